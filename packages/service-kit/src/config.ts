@@ -1,0 +1,59 @@
+// Environment configuration: each process declares its variables once (with defaults) and parses them at start-up.
+import { z } from 'zod';
+
+export { z };
+
+/** Thrown when environment variables are missing or invalid; lists every bad variable at once. */
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid environment variables:\n${issues.map((i) => `  ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reusable variable types. */
+export const vars = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: (fallback?: string) => (fallback === undefined ? z.url() : z.url().default(fallback)),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  int: (fallback: number) => z.coerce.number().int().default(fallback),
+  string: (fallback: string) => z.string().default(fallback),
+};
+
+/** The variables every service shares. */
+export const serviceVars = {
+  /** Log level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: vars.logLevel(),
+  /** Interface the gRPC server binds to. */
+  GRPC_HOST: vars.string('127.0.0.1'),
+  /** Seconds to wait for in-flight calls on shutdown before cancelling them. */
+  SHUTDOWN_TIMEOUT_S: vars.int(10),
+};
+
+/**
+ * Parses `source` (the process environment by default) against `shape`.
+ * Throws a ConfigError naming every invalid or missing variable.
+ */
+export function loadConfig<T extends z.ZodRawShape>(
+  shape: T,
+  source: Record<string, string | undefined> = process.env,
+): z.infer<z.ZodObject<T>> {
+  // Empty strings count as unset, so `FOO= cmd` falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = z.object(shape).safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        const missing = cleaned[name] === undefined;
+        return missing ? `${name}: is required but not set` : `${name}: ${issue.message} (got "${String(cleaned[name])}")`;
+      }),
+    );
+  }
+  return result.data;
+}

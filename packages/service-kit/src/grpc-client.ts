@@ -1,0 +1,71 @@
+// Typed promise clients over the ts-proto grpc-js stubs, with deadlines, request ids and problem mapping.
+import {
+  credentials,
+  Metadata,
+  type CallOptions,
+  type Client,
+  type ClientOptions,
+  type ClientUnaryCall,
+  type ServiceError,
+  type ChannelCredentials,
+} from '@grpc/grpc-js';
+import { REQUEST_ID_KEY } from './grpc-server.js';
+import { statusToProblem } from './grpc-status.js';
+
+/** Per-call options. */
+export interface CallMeta {
+  requestId?: string;
+  /** Milliseconds; defaults to the client's default. */
+  timeoutMs?: number;
+  /** Extra metadata (e.g. trace context). */
+  headers?: Record<string, string>;
+}
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** The promise form of a ts-proto client `C` for the methods its service definition `D` declares. */
+export type PromiseClient<D, C> = {
+  [K in keyof D & keyof C]: C[K] extends UnaryMethod<infer Req, infer Res> ? (req: Req, meta?: CallMeta) => Promise<Res> : never;
+} & { close(): void; raw: C };
+
+type ClientCtor<C> = {
+  new (address: string, creds: ChannelCredentials, options?: Partial<ClientOptions>): C;
+  service: object;
+};
+
+/**
+ * Opens one long-lived channel to `address` and returns promise methods. A refused call rejects with a Problem
+ * (the service's own, or a generic one for the status).
+ */
+export function createClient<D extends object, C extends Client>(
+  Ctor: ClientCtor<C> & { service: D },
+  address: string,
+  options: { defaultTimeoutMs?: number; clientOptions?: Partial<ClientOptions> } = {},
+): PromiseClient<D, C> {
+  const client = new Ctor(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_timeout_ms': 10_000,
+    // Retry transparently while a service restarts.
+    'grpc.enable_retries': 1,
+    ...options.clientOptions,
+  });
+  const defaultTimeout = options.defaultTimeoutMs ?? 15_000;
+  const out: Record<string, unknown> = { close: () => client.close(), raw: client };
+  for (const name of Object.keys(Ctor.service)) {
+    const method = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name]!.bind(client);
+    out[name] = (req: unknown, meta: CallMeta = {}) =>
+      new Promise((resolve, reject) => {
+        const md = new Metadata();
+        if (meta.requestId !== undefined) md.set(REQUEST_ID_KEY, meta.requestId);
+        for (const [k, v] of Object.entries(meta.headers ?? {})) md.set(k, v);
+        const deadline = new Date(Date.now() + (meta.timeoutMs ?? defaultTimeout));
+        method(req, md, { deadline }, (err, res) => (err ? reject(statusToProblem(err)) : resolve(res)));
+      });
+  }
+  return out as PromiseClient<D, C>;
+}

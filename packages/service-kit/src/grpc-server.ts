@@ -1,0 +1,138 @@
+// Boots a gRPC server: typed async handlers, problems mapped to statuses, request ids from metadata,
+// grpc.health.v1, and a shutdown that drains in-flight calls.
+import { randomUUID } from 'node:crypto';
+import {
+  Server,
+  ServerCredentials,
+  type Metadata,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+  type handleUnaryCall,
+} from '@grpc/grpc-js';
+import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
+import type { Logger } from './logger.js';
+import { isProblem, problems } from './problems.js';
+import { problemToStatus } from './grpc-status.js';
+
+/** Metadata key of the request id, set by the gateway and passed along every hop. */
+export const REQUEST_ID_KEY = 'x-request-id';
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What a handler knows about the call besides its request. */
+export interface CallContext {
+  requestId: string;
+  log: Logger;
+  metadata: Metadata;
+}
+
+/** The async form of a ts-proto generated server interface. */
+export type AsyncHandlers<S> = {
+  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (req: Req, ctx: CallContext) => Promise<Res> : never;
+};
+
+export function requestIdOf(metadata: Metadata): string {
+  const value = metadata.get(REQUEST_ID_KEY)[0]?.toString();
+  return value !== undefined && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
+}
+
+/**
+ * Adapts async handlers to grpc-js: a thrown Problem becomes its status, anything else is logged with the
+ * request id and answered as INTERNAL with a generic message.
+ */
+export function implement<S>(
+  definition: ServiceDefinition,
+  handlers: AsyncHandlers<S>,
+  log: Logger,
+): UntypedServiceImplementation {
+  const impl: UntypedServiceImplementation = {};
+  for (const [name, method] of Object.entries(definition)) {
+    const handler = (handlers as Record<string, (req: unknown, ctx: CallContext) => Promise<unknown>>)[name];
+    if (handler === undefined) throw new Error(`no handler for ${method.path}`);
+    impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const requestId = requestIdOf(call.metadata);
+      const ctx: CallContext = { requestId, log: log.child({ reqId: requestId }), metadata: call.metadata };
+      const started = performance.now();
+      handler(call.request, ctx).then(
+        (reply) => {
+          ctx.log.debug({ rpc: method.path, ms: Math.round(performance.now() - started) }, 'rpc ok');
+          callback(null, reply);
+        },
+        (err: unknown) => {
+          if (isProblem(err)) {
+            ctx.log.debug({ rpc: method.path, code: err.code }, 'rpc refused');
+            callback(problemToStatus(err));
+            return;
+          }
+          ctx.log.error({ err, rpc: method.path }, 'rpc failed');
+          callback(problemToStatus(problems.internal()));
+        },
+      );
+    };
+  }
+  return impl;
+}
+
+export interface GrpcServiceRegistration {
+  /** Fully qualified name, e.g. fieldwork.auth.v1.AuthService (used for its health status). */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  server: Server;
+  port: number;
+  health: HealthImplementation;
+  /** Marks every service SERVING or NOT_SERVING. */
+  setServing(serving: boolean): void;
+  /** Stops accepting calls, lets in-flight calls finish for up to `timeoutMs`, then cancels the rest. */
+  shutdown(timeoutMs: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: {
+  host: string;
+  port: number;
+  services: GrpcServiceRegistration[];
+  log: Logger;
+}): Promise<RunningGrpcServer> {
+  const { log } = options;
+  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+  const names = ['', ...options.services.map((s) => s.name)];
+  // NOT_SERVING until the caller has finished starting up and says otherwise.
+  const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING' as ServingStatus])));
+  health.addToServer(server);
+  for (const s of options.services) server.addService(s.definition, s.implementation);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    );
+  });
+  log.info({ host: options.host, port }, 'grpc listening');
+
+  const setServing = (serving: boolean) => {
+    for (const n of names) health.setStatus(n, serving ? 'SERVING' : 'NOT_SERVING');
+  };
+
+  return {
+    server,
+    port,
+    health,
+    setServing,
+    shutdown: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        setServing(false);
+        const timer = setTimeout(() => {
+          log.warn('in-flight calls did not finish in time; cancelling them');
+          server.forceShutdown();
+          resolve();
+        }, timeoutMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,43 @@
+// Start and stop of a process: config errors exit non-zero, SIGTERM/SIGINT stop cleanly, a second signal exits at once.
+import { ConfigError } from './config.js';
+import type { Logger } from './logger.js';
+
+/**
+ * Runs `main`. A ConfigError prints its list and exits 2; any other start-up failure exits 1.
+ * `main` returns the function that stops what it started.
+ */
+export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<void> }>): void {
+  main().then(
+    ({ log, stop }) => {
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          log.warn({ signal }, 'second signal: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        log.info({ signal }, 'shutting down');
+        stop().then(
+          () => {
+            log.info('stopped');
+            process.exit(0);
+          },
+          (err: unknown) => {
+            log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    },
+    (err: unknown) => {
+      if (err instanceof ConfigError) {
+        console.error(err.message);
+        process.exit(2);
+      }
+      console.error('start-up failed:', err);
+      process.exit(1);
+    },
+  );
+}

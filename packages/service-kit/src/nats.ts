@@ -1,0 +1,64 @@
+// NATS JetStream for a service: one connection per process, idempotent stream set-up.
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  jetstream,
+  jetstreamManager,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import type { Logger } from './logger.js';
+
+export type { NatsConnection, JetStreamClient, JetStreamManager, StreamConfig };
+
+export interface Nats {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  /** Drains subscriptions and closes. */
+  close(): Promise<void>;
+}
+
+/** Connects to `servers` (comma-separated URLs) and opens JetStream. Reconnects forever while the process lives. */
+export async function connectNats(servers: string, options: { name: string; log: Logger }): Promise<Nats> {
+  const nc = await connect({
+    servers: servers.split(',').map((s) => s.trim().replace(/^nats:\/\//, '')),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') {
+        options.log.warn({ nats: s.type }, 'nats connection status');
+      }
+    }
+  })();
+  const jsm = await jetstreamManager(nc);
+  return {
+    nc,
+    js: jetstream(nc),
+    jsm,
+    close: async () => {
+      if (!nc.isClosed()) await nc.drain();
+    },
+  };
+}
+
+/** Creates `config.name`, or updates it when it exists with other settings. */
+export async function ensureStream(
+  jsm: JetStreamManager,
+  config: Partial<StreamConfig> & { name: string; subjects: string[] },
+): Promise<void> {
+  try {
+    await jsm.streams.info(config.name);
+  } catch (err) {
+    if (err instanceof JetStreamApiError && err.code === 404) {
+      await jsm.streams.add(config);
+      return;
+    }
+    throw err;
+  }
+  await jsm.streams.update(config.name, config);
+}

@@ -1,0 +1,85 @@
+// The one catalogue of errors a client can see. Each problem has a stable code whose integer part is the HTTP
+// status (ODK Central's lib/util/problem.js is the model) and the spec's message text where the spec names one.
+// Pure: no I/O, safe to import from domain code. Every entry is documented in docs/errors.md.
+
+/** Per-field messages, as in `{"email": ["Enter a valid email address."]}`. */
+export type FieldErrors = Record<string, string[]>;
+
+/** An error meant for the client: a stable code, a message and, for validation, per-field messages. */
+export class Problem extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldErrors,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'Problem';
+  }
+
+  /** The HTTP status: the integer part of the code. */
+  get status(): number {
+    return Number.parseInt(this.code, 10);
+  }
+}
+
+const problem =
+  <A extends unknown[]>(code: string, message: (...args: A) => string) =>
+  (...args: A): Problem =>
+    new Problem(code, message(...args));
+
+/** Every problem of the product. */
+export const problems = {
+  // 400: the request is wrong.
+  /** Validation failed on one or more fields. */
+  invalidFields: (fields: FieldErrors) => new Problem('400.1', 'Invalid input.', fields),
+  /** A request-wide validation failure; answered as non_field_errors. */
+  invalid: problem('400.2', (message: string) => message),
+  loginFailed: problem('400.3', () => 'Unable to log in with provided credentials.'),
+  noWorkspace: problem('400.4', () => 'User is not a member of any workspace, cannot continue.'),
+  missingCredentials: problem(
+    '400.5',
+    () => 'Missing credentials! Please use the forgot password link on Login to change password.',
+  ),
+  resetLinkInvalid: problem('400.6', () => 'This password reset link is invalid or has expired.'),
+  userAlreadyMember: problem('400.7', () => 'User is already a member of this workspace.'),
+  userCreateFailed: problem('400.8', () => 'There was an error creating this user.'),
+  noWorkspacesFound: problem('400.9', () => 'No workspaces found!'),
+  geotagRequired: problem('400.10', () => 'Geotag is required'),
+
+  // 401: who are you?
+  notAuthenticated: problem('401.1', () => 'Authentication credentials were not provided.'),
+  tokenInvalid: problem('401.2', () => 'Token is invalid or expired'),
+  userInactive: problem('401.3', () => 'User account is disabled.'),
+
+  // 403: you may not.
+  forbidden: problem('403.1', () => "You don't have access to this item."),
+
+  // 404: no such thing (or not yours to see).
+  notFound: problem('404.1', () => 'Not found.'),
+  invalidOrganizationId: problem('404.2', () => 'Invalid Organization Id!'),
+  invalidWorkspaceOrUserId: problem('404.3', () => 'Invalid Workspace or User Id!'),
+  invalidProjectId: problem('404.4', () => 'Invalid Project Id!'),
+  invalidUserId: problem('404.5', () => 'Invalid Project or User Id!'),
+
+  // 409: conflicts with what is there.
+  alreadyExists: problem('409.1', (what: string) => `${what} already exists.`),
+
+  // 413, 429: limits.
+  payloadTooLarge: problem('413.1', () => 'Request body is too large.'),
+  tooManyLoginAttempts: problem(
+    '429.1',
+    (minutes: number) => `Too many failed login attempts. Please try again in ${minutes} minutes.`,
+  ),
+  rateLimited: problem('429.2', () => 'Too many requests. Please slow down.'),
+
+  // 5xx: ours.
+  internal: problem('500.1', () => 'Internal server error.'),
+  unavailable: problem('503.1', () => 'A service is unavailable. Please try again shortly.'),
+  timeout: problem('504.1', () => 'The request took too long. Please try again.'),
+} as const;
+
+/** True for errors to show to clients; anything else is a bug or an outage and becomes a 500. */
+export function isProblem(err: unknown): err is Problem {
+  return err instanceof Problem;
+}
