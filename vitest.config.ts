@@ -1,0 +1,35 @@
+// Test tiers (STYLE.md): unit beside the code, integration against real infrastructure, API end-to-end on the
+// whole stack. Browser end-to-end tests run with playwright-core (scripts/src/browser-tests.ts).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'scripts/src/**/*.test.ts'],
+        },
+      },
+      'web/vitest.config.ts',
+      {
+        test: {
+          name: 'integration',
+          include: ['packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['gateway/test/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
