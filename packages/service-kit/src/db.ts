@@ -89,6 +89,14 @@ export async function migrate(sql: Sql, options: { schema: string; dir: string; 
   }
 }
 
+/**
+ * Runs `fn` in a transaction. The transaction handle is typed as a plain `Sql` so stores take either; stores only
+ * use tagged queries on it (never begin/listen/end).
+ */
+export function transaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return sql.begin((tx) => fn(tx as unknown as Sql)) as Promise<T>;
+}
+
 /** Maps driver errors to what they mean for the domain (ODK's postgresErrorToProblem). */
 export function pgErrorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;

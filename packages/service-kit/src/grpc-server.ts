@@ -29,7 +29,7 @@ export interface CallContext {
 
 /** The async form of a ts-proto generated server interface. */
 export type AsyncHandlers<S> = {
-  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (req: Req, ctx: CallContext) => Promise<Res> : never;
+  [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (req: Req, ctx: CallContext) => Promise<Res> : never;
 };
 
 export function requestIdOf(metadata: Metadata): string {

@@ -1,0 +1,59 @@
+// Builds the gateway (no listening here, so tests can inject requests): external plugins, then the app's own,
+// then the routes.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from '@fieldwork/service-kit';
+import type { Clients } from './clients.js';
+import security from './plugins/external/security.js';
+import openapi from './plugins/external/openapi.js';
+import auth from './plugins/app/auth.js';
+import errors from './plugins/app/errors.js';
+import web from './plugins/app/web.js';
+import healthRoutes from './routes/health.js';
+import accountRoutes from './routes/accounts.js';
+import organizationRoutes from './routes/organizations.js';
+import errorReportRoutes from './routes/error-reports.js';
+import { sharedSchemas } from './schemas.js';
+
+export interface GatewayOptions {
+  jwtSecret: string;
+  bodyLimit: number;
+  corsOrigins: string;
+  webDir: string;
+  tls: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export async function buildGateway(deps: { clients: Clients; log: Logger; options: GatewayOptions }): Promise<FastifyInstance> {
+  const { clients, options } = deps;
+  const app = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit,
+    // Accept a caller's request id when it looks like one; otherwise make one. Echoed in x-request-id.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'reqId',
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  for (const schema of sharedSchemas) app.addSchema(schema);
+
+  await app.register(security, { corsOrigins: options.corsOrigins, tls: options.tls });
+  await app.register(openapi);
+  await app.register(errors);
+  await app.register(auth, { secret: options.jwtSecret });
+
+  await app.register(healthRoutes, { clients });
+  await app.register(accountRoutes, { clients });
+  await app.register(organizationRoutes, { clients });
+  await app.register(errorReportRoutes);
+  await app.register(web, { webDir: options.webDir });
+  return app;
+}

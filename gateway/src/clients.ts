@@ -1,0 +1,57 @@
+// The gateway's long-lived gRPC channels, one per service, and their health checks.
+import { credentials, makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
+import { service as healthService } from 'grpc-health-check';
+import { auth, projects } from '@fieldwork/proto';
+import { createClient, type PromiseClient } from '@fieldwork/service-kit';
+
+export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
+export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
+
+export const SERVICE_NAMES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface Clients {
+  auth: AuthClient;
+  projects: ProjectsClient;
+  /** grpc.health.v1 Check of each service: resolves to its serving status. */
+  health: Record<ServiceName, (timeoutMs: number) => Promise<string>>;
+  close(): void;
+}
+
+const HealthClient = makeClientConstructor(healthService, 'grpc.health.v1.Health');
+const STATUS_NAMES = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'];
+
+function healthCheck(address: string): { check: (timeoutMs: number) => Promise<string>; client: Client } {
+  const client = new HealthClient(address, credentials.createInsecure()) as unknown as Client & {
+    check: (req: { service: string }, opts: { deadline: Date }, cb: (err: ServiceError | null, res: { status: number | string }) => void) => void;
+  };
+  return {
+    client,
+    check: (timeoutMs) =>
+      new Promise((resolve) => {
+        client.check({ service: '' }, { deadline: new Date(Date.now() + timeoutMs) }, (err, res) => {
+          if (err) resolve(`UNREACHABLE (${err.details || err.code})`);
+          else resolve(typeof res.status === 'number' ? (STATUS_NAMES[res.status] ?? String(res.status)) : res.status);
+        });
+      }),
+  };
+}
+
+export function connectClients(addresses: Record<ServiceName, string>, timeoutMs: number): Clients {
+  const authClient = createClient(auth.AuthServiceClient, addresses.auth, { defaultTimeoutMs: timeoutMs });
+  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, { defaultTimeoutMs: timeoutMs });
+  const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<
+    ServiceName,
+    ReturnType<typeof healthCheck>
+  >;
+  return {
+    auth: authClient,
+    projects: projectsClient,
+    health: Object.fromEntries(SERVICE_NAMES.map((n) => [n, checks[n].check])) as Clients['health'],
+    close: () => {
+      authClient.close();
+      projectsClient.close();
+      for (const c of Object.values(checks)) c.client.close();
+    },
+  };
+}

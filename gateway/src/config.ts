@@ -1,0 +1,39 @@
+// Every environment variable of the gateway, with its default.
+import { fileURLToPath } from 'node:url';
+import { loadConfig, vars, z } from '@fieldwork/service-kit';
+
+const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export const gatewayConfigShape = {
+  /** Log level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: vars.logLevel(),
+  /** Interface and port the gateway listens on. */
+  GATEWAY_HOST: vars.string('0.0.0.0'),
+  GATEWAY_PORT: vars.port(8080),
+  /** Secret shared with the auth service that verifies access tokens (HS256). At least 32 characters. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Service addresses (host:port). */
+  AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
+  PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
+  FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
+  RESPONSES_GRPC_ADDR: vars.string('127.0.0.1:50054'),
+  RESULTS_GRPC_ADDR: vars.string('127.0.0.1:50055'),
+  EXPORTS_GRPC_ADDR: vars.string('127.0.0.1:50056'),
+  /** Deadline of a call to a service, in ms. */
+  GRPC_TIMEOUT_MS: vars.int(15_000),
+  /** Largest JSON body accepted, in bytes. */
+  BODY_LIMIT_BYTES: vars.int(1024 * 1024),
+  /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */
+  CORS_ORIGINS: vars.string(''),
+  /** The built web app served at `/`; empty serves none. */
+  WEB_DIR: vars.string(defaultWebDir),
+  /** Seconds to let in-flight requests finish on shutdown. */
+  SHUTDOWN_TIMEOUT_S: vars.int(10),
+  /** Set when TLS terminates in front of the gateway, to send HSTS. */
+  TLS_TERMINATED: vars.bool(false),
+  /** Exit when the launcher that started this process goes away (single-machine mode). */
+  EXIT_WITH_PARENT: vars.bool(false),
+};
+
+export const loadGatewayConfig = (env?: Record<string, string | undefined>) => loadConfig(gatewayConfigShape, env);
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -1,0 +1,28 @@
+// Every failure becomes the spec's body: problems as they are, schema errors as field errors, the rest a 500
+// with the request id as its reference (logged with the error; never a stack trace to the client).
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { isProblem, problems } from '@fieldwork/service-kit/problems';
+import { problemToHttp, validationToProblem } from '../../errors.js';
+
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      let problem;
+      if (isProblem(error)) problem = error;
+      else if (error.validation) problem = validationToProblem(error.validation, error.validationContext ?? 'body');
+      else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') problem = problems.payloadTooLarge();
+      else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') problem = problems.invalid('Unsupported content type: send JSON.');
+      else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.statusCode === 400) {
+        problem = problems.invalid(error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Empty JSON body.' : 'Malformed request.');
+      } else if (error.statusCode === 429) problem = problems.rateLimited();
+      else problem = problems.internal();
+
+      if (problem.status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
+      else request.log.info({ code: problem.code }, 'request refused');
+      const { status, body } = problemToHttp(problem, request.id);
+      void reply.status(status).send(body);
+    });
+  },
+  { name: 'errors' },
+);

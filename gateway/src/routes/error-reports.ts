@@ -1,0 +1,18 @@
+// Error reports from the web app (spec 001 §3 Error report): logged with a reference, no login needed.
+import type { FastifyInstance } from 'fastify';
+import { bodies } from '../schemas.js';
+
+export default async function errorReportRoutes(app: FastifyInstance) {
+  app.post<{ Body: Record<string, unknown> }>(
+    '/api/error-reports/',
+    { schema: { tags: ['errors'], body: bodies.errorReport } },
+    async (request, reply) => {
+      const b = request.body;
+      request.log.warn(
+        { report: { hashId: b.hashId, message: b.message, stack: b.stack, location: b.location, severity: b.severity, userAgent: b.userAgent } },
+        'client error report',
+      );
+      return reply.status(202).send({ reference: typeof b.hashId === 'string' && b.hashId !== '' ? b.hashId : request.id });
+    },
+  );
+}

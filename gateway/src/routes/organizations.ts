@@ -1,0 +1,100 @@
+// Workspaces (spec 000 §7 Workspaces): list, create, get (with its projects), update, and create a workspace user.
+import type { FastifyInstance } from 'fastify';
+import { problems } from '@fieldwork/service-kit/problems';
+import type { Clients } from '../clients.js';
+import { bodies, organizationJson } from '../schemas.js';
+import { meta, parseId, secured } from './util.js';
+
+type Json = Record<string, unknown>;
+const s = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+export default async function organizationRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const tags = ['workspaces'];
+  const orgResponse = { 200: { $ref: 'Organization#' } };
+
+  app.get(
+    '/api/organization/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security: secured,
+        response: { 200: { type: 'object', properties: { results: { type: 'array', items: { $ref: 'Organization#' } }, count: { type: 'integer' } } } },
+      },
+    },
+    async (request) => {
+      const { results } = await clients.auth.listOrganizations({ caller: request.caller }, meta(request));
+      return { results: results.map((o) => organizationJson(o)), count: results.length };
+    },
+  );
+
+  app.post<{ Body: Json }>(
+    '/api/organization/',
+    { preHandler: app.authenticate, schema: { tags, security: secured, body: bodies.organization, response: { 201: { $ref: 'Organization#' } } } },
+    async (request, reply) => {
+      const b = request.body;
+      const org = await clients.auth.createOrganization(
+        { caller: request.caller, name: s(b.name), description: s(b.description), address: s(b.address) },
+        meta(request),
+      );
+      return reply.status(201).send(organizationJson(org, []));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/organization/:id/',
+    { preHandler: app.authenticate, schema: { tags, security: secured, response: orgResponse } },
+    async (request) => {
+      const id = parseId(request.params.id, problems.invalidOrganizationId);
+      const org = await clients.auth.getOrganization({ caller: request.caller, id }, meta(request));
+      const { results } = await clients.projects.listProjects({ caller: request.caller, organization_id: id }, meta(request));
+      return organizationJson(org, results);
+    },
+  );
+
+  app.put<{ Params: { id: string }; Body: Json }>(
+    '/api/organization/:id/',
+    { preHandler: app.authenticate, schema: { tags, security: secured, body: bodies.organization, response: orgResponse } },
+    async (request) => {
+      const id = parseId(request.params.id, problems.invalidOrganizationId);
+      const b = request.body;
+      const org = await clients.auth.updateOrganization(
+        {
+          caller: request.caller,
+          id,
+          name: s(b.name),
+          ...(typeof b.description === 'string' ? { description: b.description } : {}),
+          ...(typeof b.address === 'string' ? { address: b.address } : {}),
+        },
+        meta(request),
+      );
+      return organizationJson(org);
+    },
+  );
+
+  app.post<{ Body: Json }>(
+    '/api/api/v1/organization-user/',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security: secured, body: bodies.organizationUser, summary: 'Create a user in a workspace', response: { 200: { $ref: 'OrganizationUser#' } } },
+    },
+    async (request) => {
+      const b = request.body;
+      return clients.auth.createOrganizationUser(
+        {
+          caller: request.caller,
+          email: s(b.email),
+          first_name: s(b.first_name),
+          last_name: s(b.last_name),
+          password: s(b.password),
+          organization: typeof b.organization === 'number' ? b.organization : 0,
+          owner: b.owner === true,
+          user_admin: b.user_admin === true,
+          project_admin: b.project_admin === true,
+          billing_admin: b.billing_admin === true,
+        },
+        meta(request),
+      );
+    },
+  );
+}

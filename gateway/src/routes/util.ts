@@ -1,0 +1,17 @@
+// Small helpers shared by the route files.
+import type { FastifyRequest } from 'fastify';
+import type { CallMeta } from '@fieldwork/service-kit';
+import type { Problem } from '@fieldwork/service-kit/problems';
+
+/** The gRPC call metadata of a request: its id travels to the services. */
+export const meta = (request: FastifyRequest): CallMeta => ({ requestId: request.id });
+
+/** A positive integer path id, or the given problem (the spec's "Invalid ... Id!" messages). */
+export function parseId(value: string, invalid: () => Problem): number {
+  if (!/^\d{1,15}$/.test(value)) throw invalid();
+  const id = Number(value);
+  if (id <= 0) throw invalid();
+  return id;
+}
+
+export const secured = [{ jwt: [] }];

@@ -1,0 +1,54 @@
+// The gateway process: config, clients, build, listen; close-with-grace on signals.
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, createLogger } from '@fieldwork/service-kit';
+import { buildGateway } from './app.js';
+import { connectClients } from './clients.js';
+import { loadGatewayConfig } from './config.js';
+
+async function main() {
+  const config = loadGatewayConfig();
+  const log = createLogger('gateway', config.LOG_LEVEL);
+  const clients = connectClients(
+    {
+      auth: config.AUTH_GRPC_ADDR,
+      projects: config.PROJECTS_GRPC_ADDR,
+      forms: config.FORMS_GRPC_ADDR,
+      responses: config.RESPONSES_GRPC_ADDR,
+      results: config.RESULTS_GRPC_ADDR,
+      exports: config.EXPORTS_GRPC_ADDR,
+    },
+    config.GRPC_TIMEOUT_MS,
+  );
+  const app = await buildGateway({
+    clients,
+    log,
+    options: {
+      jwtSecret: config.JWT_SECRET,
+      bodyLimit: config.BODY_LIMIT_BYTES,
+      corsOrigins: config.CORS_ORIGINS,
+      webDir: config.WEB_DIR,
+      tls: config.TLS_TERMINATED,
+    },
+  });
+  closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_S * 1000 }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'closing after an error');
+    else log.info({ signal }, 'shutting down');
+    await app.close();
+    clients.close();
+  });
+  if (config.EXIT_WITH_PARENT) {
+    // Started by the launcher: stop when its pipe closes (the launcher died or stopped us).
+    process.stdin.on('end', () => process.kill(process.pid, 'SIGTERM'));
+    process.stdin.resume();
+  }
+  await app.listen({ host: config.GATEWAY_HOST, port: config.GATEWAY_PORT });
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error('start-up failed:', err);
+  process.exit(1);
+});

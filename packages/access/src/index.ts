@@ -1,0 +1,148 @@
+// Roles and permissions (spec 000 §6, spec 001 §6). Pure: the same checks run on the server and in the browser,
+// but only the server's answer counts.
+
+/** Staff and superusers are allowed everything. */
+export interface Subject {
+  is_staff: boolean;
+  is_superuser: boolean;
+}
+
+/** The workspace-level role flags of a workspace user. */
+export interface WorkspaceRoles {
+  owner: boolean;
+  user_admin: boolean;
+  project_admin: boolean;
+  billing_admin: boolean;
+}
+
+export const WORKSPACE_PERMISSIONS = [
+  'org_details',
+  'projects',
+  'user_access',
+  'user_create',
+  'billing',
+  'orgLevelIngestion',
+] as const;
+export type WorkspacePermission = (typeof WORKSPACE_PERMISSIONS)[number];
+
+/** Workspace features that switch permissions on. */
+export const FEATURE_INGESTION = 'ingestion';
+
+const WORKSPACE_ACCESS: Record<keyof WorkspaceRoles, readonly WorkspacePermission[]> = {
+  owner: WORKSPACE_PERMISSIONS,
+  project_admin: ['projects', 'user_access', 'orgLevelIngestion'],
+  user_admin: ['user_create'],
+  billing_admin: ['billing'],
+};
+
+/** The workspace permissions a workspace user holds; orgLevelIngestion only when the workspace has ingestion. */
+export function workspacePermissions(roles: WorkspaceRoles, flaggedFeatures: readonly string[] = []): Set<WorkspacePermission> {
+  const granted = new Set<WorkspacePermission>();
+  for (const role of Object.keys(WORKSPACE_ACCESS) as (keyof WorkspaceRoles)[]) {
+    if (roles[role]) for (const p of WORKSPACE_ACCESS[role]) granted.add(p);
+  }
+  if (!flaggedFeatures.includes(FEATURE_INGESTION)) granted.delete('orgLevelIngestion');
+  return granted;
+}
+
+/** May `subject`, with `roles` in a workspace (undefined when not a member), do `permission` there? */
+export function canInWorkspace(
+  subject: Subject,
+  roles: WorkspaceRoles | undefined,
+  permission: WorkspacePermission,
+  flaggedFeatures: readonly string[] = [],
+): boolean {
+  if (subject.is_staff || subject.is_superuser) return true;
+  return roles !== undefined && workspacePermissions(roles, flaggedFeatures).has(permission);
+}
+
+/** A workspace user may be edited only when the target is not an owner, and nobody acts on themselves. */
+export function canEditWorkspaceUser(actorUserId: number, target: { user: number; owner: boolean }): boolean {
+  return target.user !== actorUserId && !target.owner;
+}
+
+// Project roles (spec 000 §6, spec 001 §6).
+
+export const PROJECT_ROLES = ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+export const PROJECT_ACTIONS = ['results', 'collect', 'edit', 'delete', 'editCompleted', 'changeStatus'] as const;
+export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
+
+export type ProjectRoles = Record<ProjectRole, boolean>;
+
+const ROLE_ACTIONS: Record<ProjectRole, readonly ProjectAction[]> = {
+  project_owner: PROJECT_ACTIONS,
+  project_admin: PROJECT_ACTIONS,
+  researcher: ['results'],
+  collector: ['collect', 'edit', 'delete'],
+  data_manager: ['editCompleted', 'changeStatus', 'edit', 'delete'],
+};
+
+export const SCREEN_PERMISSIONS = [
+  'home',
+  'canSetLive',
+  'sites',
+  'parameters',
+  'admins',
+  'staff',
+  'form',
+  'results',
+  'collector',
+  'dataManager',
+  'projectLevelIngestion',
+] as const;
+export type ScreenPermission = (typeof SCREEN_PERMISSIONS)[number];
+
+/** Screen access per role: project owner everything; admin home, parameters, form; and so on (spec 000 §6). */
+const ROLE_SCREENS: Record<ProjectRole | 'staff_admin', readonly ScreenPermission[]> = {
+  project_owner: SCREEN_PERMISSIONS,
+  project_admin: ['home', 'parameters', 'form'],
+  staff_admin: ['home', 'staff'],
+  researcher: ['home', 'results'],
+  collector: ['home', 'collector'],
+  data_manager: ['home', 'dataManager'],
+};
+
+/** A project user with no role is a guest; one with project_admin is a collaborator. */
+export function projectUserKind(roles: ProjectRoles): 'owner' | 'collaborator' | 'guest' | 'member' {
+  if (roles.project_owner) return 'owner';
+  if (roles.project_admin) return 'collaborator';
+  return PROJECT_ROLES.some((r) => roles[r]) ? 'member' : 'guest';
+}
+
+/**
+ * May the caller do `action` in a project? Workspace-level roles of the logged-in workspace are checked first
+ * (workspace permissions imply project permissions: `projects` grants every project action); then project roles.
+ * Results are also open to a project user with read_sites.
+ */
+export function canInProject(
+  subject: Subject,
+  workspace: { roles: WorkspaceRoles | undefined; flaggedFeatures?: readonly string[] },
+  project: { roles: ProjectRoles | undefined; read_sites?: readonly number[] },
+  action: ProjectAction,
+): boolean {
+  if (canInWorkspace(subject, workspace.roles, 'projects', workspace.flaggedFeatures)) return true;
+  const roles = project.roles;
+  if (roles === undefined) return false;
+  if (PROJECT_ROLES.some((r) => roles[r] && ROLE_ACTIONS[r].includes(action))) return true;
+  return action === 'results' && (project.read_sites?.length ?? 0) > 0;
+}
+
+/** The screens a project user may open. */
+export function projectScreens(roles: ProjectRoles, staffAdmin = false): Set<ScreenPermission> {
+  const screens = new Set<ScreenPermission>();
+  for (const r of PROJECT_ROLES) if (roles[r]) for (const s of ROLE_SCREENS[r]) screens.add(s);
+  if (staffAdmin) for (const s of ROLE_SCREENS.staff_admin) screens.add(s);
+  return screens;
+}
+
+/** Editing a project user needs the admins screen, or the target is a collector; nobody acts on themselves. */
+export function canEditProjectUser(
+  actorUserId: number,
+  actorScreens: ReadonlySet<ScreenPermission>,
+  target: { user_id: number; roles: ProjectRoles },
+): boolean {
+  if (target.user_id === actorUserId) return false;
+  return actorScreens.has('admins') || target.roles.collector;
+}

@@ -1,0 +1,48 @@
+// Wiring only: builds the auth service from its dependencies (no listening here).
+import type { BuiltService, ServiceDeps } from '@fieldwork/service-kit';
+import type { AuthConfig } from './config.js';
+import { mailSender, startMailRelay } from './events/mail-relay.js';
+import { authGrpc } from './grpc/auth.grpc.js';
+import { AccountService } from './service/account.service.js';
+import { AdminService } from './service/admin.service.js';
+import { argon2Hasher, TokenIssuer } from './service/crypto.js';
+import type { AuthDeps } from './service/deps.js';
+import { OrganizationService } from './service/organization.service.js';
+import { SessionService } from './service/session.service.js';
+import { OutboxStore } from './store/outbox.store.js';
+
+export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): Promise<BuiltService> {
+  const deps: AuthDeps = {
+    sql,
+    log,
+    hasher: argon2Hasher({ memoryKiB: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_PASSES }),
+    tokens: new TokenIssuer(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_S),
+    settings: {
+      refreshTtlSeconds: config.REFRESH_TOKEN_TTL_S,
+      resetNonceTtlSeconds: config.RESET_LINK_TTL_S,
+      setPasswordTtlSeconds: config.SET_PASSWORD_LINK_TTL_S,
+      publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
+      inviteNotifyEmail: config.INVITE_NOTIFY_EMAIL,
+      throttle: {
+        slowAfter: config.LOGIN_SLOWDOWN_AFTER,
+        slowMs: config.LOGIN_SLOWDOWN_MS,
+        lockAfter: config.LOGIN_LOCKOUT_AFTER,
+        lockMinutes: config.LOGIN_LOCKOUT_MINUTES,
+      },
+    },
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+  const accounts = new AccountService(deps);
+  const services = {
+    sessions: new SessionService(deps),
+    accounts,
+    organizations: new OrganizationService(deps, accounts),
+    admin: new AdminService(deps),
+  };
+  const stopRelay = await startMailRelay(
+    new OutboxStore(sql),
+    mailSender({ transport: config.MAIL_TRANSPORT, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log.child({ component: 'mail' })),
+    log.child({ component: 'mail' }),
+  );
+  return { services: [authGrpc(services, log)], close: stopRelay };
+}

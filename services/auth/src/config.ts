@@ -1,0 +1,53 @@
+// Every environment variable of the auth service, with its default.
+import { ConfigError, loadConfig, serviceVars, vars, z } from '@fieldwork/service-kit';
+
+export const authConfigShape = {
+  ...serviceVars,
+  /** gRPC port of the auth service. */
+  AUTH_GRPC_PORT: vars.port(50051),
+  /** PostgreSQL connection URL; the service keeps its tables in the schema `auth`. */
+  DATABASE_URL: z.url(),
+  /** Secret that signs access tokens (HS256); the gateway verifies with the same one. At least 32 characters. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Lifetime of an access token in seconds (the web refreshes after 30 minutes). */
+  ACCESS_TOKEN_TTL_S: vars.int(3600),
+  /** Lifetime of a refresh token in seconds. */
+  REFRESH_TOKEN_TTL_S: vars.int(30 * 24 * 3600),
+  /** Lifetime of a password-reset link in seconds. */
+  RESET_LINK_TTL_S: vars.int(3600),
+  /** Lifetime of a set-password link (new users) in seconds. */
+  SET_PASSWORD_LINK_TTL_S: vars.int(7 * 24 * 3600),
+  /** Public base URL of the web app, for links in mails. */
+  PUBLIC_URL: vars.string('http://localhost:8080'),
+  /** Mail transport: `log` writes mails to the log (single machine), `smtp` sends through SMTP_URL. */
+  MAIL_TRANSPORT: z.enum(['log', 'smtp']).default('log'),
+  /** SMTP URL, e.g. smtps://user:pass@smtp.example.com:465 (with MAIL_TRANSPORT=smtp). */
+  SMTP_URL: vars.string(''),
+  /** Sender address of mails. */
+  MAIL_FROM: vars.string('Fieldwork <no-reply@fieldwork.local>'),
+  /** Where invitation requests are mailed; empty keeps them in the database only. */
+  INVITE_NOTIFY_EMAIL: vars.string(''),
+  /** Failed logins after which answers slow down. */
+  LOGIN_SLOWDOWN_AFTER: vars.int(5),
+  /** Base delay of the slow-down in ms (doubles per failure, at most 8 times). */
+  LOGIN_SLOWDOWN_MS: vars.int(1000),
+  /** Failed logins within the lockout window that lock the username. */
+  LOGIN_LOCKOUT_AFTER: vars.int(10),
+  /** Minutes a locked username stays locked (and the window failures count in). */
+  LOGIN_LOCKOUT_MINUTES: vars.int(15),
+  /** argon2id memory in KiB and passes (OWASP minimum: 19456 KiB, 2 passes). */
+  ARGON2_MEMORY_KIB: vars.int(19456),
+  ARGON2_PASSES: vars.int(2),
+  /** PostgreSQL pool size. */
+  DB_POOL_SIZE: vars.int(10),
+};
+
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;
+
+export function loadAuthConfig(env?: Record<string, string | undefined>) {
+  const config = loadConfig(authConfigShape, env);
+  if (config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL === '') {
+    throw new ConfigError(['SMTP_URL: is required when MAIL_TRANSPORT=smtp']);
+  }
+  return config;
+}

@@ -1,0 +1,89 @@
+// Account rules of spec 000 §5 and §9: login normalisation, email and password checks, names, terms versions.
+import type { FieldErrors } from '@fieldwork/service-kit/problems';
+
+/** Current versions of the terms of service and the privacy policy (spec 000 §9). */
+export const TERMS_VERSION = '1.1';
+export const PRIVACY_VERSION = '1.0';
+
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export const MESSAGES = {
+  required: 'This field is required.',
+  blank: 'This field may not be blank.',
+  email: 'Enter a valid email address.',
+  passwordShort: 'This password is too short. It must contain at least 8 characters.',
+  passwordLong: 'This password is too long. It must contain at most 128 characters.',
+  passwordNumeric: 'This password is entirely numeric.',
+  passwordSimilar: 'The password is too similar to the username.',
+  wrongPassword: 'Wrong password.',
+  badVersion: 'Unknown version.',
+  nameTooLong: 'Ensure this field has no more than 150 characters.',
+} as const;
+
+/** Login lower-cases and trims the username and trims the password. */
+export function normalizeLogin(username: string, password: string): { username: string; password: string } {
+  return { username: username.trim().toLowerCase(), password: password.trim() };
+}
+
+/** Emails must match a standard address pattern after trimming. */
+export function isValidEmail(email: string): boolean {
+  const e = email.trim();
+  return e.length <= 254 && EMAIL.test(e);
+}
+
+/** The username of a user created from an email: the lower-cased, trimmed email. */
+export function usernameFromEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Password policy; returns the messages that apply (empty when acceptable). */
+export function passwordProblems(password: string, identity: { username?: string; email?: string } = {}): string[] {
+  const out: string[] = [];
+  if (password.length < 8) out.push(MESSAGES.passwordShort);
+  if (password.length > 128) out.push(MESSAGES.passwordLong);
+  if (/^\d+$/.test(password)) out.push(MESSAGES.passwordNumeric);
+  const lower = password.toLowerCase();
+  const similar = [identity.username, identity.email?.split('@')[0]].some(
+    (s) => s !== undefined && s.length >= 3 && (lower === s.toLowerCase() || lower.includes(s.toLowerCase())),
+  );
+  if (similar) out.push(MESSAGES.passwordSimilar);
+  return out;
+}
+
+/** Adds `messages` under `field` when there are any. */
+export function addFieldErrors(errors: FieldErrors, field: string, messages: string[]): FieldErrors {
+  if (messages.length > 0) errors[field] = [...(errors[field] ?? []), ...messages];
+  return errors;
+}
+
+/** The display name: first and last name, or the username when both are blank. */
+export function displayName(user: { first_name: string; last_name: string; username: string }): string {
+  const name = `${user.first_name} ${user.last_name}`.trim();
+  return name === '' ? user.username : name;
+}
+
+/** The profile name is split into first and last name: the first word and the last word (spec 000 §5). */
+export function splitName(name: string): { first_name: string; last_name: string } {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return { first_name: '', last_name: '' };
+  return { first_name: words[0]!, last_name: words.length > 1 ? words[words.length - 1]! : '' };
+}
+
+/** The user continues only when the stored agreed versions equal the current ones, each separately. */
+export function legalAcceptance(settings: { agreed_terms: string; agreed_privacy: string }): {
+  terms: boolean;
+  privacy: boolean;
+} {
+  return { terms: settings.agreed_terms === TERMS_VERSION, privacy: settings.agreed_privacy === PRIVACY_VERSION };
+}
+
+/** Only the current versions may be recorded as accepted. */
+export function checkAgreedVersion(field: 'agreed_terms' | 'agreed_privacy', value: string): string[] {
+  const expected = field === 'agreed_terms' ? TERMS_VERSION : PRIVACY_VERSION;
+  return value === expected ? [] : [`${MESSAGES.badVersion} The current version is ${expected}.`];
+}
+
+/** The domain part of an email, lower-cased. */
+export function emailDomain(email: string): string {
+  return email.trim().toLowerCase().split('@')[1] ?? '';
+}

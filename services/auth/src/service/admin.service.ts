@@ -1,0 +1,68 @@
+// Operator calls for the CLI and the demo seed. The gateway never exposes them.
+import type { auth } from '@fieldwork/proto';
+import { problems, transaction } from '@fieldwork/service-kit';
+import { isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import { OrganizationStore } from '../store/organization.store.js';
+import { UserStore } from '../store/user.store.js';
+import type { AuthDeps } from './deps.js';
+import { toOrganization, toUser } from './mappers.js';
+
+export class AdminService {
+  private readonly users: UserStore;
+  private readonly orgs: OrganizationStore;
+
+  constructor(private readonly deps: AuthDeps) {
+    this.users = new UserStore(deps.sql);
+    this.orgs = new OrganizationStore(deps.sql);
+  }
+
+  async createUser(req: auth.AdminCreateUserRequest): Promise<auth.User> {
+    if (!isValidEmail(req.email)) throw problems.invalidFields({ email: [MESSAGES.email] });
+    const username = (req.username.trim() || usernameFromEmail(req.email)).toLowerCase();
+    const existing = (await this.users.byUsername(username)) ?? (await this.users.byEmail(req.email));
+    if (existing) {
+      if (!req.if_not_exists) throw problems.alreadyExists('A user with this username or email');
+      return toUser(existing, await this.orgs.ofUser(existing.id));
+    }
+    const policy = passwordProblems(req.password, { username, email: req.email });
+    if (policy.length > 0) throw problems.invalidFields({ password: policy });
+    const created = await this.users.create({
+      username,
+      email: req.email,
+      first_name: req.first_name.trim(),
+      last_name: req.last_name.trim(),
+      password_hash: await this.deps.hasher.hash(req.password),
+      is_staff: req.is_staff,
+      is_superuser: req.is_superuser,
+    });
+    this.deps.log.info({ userId: created.id, username }, 'user created by operator');
+    return toUser(created, []);
+  }
+
+  async createOrganization(req: auth.AdminCreateOrganizationRequest): Promise<auth.Organization> {
+    const name = req.name.trim();
+    if (name === '') throw problems.invalidFields({ name: [MESSAGES.blank] });
+    const owner = await this.users.byUsername(req.owner_username.trim().toLowerCase());
+    if (!owner) throw problems.invalidFields({ owner_username: ['No user has this username.'] });
+    const existing = await this.orgs.byName(name);
+    if (existing && !req.if_not_exists) throw problems.alreadyExists('A workspace with this name');
+    const org = await transaction(this.deps.sql, async (tx) => {
+      const store = new OrganizationStore(tx);
+      const org = existing ?? (await store.create({ name, description: req.description.trim(), address: '' }));
+      await store.addMember(org.id, owner.id, { owner: true, user_admin: false, project_admin: false, billing_admin: false });
+      return org;
+    });
+    return toOrganization(org, await this.orgs.members(org.id));
+  }
+
+  async setPassword(req: auth.AdminSetPasswordRequest): Promise<auth.User> {
+    const user = await this.users.byUsername(req.username.trim().toLowerCase());
+    if (!user) throw problems.invalidFields({ username: ['No user has this username.'] });
+    const policy = passwordProblems(req.password, user);
+    if (policy.length > 0) throw problems.invalidFields({ password: policy });
+    await this.users.setPasswordHash(user.id, await this.deps.hasher.hash(req.password));
+    await this.users.clearAttempts(user.username);
+    this.deps.log.info({ userId: user.id }, 'password set by operator');
+    return toUser(user, await this.orgs.ofUser(user.id));
+  }
+}

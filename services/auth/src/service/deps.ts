@@ -1,0 +1,23 @@
+// What the auth use cases depend on; passed in, so unit tests can use fakes.
+import type { Logger, Sql } from '@fieldwork/service-kit';
+import type { ThrottlePolicy } from '../domain/login-throttle.js';
+import type { PasswordHasher, TokenIssuer } from './crypto.js';
+
+export interface AuthSettings {
+  refreshTtlSeconds: number;
+  resetNonceTtlSeconds: number;
+  setPasswordTtlSeconds: number;
+  publicUrl: string;
+  inviteNotifyEmail: string;
+  throttle: ThrottlePolicy;
+}
+
+export interface AuthDeps {
+  sql: Sql;
+  log: Logger;
+  hasher: PasswordHasher;
+  tokens: TokenIssuer;
+  settings: AuthSettings;
+  /** Waits, for the login slow-down; replaceable in tests. */
+  sleep: (ms: number) => Promise<void>;
+}

@@ -1,0 +1,148 @@
+// Workspaces (organizations) and workspace users (spec 000 §7 Workspaces, §6).
+import { canInWorkspace } from '@fieldwork/access';
+import type { auth, common } from '@fieldwork/proto';
+import { problems, type FieldErrors, transaction } from '@fieldwork/service-kit';
+import { addFieldErrors, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import { OrganizationStore, type MemberRow, type OrganizationRow } from '../store/organization.store.js';
+import { OutboxStore } from '../store/outbox.store.js';
+import { UserStore } from '../store/user.store.js';
+import type { AccountService } from './account.service.js';
+import { callerOf } from './caller.js';
+import type { AuthDeps } from './deps.js';
+import { toMember, toOrganization } from './mappers.js';
+
+const ORG_NAME_MAX = 255;
+
+export class OrganizationService {
+  private readonly orgs: OrganizationStore;
+  private readonly users: UserStore;
+
+  constructor(
+    private readonly deps: AuthDeps,
+    private readonly accounts: AccountService,
+  ) {
+    this.orgs = new OrganizationStore(deps.sql);
+    this.users = new UserStore(deps.sql);
+  }
+
+  async list(req: auth.ListOrganizationsRequest): Promise<auth.OrganizationList> {
+    const caller = callerOf(req.caller);
+    return { results: (await this.orgs.ofUser(caller.user_id)).map((o) => toOrganization(o)) };
+  }
+
+  async create(req: auth.CreateOrganizationRequest): Promise<auth.Organization> {
+    const caller = callerOf(req.caller);
+    const name = this.checkName(req.name);
+    const { org, members } = await transaction(this.deps.sql, async (tx) => {
+      const store = new OrganizationStore(tx);
+      const org = await store.create({ name, description: req.description.trim(), address: req.address.trim() });
+      await store.addMember(org.id, caller.user_id, { owner: true, user_admin: false, project_admin: false, billing_admin: false });
+      return { org, members: await store.members(org.id) };
+    });
+    this.deps.log.info({ organizationId: org.id, userId: caller.user_id }, 'workspace created');
+    return toOrganization(org, members);
+  }
+
+  async get(req: auth.GetOrganizationRequest): Promise<auth.Organization> {
+    const caller = callerOf(req.caller);
+    const { org } = await this.visible(caller, req.id);
+    // Opening a workspace makes it the user's current one.
+    await this.users.setCurrentOrganization(caller.user_id, org.id).catch(() => undefined);
+    return toOrganization(org, await this.orgs.members(org.id));
+  }
+
+  async update(req: auth.UpdateOrganizationRequest): Promise<auth.Organization> {
+    const caller = callerOf(req.caller);
+    const { org, member } = await this.visible(caller, req.id);
+    if (!canInWorkspace(caller, member, 'org_details', org.flagged_features)) throw problems.forbidden();
+    const updated = await this.orgs.update(org.id, {
+      name: this.checkName(req.name),
+      ...(req.description !== undefined ? { description: req.description.trim() } : {}),
+      ...(req.address !== undefined ? { address: req.address.trim() } : {}),
+    });
+    return toOrganization(updated!, await this.orgs.members(org.id));
+  }
+
+  /** Creates a user by email (username: the lower-cased email), or adds an existing one, to a workspace. */
+  async createUser(req: auth.CreateOrganizationUserRequest): Promise<auth.OrganizationUser> {
+    const caller = callerOf(req.caller);
+    const { org, member } = await this.visible(caller, req.organization);
+    if (!canInWorkspace(caller, member, 'user_create', org.flagged_features)) throw problems.forbidden();
+    const grantsRoles = req.owner || req.user_admin || req.project_admin || req.billing_admin;
+    // Only an owner hands out workspace roles; a user admin creates plain members.
+    if (grantsRoles && !canInWorkspace(caller, member, 'org_details', org.flagged_features)) throw problems.forbidden();
+
+    const fields: FieldErrors = {};
+    const email = req.email.trim();
+    if (!isValidEmail(email)) addFieldErrors(fields, 'email', [MESSAGES.email]);
+    const password = req.password.trim();
+    if (password !== '') addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    const hash = password === '' ? null : await this.deps.hasher.hash(password);
+
+    const added = await transaction(this.deps.sql, async (tx) => {
+      const users = new UserStore(tx);
+      let user = await users.byEmail(email);
+      const isNew = user === undefined;
+      user ??= await users.create({
+        username: usernameFromEmail(email),
+        email,
+        first_name: req.first_name.trim(),
+        last_name: req.last_name.trim(),
+        password_hash: hash,
+      });
+      const row = await new OrganizationStore(tx).addMember(org.id, user.id, {
+        owner: req.owner,
+        user_admin: req.user_admin,
+        project_admin: req.project_admin,
+        billing_admin: req.billing_admin,
+      });
+      if (!row) throw problems.userAlreadyMember();
+      if (isNew && hash === null) {
+        await this.accounts.mailPasswordLink(user, 'set', tx);
+      } else {
+        await new OutboxStore(tx).enqueue({
+          to: user.email,
+          subject: `Fieldwork: you were added to ${org.name}`,
+          body: `You can now sign in to the workspace "${org.name}" at ${this.deps.settings.publicUrl}/login-home/login as ${user.username}.`,
+        });
+      }
+      return row;
+    });
+    this.deps.log.info({ organizationId: org.id, userId: added.user_id, by: caller.user_id }, 'workspace user added');
+    return toMember(added);
+  }
+
+  async membership(req: auth.GetMembershipRequest): Promise<auth.Membership> {
+    const [org, user] = await Promise.all([this.orgs.byId(req.organization_id), this.users.byId(req.user_id)]);
+    const m = org && user ? await this.orgs.member(org.id, user.id) : undefined;
+    const active = m?.is_active === true;
+    return {
+      member: active,
+      owner: active && m.owner,
+      user_admin: active && m.user_admin,
+      project_admin: active && m.project_admin,
+      billing_admin: active && m.billing_admin,
+      flagged_features: org?.flagged_features ?? [],
+      is_staff: user?.is_staff ?? false,
+      is_superuser: user?.is_superuser ?? false,
+    };
+  }
+
+  /** The workspace and the caller's membership; unknown and foreign workspaces both answer "Invalid Organization Id!". */
+  private async visible(caller: common.Caller, id: number): Promise<{ org: OrganizationRow; member: MemberRow | undefined }> {
+    const org = id > 0 ? await this.orgs.byId(id) : undefined;
+    if (!org) throw problems.invalidOrganizationId();
+    const member = await this.orgs.member(org.id, caller.user_id);
+    const active = member?.is_active ? member : undefined;
+    if (!active && !caller.is_staff && !caller.is_superuser) throw problems.invalidOrganizationId();
+    return { org, member: active };
+  }
+
+  private checkName(raw: string): string {
+    const name = raw.trim();
+    if (name === '') throw problems.invalidFields({ name: [MESSAGES.blank] });
+    if (name.length > ORG_NAME_MAX) throw problems.invalidFields({ name: [`Ensure this field has no more than ${ORG_NAME_MAX} characters.`] });
+    return name;
+  }
+}

@@ -1,0 +1,120 @@
+// Login, refresh-token rotation and logout (spec 000 §4 Login, Session).
+import { randomUUID } from 'node:crypto';
+import type { auth, common } from '@fieldwork/proto';
+import { problems } from '@fieldwork/service-kit';
+import { addFieldErrors, MESSAGES, normalizeLogin } from '../domain/accounts.js';
+import { afterFailure, failureDelayMs, lockStatus } from '../domain/login-throttle.js';
+import { OrganizationStore } from '../store/organization.store.js';
+import { SessionStore } from '../store/session.store.js';
+import { UserStore, type UserRow } from '../store/user.store.js';
+import { randomToken, sha256 } from './crypto.js';
+import type { AuthDeps } from './deps.js';
+import { toOrganization, toUser } from './mappers.js';
+
+/** A refresh token seen again within this many ms of its use is a benign race (two tabs), not theft. */
+const REUSE_GRACE_MS = 30_000;
+
+export class SessionService {
+  private readonly users: UserStore;
+  private readonly orgs: OrganizationStore;
+  private readonly sessions: SessionStore;
+  // A precomputed hash to verify against when the user does not exist, so both paths cost the same.
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: AuthDeps) {
+    this.users = new UserStore(deps.sql);
+    this.orgs = new OrganizationStore(deps.sql);
+    this.sessions = new SessionStore(deps.sql);
+  }
+
+  async login(req: auth.LoginRequest): Promise<auth.LoginReply> {
+    const { username, password } = normalizeLogin(req.username, req.password);
+    const fields = {};
+    if (username === '') addFieldErrors(fields, 'username', [MESSAGES.blank]);
+    if (password === '') addFieldErrors(fields, 'password', [MESSAGES.blank]);
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+
+    const now = new Date();
+    const lock = lockStatus(await this.users.attempts(username), now);
+    if (lock.locked) throw problems.tooManyLoginAttempts(lock.minutes);
+
+    const user = await this.users.byLogin(username);
+    const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.dummy()), password);
+    if (!user || !ok || !user.is_active || user.password_hash === null) {
+      const state = afterFailure(await this.users.attempts(username), now, this.deps.settings.throttle);
+      await this.users.saveAttempts(username, state);
+      this.deps.log.info({ username, failures: state.failures, locked: state.locked_until !== null }, 'login failed');
+      await this.deps.sleep(failureDelayMs(state.failures, this.deps.settings.throttle));
+      throw problems.loginFailed();
+    }
+    await this.users.clearAttempts(username);
+
+    const organizations = await this.orgs.ofUser(user.id);
+    if (organizations.length === 0) throw problems.noWorkspace();
+    const current = organizations.find((o) => o.id === user.current_organization_id) ?? organizations[0]!;
+    if (current.id !== user.current_organization_id) await this.users.setCurrentOrganization(user.id, current.id);
+
+    const sessionId = randomUUID();
+    await this.sessions.create(sessionId, user.id, req.client_ip);
+    const refresh = await this.issueRefresh(sessionId);
+    const logged = await this.users.recordLogin(user.id);
+    this.deps.log.info({ userId: user.id, sessionId }, 'login');
+    return {
+      access: this.access(logged, sessionId),
+      refresh,
+      user: toUser(logged, organizations),
+      organization: toOrganization(current, await this.orgs.members(current.id)),
+    };
+  }
+
+  async refresh(req: auth.RefreshTokenRequest): Promise<auth.TokenPair> {
+    if (req.refresh === '') throw problems.invalidFields({ refresh: [MESSAGES.blank] });
+    const hash = sha256(req.refresh);
+    const found = await this.sessions.lookup(hash);
+    const now = Date.now();
+    if (!found || found.revoked_at !== null || found.expires_at.getTime() <= now) throw problems.tokenInvalid();
+    if (found.used_at !== null || !(await this.sessions.markUsed(hash))) {
+      // A rotated token presented again long after its use means it was copied: end the whole session.
+      if (found.used_at !== null && now - found.used_at.getTime() > REUSE_GRACE_MS) {
+        await this.sessions.revoke(found.session_id);
+        this.deps.log.warn({ sessionId: found.session_id }, 'refresh token reused; session revoked');
+      }
+      throw problems.tokenInvalid();
+    }
+    const user = await this.users.byId(found.user_id);
+    if (!user || !user.is_active) throw problems.tokenInvalid();
+    return { access: this.access(user, found.session_id), refresh: await this.issueRefresh(found.session_id) };
+  }
+
+  async logout(req: auth.LogoutRequest): Promise<common.Empty> {
+    const caller = req.caller;
+    if (!caller || caller.user_id === 0) throw problems.notAuthenticated();
+    if (caller.session_id !== '') await this.sessions.revoke(caller.session_id);
+    if (req.refresh !== '') {
+      const found = await this.sessions.lookup(sha256(req.refresh));
+      if (found && found.user_id === caller.user_id) await this.sessions.revoke(found.session_id);
+    }
+    return {};
+  }
+
+  private access(user: UserRow, sessionId: string): string {
+    return this.deps.tokens.access({
+      user_id: user.id,
+      sid: sessionId,
+      is_staff: user.is_staff,
+      is_superuser: user.is_superuser,
+    });
+  }
+
+  private async issueRefresh(sessionId: string): Promise<string> {
+    const token = randomToken();
+    const expires = new Date(Date.now() + this.deps.settings.refreshTtlSeconds * 1000);
+    await this.sessions.addRefreshToken(sessionId, sha256(token), expires);
+    return token;
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= this.deps.hasher.hash(randomToken());
+    return this.dummyHash;
+  }
+}

@@ -1,0 +1,52 @@
+// All SQL of sessions and their rotating refresh tokens.
+import type { Sql } from '@fieldwork/service-kit';
+
+export interface RefreshLookup {
+  session_id: string;
+  user_id: number;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export class SessionStore {
+  constructor(private readonly sql: Sql) {}
+
+  async create(id: string, userId: number, clientIp: string): Promise<void> {
+    await this.sql`insert into sessions (id, user_id, client_ip) values (${id}, ${userId}, ${clientIp})`;
+  }
+
+  async addRefreshToken(sessionId: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+    await this.sql`
+      insert into refresh_tokens (token_hash, session_id, expires_at) values (${tokenHash}, ${sessionId}, ${expiresAt})`;
+    await this.sql`update sessions set last_refreshed_at = now() where id = ${sessionId}`;
+  }
+
+  async lookup(tokenHash: Buffer): Promise<RefreshLookup | undefined> {
+    const [row] = await this.sql<RefreshLookup[]>`
+      select r.session_id, s.user_id, r.expires_at, r.used_at, s.revoked_at
+      from refresh_tokens r join sessions s on s.id = r.session_id
+      where r.token_hash = ${tokenHash}`;
+    return row;
+  }
+
+  /** Marks a refresh token used; false when it already was (a concurrent or replayed use). */
+  async markUsed(tokenHash: Buffer): Promise<boolean> {
+    const rows = await this.sql`
+      update refresh_tokens set used_at = now() where token_hash = ${tokenHash} and used_at is null returning 1`;
+    return rows.length === 1;
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.sql`update sessions set revoked_at = coalesce(revoked_at, now()) where id = ${sessionId}`;
+  }
+
+  async revokeAllOf(userId: number): Promise<void> {
+    await this.sql`update sessions set revoked_at = now() where user_id = ${userId} and revoked_at is null`;
+  }
+
+  async isActive(sessionId: string): Promise<boolean> {
+    const rows = await this.sql`select 1 from sessions where id = ${sessionId} and revoked_at is null`;
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,10 @@
+// The JOBS work queue (DESIGN.md §1): export and import jobs, each taken by exactly one worker.
+import type { StreamConfig } from '@fieldwork/service-kit';
+
+export function jobsStream(prefix: string): Partial<StreamConfig> & { name: string; subjects: string[] } {
+  return {
+    name: `${prefix === '' ? '' : `${prefix}_`}JOBS`,
+    subjects: [`${prefix === '' ? '' : `${prefix}.`}jobs.>`],
+    retention: 'workqueue' as StreamConfig['retention'],
+  };
+}
