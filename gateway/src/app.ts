@@ -35,10 +35,9 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'reqId',
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, allowUnionTypes: true } },
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

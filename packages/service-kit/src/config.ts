@@ -33,6 +33,8 @@ export const serviceVars = {
   GRPC_HOST: vars.string('127.0.0.1'),
   /** Seconds to wait for in-flight calls on shutdown before cancelling them. */
   SHUTDOWN_TIMEOUT_S: vars.int(10),
+  /** Exit when the launcher that started this process goes away (its stdin pipe closes). */
+  EXIT_WITH_PARENT: vars.bool(false),
 };
 
 /**

@@ -103,7 +103,10 @@ export async function startGrpcServer(options: {
   // NOT_SERVING until the caller has finished starting up and says otherwise.
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING' as ServingStatus])));
   health.addToServer(server);
-  for (const s of options.services) server.addService(s.definition, s.implementation);
+  for (const s of options.services) {
+    // A service whose calls arrive with a later issue has no methods yet; grpc-js refuses an empty service.
+    if (Object.keys(s.definition).length > 0) server.addService(s.definition, s.implementation);
+  }
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>

@@ -6,9 +6,9 @@ import type { Logger } from './logger.js';
  * Runs `main`. A ConfigError prints its list and exits 2; any other start-up failure exits 1.
  * `main` returns the function that stops what it started.
  */
-export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<void> }>): void {
+export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<void>; exitWithParent?: boolean }>): void {
   main().then(
-    ({ log, stop }) => {
+    ({ log, stop, exitWithParent }) => {
       let stopping = false;
       const onSignal = (signal: NodeJS.Signals) => {
         if (stopping) {
@@ -30,6 +30,11 @@ export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<v
       };
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);
+      if (exitWithParent) {
+        // Started by the launcher with a stdin pipe: when it closes, the launcher is gone.
+        process.stdin.on('end', () => onSignal('SIGTERM'));
+        process.stdin.resume();
+      }
     },
     (err: unknown) => {
       if (err instanceof ConfigError) {

@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   jetstream,
   jetstreamManager,
+  JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
@@ -54,7 +55,7 @@ export async function ensureStream(
   try {
     await jsm.streams.info(config.name);
   } catch (err) {
-    if (err instanceof JetStreamApiError && err.code === 404) {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) {
       await jsm.streams.add(config);
       return;
     }

@@ -32,11 +32,14 @@ export interface ServiceOptions {
   shutdownTimeoutMs: number;
   poolSize?: number;
   healthIntervalMs?: number;
+  /** Stop when the launcher's stdin pipe closes. */
+  exitWithParent?: boolean;
   build: (deps: ServiceDeps) => Promise<BuiltService>;
 }
 
 export interface StartedService {
   log: Logger;
+  exitWithParent: boolean;
   grpc: RunningGrpcServer;
   stop: () => Promise<void>;
 }
@@ -94,6 +97,7 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
 
   return {
     log,
+    exitWithParent: options.exitWithParent ?? false,
     grpc,
     stop: async () => {
       stopped = true;

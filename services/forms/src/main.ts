@@ -15,6 +15,7 @@ runMain(async () => {
     schema: 'forms',
     migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_S * 1000,
+    exitWithParent: config.EXIT_WITH_PARENT,
     poolSize: config.DB_POOL_SIZE,
     build: async ({ log }) => ({ services: [formsGrpc(log)] }),
   });

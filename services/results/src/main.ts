@@ -20,6 +20,7 @@ runMain(async () => {
     migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
     natsUrl: config.NATS_URL,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_S * 1000,
+    exitWithParent: config.EXIT_WITH_PARENT,
     poolSize: config.DB_POOL_SIZE,
     build: async ({ log }) => ({
       services: [resultsGrpc(log)],

@@ -34,7 +34,9 @@ describe('passwordProblems', () => {
   it('refuses short, numeric and username-like passwords', () => {
     expect(passwordProblems('short')).toEqual([MESSAGES.passwordShort]);
     expect(passwordProblems('1234567890')).toEqual([MESSAGES.passwordNumeric]);
-    expect(passwordProblems('xx-demo-xx', { username: 'demo' })).toEqual([MESSAGES.passwordSimilar]);
+    expect(passwordProblems('anamaria2024', { username: 'anamaria2024' })).toEqual([MESSAGES.passwordSimilar]);
+    expect(passwordProblems('ana.lopez', { email: 'ana.lopez@example.com' })).toEqual([MESSAGES.passwordSimilar]);
+    expect(passwordProblems('fieldwork-demo', { username: 'demo', email: 'demo@example.com' })).toEqual([]);
     expect(passwordProblems('fieldwork-demo', { username: 'alice', email: 'alice@example.com' })).toEqual([]);
   });
 });

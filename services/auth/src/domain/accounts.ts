@@ -43,8 +43,9 @@ export function passwordProblems(password: string, identity: { username?: string
   if (password.length > 128) out.push(MESSAGES.passwordLong);
   if (/^\d+$/.test(password)) out.push(MESSAGES.passwordNumeric);
   const lower = password.toLowerCase();
-  const similar = [identity.username, identity.email?.split('@')[0]].some(
-    (s) => s !== undefined && s.length >= 3 && (lower === s.toLowerCase() || lower.includes(s.toLowerCase())),
+  // Too similar: the password is the username or the email's local part, or is contained in one of them.
+  const similar = [identity.username, identity.email, identity.email?.split('@')[0]].some(
+    (s) => s !== undefined && s !== '' && s.toLowerCase().includes(lower),
   );
   if (similar) out.push(MESSAGES.passwordSimilar);
   return out;

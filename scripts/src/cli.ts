@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Operator CLI (`pnpm fieldwork ...`): create users and workspaces, reset a password, seed the demo.
+// Talks to a running auth service over gRPC (AUTH_GRPC_ADDR, default 127.0.0.1:50051).
+import { parseArgs } from 'node:util';
+import { auth } from '@fieldwork/proto';
+import { createClient, isProblem, loadConfig, vars } from '@fieldwork/service-kit';
+import { seedDemo } from './seed.js';
+
+const USAGE = `Usage: pnpm fieldwork <command> [options]
+
+  user create --email E --password P [--username U] [--first-name F] [--last-name L] [--staff] [--superuser]
+  user set-password --username U --password P
+  workspace create --name N --owner USERNAME [--description D]
+  demo seed [--username U] [--email E] [--password P] [--workspace W]
+
+Environment: AUTH_GRPC_ADDR (default 127.0.0.1:50051), PROJECTS_GRPC_ADDR (default 127.0.0.1:50052).`;
+
+const config = loadConfig({ AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'), PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052') });
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      username: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      staff: { type: 'boolean' },
+      superuser: { type: 'boolean' },
+      name: { type: 'string' },
+      owner: { type: 'string' },
+      description: { type: 'string' },
+      workspace: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals.join(' ');
+  const need = (key: keyof typeof values): string => {
+    const v = values[key];
+    if (typeof v !== 'string' || v === '') throw new UsageError(`--${key} is required for "${command}"`);
+    return v;
+  };
+  const client = createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR);
+  try {
+    switch (command) {
+      case 'user create': {
+        const user = await client.adminCreateUser({
+          email: need('email'),
+          password: need('password'),
+          username: values.username ?? '',
+          first_name: values['first-name'] ?? '',
+          last_name: values['last-name'] ?? '',
+          is_staff: values.staff === true,
+          is_superuser: values.superuser === true,
+          if_not_exists: false,
+        });
+        console.log(`created user ${user.username} (id ${user.id})`);
+        return 0;
+      }
+      case 'user set-password': {
+        const user = await client.adminSetPassword({ username: need('username'), password: need('password') });
+        console.log(`password of ${user.username} set`);
+        return 0;
+      }
+      case 'workspace create': {
+        const org = await client.adminCreateOrganization({
+          name: need('name'),
+          owner_username: need('owner'),
+          description: values.description ?? '',
+          if_not_exists: false,
+        });
+        console.log(`created workspace "${org.name}" (id ${org.id}) owned by ${values.owner}`);
+        return 0;
+      }
+      case 'demo seed': {
+        const r = await seedDemo(
+          { auth: config.AUTH_GRPC_ADDR, projects: config.PROJECTS_GRPC_ADDR },
+          {
+            username: values.username ?? 'demo',
+            email: values.email ?? 'demo@example.com',
+            password: values.password ?? 'fieldwork-demo',
+            workspace: values.workspace ?? 'Demo Workspace',
+          },
+        );
+        console.log(`demo workspace ${r.organizationId} ready for user ${r.userId} (${r.projectsCreated} projects created)`);
+        return 0;
+      }
+      default:
+        console.log(USAGE);
+        return values.help === true || command === '' ? 0 : 64;
+    }
+  } finally {
+    client.close();
+  }
+}
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
+    else if (isProblem(err)) console.error(`refused: ${err.message}${err.fields ? ` ${JSON.stringify(err.fields)}` : ''}`);
+    else console.error(err instanceof Error ? err.message : err);
+    process.exit(err instanceof UsageError ? 64 : 1);
+  },
+);

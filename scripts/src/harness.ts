@@ -1,0 +1,134 @@
+// The shared test harness: real PostgreSQL and NATS (found or started by the launcher's code), a fresh database
+// and fresh stream names per run, and the whole stack on free ports for end-to-end tests.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { createDatabaseIfMissing, databaseUrl, dropDatabase, ensurePostgres, type PostgresHandle } from './infra/postgres.js';
+import { ensureNats, type NatsHandle } from './infra/nats.js';
+import { freePort } from './infra/net.js';
+import { repoPath } from './paths.js';
+import { formatLine } from './processes.js';
+import { seedDemo, type DemoSettings } from './seed.js';
+import { SERVICES, startStack, type Stack, type StackPorts } from './stack.js';
+
+export interface TestInfra {
+  databaseUrl: string;
+  natsUrl: string;
+  /** Prefix of stream names and subjects for this run. */
+  natsPrefix: string;
+  runId: string;
+  dispose(): Promise<void>;
+}
+
+const harnessDir = join(tmpdir(), 'fieldwork-test-infra');
+let shared: Promise<{ pg: PostgresHandle; nats: NatsHandle }> | undefined;
+
+function infra() {
+  shared ??= (async () => {
+    const log = (msg: string) => process.stderr.write(`[harness] ${msg}\n`);
+    const pg = await ensurePostgres({ dataDir: harnessDir, port: 54339, log });
+    const nats = await ensureNats({ dataDir: harnessDir, port: 42239, log });
+    return { pg, nats };
+  })();
+  return shared;
+}
+
+/** A fresh database and NATS prefix on the machine's (or a throwaway) PostgreSQL and NATS. */
+export async function testInfra(): Promise<TestInfra> {
+  const { pg, nats } = await infra();
+  const runId = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const dbName = `fw_test_${runId}`;
+  await createDatabaseIfMissing(pg.adminUrl, dbName);
+  return {
+    databaseUrl: databaseUrl(pg.adminUrl, dbName),
+    natsUrl: nats.url,
+    natsPrefix: runId,
+    runId,
+    dispose: async () => {
+      await dropDatabase(pg.adminUrl, dbName);
+      await deleteStreams(nats.url, runId);
+    },
+  };
+}
+
+async function deleteStreams(url: string, prefix: string): Promise<void> {
+  const nc = await connect({ servers: url.replace(/^nats:\/\//, '') });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for await (const name of jsm.streams.names()) if (name.startsWith(`${prefix}_`)) await jsm.streams.delete(name);
+  } finally {
+    await nc.close();
+  }
+}
+
+export interface TestStack {
+  baseUrl: string;
+  infra: TestInfra;
+  stack: Stack;
+  ports: StackPorts;
+  demo: DemoSettings & { userId: number; organizationId: number };
+  jwtSecret: string;
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+export const TEST_DEMO: DemoSettings = {
+  username: 'demo',
+  email: 'demo@example.com',
+  password: 'fieldwork-demo',
+  workspace: 'Demo Workspace',
+};
+
+/**
+ * The whole stack, started by the launcher's code on free ports with a fresh database and stream prefix, the demo
+ * seeded. Process logs go to artifacts/logs/<run>/<process>.log.
+ */
+export async function startTestStack(options: { extraEnv?: Record<string, string> } = {}): Promise<TestStack> {
+  const testInfraHandle = await testInfra();
+  const ports = { gateway: await freePort() } as StackPorts;
+  for (const s of SERVICES) ports[s] = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'fieldwork-e2e-'));
+  const logDir = repoPath('artifacts', 'logs', testInfraHandle.runId);
+  mkdirSync(logDir, { recursive: true });
+  const streams = new Map<string, ReturnType<typeof createWriteStream>>();
+  const jwtSecret = randomBytes(32).toString('hex');
+  const stack = await startStack({
+    dataDir,
+    databaseUrl: testInfraHandle.databaseUrl,
+    natsUrl: testInfraHandle.natsUrl,
+    natsPrefix: testInfraHandle.natsPrefix,
+    jwtSecret,
+    ports,
+    gatewayHost: '127.0.0.1',
+    publicUrl: `http://127.0.0.1:${ports.gateway}`,
+    logLevel: 'info',
+    extraEnv: options.extraEnv,
+    sink: (name, line) => {
+      let s = streams.get(name);
+      if (!s) streams.set(name, (s = createWriteStream(join(logDir, `${name}.log`))));
+      s.write(`${formatLine(name, line, false)}\n`);
+    },
+  }).catch(async (err: unknown) => {
+    await testInfraHandle.dispose();
+    throw new Error(`${err instanceof Error ? err.message : String(err)} (logs in ${logDir})`, { cause: err });
+  });
+  const seeded = await seedDemo({ auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` }, TEST_DEMO);
+  return {
+    baseUrl: stack.gatewayUrl,
+    infra: testInfraHandle,
+    stack,
+    ports,
+    demo: { ...TEST_DEMO, userId: seeded.userId, organizationId: seeded.organizationId },
+    jwtSecret,
+    logDir,
+    stop: async () => {
+      await stack.stop();
+      for (const s of streams.values()) s.end();
+      await testInfraHandle.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

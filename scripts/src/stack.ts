@@ -1,0 +1,155 @@
+// The whole Fieldwork stack as child processes: every service, then the gateway, each waited for until ready.
+import { credentials, makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
+import { service as healthService } from 'grpc-health-check';
+import { repoPath } from './paths.js';
+import { startChild, type Child, type LineSink } from './processes.js';
+import { waitFor } from './infra/net.js';
+
+export const SERVICES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface StackPorts extends Record<ServiceName, number> {
+  gateway: number;
+}
+
+export const DEFAULT_PORTS: StackPorts = {
+  gateway: 8080,
+  auth: 50051,
+  projects: 50052,
+  forms: 50053,
+  responses: 50054,
+  results: 50055,
+  exports: 50056,
+};
+
+export interface StackConfig {
+  dataDir: string;
+  databaseUrl: string;
+  natsUrl: string;
+  natsPrefix: string;
+  jwtSecret: string;
+  ports: StackPorts;
+  gatewayHost: string;
+  publicUrl: string;
+  logLevel: string;
+  /** Extra variables for every process (e.g. a faster login throttle in tests). */
+  extraEnv?: Record<string, string>;
+  sink: LineSink;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  children: Map<string, Child>;
+  /** Stops the gateway first, then the services, each draining its in-flight work. */
+  stop(): Promise<void>;
+}
+
+const HealthClient = makeClientConstructor(healthService, 'grpc.health.v1.Health');
+
+/** Resolves when the gRPC health of the service at `address` says SERVING. */
+export async function waitServing(address: string, what: string, child: Child, timeoutMs = 90_000): Promise<void> {
+  const client = new HealthClient(address, credentials.createInsecure()) as unknown as Client & {
+    check: (req: { service: string }, opts: { deadline: Date }, cb: (err: ServiceError | null, res: { status: number | string }) => void) => void;
+  };
+  try {
+    await waitFor(
+      `${what} to serve`,
+      async () => {
+        if (child.process.exitCode !== null) throw new Error(`${what} exited with code ${child.process.exitCode}`);
+        const status = await new Promise<number | string | undefined>((resolve) =>
+          client.check({ service: '' }, { deadline: new Date(Date.now() + 1000) }, (err, res) => resolve(err ? undefined : res.status)),
+        );
+        return status === 1 || status === 'SERVING' ? true : undefined;
+      },
+      timeoutMs,
+      250,
+    );
+  } finally {
+    client.close();
+  }
+}
+
+export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, string> {
+  const addr = (s: ServiceName) => `127.0.0.1:${c.ports[s]}`;
+  const common = {
+    LOG_LEVEL: c.logLevel,
+    GRPC_HOST: '127.0.0.1',
+    DATABASE_URL: c.databaseUrl,
+    NATS_URL: c.natsUrl,
+    NATS_PREFIX: c.natsPrefix,
+    EXIT_WITH_PARENT: 'true',
+    AUTH_GRPC_ADDR: addr('auth'),
+    PROJECTS_GRPC_ADDR: addr('projects'),
+    FORMS_GRPC_ADDR: addr('forms'),
+    RESPONSES_GRPC_ADDR: addr('responses'),
+    RESULTS_GRPC_ADDR: addr('results'),
+    EXPORTS_GRPC_ADDR: addr('exports'),
+    [`${name.toUpperCase()}_GRPC_PORT`]: String(c.ports[name]),
+  };
+  switch (name) {
+    case 'auth':
+      return { ...common, JWT_SECRET: c.jwtSecret, PUBLIC_URL: c.publicUrl, MAIL_TRANSPORT: 'log' };
+    case 'results':
+      return { ...common, CLICKHOUSE_PATH: `${c.dataDir}/chdb` };
+    case 'exports':
+      return { ...common, OBJECT_STORE_DIR: `${c.dataDir}/objects` };
+    default:
+      return common;
+  }
+}
+
+function gatewayEnv(c: StackConfig): Record<string, string> {
+  const addr = (s: ServiceName) => `127.0.0.1:${c.ports[s]}`;
+  return {
+    LOG_LEVEL: c.logLevel,
+    GATEWAY_HOST: c.gatewayHost,
+    GATEWAY_PORT: String(c.ports.gateway),
+    JWT_SECRET: c.jwtSecret,
+    EXIT_WITH_PARENT: 'true',
+    AUTH_GRPC_ADDR: addr('auth'),
+    PROJECTS_GRPC_ADDR: addr('projects'),
+    FORMS_GRPC_ADDR: addr('forms'),
+    RESPONSES_GRPC_ADDR: addr('responses'),
+    RESULTS_GRPC_ADDR: addr('results'),
+    EXPORTS_GRPC_ADDR: addr('exports'),
+  };
+}
+
+/** The environment a child starts with: PATH and locale from ours, nothing else leaks in. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'NODE_OPTIONS', 'TMPDIR'];
+  return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+}
+
+export async function startStack(c: StackConfig): Promise<Stack> {
+  const children = new Map<string, Child>();
+  const stop = async () => {
+    const gateway = children.get('gateway');
+    if (gateway) await gateway.stop();
+    await Promise.all(SERVICES.map((s) => children.get(s)?.stop()));
+  };
+  try {
+    for (const name of SERVICES) {
+      const child = startChild(name, process.execPath, [repoPath('services', name, 'dist', 'main.js')], { ...baseEnv(), ...serviceEnv(name, c), ...c.extraEnv }, c.sink);
+      children.set(name, child);
+    }
+    await Promise.all(SERVICES.map((name) => waitServing(`127.0.0.1:${c.ports[name]}`, name, children.get(name)!)));
+    const gateway = startChild('gateway', process.execPath, [repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
+    children.set('gateway', gateway);
+    const gatewayUrl = `http://127.0.0.1:${c.ports.gateway}`;
+    await waitFor(
+      'the gateway to be ready',
+      async () => {
+        if (gateway.process.exitCode !== null) throw new Error(`gateway exited with code ${gateway.process.exitCode}`);
+        const res = await fetch(`${gatewayUrl}/readyz`).catch(() => undefined);
+        return res?.status === 200 ? true : undefined;
+      },
+      60_000,
+      250,
+    );
+    return { gatewayUrl, children, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

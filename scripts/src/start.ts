@@ -1,0 +1,105 @@
+// `npm start`: find or start the infrastructure, start every service and the gateway, seed the demo workspace,
+// print the URL and the login. Ctrl-C stops what this launcher started, and nothing else.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '@fieldwork/service-kit';
+import { createDatabaseIfMissing, databaseUrl, ensurePostgres, redact, type PostgresHandle } from './infra/postgres.js';
+import { ensureNats, type NatsHandle } from './infra/nats.js';
+import { portOpen } from './infra/net.js';
+import { loadLauncherConfig } from './launcher-config.js';
+import { formatLine } from './processes.js';
+import { localSecrets } from './secrets.js';
+import { seedDemo } from './seed.js';
+import { SERVICES, startStack, type Stack, type StackPorts } from './stack.js';
+
+const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+const say = (msg: string) => console.log(formatLine('launcher', msg, color));
+
+async function main() {
+  const config = loadLauncherConfig();
+  const dataDir = config.FIELDWORK_DATA_DIR;
+  for (const d of ['', 'chdb', 'objects']) mkdirSync(join(dataDir, d), { recursive: true });
+
+  const ports: StackPorts = {
+    gateway: config.GATEWAY_PORT,
+    auth: config.AUTH_GRPC_PORT,
+    projects: config.PROJECTS_GRPC_PORT,
+    forms: config.FORMS_GRPC_PORT,
+    responses: config.RESPONSES_GRPC_PORT,
+    results: config.RESULTS_GRPC_PORT,
+    exports: config.EXPORTS_GRPC_PORT,
+  };
+  const busy = [];
+  for (const [name, port] of Object.entries(ports)) if (await portOpen(port)) busy.push(`${name} port ${port}`);
+  if (busy.length > 0) {
+    throw new Error(`already in use: ${busy.join(', ')}. Is Fieldwork already running? Set GATEWAY_PORT or the *_GRPC_PORT variables to move it.`);
+  }
+
+  let pg: PostgresHandle | undefined;
+  let nats: NatsHandle | undefined;
+  let stack: Stack | undefined;
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping');
+    await stack?.stop();
+    await nats?.stop();
+    await pg?.stop();
+    say('stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  try {
+    pg = await ensurePostgres({ url: config.DATABASE_URL || undefined, dataDir, port: config.FIELDWORK_PG_PORT, log: say });
+    await createDatabaseIfMissing(pg.adminUrl, config.DATABASE_NAME);
+    const dbUrl = databaseUrl(pg.adminUrl, config.DATABASE_NAME);
+    nats = await ensureNats({ url: config.NATS_URL || undefined, dataDir, port: config.FIELDWORK_NATS_PORT, log: say });
+    const publicUrl = config.PUBLIC_URL || `http://localhost:${config.GATEWAY_PORT}`;
+    say(`database ${redact(dbUrl)}, NATS ${nats.url}, data in ${dataDir}`);
+
+    stack = await startStack({
+      dataDir,
+      databaseUrl: dbUrl,
+      natsUrl: nats.url,
+      natsPrefix: '',
+      jwtSecret: config.JWT_SECRET || localSecrets(dataDir).jwtSecret,
+      ports,
+      gatewayHost: config.GATEWAY_HOST,
+      publicUrl,
+      logLevel: config.LOG_LEVEL,
+      sink: (name, line) => {
+        if (!stopping || config.LOG_FORMAT === 'json') console.log(config.LOG_FORMAT === 'json' ? line : formatLine(name, line, color));
+        else console.log(formatLine(name, line, color));
+      },
+    });
+    for (const [name, child] of stack.children) {
+      void child.exited.then((code) => {
+        if (!stopping) {
+          say(`${name} exited unexpectedly (code ${code}); stopping everything`);
+          void stopAll(1);
+        }
+      });
+    }
+    let login = '';
+    if (config.DEMO_SEED) {
+      const seeded = await seedDemo(
+        { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` },
+        { username: config.DEMO_USERNAME, email: config.DEMO_EMAIL, password: config.DEMO_PASSWORD, workspace: config.DEMO_WORKSPACE },
+      );
+      say(`demo workspace "${config.DEMO_WORKSPACE}" ready (${seeded.projectsCreated} projects created)`);
+      login = `\n  Log in as ${config.DEMO_USERNAME} / ${config.DEMO_PASSWORD}`;
+    }
+    console.log(`\n  Fieldwork is running: ${publicUrl}${login}\n  Services: ${SERVICES.join(', ')}; Ctrl-C stops everything.\n`);
+  } catch (err) {
+    say(`start failed: ${err instanceof Error ? err.message : String(err)}`);
+    await stopAll(1);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(err instanceof ConfigError ? 2 : 1);
+});
