@@ -60,9 +60,11 @@ export async function migrate(sql: Sql, options: { schema: string; dir: string; 
         (r) => [r.version, r.name],
       ),
     );
-    const known = new Set(files.map((f) => Number.parseInt(f.slice(0, 4), 10)));
-    for (const version of done.keys()) {
-      if (!known.has(version)) throw new Error(`${schema}: migration ${version} is recorded but its file is missing`);
+    const known = new Map(files.map((f) => [Number.parseInt(f.slice(0, 4), 10), f]));
+    for (const [version, name] of done) {
+      const file = known.get(version);
+      if (file === undefined) throw new Error(`${schema}: migration ${name} is recorded but its file is missing`);
+      if (file !== name) throw new Error(`${schema}: migration ${version} was applied as ${name} but the file is now ${file}`);
     }
     const applied: string[] = [];
     for (const file of files) {
