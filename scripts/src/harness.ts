@@ -86,7 +86,7 @@ export const TEST_DEMO: DemoSettings = {
  * The whole stack, started by the launcher's code on free ports with a fresh database and stream prefix, the demo
  * seeded. Process logs go to artifacts/logs/<run>/<process>.log.
  */
-export async function startTestStack(options: { extraEnv?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(options: { extraEnv?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<TestStack> {
   const testInfraHandle = await testInfra();
   const ports = { gateway: await freePort() } as StackPorts;
   for (const s of SERVICES) ports[s] = await freePort();
@@ -106,6 +106,7 @@ export async function startTestStack(options: { extraEnv?: Record<string, string
     publicUrl: `http://127.0.0.1:${ports.gateway}`,
     logLevel: 'info',
     extraEnv: options.extraEnv,
+    nodeArgs: options.nodeArgs,
     sink: (name, line) => {
       let s = streams.get(name);
       if (!s) streams.set(name, (s = createWriteStream(join(logDir, `${name}.log`))));

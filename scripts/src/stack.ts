@@ -34,6 +34,8 @@ export interface StackConfig {
   logLevel: string;
   /** Extra variables for every process (e.g. a faster login throttle in tests). */
   extraEnv?: Record<string, string>;
+  /** Extra node arguments for every process (e.g. --cpu-prof when profiling). */
+  nodeArgs?: string[];
   sink: LineSink;
 }
 
@@ -130,11 +132,11 @@ export async function startStack(c: StackConfig): Promise<Stack> {
   };
   try {
     for (const name of SERVICES) {
-      const child = startChild(name, process.execPath, [repoPath('services', name, 'dist', 'main.js')], { ...baseEnv(), ...serviceEnv(name, c), ...c.extraEnv }, c.sink);
+      const child = startChild(name, process.execPath, [...(c.nodeArgs ?? []), repoPath('services', name, 'dist', 'main.js')], { ...baseEnv(), ...serviceEnv(name, c), ...c.extraEnv }, c.sink);
       children.set(name, child);
     }
     await Promise.all(SERVICES.map((name) => waitServing(`127.0.0.1:${c.ports[name]}`, name, children.get(name)!)));
-    const gateway = startChild('gateway', process.execPath, [repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
+    const gateway = startChild('gateway', process.execPath, [...(c.nodeArgs ?? []), repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
     children.set('gateway', gateway);
     const gatewayUrl = `http://127.0.0.1:${c.ports.gateway}`;
     await waitFor(

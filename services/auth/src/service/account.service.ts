@@ -32,8 +32,12 @@ export class AccountService {
   }
 
   async getUser(req: auth.GetUserRequest): Promise<auth.User> {
-    const user = await this.visibleUser(req.caller, req.id);
-    return toUser(user, await this.orgs.ofUser(user.id));
+    const caller = callerOf(req.caller);
+    // The hot path (a user reading itself, once per page load) is one query.
+    const user = await this.users.withOrganizations(req.id);
+    if (!user) throw problems.notFound();
+    if (user.id !== caller.user_id) await this.visibleUser(req.caller, req.id);
+    return toUser(user, user.organizations);
   }
 
   async updateUser(req: auth.UpdateUserRequest): Promise<auth.User> {

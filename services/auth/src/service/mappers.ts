@@ -6,7 +6,7 @@ import type { UserRow } from '../store/user.store.js';
 
 const iso = (d: Date | null): string => (d === null ? '' : d.toISOString());
 
-export function toUser(row: UserRow, organizations: OrganizationRow[]): auth.User {
+export function toUser(row: UserRow, organizations: { id: number; name: string }[]): auth.User {
   return {
     id: row.id,
     name: displayName(row),

@@ -40,6 +40,17 @@ export class UserStore {
     return row;
   }
 
+  /** The user and its active workspaces ({id, name}, oldest membership first), in one round trip. */
+  async withOrganizations(id: number): Promise<(UserRow & { organizations: { id: number; name: string }[] }) | undefined> {
+    const [row] = await this.sql<(UserRow & { organizations: { id: number; name: string }[] })[]>`
+      select u.*, coalesce((
+        select json_agg(json_build_object('id', o.id, 'name', o.name) order by m.id)
+        from organization_users m join organizations o on o.id = m.organization_id
+        where m.user_id = u.id and m.is_active), '[]'::json) as organizations
+      from users u where u.id = ${id}`;
+    return row;
+  }
+
   /** By username, or else by email (both compared lower-cased). */
   async byLogin(login: string): Promise<UserRow | undefined> {
     const [row] = await this.sql<UserRow[]>`
