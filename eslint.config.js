@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
   {
@@ -22,6 +23,9 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.base.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true })],
+    },
     rules: {
       'import-x/no-cycle': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -48,6 +52,7 @@ export default tseslint.config(
   },
   {
     files: ['web/**/*.{ts,tsx}'],
+    ignores: ['web/src/app/hooks.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': [

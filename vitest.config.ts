@@ -11,7 +11,7 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'scripts/src/**/*.test.ts'],
         },
       },
-      'web/vitest.config.*',
+      'web/vitest.config.ts',
       {
         test: {
           name: 'integration',

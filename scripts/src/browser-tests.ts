@@ -1,0 +1,150 @@
+// Browser end-to-end tests: playwright-core driving Debian's Chromium against the built web app served by the
+// gateway of a whole test stack. Each scenario is a user's whole task; screenshots go to artifacts/screenshots/.
+import { existsSync, mkdirSync } from 'node:fs';
+import { strict as assert } from 'node:assert';
+import postgres from 'postgres';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { aptInstall } from './infra/system.js';
+import { repoPath } from './paths.js';
+import { startTestStack, type TestStack } from './harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const shots = repoPath('artifacts', 'screenshots');
+
+type Scenario = [name: string, run: (page: Page, t: TestStack) => Promise<void>];
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+}
+
+async function login(page: Page, t: TestStack, username: string, password: string): Promise<void> {
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+const scenarios: Scenario[] = [
+  [
+    'the demo user logs in, accepts the terms and privacy policy, sees the projects and logs out',
+    async (page, t) => {
+      await page.goto(`${t.baseUrl}/projects`);
+      await page.waitForURL(/\/login-home\/login/);
+      assert.match(page.url(), /next=%2Fprojects|next=\/projects/, 'the login remembers the path to return to');
+      await shot(page, '01-login');
+      await login(page, t, t.demo.username, t.demo.password);
+      await page.getByTestId('accept-terms').click();
+      await shot(page, '02-legal-gate');
+      await page.getByTestId('accept-privacy').click();
+      await page.getByTestId('projects-screen').waitFor();
+      const cards = page.getByTestId('project-card');
+      await cards.first().waitFor();
+      assert.equal(await cards.count(), 2);
+      const text = await page.getByTestId('projects-screen').innerText();
+      assert.match(text, /Household Survey/);
+      assert.match(text, /Water Points/);
+      assert.match(text, /Workspace Home/);
+      await shot(page, '03-projects');
+      await page.getByTestId('logout').click();
+      await page.waitForURL(/\/login-home\/login/);
+      await shot(page, '04-logged-out');
+      await page.goto(`${t.baseUrl}/projects`);
+      await page.waitForURL(/\/login-home\/login/);
+    },
+  ],
+  [
+    'a user who forgot the password resets it from the mailed link and logs in with the new one',
+    async (page, t) => {
+      const db = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => {} });
+      try {
+        await page.goto(`${t.baseUrl}/login-home/login`);
+        await page.getByTestId('forgot-password').click();
+        await page.getByTestId('forgot-email').fill(t.demo.email);
+        await page.getByTestId('forgot-submit').click();
+        await page.getByTestId('forgot-sent').waitFor();
+        let body = '';
+        for (let i = 0; i < 50 && body === ''; i++) {
+          const [row] = await db`select body from auth.mail_outbox where to_address = ${t.demo.email} and subject like '%reset%' order by id desc limit 1`;
+          body = String(row?.body ?? '');
+          if (body === '') await new Promise((r) => setTimeout(r, 100));
+        }
+        const link = /(\/reset-password\/[^\s]+)/.exec(body)?.[1];
+        assert.ok(link, 'a reset link was mailed');
+        await page.goto(`${t.baseUrl}${link}`);
+        await page.locator('input[name="password"]').fill('a new demo password');
+        await page.locator('input[name="confirm"]').fill('a new demo password');
+        await shot(page, '05-reset-password');
+        await page.getByTestId('reset-submit').click();
+        await page.waitForURL(/\/login-home\/login/);
+        await login(page, t, t.demo.username, 'a new demo password');
+        await page.getByTestId('projects-screen').waitFor();
+      } finally {
+        await db.end();
+      }
+    },
+  ],
+  [
+    'a user renames themselves, switches the language, and an unknown path falls back to the projects',
+    async (page, t) => {
+      await page.goto(`${t.baseUrl}/some/unknown/path`);
+      await page.waitForURL(/\/login-home\/login/);
+      await login(page, t, t.demo.username, 'a new demo password');
+      await page.getByTestId('projects-screen').waitFor();
+      await page.getByTestId('user-settings-link').click();
+      await page.locator('input[name="name"]').fill('Ada  Maria Lovelace');
+      await page.getByTestId('save-profile').click();
+      await page.getByText('Ada Lovelace').first().waitFor();
+      await page.getByTestId('language-select').selectOption('fr');
+      await shot(page, '06-user-settings-fr');
+      assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
+      await page.goto(`${t.baseUrl}/no/such/screen`);
+      await page.getByTestId('projects-screen').waitFor();
+    },
+  ],
+];
+
+async function main(): Promise<number> {
+  if (!existsSync(CHROMIUM)) await aptInstall(['chromium'], (m) => console.log(`[browser-tests] ${m}`));
+  if (!existsSync(repoPath('web', 'dist', 'index.html'))) throw new Error('web/dist is missing: build the web app first');
+  mkdirSync(shots, { recursive: true });
+  const t = await startTestStack();
+  let browser: Browser | undefined;
+  let failed = 0;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    for (const [name, run] of scenarios) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const started = Date.now();
+      try {
+        await run(page, t);
+        assert.deepEqual(errors, [], 'no uncaught errors in the page');
+        console.log(`  ✓ ${name} (${Date.now() - started} ms)`);
+      } catch (err) {
+        failed++;
+        await shot(page, `failed-${scenarios.findIndex((s) => s[0] === name) + 1}`).catch(() => {});
+        console.log(`  ✗ ${name}\n    ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser?.close();
+    await t.stop();
+  }
+  console.log(`${scenarios.length - failed} passed, ${failed} failed; screenshots in ${shots}`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeStore } from './store';
+import { api } from './api';
+import { REFRESH_THRESHOLD_MS, refreshDue, session } from './session';
+import { loggedIn } from '../features/session/sessionSlice';
+import type { User } from '../features/session/types';
+import { json } from '../test/render';
+
+// One endpoint to drive the baseQuery through the real API slice.
+const probe = api.injectEndpoints({
+  endpoints: (b) => ({ probe: b.query<unknown, number>({ query: (n) => `probe/${n}/` }) }),
+  overrideExisting: true,
+});
+
+const user = { id: 1, name: 'D', organizations: [], current_organization: 1, settings: { agreed_terms: '1.1', agreed_privacy: '1.0' } } as unknown as User;
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function requestOf(call: Parameters<typeof fetch>): { url: string; auth: string | null } {
+  const [input, init] = call;
+  if (input instanceof Request) return { url: input.url, auth: input.headers.get('Authorization') };
+  return { url: String(input), auth: new Headers(init?.headers).get('Authorization') };
+}
+
+describe('refreshDue', () => {
+  it('is due at 30 minutes or more since the last refresh, not before', () => {
+    expect(refreshDue(0, REFRESH_THRESHOLD_MS - 1)).toBe(false);
+    expect(refreshDue(0, REFRESH_THRESHOLD_MS)).toBe(true);
+  });
+});
+
+describe('baseQuery', () => {
+  it('sends the JWT header and does not refresh a recent session', async () => {
+    session.store('acc-1', 'ref-1', Date.now() - REFRESH_THRESHOLD_MS + 60_000);
+    fetchMock.mockResolvedValue(json(200, { ok: true }));
+    const store = makeStore();
+    await store.dispatch(probe.endpoints.probe.initiate(1));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(requestOf(fetchMock.mock.calls[0]!)).toMatchObject({ url: expect.stringContaining('/api/probe/1/'), auth: 'JWT acc-1' });
+  });
+
+  it('refreshes first when the last refresh was 30 minutes ago, then calls with the new token', async () => {
+    session.store('old-access', 'old-refresh', Date.now() - REFRESH_THRESHOLD_MS);
+    fetchMock.mockImplementation(async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('api-token-refresh')) return json(200, { access: 'new-access', refresh: 'new-refresh' });
+      return json(200, { ok: true });
+    });
+    const store = makeStore();
+    // Two calls at once share one refresh.
+    await Promise.all([store.dispatch(probe.endpoints.probe.initiate(2)), store.dispatch(probe.endpoints.probe.initiate(3))]);
+    const urls = fetchMock.mock.calls.map((c) => requestOf(c).url);
+    expect(urls.filter((u) => u.includes('api-token-refresh'))).toHaveLength(1);
+    const calls = fetchMock.mock.calls.map(requestOf).filter((r) => r.url.includes('/probe/'));
+    expect(calls.map((c) => c.auth)).toEqual(['JWT new-access', 'JWT new-access']);
+    expect(session.read()).toMatchObject({ access: 'new-access', refresh: 'new-refresh' });
+    expect(refreshDue(session.read().lastRefresh)).toBe(false);
+  });
+
+  it('logs out when there is no refresh token', async () => {
+    localStorage.setItem('fw.access', 'acc');
+    localStorage.setItem('fw.lastRefresh', String(Date.now() - REFRESH_THRESHOLD_MS * 2));
+    const store = makeStore();
+    store.dispatch(loggedIn({ user, organization: null }));
+    const result = await store.dispatch(probe.endpoints.probe.initiate(4));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(result.error).toMatchObject({ status: 401 });
+    expect(store.getState().session.user).toBeNull();
+    expect(session.read().access).toBeNull();
+  });
+
+  it('logs out when the refresh fails', async () => {
+    session.store('acc', 'used-refresh', Date.now() - REFRESH_THRESHOLD_MS);
+    fetchMock.mockResolvedValue(json(401, { detail: 'Token is invalid or expired' }));
+    const store = makeStore();
+    store.dispatch(loggedIn({ user, organization: null }));
+    await store.dispatch(probe.endpoints.probe.initiate(5));
+    expect(fetchMock.mock.calls.map((c) => requestOf(c).url).some((u) => u.includes('/probe/'))).toBe(false);
+    expect(store.getState().session.user).toBeNull();
+    expect(session.read()).toMatchObject({ access: null, refresh: null });
+  });
+});

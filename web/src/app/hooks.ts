@@ -1,0 +1,6 @@
+// The only way components touch the store: typed hooks (lint bans the untyped ones).
+import { useDispatch, useSelector } from 'react-redux';
+import type { AppDispatch, RootState } from './store';
+
+export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
+export const useAppSelector = useSelector.withTypes<RootState>();

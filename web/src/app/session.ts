@@ -1,0 +1,45 @@
+// Where the session lives in the browser. The spec keeps the access token in local storage; the refresh token and
+// the time of the last refresh are kept there too, so a reload does not log the user out (the refresh token rotates
+// on every use and the server revokes the whole session if an old one is replayed).
+const KEYS = { access: 'fw.access', refresh: 'fw.refresh', lastRefresh: 'fw.lastRefresh', lastLogin: 'fw.lastLogin' } as const;
+
+/** Refresh the access token before a call when the last refresh was this long ago or more (spec 000 §9). */
+export const REFRESH_THRESHOLD_MS = 30 * 60 * 1000;
+/** The timer that records the last-login time (spec 000 §9). */
+export const SESSION_TIMER_MS = 300_000;
+
+export interface StoredSession {
+  access: string | null;
+  refresh: string | null;
+  lastRefresh: number;
+}
+
+export const session = {
+  read(): StoredSession {
+    return {
+      access: localStorage.getItem(KEYS.access),
+      refresh: localStorage.getItem(KEYS.refresh),
+      lastRefresh: Number(localStorage.getItem(KEYS.lastRefresh) ?? 0),
+    };
+  },
+  /** Stores a fresh pair (login or refresh) and stamps the refresh time. */
+  store(access: string, refresh: string, now = Date.now()): void {
+    localStorage.setItem(KEYS.access, access);
+    localStorage.setItem(KEYS.refresh, refresh);
+    localStorage.setItem(KEYS.lastRefresh, String(now));
+  },
+  clear(): void {
+    for (const k of Object.values(KEYS)) localStorage.removeItem(k);
+  },
+  recordLastLogin(now = Date.now()): void {
+    if (localStorage.getItem(KEYS.access)) localStorage.setItem(KEYS.lastLogin, String(now));
+  },
+  lastLogin(): number {
+    return Number(localStorage.getItem(KEYS.lastLogin) ?? 0);
+  },
+};
+
+/** A refresh is due when the last one was REFRESH_THRESHOLD_MS ago or more. */
+export function refreshDue(lastRefresh: number, now = Date.now()): boolean {
+  return now - lastRefresh >= REFRESH_THRESHOLD_MS;
+}

@@ -1,0 +1,37 @@
+// The frame of logged-in screens: product name, workspace, user menu, language.
+import { Link, Outlet } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '../app/hooks';
+import { LanguageSelect } from './LanguageSelect';
+
+export function Layout() {
+  const { t } = useTranslation();
+  const user = useAppSelector((s) => s.session.user);
+  const workspace = useAppSelector((s) => s.session.organizationName);
+  return (
+    <div className="layout">
+      <header className="topbar">
+        <Link to="/projects" className="brand">
+          {t('app.name')}
+        </Link>
+        {workspace && (
+          <span className="workspace" title={t('nav.workspace')}>
+            {workspace}
+          </span>
+        )}
+        <nav className="usermenu">
+          <LanguageSelect />
+          <Link to="/user-settings" data-testid="user-settings-link">
+            {user?.name ?? t('nav.userSettings')}
+          </Link>
+          <Link to="/logout" data-testid="logout">
+            {t('nav.logout')}
+          </Link>
+        </nav>
+      </header>
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

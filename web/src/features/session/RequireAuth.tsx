@@ -1,0 +1,38 @@
+// Protected routes: check the session on entry; unauthenticated or a failed check goes to login with `next`;
+// then the terms and privacy gate; then the screen.
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch } from '../../app/hooks';
+import { session } from '../../app/session';
+import { decodeAccess } from '../../lib/jwt';
+import { useGetUserQuery } from './sessionApi';
+import { legalStatus, userLoaded } from './sessionSlice';
+import { LegalGate } from './LegalGate';
+
+export const LOGIN_PATH = '/login-home/login';
+
+/** The login path that brings the user back to `path` afterwards. */
+export function loginRedirect(path: string): string {
+  return `${LOGIN_PATH}?next=${encodeURIComponent(path)}`;
+}
+
+export function RequireAuth() {
+  const location = useLocation();
+  const dispatch = useAppDispatch();
+  const { t } = useTranslation();
+  const claims = decodeAccess(session.read().access);
+  const { data: user, isError, isLoading } = useGetUserQuery(claims?.user_id ?? 0, { skip: claims === null });
+  useEffect(() => {
+    if (user) dispatch(userLoaded(user));
+  }, [user, dispatch]);
+
+  if (claims === null || isError) {
+    if (isError) session.clear();
+    return <Navigate to={loginRedirect(location.pathname + location.search + location.hash)} replace />;
+  }
+  if (isLoading || !user) return <div className="loading">{t('app.loading')}</div>;
+  const legal = legalStatus(user);
+  if (!legal.terms || !legal.privacy) return <LegalGate user={user} status={legal} />;
+  return <Outlet />;
+}

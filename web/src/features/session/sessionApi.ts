@@ -1,0 +1,61 @@
+// Accounts and workspace calls (spec 000 §7 Accounts, Workspaces).
+import { api } from '../../app/api';
+import type { LoginReply, Organization, User } from './types';
+
+export const sessionApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    login: build.mutation<LoginReply, { username: string; password: string }>({
+      query: ({ username, password }) => ({
+        url: 'api-token-auth/',
+        method: 'POST',
+        // Login lower-cases and trims the username and trims the password (spec 000 §5).
+        body: { username: username.trim().toLowerCase(), password: password.trim() },
+      }),
+    }),
+    logout: build.mutation<unknown, { refresh: string | null }>({
+      query: ({ refresh }) => ({ url: 'accounts/logout/', method: 'POST', body: refresh ? { refresh } : {} }),
+    }),
+    getUser: build.query<User, number>({
+      query: (id) => `accounts/user/${id}/`,
+      providesTags: (_r, _e, id) => [{ type: 'User', id }],
+    }),
+    updateUser: build.mutation<User, { id: number; first_name: string; last_name: string }>({
+      query: ({ id, ...body }) => ({ url: `accounts/user/${id}/`, method: 'PATCH', body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'User', id }],
+    }),
+    acceptLegal: build.mutation<User, { id: number; agreed_terms?: string; agreed_privacy?: string }>({
+      query: ({ id, ...body }) => ({ url: `accounts/user/${id}/settings`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'User', id }],
+    }),
+    requestReset: build.mutation<unknown, string>({
+      query: (email) => `accounts/user/${encodeURIComponent(email.trim())}/reset`,
+    }),
+    setPassword: build.mutation<unknown, { email: string; nonce: string; password: string }>({
+      query: ({ email, ...body }) => ({ url: `accounts/user/${encodeURIComponent(email)}/reset`, method: 'POST', body }),
+    }),
+    changePassword: build.mutation<unknown, { email: string; new_password: string; old_password: string }>({
+      query: ({ email, ...body }) => ({ url: `accounts/user/${encodeURIComponent(email)}/reset`, method: 'POST', body }),
+    }),
+    listOrganizations: build.query<{ results: Organization[]; count: number }, undefined>({
+      query: () => 'organization/',
+      providesTags: ['Organization'],
+    }),
+    getOrganization: build.query<Organization, number>({
+      query: (id) => `organization/${id}/`,
+      providesTags: (_r, _e, id) => [{ type: 'Organization', id }, 'Project'],
+    }),
+  }),
+});
+
+export const {
+  useLoginMutation,
+  useLogoutMutation,
+  useGetUserQuery,
+  useUpdateUserMutation,
+  useAcceptLegalMutation,
+  useRequestResetMutation,
+  useSetPasswordMutation,
+  useChangePasswordMutation,
+  useListOrganizationsQuery,
+  useGetOrganizationQuery,
+} = sessionApi;

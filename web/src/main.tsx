@@ -1,0 +1,22 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import './i18n';
+import './styles.css';
+import { makeStore } from './app/store';
+import { routes } from './app/routes';
+import { TopLevelBoundary } from './features/errors/ErrorScreens';
+
+const store = makeStore();
+const router = createBrowserRouter(routes);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <TopLevelBoundary>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </TopLevelBoundary>
+  </StrictMode>,
+);
