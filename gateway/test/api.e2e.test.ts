@@ -1,10 +1,13 @@
 // The whole stack started by the launcher's code, driven over HTTP exactly as a client would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let t: TestStack;
 let db: postgres.Sql;
 
@@ -229,6 +232,41 @@ describe('limits and unknown paths', () => {
   it('accepts client error reports and answers with a reference', async () => {
     const r = await api('POST', 'error-reports/', { body: { hashId: 'abc123', message: 'boom', severity: 'error', location: '/projects' } });
     expect(r).toMatchObject({ status: 202, body: { reference: 'abc123' } });
+  });
+});
+
+describe('operator CLI', () => {
+  const cli = (...args: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, 'scripts/dist/cli.js'), ...args], {
+        env: { PATH: process.env.PATH, AUTH_GRPC_ADDR: `127.0.0.1:${t.ports.auth}`, PROJECTS_GRPC_ADDR: `127.0.0.1:${t.ports.projects}` },
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('close', (code) => resolve({ code, out }));
+    });
+
+  it('creates a user and a workspace, and resets a password, for a user who then logs in', async () => {
+    const made = await cli('user', 'create', '--email', 'Operator.Made@Example.org', '--password', 'operator pass 1', '--first-name', 'Op');
+    expect(made).toMatchObject({ code: 0, out: expect.stringContaining('created user operator.made@example.org') });
+    const ws = await cli('workspace', 'create', '--name', 'Ops Workspace', '--owner', 'operator.made@example.org');
+    expect(ws).toMatchObject({ code: 0, out: expect.stringContaining('created workspace "Ops Workspace"') });
+    expect(await cli('user', 'set-password', '--username', 'operator.made@example.org', '--password', 'operator pass 2')).toMatchObject({ code: 0 });
+    const login = await api<{ organization: { name: string } }>('POST', 'api-token-auth/', { body: { username: 'operator.made@example.org', password: 'operator pass 2' } });
+    expect(login).toMatchObject({ status: 200, body: { organization: { name: 'Ops Workspace' } } });
+  });
+
+  it('explains refusals and bad usage with non-zero exit codes', async () => {
+    expect(await cli('user', 'create', '--email', 'operator.made@example.org', '--password', 'operator pass 3')).toMatchObject({
+      code: 1,
+      out: expect.stringContaining('refused: A user with this username or email already exists.'),
+    });
+    expect(await cli('user', 'create', '--email', 'x@example.org')).toMatchObject({ code: 64, out: expect.stringContaining('--password is required') });
+    expect(await cli('user', 'set-password', '--username', 'nobody', '--password', 'whatever 123')).toMatchObject({
+      code: 1,
+      out: expect.stringContaining('No user has this username.'),
+    });
   });
 });
 

@@ -9,6 +9,8 @@ export const launcherConfigShape = {
   DATABASE_URL: z.union([z.literal(''), z.url()]).default(''),
   /** Database the stack uses on that server. */
   DATABASE_NAME: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and _').default('fieldwork'),
+  /** `auto`: use local PostgreSQL and NATS when they answer, else start our own; `own`: always start our own. */
+  FIELDWORK_INFRA: z.enum(['auto', 'own']).default('auto'),
   /** Port of our own PostgreSQL cluster when we have to start one. */
   FIELDWORK_PG_PORT: vars.port(54329),
   /** An existing NATS with JetStream; empty: the local server, else nats-server started by us. */

@@ -53,10 +53,10 @@ async function main() {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
-    pg = await ensurePostgres({ url: config.DATABASE_URL || undefined, dataDir, port: config.FIELDWORK_PG_PORT, log: say });
+    pg = await ensurePostgres({ url: config.DATABASE_URL || undefined, dataDir, port: config.FIELDWORK_PG_PORT, log: say, own: config.FIELDWORK_INFRA === 'own' });
     await createDatabaseIfMissing(pg.adminUrl, config.DATABASE_NAME);
     const dbUrl = databaseUrl(pg.adminUrl, config.DATABASE_NAME);
-    nats = await ensureNats({ url: config.NATS_URL || undefined, dataDir, port: config.FIELDWORK_NATS_PORT, log: say });
+    nats = await ensureNats({ url: config.NATS_URL || undefined, dataDir, port: config.FIELDWORK_NATS_PORT, log: say, own: config.FIELDWORK_INFRA === 'own' });
     const publicUrl = config.PUBLIC_URL || `http://localhost:${config.GATEWAY_PORT}`;
     say(`database ${redact(dbUrl)}, NATS ${nats.url}, data in ${dataDir}`);
 

@@ -34,14 +34,21 @@ function natsBinary(): string | undefined {
   return which('nats-server') ?? firstExisting(['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']);
 }
 
-export async function ensureNats(options: { url?: string; dataDir: string; port: number; log: (msg: string) => void }): Promise<NatsHandle> {
+export async function ensureNats(options: {
+  url?: string;
+  dataDir: string;
+  port: number;
+  log: (msg: string) => void;
+  /** Always start our own nats-server, even when a local one answers. */
+  own?: boolean;
+}): Promise<NatsHandle> {
   const { log } = options;
   const none = { started: false, stop: async () => {} };
   if (options.url) {
     if (!(await jetStreamAnswers(options.url))) throw new Error(`no NATS with JetStream answers at NATS_URL ${options.url}`);
     return { url: options.url, ...none };
   }
-  for (const port of [4222, options.port]) {
+  for (const port of options.own ? [options.port] : [4222, options.port]) {
     const url = `nats://127.0.0.1:${port}`;
     if (await jetStreamAnswers(url)) {
       log(`using the NATS server at ${url}`);
@@ -54,8 +61,8 @@ export async function ensureNats(options: { url?: string; dataDir: string; port:
     bin = natsBinary();
     if (!bin) throw new Error('nats-server not found after installing it');
   }
-  // 4222 may be taken by a NATS without JetStream; then use our own port.
-  const port = (await portOpen(4222)) ? options.port : 4222;
+  // 4222 may be taken (by a NATS without JetStream, or one we were told not to use); then use our own port.
+  const port = options.own || (await portOpen(4222)) ? options.port : 4222;
   const storeDir = join(options.dataDir, 'nats');
   mkdirSync(storeDir, { recursive: true });
   log(`starting nats-server with JetStream on port ${port}`);

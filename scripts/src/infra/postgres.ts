@@ -47,6 +47,8 @@ export async function ensurePostgres(options: {
   dataDir: string;
   port: number;
   log: (msg: string) => void;
+  /** Always run our own cluster, even when a local server answers. */
+  own?: boolean;
 }): Promise<PostgresHandle> {
   const { log } = options;
   const none = { started: false, stop: async () => {} };
@@ -54,7 +56,7 @@ export async function ensurePostgres(options: {
     if (!(await canConnect(options.url))) throw new Error(`PostgreSQL at DATABASE_URL does not answer: ${redact(options.url)}`);
     return { adminUrl: options.url, ...none };
   }
-  for (const url of LOCAL_CANDIDATES) {
+  for (const url of options.own ? [] : LOCAL_CANDIDATES) {
     if (await canConnect(url)) {
       log(`using the local PostgreSQL server (${redact(url)})`);
       return { adminUrl: url, ...none };
@@ -70,7 +72,7 @@ export async function ensurePostgres(options: {
   if (!bin) {
     await aptInstall(['postgresql'], log);
     // The package may have started its own cluster on 5432.
-    if (await canConnect(LOCAL_CANDIDATES[0]!)) return { adminUrl: LOCAL_CANDIDATES[0]!, ...none };
+    if (!options.own && (await canConnect(LOCAL_CANDIDATES[0]!))) return { adminUrl: LOCAL_CANDIDATES[0]!, ...none };
     bin = findBinDir();
     if (!bin) throw new Error('PostgreSQL binaries not found after installing the postgresql package');
   }

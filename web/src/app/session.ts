@@ -28,6 +28,11 @@ export const session = {
     localStorage.setItem(KEYS.refresh, refresh);
     localStorage.setItem(KEYS.lastRefresh, String(now));
   },
+  /** An access token without a refresh token (a one-time token from a link); it lasts until it expires. */
+  storeAccessOnly(access: string, now = Date.now()): void {
+    localStorage.setItem(KEYS.access, access);
+    localStorage.setItem(KEYS.lastRefresh, String(now));
+  },
   clear(): void {
     for (const k of Object.values(KEYS)) localStorage.removeItem(k);
   },

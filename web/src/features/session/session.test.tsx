@@ -96,6 +96,28 @@ describe('protected routes', () => {
   });
 });
 
+describe('one-time token', () => {
+  it('is stored as the access token when none exists and removed from the address', async () => {
+    const access = token({ user_id: 5 });
+    fetchMock.mockImplementation(async (input) => {
+      const url = urlOf(input);
+      if (url.includes('/accounts/user/5/')) return json(200, user({ agreed_terms: '1.1', agreed_privacy: '1.0' }));
+      return json(200, { results: [], count: 0 });
+    });
+    const { router } = renderRoutes(routes, `/user-settings?token=${access}&tab=1`);
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=1'));
+    expect(session.read().access).toBe(access);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user-settings'));
+  });
+
+  it('does not replace an existing access token', async () => {
+    session.store('mine', 'r', Date.now());
+    const { router } = renderRoutes(routes, '/login-home/login?token=theirs');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(session.read().access).toBe('mine');
+  });
+});
+
 describe('login screen', () => {
   it('shows non_field_errors as a banner and field errors under the fields', async () => {
     fetchMock.mockResolvedValueOnce(json(400, { non_field_errors: ['Unable to log in with provided credentials.'] }));
