@@ -71,8 +71,12 @@ export async function waitServing(address: string, what: string, child: Child, t
   }
 }
 
+/** Where each service listens, for the processes that call it. */
+function addresses(c: StackConfig): Record<string, string> {
+  return Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${c.ports[s]}`]));
+}
+
 export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, string> {
-  const addr = (s: ServiceName) => `127.0.0.1:${c.ports[s]}`;
   const common = {
     LOG_LEVEL: c.logLevel,
     GRPC_HOST: '127.0.0.1',
@@ -80,12 +84,7 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
     NATS_URL: c.natsUrl,
     NATS_PREFIX: c.natsPrefix,
     EXIT_WITH_PARENT: 'true',
-    AUTH_GRPC_ADDR: addr('auth'),
-    PROJECTS_GRPC_ADDR: addr('projects'),
-    FORMS_GRPC_ADDR: addr('forms'),
-    RESPONSES_GRPC_ADDR: addr('responses'),
-    RESULTS_GRPC_ADDR: addr('results'),
-    EXPORTS_GRPC_ADDR: addr('exports'),
+    ...addresses(c),
     [`${name.toUpperCase()}_GRPC_PORT`]: String(c.ports[name]),
   };
   switch (name) {
@@ -101,19 +100,13 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
 }
 
 function gatewayEnv(c: StackConfig): Record<string, string> {
-  const addr = (s: ServiceName) => `127.0.0.1:${c.ports[s]}`;
   return {
     LOG_LEVEL: c.logLevel,
     GATEWAY_HOST: c.gatewayHost,
     GATEWAY_PORT: String(c.ports.gateway),
     JWT_SECRET: c.jwtSecret,
     EXIT_WITH_PARENT: 'true',
-    AUTH_GRPC_ADDR: addr('auth'),
-    PROJECTS_GRPC_ADDR: addr('projects'),
-    FORMS_GRPC_ADDR: addr('forms'),
-    RESPONSES_GRPC_ADDR: addr('responses'),
-    RESULTS_GRPC_ADDR: addr('results'),
-    EXPORTS_GRPC_ADDR: addr('exports'),
+    ...addresses(c),
   };
 }
 

@@ -35,7 +35,22 @@ export const serviceVars = {
   SHUTDOWN_TIMEOUT_S: vars.int(10),
   /** Exit when the launcher that started this process goes away (its stdin pipe closes). */
   EXIT_WITH_PARENT: vars.bool(false),
+  /** PostgreSQL connection URL; each service keeps its tables in its own schema. */
+  DATABASE_URL: z.url(),
+  /** PostgreSQL pool size. */
+  DB_POOL_SIZE: vars.int(10),
 };
+
+/** The variables of services that use NATS. */
+export const natsVars = {
+  /** NATS server URLs, comma-separated. */
+  NATS_URL: vars.string('nats://127.0.0.1:4222'),
+  /** Prefix of stream names and subjects, so that several installs (or test runs) share one NATS. */
+  NATS_PREFIX: vars.string(''),
+};
+
+/** What startService reads from a service's parsed config. */
+export type ServiceConfig = z.infer<z.ZodObject<typeof serviceVars>> & Partial<z.infer<z.ZodObject<typeof natsVars>>>;
 
 /**
  * Parses `source` (the process environment by default) against `shape`.

@@ -1,5 +1,7 @@
 // The shape every service's main.ts follows: pool and migrations, optional NATS, the gRPC server, health kept
 // current by periodic checks of the service's own dependencies, and an orderly stop.
+import { fileURLToPath } from 'node:url';
+import type { ServiceConfig } from './config.js';
 import { createPool, migrate, type Sql } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectNats, type Nats } from './nats.js';
@@ -21,19 +23,16 @@ export interface BuiltService {
 
 export interface ServiceOptions {
   name: string;
-  logLevel: string;
-  grpcHost: string;
+  /** The service's parsed config (service-kit's serviceVars, plus natsVars when it uses NATS). */
+  config: ServiceConfig;
   grpcPort: number;
-  databaseUrl: string;
-  /** PostgreSQL schema owned by this service. */
-  schema: string;
-  migrationsDir: string;
-  natsUrl?: string;
-  shutdownTimeoutMs: number;
-  poolSize?: number;
+  /** PostgreSQL schema owned by this service; defaults to its name. */
+  schema?: string;
+  /** The migrations folder, e.g. new URL('../migrations', import.meta.url). */
+  migrations: URL | string;
+  /** Connect to NATS (config.NATS_URL). */
+  nats?: boolean;
   healthIntervalMs?: number;
-  /** Stop when the launcher's stdin pipe closes. */
-  exitWithParent?: boolean;
   build: (deps: ServiceDeps) => Promise<BuiltService>;
 }
 
@@ -46,16 +45,15 @@ export interface StartedService {
 
 /** Starts a service; resolves once it is migrated, listening and SERVING. */
 export async function startService(options: ServiceOptions): Promise<StartedService> {
-  const log = createLogger(options.name, options.logLevel);
-  const sql = createPool(options.databaseUrl, {
-    schema: options.schema,
-    max: options.poolSize ?? 10,
-    appName: `fieldwork-${options.name}`,
-  });
-  await migrate(sql, { schema: options.schema, dir: options.migrationsDir, log });
-  const nats = options.natsUrl ? await connectNats(options.natsUrl, { name: `fieldwork-${options.name}`, log }) : undefined;
+  const { config } = options;
+  const schema = options.schema ?? options.name;
+  const log = createLogger(options.name, config.LOG_LEVEL);
+  const sql = createPool(config.DATABASE_URL, { schema, max: config.DB_POOL_SIZE, appName: `fieldwork-${options.name}` });
+  const dir = options.migrations instanceof URL ? fileURLToPath(options.migrations) : options.migrations;
+  await migrate(sql, { schema, dir, log });
+  const nats = options.nats ? await connectNats(config.NATS_URL ?? 'nats://127.0.0.1:4222', { name: `fieldwork-${options.name}`, log }) : undefined;
   const built = await options.build({ log, sql, ...(nats ? { nats } : {}) });
-  const grpc = await startGrpcServer({ host: options.grpcHost, port: options.grpcPort, services: built.services, log });
+  const grpc = await startGrpcServer({ host: config.GRPC_HOST, port: options.grpcPort, services: built.services, log });
 
   const checks: Array<[string, () => Promise<void>]> = [
     ['postgres', async () => void (await sql`select 1`)],
@@ -97,12 +95,12 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
 
   return {
     log,
-    exitWithParent: options.exitWithParent ?? false,
+    exitWithParent: config.EXIT_WITH_PARENT,
     grpc,
     stop: async () => {
       stopped = true;
       clearInterval(timer);
-      await grpc.shutdown(options.shutdownTimeoutMs);
+      await grpc.shutdown(config.SHUTDOWN_TIMEOUT_S * 1000);
       await built.close?.();
       await nats?.close();
       await sql.end({ timeout: 5 });

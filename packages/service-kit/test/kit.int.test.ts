@@ -94,8 +94,8 @@ describe('loadConfig', () => {
     }
   });
   it('applies defaults and treats empty values as unset', () => {
-    const c = loadConfig({ ...serviceVars, PORT: vars.port(7) }, { PORT: '', EXIT_WITH_PARENT: 'yes' });
-    expect(c).toMatchObject({ PORT: 7, LOG_LEVEL: 'info', EXIT_WITH_PARENT: true, GRPC_HOST: '127.0.0.1' });
+    const c = loadConfig({ ...serviceVars, PORT: vars.port(7) }, { PORT: '', EXIT_WITH_PARENT: 'yes', DATABASE_URL: 'postgres://x@h/db' });
+    expect(c).toMatchObject({ PORT: 7, LOG_LEVEL: 'info', EXIT_WITH_PARENT: true, GRPC_HOST: '127.0.0.1', DB_POOL_SIZE: 10 });
   });
 });
 

@@ -5,8 +5,6 @@ export const authConfigShape = {
   ...serviceVars,
   /** gRPC port of the auth service. */
   AUTH_GRPC_PORT: vars.port(50051),
-  /** PostgreSQL connection URL; the service keeps its tables in the schema `auth`. */
-  DATABASE_URL: z.url(),
   /** Secret that signs access tokens (HS256); the gateway verifies with the same one. At least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Lifetime of an access token in seconds (the web refreshes after 30 minutes). */
@@ -38,8 +36,6 @@ export const authConfigShape = {
   /** argon2id memory in KiB and passes (OWASP minimum: 19456 KiB, 2 passes). */
   ARGON2_MEMORY_KIB: vars.int(19456),
   ARGON2_PASSES: vars.int(2),
-  /** PostgreSQL pool size. */
-  DB_POOL_SIZE: vars.int(10),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -1,5 +1,4 @@
 // The forms service process: config, build, listen, signals.
-import { fileURLToPath } from 'node:url';
 import { runMain, startService } from '@fieldwork/service-kit';
 import { loadFormsConfig } from './config.js';
 import { formsGrpc } from './grpc/forms.grpc.js';
@@ -8,15 +7,9 @@ runMain(async () => {
   const config = loadFormsConfig();
   return startService({
     name: 'forms',
-    logLevel: config.LOG_LEVEL,
-    grpcHost: config.GRPC_HOST,
+    config,
     grpcPort: config.FORMS_GRPC_PORT,
-    databaseUrl: config.DATABASE_URL,
-    schema: 'forms',
-    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_S * 1000,
-    exitWithParent: config.EXIT_WITH_PARENT,
-    poolSize: config.DB_POOL_SIZE,
+    migrations: new URL('../migrations', import.meta.url),
     build: async ({ log }) => ({ services: [formsGrpc(log)] }),
   });
 });

@@ -1,7 +1,6 @@
 // The results service process: config, build, listen, signals.
 import { access, mkdir } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { runMain, startService } from '@fieldwork/service-kit';
 import { loadResultsConfig } from './config.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
@@ -12,16 +11,10 @@ runMain(async () => {
   if (config.CLICKHOUSE_URL === '') await mkdir(config.CLICKHOUSE_PATH, { recursive: true });
   return startService({
     name: 'results',
-    logLevel: config.LOG_LEVEL,
-    grpcHost: config.GRPC_HOST,
+    config,
     grpcPort: config.RESULTS_GRPC_PORT,
-    databaseUrl: config.DATABASE_URL,
-    schema: 'results',
-    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-    natsUrl: config.NATS_URL,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_S * 1000,
-    exitWithParent: config.EXIT_WITH_PARENT,
-    poolSize: config.DB_POOL_SIZE,
+    migrations: new URL('../migrations', import.meta.url),
+    nats: true,
     build: async ({ log }) => ({
       services: [resultsGrpc(log)],
       checks: config.CLICKHOUSE_URL === '' ? [() => access(config.CLICKHOUSE_PATH, constants.W_OK)] : [],

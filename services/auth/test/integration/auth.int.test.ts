@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileURLToPath } from 'node:url';
 import { freePort, testInfra, type TestInfra } from '@fieldwork/launcher';
 import { auth, type common } from '@fieldwork/proto';
 import { createClient, createPool, startService, type PromiseClient, type Sql, type StartedService } from '@fieldwork/service-kit';
@@ -30,13 +29,9 @@ beforeAll(async () => {
   });
   service = await startService({
     name: 'auth',
-    logLevel: 'silent',
-    grpcHost: '127.0.0.1',
+    config,
     grpcPort: port,
-    databaseUrl: infra.databaseUrl,
-    schema: 'auth',
-    migrationsDir: fileURLToPath(new URL('../../migrations', import.meta.url)),
-    shutdownTimeoutMs: 2000,
+    migrations: new URL('../../migrations', import.meta.url),
     build: (deps) => buildAuth(config, deps),
   });
   client = createClient(auth.AuthServiceClient, `127.0.0.1:${port}`);
