@@ -101,6 +101,7 @@ export async function startTestStack(options: { extraEnv?: Record<string, string
     natsUrl: testInfraHandle.natsUrl,
     natsPrefix: testInfraHandle.natsPrefix,
     jwtSecret,
+    objectStoreSecret: randomBytes(32).toString('hex'),
     ports,
     gatewayHost: '127.0.0.1',
     publicUrl: `http://127.0.0.1:${ports.gateway}`,

@@ -3,11 +3,22 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function localSecrets(dataDir: string): { jwtSecret: string } {
+export interface LocalSecrets {
+  jwtSecret: string;
+  objectStoreSecret: string;
+}
+
+/** Reads the data directory's secrets, adding any that an older version did not have yet. */
+export function localSecrets(dataDir: string): LocalSecrets {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret: string };
-  const secrets = { jwtSecret: randomBytes(48).toString('base64url') };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  const secrets: LocalSecrets = {
+    jwtSecret: stored.jwtSecret ?? randomBytes(48).toString('base64url'),
+    objectStoreSecret: stored.objectStoreSecret ?? randomBytes(48).toString('base64url'),
+  };
+  if (stored.jwtSecret !== secrets.jwtSecret || stored.objectStoreSecret !== secrets.objectStoreSecret) {
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
   return secrets;
 }

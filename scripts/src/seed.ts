@@ -51,7 +51,9 @@ export async function seedDemo(
           frontend_color: p.color,
           frontend_icon: p.icon,
           geotag: { latitude: p.lat, longitude: p.lng },
+          geotag_given: true,
           folder_id: 0,
+          logo: '',
         });
         projectsCreated++;
       }

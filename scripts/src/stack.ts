@@ -28,6 +28,8 @@ export interface StackConfig {
   natsUrl: string;
   natsPrefix: string;
   jwtSecret: string;
+  /** Signs the fs object store's download and upload URLs (the projects service signs, the gateway verifies). */
+  objectStoreSecret: string;
   ports: StackPorts;
   gatewayHost: string;
   publicUrl: string;
@@ -87,13 +89,16 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
     ...addresses(c),
     [`${name.toUpperCase()}_GRPC_PORT`]: String(c.ports[name]),
   };
+  const objects = { OBJECT_STORE_DIR: `${c.dataDir}/objects`, OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret, PUBLIC_URL: c.publicUrl };
   switch (name) {
+    case 'projects':
+      return { ...common, ...objects };
     case 'auth':
       return { ...common, JWT_SECRET: c.jwtSecret, PUBLIC_URL: c.publicUrl, MAIL_TRANSPORT: 'log' };
     case 'results':
       return { ...common, CLICKHOUSE_PATH: `${c.dataDir}/chdb` };
     case 'exports':
-      return { ...common, OBJECT_STORE_DIR: `${c.dataDir}/objects` };
+      return { ...common, ...objects };
     default:
       return common;
   }
@@ -106,6 +111,8 @@ function gatewayEnv(c: StackConfig): Record<string, string> {
     GATEWAY_PORT: String(c.ports.gateway),
     JWT_SECRET: c.jwtSecret,
     EXIT_WITH_PARENT: 'true',
+    OBJECT_STORE_DIR: `${c.dataDir}/objects`,
+    OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret,
     ...addresses(c),
   };
 }

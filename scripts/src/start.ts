@@ -66,6 +66,7 @@ async function main() {
       natsUrl: nats.url,
       natsPrefix: '',
       jwtSecret: config.JWT_SECRET || localSecrets(dataDir).jwtSecret,
+      objectStoreSecret: config.OBJECT_STORE_SIGNING_SECRET || localSecrets(dataDir).objectStoreSecret,
       ports,
       gatewayHost: config.GATEWAY_HOST,
       publicUrl,

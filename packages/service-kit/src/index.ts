@@ -8,3 +8,4 @@ export * from './db.js';
 export * from './nats.js';
 export * from './lifecycle.js';
 export * from './service.js';
+export * from './object-store/index.js';

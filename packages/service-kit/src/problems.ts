@@ -61,6 +61,11 @@ export const problems = {
   invalidWorkspaceOrUserId: problem('404.3', () => 'Invalid Workspace or User Id!'),
   invalidProjectId: problem('404.4', () => 'Invalid Project Id!'),
   invalidUserId: problem('404.5', () => 'Invalid Project or User Id!'),
+  invalidSiteId: problem('404.6', () => 'Invalid Project or Site Id!'),
+  invalidGroupId: problem('404.7', () => 'Invalid Project or Group Id!'),
+  invalidTeamId: problem('404.8', () => 'Invalid Project or Team Id!'),
+  invalidSchemaId: problem('404.9', () => 'Invalid Schema Id!'),
+  invalidSurveyId: problem('404.10', () => 'Not found.'),
 
   // 409: conflicts with what is there.
   alreadyExists: problem('409.1', (what: string) => `${what} already exists.`),

@@ -1,5 +1,8 @@
 // Wiring only: builds the auth service from its dependencies (no listening here).
-import type { BuiltService, ServiceDeps } from '@fieldwork/service-kit';
+import { projects } from '@fieldwork/proto';
+import { createClient, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import { CredentialService, httpCrmVerifier } from './service/credential.service.js';
+import { MemberService } from './service/member.service.js';
 import type { AuthConfig } from './config.js';
 import { mailSender, startMailRelay } from './events/mail-relay.js';
 import { authGrpc } from './grpc/auth.grpc.js';
@@ -33,10 +36,15 @@ export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): 
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
   const accounts = new AccountService(deps);
+  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
+  const projectIdsOf = async (caller: Parameters<typeof projectsClient.listProjects>[0]['caller'], organizationId: number) =>
+    new Set((await projectsClient.listProjects({ caller, organization_id: organizationId })).results.map((p) => p.id));
   const services = {
     sessions: new SessionService(deps),
     accounts,
     organizations: new OrganizationService(deps, accounts),
+    members: new MemberService(deps, accounts),
+    credentials: new CredentialService(deps, httpCrmVerifier(config.INTEGRATION_CRM_VERIFY_URL), projectIdsOf),
     admin: new AdminService(deps),
   };
   const stopRelay = await startMailRelay(
@@ -44,5 +52,11 @@ export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): 
     mailSender({ transport: config.MAIL_TRANSPORT, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log.child({ component: 'mail' })),
     log.child({ component: 'mail' }),
   );
-  return { services: [authGrpc(services, log)], close: stopRelay };
+  return {
+    services: [authGrpc(services, log)],
+    close: async () => {
+      await stopRelay();
+      projectsClient.close();
+    },
+  };
 }

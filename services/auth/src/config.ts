@@ -25,6 +25,10 @@ export const authConfigShape = {
   MAIL_FROM: vars.string('Fieldwork <no-reply@fieldwork.local>'),
   /** Where invitation requests are mailed; empty keeps them in the database only. */
   INVITE_NOTIFY_EMAIL: vars.string(''),
+  /** Address (host:port) of the projects service (integrations attach projects). */
+  PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
+  /** The CRM's verification endpoint: POST {token}; verified only on 200 with {"status": "Success"}. Empty: off. */
+  INTEGRATION_CRM_VERIFY_URL: vars.string(''),
   /** Failed logins after which answers slow down. */
   LOGIN_SLOWDOWN_AFTER: vars.int(5),
   /** Base delay of the slow-down in ms (doubles per failure, at most 8 times). */

@@ -2,6 +2,7 @@
 import { runMain, startService } from '@fieldwork/service-kit';
 import { loadFormsConfig } from './config.js';
 import { formsGrpc } from './grpc/forms.grpc.js';
+import { SchemaService } from './service/schema.service.js';
 
 runMain(async () => {
   const config = loadFormsConfig();
@@ -10,6 +11,6 @@ runMain(async () => {
     config,
     grpcPort: config.FORMS_GRPC_PORT,
     migrations: new URL('../migrations', import.meta.url),
-    build: async ({ log }) => ({ services: [formsGrpc(log)] }),
+    build: async ({ log, sql }) => ({ services: [formsGrpc(new SchemaService(sql), log)] }),
   });
 });

@@ -2,6 +2,7 @@
 import { ensureStream, runMain, startService } from '@fieldwork/service-kit';
 import { loadResponsesConfig } from './config.js';
 import { responsesGrpc } from './grpc/responses.grpc.js';
+import { CountService } from './service/count.service.js';
 import { responsesStream } from './stream.js';
 
 runMain(async () => {
@@ -12,9 +13,9 @@ runMain(async () => {
     grpcPort: config.RESPONSES_GRPC_PORT,
     migrations: new URL('../migrations', import.meta.url),
     nats: true,
-    build: async ({ log, nats }) => {
+    build: async ({ log, nats, sql }) => {
       await ensureStream(nats!.jsm, responsesStream(config.NATS_PREFIX));
-      return { services: [responsesGrpc(log)] };
+      return { services: [responsesGrpc(new CountService(sql), log)] };
     },
   });
 });

@@ -5,9 +5,18 @@ import type { AccountService } from '../service/account.service.js';
 import type { AdminService } from '../service/admin.service.js';
 import type { OrganizationService } from '../service/organization.service.js';
 import type { SessionService } from '../service/session.service.js';
+import type { MemberService } from '../service/member.service.js';
+import type { CredentialService } from '../service/credential.service.js';
 
 export function authGrpc(
-  s: { sessions: SessionService; accounts: AccountService; organizations: OrganizationService; admin: AdminService },
+  s: {
+    sessions: SessionService;
+    accounts: AccountService;
+    organizations: OrganizationService;
+    members: MemberService;
+    credentials: CredentialService;
+    admin: AdminService;
+  },
   log: Logger,
 ): GrpcServiceRegistration {
   const handlers: AsyncHandlers<auth.AuthServiceServer> = {
@@ -28,10 +37,24 @@ export function authGrpc(
     getOrganization: (req) => s.organizations.get(req),
     updateOrganization: (req) => s.organizations.update(req),
     createOrganizationUser: (req) => s.organizations.createUser(req),
+    listOrganizationUsers: (req) => s.members.list(req),
+    updateOrganizationUser: (req) => s.members.update(req),
+    removeOrganizationUser: (req) => s.members.remove(req),
+    listApiKeys: (req) => s.credentials.listApiKeys(req),
+    createApiKey: (req) => s.credentials.createApiKey(req),
+    revokeApiKey: (req) => s.credentials.revokeApiKey(req),
+    authenticateApiKey: (req) => s.credentials.authenticateApiKey(req),
+    listIntegrations: (req) => s.credentials.listIntegrations(req),
+    createIntegration: (req) => s.credentials.createIntegration(req),
+    setIntegrationProjects: (req) => s.credentials.setIntegrationProjects(req),
+    verifyIntegration: (req) => s.credentials.verifyIntegration(req),
     getMembership: (req) => s.organizations.membership(req),
+    getUsers: (req) => s.members.getUsers(req),
+    ensureMember: (req) => s.members.ensureMember(req),
     adminCreateUser: (req) => s.admin.createUser(req),
     adminCreateOrganization: (req) => s.admin.createOrganization(req),
     adminSetPassword: (req) => s.admin.setPassword(req),
+    adminSetFeatures: (req) => s.admin.setFeatures(req),
   };
   return {
     name: 'fieldwork.auth.v1.AuthService',

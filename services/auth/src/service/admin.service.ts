@@ -55,6 +55,16 @@ export class AdminService {
     return toOrganization(org, await this.orgs.members(org.id));
   }
 
+  async setFeatures(req: auth.AdminSetFeaturesRequest): Promise<auth.Organization> {
+    const org = await this.orgs.byId(req.organization_id);
+    if (!org) throw problems.invalidOrganizationId();
+    const features = new Set(org.flagged_features);
+    for (const f of req.enable) if (/^[a-z][a-z0-9_-]{0,40}$/.test(f)) features.add(f);
+    for (const f of req.disable) features.delete(f);
+    await this.orgs.setFeatures(org.id, [...features].sort());
+    return toOrganization((await this.orgs.byId(org.id))!, await this.orgs.members(org.id));
+  }
+
   async setPassword(req: auth.AdminSetPasswordRequest): Promise<auth.User> {
     const user = await this.users.byUsername(req.username.trim().toLowerCase());
     if (!user) throw problems.invalidFields({ username: ['No user has this username.'] });

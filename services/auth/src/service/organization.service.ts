@@ -3,7 +3,8 @@ import { canInWorkspace } from '@fieldwork/access';
 import type { auth, common } from '@fieldwork/proto';
 import { problems, type FieldErrors, transaction } from '@fieldwork/service-kit';
 import { addFieldErrors, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
-import { OrganizationStore, type MemberRow, type OrganizationRow } from '../store/organization.store.js';
+import { OrganizationStore } from '../store/organization.store.js';
+import { visibleWorkspace } from './workspace-access.js';
 import { OutboxStore } from '../store/outbox.store.js';
 import { UserStore } from '../store/user.store.js';
 import type { AccountService } from './account.service.js';
@@ -129,14 +130,8 @@ export class OrganizationService {
     };
   }
 
-  /** The workspace and the caller's membership; unknown and foreign workspaces both answer "Invalid Organization Id!". */
-  private async visible(caller: common.Caller, id: number): Promise<{ org: OrganizationRow; member: MemberRow | undefined }> {
-    const org = id > 0 ? await this.orgs.byId(id) : undefined;
-    if (!org) throw problems.invalidOrganizationId();
-    const member = await this.orgs.member(org.id, caller.user_id);
-    const active = member?.is_active ? member : undefined;
-    if (!active && !caller.is_staff && !caller.is_superuser) throw problems.invalidOrganizationId();
-    return { org, member: active };
+  private visible(caller: common.Caller, id: number) {
+    return visibleWorkspace(this.orgs, caller, id);
   }
 
   private checkName(raw: string): string {

@@ -103,6 +103,31 @@ export class OrganizationStore {
     return rows.length === 0 ? undefined : this.member(organizationId, userId);
   }
 
+  async updateMemberRoles(organizationId: number, userId: number, roles: Partial<MemberRoles>): Promise<void> {
+    await this.sql`
+      update organization_users set
+        user_admin = coalesce(${roles.user_admin ?? null}, user_admin),
+        project_admin = coalesce(${roles.project_admin ?? null}, project_admin),
+        billing_admin = coalesce(${roles.billing_admin ?? null}, billing_admin)
+      where organization_id = ${organizationId} and user_id = ${userId}`;
+  }
+
+  /** Removing a member deactivates the membership (their responses and history stay attributed). */
+  async deactivateMember(organizationId: number, userId: number): Promise<void> {
+    await this.sql`update organization_users set is_active = false where organization_id = ${organizationId} and user_id = ${userId}`;
+  }
+
+  /** Makes the user an active plain member, or reactivates them; answers whether anything changed. */
+  async ensureMember(organizationId: number, userId: number): Promise<void> {
+    await this.sql`
+      insert into organization_users (organization_id, user_id) values (${organizationId}, ${userId})
+      on conflict (organization_id, user_id) do update set is_active = true`;
+  }
+
+  async setFeatures(organizationId: number, features: string[]): Promise<void> {
+    await this.sql`update organizations set flagged_features = ${features}, time_updated = now() where id = ${organizationId}`;
+  }
+
   /** Workspaces with a member whose email has `domain`. */
   async byMemberEmailDomain(domain: string): Promise<{ id: number; name: string }[]> {
     return this.sql<{ id: number; name: string }[]>`

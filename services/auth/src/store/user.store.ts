@@ -59,6 +59,11 @@ export class UserStore {
     return row;
   }
 
+  async byIds(ids: number[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.sql<UserRow[]>`select * from users where id = any(${ids}) order by id`;
+  }
+
   async byEmail(email: string): Promise<UserRow | undefined> {
     const [row] = await this.sql<UserRow[]>`select * from users where lower(email) = ${email.trim().toLowerCase()}`;
     return row;

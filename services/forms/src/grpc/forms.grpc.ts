@@ -1,11 +1,19 @@
-// FormsService over gRPC. It declares no calls yet; health is served by service-kit.
+// FormsService over gRPC: each call goes to one use case.
 import { forms } from '@fieldwork/proto';
-import { implement, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import type { SchemaService } from '../service/schema.service.js';
 
-export function formsGrpc(log: Logger): GrpcServiceRegistration {
+export function formsGrpc(schemas: SchemaService, log: Logger): GrpcServiceRegistration {
+  const handlers: AsyncHandlers<forms.FormsServiceServer> = {
+    createSchema: (req) => schemas.create(req),
+    listSchemas: (req) => schemas.list(req),
+    countQuestions: (req) => schemas.countQuestions(req),
+    duplicateSchemas: (req) => schemas.duplicate(req),
+    deleteSchemas: (req) => schemas.delete(req),
+  };
   return {
     name: 'fieldwork.forms.v1.FormsService',
     definition: forms.FormsServiceService,
-    implementation: implement(forms.FormsServiceService, {}, log),
+    implementation: implement(forms.FormsServiceService, handlers, log),
   };
 }

@@ -1,0 +1,140 @@
+// Workspace users (spec 000 §7 Workspaces, §6 edit rules) and the member lookups projects need.
+import { canEditWorkspaceUser, canInWorkspace } from '@fieldwork/access';
+import type { auth, common } from '@fieldwork/proto';
+import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
+import { addFieldErrors, displayName, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import { OrganizationStore } from '../store/organization.store.js';
+import { OutboxStore } from '../store/outbox.store.js';
+import { UserStore, type UserRow } from '../store/user.store.js';
+import type { AccountService } from './account.service.js';
+import { callerOf } from './caller.js';
+import type { AuthDeps } from './deps.js';
+import { toMember } from './mappers.js';
+import { visibleWorkspace } from './workspace-access.js';
+
+const brief = (u: UserRow, member: boolean): auth.UserBrief => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  first_name: u.first_name,
+  last_name: u.last_name,
+  name: displayName(u),
+  member,
+  is_mobilemanager: u.is_mobilemanager,
+});
+
+export class MemberService {
+  private readonly orgs: OrganizationStore;
+  private readonly users: UserStore;
+
+  constructor(
+    private readonly deps: AuthDeps,
+    private readonly accounts: AccountService,
+  ) {
+    this.orgs = new OrganizationStore(deps.sql);
+    this.users = new UserStore(deps.sql);
+  }
+
+  async list(req: auth.OrganizationRequest): Promise<auth.OrganizationUserList> {
+    const caller = callerOf(req.caller);
+    const { org, member } = await visibleWorkspace(this.orgs, caller, req.organization_id);
+    const allowed = ['user_access', 'user_create'] as const;
+    if (!allowed.some((p) => canInWorkspace(caller, member, p, org.flagged_features))) throw problems.forbidden();
+    const rows = (await this.orgs.members(org.id)).filter((m) => m.is_active);
+    return { results: rows.map(toMember), count: rows.length };
+  }
+
+  async update(req: auth.UpdateOrganizationUserRequest): Promise<auth.OrganizationUser> {
+    const caller = callerOf(req.caller);
+    const { org, target } = await this.editable(caller, req.organization_id, req.user_id);
+    const rolesAsked = req.user_admin !== undefined || req.project_admin !== undefined || req.billing_admin !== undefined;
+    const member = await this.orgs.member(org.id, caller.user_id);
+    if (rolesAsked && !canInWorkspace(caller, member?.is_active ? member : undefined, 'org_details', org.flagged_features)) {
+      throw problems.forbidden();
+    }
+    const fields: FieldErrors = {};
+    for (const f of ['first_name', 'last_name'] as const) {
+      if ((req[f]?.trim().length ?? 0) > 150) addFieldErrors(fields, f, [MESSAGES.nameTooLong]);
+    }
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    await transaction(this.deps.sql, async (tx) => {
+      if (req.first_name !== undefined || req.last_name !== undefined) {
+        await new UserStore(tx).updateNames(target.user_id, {
+          ...(req.first_name !== undefined ? { first_name: req.first_name.trim() } : {}),
+          ...(req.last_name !== undefined ? { last_name: req.last_name.trim() } : {}),
+        });
+      }
+      if (rolesAsked) {
+        await new OrganizationStore(tx).updateMemberRoles(org.id, target.user_id, {
+          ...(req.user_admin !== undefined ? { user_admin: req.user_admin } : {}),
+          ...(req.project_admin !== undefined ? { project_admin: req.project_admin } : {}),
+          ...(req.billing_admin !== undefined ? { billing_admin: req.billing_admin } : {}),
+        });
+      }
+    });
+    this.deps.log.info({ organizationId: org.id, userId: target.user_id, by: caller.user_id, roles: rolesAsked }, 'workspace user edited');
+    return toMember((await this.orgs.member(org.id, target.user_id))!);
+  }
+
+  async remove(req: auth.OrganizationUserRef): Promise<common.Empty> {
+    const caller = callerOf(req.caller);
+    const { org, target } = await this.editable(caller, req.organization_id, req.user_id);
+    await this.orgs.deactivateMember(org.id, target.user_id);
+    this.deps.log.info({ organizationId: org.id, userId: target.user_id, by: caller.user_id }, 'workspace user removed');
+    return {};
+  }
+
+  async getUsers(req: auth.GetUsersRequest): Promise<auth.UserBriefList> {
+    const ids = [...new Set(req.user_ids)].slice(0, 10_000);
+    const users = await this.users.byIds(ids);
+    const members = req.organization_id > 0 ? await this.orgs.members(req.organization_id) : [];
+    const active = new Set(members.filter((m) => m.is_active).map((m) => m.user_id));
+    return { results: users.map((u) => brief(u, active.has(u.id))) };
+  }
+
+  /** Finds or creates the user by email and makes them an active member (project users must be able to log in). */
+  async ensureMember(req: auth.EnsureMemberRequest): Promise<auth.EnsureMemberReply> {
+    const org = await this.orgs.byId(req.organization_id);
+    if (!org) throw problems.invalidOrganizationId();
+    const email = req.email.trim();
+    const fields: FieldErrors = {};
+    if (!isValidEmail(email)) addFieldErrors(fields, 'email', [MESSAGES.email]);
+    const password = req.password.trim();
+    if (password !== '') addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    const hash = password === '' ? null : await this.deps.hasher.hash(password);
+    return transaction(this.deps.sql, async (tx) => {
+      const users = new UserStore(tx);
+      let user = await users.byEmail(email);
+      const created = user === undefined;
+      user ??= await users.create({
+        username: usernameFromEmail(email),
+        email,
+        first_name: req.first_name.trim(),
+        last_name: req.last_name.trim(),
+        password_hash: hash,
+      });
+      await new OrganizationStore(tx).ensureMember(org.id, user.id);
+      if (created && hash === null) {
+        await this.accounts.mailPasswordLink(user, 'set', tx);
+      } else {
+        await new OutboxStore(tx).enqueue({
+          to: user.email,
+          subject: `Fieldwork: you were added to ${req.project_name || org.name}`,
+          body: `You can now work on "${req.project_name || org.name}" at ${this.deps.settings.publicUrl}/login-home/login as ${user.username}.`,
+        });
+      }
+      return { user: brief(user, true), created };
+    });
+  }
+
+  /** The target member, if the caller may edit them: user_access, a non-owner target, never oneself. */
+  private async editable(caller: common.Caller, organizationId: number, userId: number) {
+    const { org, member } = await visibleWorkspace(this.orgs, caller, organizationId);
+    if (!canInWorkspace(caller, member, 'user_access', org.flagged_features)) throw problems.forbidden();
+    const target = userId > 0 ? await this.orgs.member(org.id, userId) : undefined;
+    if (!target || !target.is_active) throw problems.invalidWorkspaceOrUserId();
+    if (!canEditWorkspaceUser(caller.user_id, { user: target.user_id, owner: target.owner })) throw problems.forbidden();
+    return { org, target };
+  }
+}

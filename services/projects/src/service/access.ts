@@ -1,0 +1,104 @@
+// Who may do what in a workspace and a project. The rules are packages/access (spec 000 §6); this gathers the facts:
+// the caller's workspace membership (from auth) and project roles (ours). A project the caller cannot see is
+// "Invalid Project Id!" (404), whether it exists or not.
+import {
+  canInProject,
+  canInWorkspace,
+  projectScreens,
+  PROJECT_ACTIONS,
+  SCREEN_PERMISSIONS,
+  FEATURE_INGESTION,
+  type ProjectAction,
+  type ScreenPermission,
+  type WorkspacePermission,
+  type WorkspaceRoles,
+} from '@fieldwork/access';
+import type { auth, common } from '@fieldwork/proto';
+import { problems, type Sql } from '@fieldwork/service-kit';
+import { ProjectStore, type ProjectRow } from '../store/project.store.js';
+import { ProjectUserStore, type ProjectUserRow } from '../store/project-user.store.js';
+import type { AuthClient, Ctx } from './deps.js';
+
+export interface WorkspaceAccess {
+  caller: common.Caller;
+  organizationId: number;
+  membership: auth.Membership;
+  roles: WorkspaceRoles | undefined;
+  can(permission: WorkspacePermission): boolean;
+}
+
+export interface ProjectAccess extends WorkspaceAccess {
+  project: ProjectRow;
+  projectUser: ProjectUserRow | undefined;
+  /** Workspace-level project management (or staff): every project permission. */
+  manager: boolean;
+  screens: Set<ScreenPermission>;
+  actions: Set<ProjectAction>;
+}
+
+export function callerOf(c: common.Caller | undefined): common.Caller {
+  if (!c || c.user_id <= 0) throw problems.notAuthenticated();
+  return c;
+}
+
+export class AccessResolver {
+  private readonly projects: ProjectStore;
+  private readonly users: ProjectUserStore;
+
+  constructor(
+    sql: Sql,
+    private readonly auth: AuthClient,
+  ) {
+    this.projects = new ProjectStore(sql);
+    this.users = new ProjectUserStore(sql);
+  }
+
+  /** The caller's place in a workspace; outsiders get "Invalid Organization Id!". */
+  async workspace(callerMsg: common.Caller | undefined, organizationId: number, ctx: Ctx): Promise<WorkspaceAccess> {
+    const caller = callerOf(callerMsg);
+    if (organizationId <= 0) throw problems.invalidOrganizationId();
+    if (caller.organization_id > 0 && caller.organization_id !== organizationId) throw problems.invalidOrganizationId();
+    const membership = await this.auth.getMembership({ user_id: caller.user_id, organization_id: organizationId }, { requestId: ctx.requestId });
+    const staff = caller.is_staff || caller.is_superuser;
+    if (!membership.member && !staff) throw problems.invalidOrganizationId();
+    const roles = membership.member ? membership : undefined;
+    return {
+      caller,
+      organizationId,
+      membership,
+      roles,
+      can: (permission) => canInWorkspace(caller, roles, permission, membership.flagged_features),
+    };
+  }
+
+  /** The caller's place in a project; a project they cannot see is "Invalid Project Id!". */
+  async project(callerMsg: common.Caller | undefined, projectId: number, ctx: Ctx): Promise<ProjectAccess> {
+    const caller = callerOf(callerMsg);
+    const project = projectId > 0 ? await this.projects.byId(projectId) : undefined;
+    if (!project) throw problems.invalidProjectId();
+    let ws: WorkspaceAccess;
+    try {
+      ws = await this.workspace(caller, project.organization_id, ctx);
+    } catch (err) {
+      if (err instanceof Error && 'code' in err && err.code === '404.2') throw problems.invalidProjectId();
+      throw err;
+    }
+    const manager = ws.can('projects');
+    const projectUser = ws.membership.member || caller.is_staff || caller.is_superuser ? await this.users.one(project.id, caller.user_id) : undefined;
+    if (!manager && !projectUser) throw problems.invalidProjectId();
+    const ingestion = ws.membership.flagged_features.includes(FEATURE_INGESTION);
+    const screens = manager ? new Set(SCREEN_PERMISSIONS) : projectScreens(projectUser!);
+    if (!ingestion) screens.delete('projectLevelIngestion');
+    const actions = new Set(
+      PROJECT_ACTIONS.filter((a) =>
+        canInProject(caller, { roles: ws.roles, flaggedFeatures: ws.membership.flagged_features }, { roles: projectUser, read_sites: projectUser?.read_sites }, a),
+      ),
+    );
+    return { ...ws, project, projectUser, manager, screens, actions };
+  }
+
+  /** Refuses unless the caller holds `screen` in the project. */
+  static require(access: ProjectAccess, ...screens: ScreenPermission[]): void {
+    if (!screens.some((s) => access.screens.has(s))) throw problems.forbidden();
+  }
+}

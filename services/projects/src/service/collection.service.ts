@@ -1,0 +1,154 @@
+// Surveys (collection links with an expiry date), references to other projects, and files: uploads (returning a
+// file id) and project logos (under project-logos/ with a random prefix), all in the object store.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import type { projects } from '@fieldwork/proto';
+import { problems } from '@fieldwork/service-kit';
+import { CollectionStore } from '../store/collection.store.js';
+import { ProjectStore, type ProjectRow } from '../store/project.store.js';
+import { ProjectUserStore } from '../store/project-user.store.js';
+import { AccessResolver } from './access.js';
+import type { Ctx, ProjectsDeps } from './deps.js';
+import { toProject, toSurvey } from './mappers.js';
+import type { ProjectService } from './project.service.js';
+
+const UPLOAD_TYPES: Record<string, string> = {
+  '.csv': 'text/csv',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.xls': 'application/vnd.ms-excel',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain',
+};
+const LOGO_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
+export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+const URL_TTL_S = 900;
+
+/** Keeps a file name's letters, digits, dots, dashes and underscores (no path tricks). */
+export function safeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^\.+/, '').slice(-120);
+  return clean === '' ? 'file' : clean;
+}
+
+/** Image signatures, so a logo is what its name says. */
+function looksLikeImage(ext: string, b: Buffer): boolean {
+  if (ext === '.png') return b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  if (ext === '.jpg' || ext === '.jpeg') return b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+  if (ext === '.gif') return b.subarray(0, 4).toString('latin1') === 'GIF8';
+  if (ext === '.webp') return b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
+  return false;
+}
+
+export class CollectionService {
+  private readonly store: CollectionStore;
+  private readonly projectStore: ProjectStore;
+
+  constructor(
+    private readonly deps: ProjectsDeps,
+    private readonly access: AccessResolver,
+    private readonly projects: ProjectService,
+  ) {
+    this.store = new CollectionStore(deps.sql);
+    this.projectStore = new ProjectStore(deps.sql);
+  }
+
+  async createSurvey(req: projects.CreateSurveyRequest, ctx: Ctx): Promise<projects.Survey> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters', 'collector');
+    const expiry = new Date(req.expiry_date.trim());
+    if (req.expiry_date.trim() === '' || Number.isNaN(expiry.getTime())) throw problems.invalidFields({ expiry_date: ['Enter a valid date and time.'] });
+    if (expiry.getTime() <= Date.now()) throw problems.invalidFields({ expiry_date: ['The expiry date must be in the future.'] });
+    const row = await this.store.createSurvey({ project_id: a.project.id, token: randomBytes(18).toString('base64url'), expiry_date: expiry, created_by: a.caller.user_id });
+    return toSurvey(row);
+  }
+
+  async getSurvey(req: projects.SurveyRef, ctx: Ctx): Promise<projects.Survey> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    const row = req.survey_id > 0 ? await this.store.survey(a.project.id, req.survey_id) : undefined;
+    if (!row) throw problems.notFound();
+    return toSurvey(row);
+  }
+
+  async listReferences(req: projects.ProjectRef, ctx: Ctx): Promise<projects.ProjectList> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    const ids = a.project.reference_ids;
+    const rows = ids.length === 0 ? [] : await this.projectStore.ofOrganization(a.organizationId, ids);
+    return { results: await Promise.all(rows.map((r) => this.summary(r))) };
+  }
+
+  /** {id, action: "add"} references another project of the workspace ("remove" takes it away). */
+  async addReference(req: projects.AddReferenceRequest, ctx: Ctx): Promise<projects.ProjectList> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters');
+    if (req.action !== 'add' && req.action !== 'remove') throw problems.invalidFields({ action: ['Choose add or remove.'] });
+    if (req.reference_id === a.project.id) throw problems.invalidFields({ id: ['A project cannot reference itself.'] });
+    const other = req.reference_id > 0 ? await this.projectStore.byId(req.reference_id) : undefined;
+    if (!other || other.organization_id !== a.organizationId || other.project_state === 'D') throw problems.invalidFields({ id: ['Invalid Project Id!'] });
+    const ids = new Set(a.project.reference_ids);
+    if (req.action === 'add') ids.add(other.id);
+    else ids.delete(other.id);
+    await this.projectStore.update(a.project.id, { reference_ids: [...ids] });
+    return this.listReferences({ caller: a.caller, project_id: a.project.id }, ctx);
+  }
+
+  async uploadFile(req: projects.UploadFileRequest, ctx: Ctx): Promise<projects.UploadFileReply> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters', 'form');
+    const name = safeFilename(req.filename);
+    const ext = extname(name).toLowerCase();
+    const type = UPLOAD_TYPES[ext];
+    if (!type) throw problems.invalidFields({ file: [`Unsupported file type. Upload one of ${Object.keys(UPLOAD_TYPES).join(', ')}.`] });
+    if (req.content.length === 0) throw problems.invalidFields({ file: ['The file is empty.'] });
+    if (req.content.length > UPLOAD_MAX_BYTES) throw problems.payloadTooLarge();
+    const fileId = randomUUID();
+    const key = `uploads/${a.project.id}/${fileId}/${name}`;
+    await this.deps.files.put(key, Buffer.from(req.content), { contentType: type, size: req.content.length });
+    await this.store.addFile({
+      file_id: fileId,
+      organization_id: a.organizationId,
+      project_id: a.project.id,
+      object_key: key,
+      filename: name,
+      content_type: type,
+      size: req.content.length,
+      purpose: 'upload',
+      uploaded_by: a.caller.user_id,
+    });
+    return { file_id: fileId, filename: name, size: req.content.length, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S, filename: name }) };
+  }
+
+  /** A logo before or after the project exists: project-logos/<random>-<name>; the key is the project's `logo`. */
+  async uploadLogo(req: projects.UploadLogoRequest, ctx: Ctx): Promise<projects.UploadFileReply> {
+    const ws = await this.access.workspace(req.caller, req.organization_id, ctx);
+    if (!ws.can('projects') && !(await new ProjectUserStore(this.deps.sql).managesAnyProject(ws.caller.user_id, ws.organizationId))) {
+      throw problems.forbidden();
+    }
+    const name = safeFilename(req.filename);
+    const ext = extname(name).toLowerCase();
+    const type = LOGO_TYPES[ext];
+    if (!type) throw problems.invalidFields({ file: [`Unsupported image type. Upload one of ${Object.keys(LOGO_TYPES).join(', ')}.`] });
+    if (req.content.length > LOGO_MAX_BYTES) throw problems.invalidFields({ file: [`A logo can be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`] });
+    if (!looksLikeImage(ext, Buffer.from(req.content))) throw problems.invalidFields({ file: ['The file is not the image its name says.'] });
+    const key = `project-logos/${randomBytes(8).toString('hex')}-${name}`;
+    await this.deps.files.put(key, Buffer.from(req.content), { contentType: type, size: req.content.length });
+    const fileId = randomUUID();
+    await this.store.addFile({
+      file_id: fileId,
+      organization_id: ws.organizationId,
+      project_id: null,
+      object_key: key,
+      filename: name,
+      content_type: type,
+      size: req.content.length,
+      purpose: 'logo',
+      uploaded_by: ws.caller.user_id,
+    });
+    return { file_id: key, filename: name, size: req.content.length, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S }) };
+  }
+
+  private async summary(row: ProjectRow): Promise<projects.Project> {
+    return toProject(row, await this.projects.logoUrl(row));
+  }
+}

@@ -1,0 +1,27 @@
+// What the projects use cases depend on; passed in, so unit tests can use fakes.
+import type { auth, forms, responses } from '@fieldwork/proto';
+import type { Logger, PromiseClient, Sql } from '@fieldwork/service-kit';
+
+export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
+export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
+export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
+
+/** The part of the object store projects use (logos and uploaded files). */
+export interface FileStore {
+  put(key: string, body: Buffer, options?: { contentType?: string; size?: number }): Promise<unknown>;
+  presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string>;
+}
+
+export interface ProjectsDeps {
+  sql: Sql;
+  log: Logger;
+  auth: AuthClient;
+  forms: FormsClient;
+  responses: ResponsesClient;
+  files: FileStore;
+}
+
+/** Per-call context: the request id travels to the services we call. */
+export interface Ctx {
+  requestId: string;
+}

@@ -1,0 +1,55 @@
+// All SQL of surveys (collection links) and uploaded files.
+import type { Sql } from '@fieldwork/service-kit';
+
+export interface SurveyRow {
+  id: number;
+  project_id: number;
+  token: string;
+  expiry_date: Date;
+  created_by: number;
+  time_created: Date;
+}
+
+export interface FileRow {
+  file_id: string;
+  organization_id: number;
+  project_id: number | null;
+  object_key: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  purpose: 'upload' | 'logo';
+  uploaded_by: number;
+}
+
+export class CollectionStore {
+  constructor(private readonly sql: Sql) {}
+
+  async createSurvey(s: { project_id: number; token: string; expiry_date: Date; created_by: number }): Promise<SurveyRow> {
+    const [row] = await this.sql<SurveyRow[]>`
+      insert into surveys (project_id, token, expiry_date, created_by)
+      values (${s.project_id}, ${s.token}, ${s.expiry_date}, ${s.created_by}) returning *`;
+    return row!;
+  }
+
+  async survey(projectId: number, id: number): Promise<SurveyRow | undefined> {
+    const [row] = await this.sql<SurveyRow[]>`select * from surveys where project_id = ${projectId} and id = ${id}`;
+    return row;
+  }
+
+  /** The newest survey that has not expired. */
+  async currentSurvey(projectId: number): Promise<SurveyRow | undefined> {
+    const [row] = await this.sql<SurveyRow[]>`
+      select * from surveys where project_id = ${projectId} and expiry_date > now() order by id desc limit 1`;
+    return row;
+  }
+
+  async addFile(f: FileRow): Promise<void> {
+    await this.sql`insert into project_files ${this.sql(f as unknown as Record<string, never>)}`;
+  }
+
+  async fileByKey(key: string): Promise<FileRow | undefined> {
+    const [row] = await this.sql<FileRow[]>`select * from project_files where object_key = ${key}`;
+    return row;
+  }
+}
