@@ -13,10 +13,19 @@ import healthRoutes from './routes/health.js';
 import accountRoutes from './routes/accounts.js';
 import organizationRoutes from './routes/organizations.js';
 import errorReportRoutes from './routes/error-reports.js';
+import workspaceRoutes from './routes/workspaces.js';
+import projectRoutes from './routes/projects.js';
+import structureRoutes from './routes/structure.js';
+import projectUserRoutes from './routes/project-users.js';
+import collectionRoutes from './routes/collection.js';
+import fileRoutes from './routes/files.js';
+import multipart from '@fastify/multipart';
 import { sharedSchemas } from './schemas.js';
 
 export interface GatewayOptions {
   jwtSecret: string;
+  /** The fs object store served at /api/files/ (absent with S3). */
+  files?: { dir: string; secret: string };
   bodyLimit: number;
   corsOrigins: string;
   webDir: string;
@@ -55,12 +64,25 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(security, { corsOrigins: options.corsOrigins, tls: options.tls });
   await app.register(openapi);
   await app.register(errors);
-  await app.register(auth, { secret: options.jwtSecret });
+  await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });
+  await app.register(auth, {
+    secret: options.jwtSecret,
+    authenticateApiKey: async (key: string, requestId: string) => {
+      const who = await clients.auth.authenticateApiKey({ key }, { requestId });
+      return { user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, session_id: '', organization_id: who.organization_id };
+    },
+  });
 
   await app.register(healthRoutes, { clients });
   await app.register(accountRoutes, { clients });
   await app.register(organizationRoutes, { clients });
   await app.register(errorReportRoutes);
+  await app.register(workspaceRoutes, { clients });
+  await app.register(projectRoutes, { clients });
+  await app.register(structureRoutes, { clients });
+  await app.register(projectUserRoutes, { clients });
+  await app.register(collectionRoutes, { clients });
+  if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;
 }

@@ -25,6 +25,12 @@ export const gatewayConfigShape = {
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */
   CORS_ORIGINS: vars.string(''),
+  /** `fs`: serve the single-machine object store's signed URLs at /api/files/; `s3`: the URLs point at S3. */
+  OBJECT_STORE: z.enum(['fs', 's3']).default('fs'),
+  /** Directory of the fs object store. */
+  OBJECT_STORE_DIR: vars.string('.data/objects'),
+  /** Secret the services sign fs object store URLs with. */
+  OBJECT_STORE_SIGNING_SECRET: vars.string(''),
   /** The built web app served at `/`; empty serves none. */
   WEB_DIR: vars.string(defaultWebDir),
   /** Seconds to let in-flight requests finish on shutdown. */

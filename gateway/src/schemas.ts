@@ -1,5 +1,6 @@
 // JSON schemas of the wire objects: request validation and the OpenAPI document come from the same source.
 import type { auth, projects } from '@fieldwork/proto';
+import { projectJson } from './wire.js';
 
 const str = { type: 'string' } as const;
 const strMax = (n: number) => ({ type: 'string', maxLength: n }) as const;
@@ -67,6 +68,7 @@ export const geotagSchema = {
 export const projectSummarySchema = {
   $id: 'ProjectSummary',
   type: 'object',
+  additionalProperties: true,
   properties: {
     id: int,
     name: str,
@@ -177,15 +179,6 @@ export function userJson(u: auth.User) {
     settings: u.settings
       ? { ...u.settings, account_activation_date: u.settings.account_activation_date || null }
       : { agreed_terms: '', agreed_privacy: '', account_activation_date: null, lifetime_datapoints: 0, lifetime_hours: 0 },
-  };
-}
-
-export function projectJson(p: projects.Project) {
-  return {
-    ...p,
-    geotag: p.geotag ? { type: 'Point', coordinates: [p.geotag.longitude, p.geotag.latitude] } : null,
-    folder_id: p.folder_id === 0 ? null : p.folder_id,
-    last_response: p.last_response === '' ? null : p.last_response,
   };
 }
 

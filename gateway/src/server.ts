@@ -24,6 +24,9 @@ async function main() {
     log,
     options: {
       jwtSecret: config.JWT_SECRET,
+      ...(config.OBJECT_STORE === 'fs' && config.OBJECT_STORE_SIGNING_SECRET !== ''
+        ? { files: { dir: config.OBJECT_STORE_DIR, secret: config.OBJECT_STORE_SIGNING_SECRET } }
+        : {}),
       bodyLimit: config.BODY_LIMIT_BYTES,
       corsOrigins: config.CORS_ORIGINS,
       webDir: config.WEB_DIR,

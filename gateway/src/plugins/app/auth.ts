@@ -31,9 +31,22 @@ declare module 'fastify' {
 }
 
 const SCHEME = /^JWT\s+(\S+)$/i;
+const API_KEY = /^Api-Key\s+(\S+)$/i;
+const API_KEY_CACHE_MS = 30_000;
 
 export default fp(
-  async (app, opts: { secret: string }) => {
+  async (app, opts: { secret: string; authenticateApiKey: (key: string, requestId: string) => Promise<common.Caller> }) => {
+    // API keys act as the user who made them, in their workspace only; answers are cached briefly (a revoked key
+    // stops working within API_KEY_CACHE_MS).
+    const keyCache = new Map<string, { caller: common.Caller; until: number }>();
+    const byApiKey = async (key: string, requestId: string): Promise<common.Caller> => {
+      const hit = keyCache.get(key);
+      if (hit && hit.until > Date.now()) return hit.caller;
+      const caller = await opts.authenticateApiKey(key, requestId);
+      if (keyCache.size > 10_000) keyCache.clear();
+      keyCache.set(key, { caller, until: Date.now() + API_KEY_CACHE_MS });
+      return caller;
+    };
     await app.register(fastifyJwt, {
       secret: opts.secret,
       verify: {
@@ -44,6 +57,11 @@ export default fp(
     });
     app.decorateRequest('caller', undefined as unknown as common.Caller);
     app.decorate('authenticate', async (request: FastifyRequest) => {
+      const apiKey = API_KEY.exec(request.headers.authorization ?? '')?.[1];
+      if (apiKey !== undefined) {
+        request.caller = await byApiKey(apiKey, request.id);
+        return;
+      }
       if (!SCHEME.test(request.headers.authorization ?? '')) throw problems.notAuthenticated();
       let claims: AccessClaims;
       try {

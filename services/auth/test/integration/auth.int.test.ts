@@ -85,9 +85,9 @@ async function latestMail(to: string): Promise<{ subject: string; body: string }
 }
 
 describe('migrations', () => {
-  it('recorded the auth schema migration', async () => {
+  it('recorded the auth schema migrations in order', async () => {
     const rows = await sql`select name from auth.schema_migrations`;
-    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql']);
   });
 });
 

@@ -1,0 +1,31 @@
+// Surveys (collection links) and references (spec 000 §7 Projects; spec 001 §7 References).
+import type { FastifyInstance } from 'fastify';
+import { problems } from '@fieldwork/service-kit/problems';
+import type { Clients } from '../clients.js';
+import { id, projectJson, str } from '../wire.js';
+import { projectId } from './projects.js';
+import { meta, parseId, secured } from './util.js';
+
+type Json = Record<string, unknown>;
+
+export default async function collectionRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const opts = { preHandler: app.authenticate, schema: { tags: ['surveys, references'], security: secured } };
+  const p = clients.projects;
+
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/surveys/', opts, async (r, reply) =>
+    reply.status(201).send(await p.createSurvey({ caller: r.caller, project_id: projectId(r), expiry_date: str(r.body?.expiry_date) }, meta(r))),
+  );
+  app.get<{ Params: { id: string; surveyId: string } }>('/api/project/:id/surveys/:surveyId/', opts, async (r) =>
+    p.getSurvey({ caller: r.caller, project_id: projectId(r), survey_id: parseId(r.params.surveyId, problems.notFound) }, meta(r)),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/project/:id/references/', opts, async (r) => {
+    const { results } = await p.listReferences({ caller: r.caller, project_id: projectId(r) }, meta(r));
+    return { results: results.map(projectJson), count: results.length };
+  });
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/references/', opts, async (r) => {
+    const b = r.body ?? {};
+    const { results } = await p.addReference({ caller: r.caller, project_id: projectId(r), reference_id: id(b.id), action: str(b.action) }, meta(r));
+    return { results: results.map(projectJson), count: results.length };
+  });
+}

@@ -1,0 +1,149 @@
+// Project users and permissions (spec 000 §7 Projects, Users; Workspaces: create a user with a projectId).
+import type { FastifyInstance } from 'fastify';
+import { isProblem, problems } from '@fieldwork/service-kit/problems';
+import type { Clients } from '../clients.js';
+import { id, ids, optId, optRolesIn, optStr, projectUserJson, rolesIn, str } from '../wire.js';
+import { projectId } from './projects.js';
+import { meta, parseId, secured } from './util.js';
+import { readUpload } from './uploads.js';
+
+type Json = Record<string, unknown>;
+
+export default async function projectUserRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const opts = { preHandler: app.authenticate, schema: { tags: ['project users'], security: secured } };
+  const p = clients.projects;
+  const userId = (v: string) => parseId(v, problems.invalidUserId);
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>('/api/project/:id/users/', opts, async (r) => {
+    const q = r.query;
+    const page = q.page === undefined ? 1 : Number.parseInt(q.page, 10);
+    const size = q.page_size === undefined ? 0 : Number.parseInt(q.page_size, 10);
+    if (!Number.isSafeInteger(page) || page < 1) throw problems.invalidFields({ page: ['Invalid page.'] });
+    if (!Number.isSafeInteger(size) || size < 0) throw problems.invalidFields({ page_size: ['Invalid page size.'] });
+    const list = await p.listProjectUsers(
+      { caller: r.caller, project_id: projectId(r), page, page_size: size, role: q.role ?? q.filter ?? '', search: q.search ?? '' },
+      meta(r),
+    );
+    return { results: list.results.map(projectUserJson), count: list.count };
+  });
+
+  // Adds an existing workspace user to the project, or updates one already in it.
+  app.put<{ Params: { id: string; userId: string }; Body: Json }>('/api/project/:id/users/:userId/', opts, async (r) => {
+    const b = r.body ?? {};
+    const project = projectId(r);
+    const user = userId(r.params.userId);
+    const roles = optRolesIn(b);
+    try {
+      return projectUserJson(
+        await p.updateProjectUser(
+          {
+            caller: r.caller,
+            project_id: project,
+            user_id: user,
+            roles,
+            site: optId(b.site),
+            group: optId(b.group),
+            team: optId(b.team),
+            read_sites: ids(b.read_sites),
+            read_sites_given: Array.isArray(b.read_sites),
+            first_name: optStr(b.first_name),
+            last_name: optStr(b.last_name),
+          },
+          meta(r),
+        ),
+      );
+    } catch (err) {
+      // Not in the project yet: add them.
+      if (!isProblem(err) || err.code !== '404.5') throw err;
+    }
+    return projectUserJson(
+      await p.addProjectUser(
+        {
+          caller: r.caller,
+          project_id: project,
+          user_id: user,
+          email: '',
+          first_name: '',
+          last_name: '',
+          password: '',
+          roles: roles ?? rolesIn({}),
+          site: id(b.site),
+          group: id(b.group),
+          team: id(b.team),
+          read_sites: ids(b.read_sites),
+        },
+        meta(r),
+      ),
+    );
+  });
+
+  app.delete<{ Params: { id: string; userId: string } }>('/api/project/:id/users/:userId/', opts, async (r, reply) => {
+    await p.deleteProjectUser({ caller: r.caller, project_id: projectId(r), user_id: userId(r.params.userId) }, meta(r));
+    return reply.status(204).send();
+  });
+
+  // Creating a user goes to the project-user call when a projectId is present (spec 000 §5).
+  app.post<{ Body: Json }>('/api/api/v1/project-user/', opts, async (r) => {
+    const b = r.body ?? {};
+    const project = id(b.projectId ?? b.project_id);
+    if (project === 0) throw problems.invalidProjectId();
+    return projectUserJson(
+      await p.addProjectUser(
+        {
+          caller: r.caller,
+          project_id: project,
+          user_id: 0,
+          email: str(b.email),
+          first_name: str(b.first_name),
+          last_name: str(b.last_name),
+          password: str(b.password),
+          roles: rolesIn(b),
+          site: id(b.site),
+          group: id(b.group),
+          team: id(b.team),
+          read_sites: ids(b.read_sites),
+        },
+        meta(r),
+      ),
+    );
+  });
+
+  app.post<{ Body: Json }>('/api/project-user/bulk/', opts, async (r) => {
+    const b = r.body ?? {};
+    const project = id(b.projectId ?? b.project_id);
+    if (project === 0) throw problems.invalidProjectId();
+    if (!Array.isArray(b.parsedList)) throw problems.invalidFields({ parsedList: ['Send the rows as a list.'] });
+    const rows = (b.parsedList as unknown[]).map((raw) => {
+      const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Json;
+      const s = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : typeof o[k] === 'number' ? String(o[k]) : '');
+      return { email: s('email'), first_name: s('first_name'), last_name: s('last_name'), role: s('role'), site: s('site'), group: s('group'), team: s('team'), password: s('password') };
+    });
+    return p.bulkAddProjectUsers({ caller: r.caller, project_id: project, rows }, meta(r));
+  });
+
+  app.post<{ Params: { id: string } }>('/api/project/:id/users/userslist/', opts, async (r) => {
+    const file = await readUpload(r, 5 * 1024 * 1024);
+    return p.bulkUploadProjectUsers({ caller: r.caller, project_id: projectId(r), content: file.content, filename: file.filename }, meta(r));
+  });
+
+  for (const method of ['post', 'put'] as const) {
+    app[method]<{ Body: Json }>('/api/project-users/permissions/', opts, async (r) => {
+      const b = r.body ?? {};
+      const project = id(b.projectId ?? b.project_id);
+      if (project === 0) throw problems.invalidProjectId();
+      const list = await p.setPermissions(
+        {
+          caller: r.caller,
+          project_id: project,
+          user_ids: ids(b.userIds ?? b.user_ids),
+          permissions: Array.isArray(b.permissions) ? (b.permissions as unknown[]).filter((x): x is string => typeof x === 'string') : [],
+          permissions_given: Array.isArray(b.permissions),
+          read_sites: ids(b.read_sites),
+          read_sites_given: Array.isArray(b.read_sites),
+        },
+        meta(r),
+      );
+      return { results: list.results.map(projectUserJson), count: list.count };
+    });
+  }
+}

@@ -1,0 +1,133 @@
+// Projects (spec 000 §7 Projects): create, read, update, duplicate, upload, status, type, period, hierarchy.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { problems } from '@fieldwork/service-kit/problems';
+import type { Clients } from '../clients.js';
+import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
+import { meta, parseId, secured } from './util.js';
+import { readUpload } from './uploads.js';
+
+type Json = Record<string, unknown>;
+type P = { Params: { id: string }; Body: Json };
+export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) => parseId(r.params.id, problems.invalidProjectId);
+
+export default async function projectRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const opts = { preHandler: app.authenticate, schema: { tags: ['projects'], security: secured } };
+  const projects = clients.projects;
+  const full = async (r: FastifyRequest, projectIdValue: number) => projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
+
+  app.post<{ Body: Json }>('/api/project/', opts, async (r, reply) => {
+    const b = r.body ?? {};
+    const made = await projects.createProject(
+      {
+        caller: r.caller,
+        organization_pk: id(b.organization_pk),
+        name: str(b.name),
+        description: str(b.description),
+        frontend_color: str(b.frontend_color),
+        frontend_icon: str(b.frontend_icon),
+        folder_id: id(b.folder_id),
+        logo: str(b.logo),
+        ...geotagIn(b.geotag),
+      },
+      meta(r),
+    );
+    return reply.status(201).send(projectJson(made));
+  });
+
+  app.get<P>('/api/project/:id/', opts, async (r) => full(r, projectId(r)));
+  app.get<P>('/api/project/:id/home/', opts, async (r) => projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)));
+  app.get<P>('/api/project/:id/summary-by-site/', opts, async (r) => {
+    const { results } = await projects.summaryBySite({ caller: r.caller, project_id: projectId(r) }, meta(r));
+    return { results: results.map((s) => ({ ...s, last_response: s.last_response || null })), count: results.length };
+  });
+
+  const update = async (r: FastifyRequest<P>) => {
+    const b = r.body ?? {};
+    const geo = geotagIn(b.geotag);
+    return projectJson(
+      await projects.updateProject(
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          name: optStr(b.name),
+          description: optStr(b.description),
+          frontend_color: optStr(b.frontend_color),
+          frontend_icon: optStr(b.frontend_icon),
+          folder_id: optId(b.folder_id),
+          logo: optStr(b.logo),
+          date_end: optStr(b.date_end),
+          goal_count: typeof b.goal_count === 'number' ? b.goal_count : undefined,
+          current_collection_round_start: optStr(b.current_collection_round_start),
+          ...geo,
+        },
+        meta(r),
+      ),
+    );
+  };
+  app.put<P>('/api/project/:id/', opts, update);
+  // PATCH carries is_entity (spec); other fields are applied as a partial update.
+  app.patch<P>('/api/project/:id/', opts, async (r) => {
+    const b = r.body ?? {};
+    if ('is_entity' in b) {
+      if (typeof b.is_entity !== 'boolean') throw problems.invalidFields({ is_entity: ['Must be a valid boolean.'] });
+      await projects.setEntity({ caller: r.caller, project_id: projectId(r), is_entity: b.is_entity }, meta(r));
+      const rest = Object.keys(b).filter((k) => k !== 'is_entity');
+      if (rest.length === 0) return full(r, projectId(r));
+    }
+    return update(r);
+  });
+
+  const duplicate = async (r: FastifyRequest<{ Params: { id: string; folderId?: string } }>, reply: { status: (n: number) => { send: (b: unknown) => unknown } }) => {
+    const folder = r.params.folderId !== undefined ? parseId(r.params.folderId, problems.notFound) : 0;
+    const made = await projects.duplicateProject({ caller: r.caller, project_id: projectId(r), folder_id: folder }, meta(r));
+    return reply.status(201).send(projectJson(made));
+  };
+  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', opts, (r, reply) => duplicate(r, reply));
+  app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', opts, (r, reply) => duplicate(r, reply));
+
+  app.post<P>('/api/project/:id/upload/', opts, async (r, reply) => {
+    const file = await readUpload(r, 50 * 1024 * 1024);
+    return reply.status(201).send(await projects.uploadFile({ caller: r.caller, project_id: projectId(r), ...file }, meta(r)));
+  });
+
+  app.post<P>('/api/project/:id/status/', opts, async (r) =>
+    projects.setStatus({ caller: r.caller, project_id: projectId(r), project_state: str(r.body?.project_state) }, meta(r)),
+  );
+  app.post<P>('/api/project/:id/type/', opts, async (r) =>
+    projectJson(
+      await projects.setType(
+        { caller: r.caller, project_id: projectId(r), project_type: str(r.body?.project_type), trend_series_options: trendIn(r.body?.trend_series_options) },
+        meta(r),
+      ),
+    ),
+  );
+  app.post<P>('/api/project/:id/period/', opts, async (r) =>
+    projectJson(await projects.setPeriod({ caller: r.caller, project_id: projectId(r), trend_series_options: trendIn(r.body?.trend_series_options) }, meta(r))),
+  );
+  app.post<P>('/api/project/:id/hierarchy/', opts, async (r) => {
+    const b = r.body ?? {};
+    const levels = Array.isArray(b.project_hierarchy) ? (b.project_hierarchy as Json[]) : [];
+    if (typeof b.is_hierarchical !== 'boolean') throw problems.invalidFields({ is_hierarchical: ['Must be a valid boolean.'] });
+    return projectJson(
+      await projects.setHierarchy(
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          is_hierarchical: b.is_hierarchical,
+          project_hierarchy: levels.map((l, i) => ({
+            level: typeof l.level === 'number' ? l.level : i,
+            name: str(l.name),
+            schema_id: id(l.schema_id ?? l.schema),
+          })),
+        },
+        meta(r),
+      ),
+    );
+  });
+  app.post<P>('/api/project/:id/timingcolumn/', opts, async (r) =>
+    projectJson(await projects.setTimingColumn({ caller: r.caller, project_id: projectId(r), timing_column: str(r.body?.timing_column) }, meta(r))),
+  );
+  app.post<P>('/api/project/:id/aggregator/', opts, async (r) =>
+    projectJson(await projects.setAggregator({ caller: r.caller, project_id: projectId(r), project_aggregator: str(r.body?.project_aggregator) }, meta(r))),
+  );
+}

@@ -1,0 +1,101 @@
+// Workspace users, API keys, integrations, folders, logos and project lists of a workspace (spec 000 §7 Workspaces).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { problems } from '@fieldwork/service-kit/problems';
+import type { Clients } from '../clients.js';
+import { id, ids, optId, optStr, projectJson, str } from '../wire.js';
+import { meta, parseId, secured } from './util.js';
+import { readUpload } from './uploads.js';
+
+type Json = Record<string, unknown>;
+type Org = { Params: { id: string }; Body: Json };
+const orgId = (r: FastifyRequest<{ Params: { id: string } }>) => parseId(r.params.id, problems.invalidOrganizationId);
+const userId = (v: string) => parseId(v, problems.invalidWorkspaceOrUserId);
+
+export default async function workspaceRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured } };
+  const auth = clients.auth;
+  const projects = clients.projects;
+
+  app.get<Org>('/api/organization/:id/organization-users/', opts, async (r) =>
+    auth.listOrganizationUsers({ caller: r.caller, organization_id: orgId(r) }, meta(r)),
+  );
+  app.patch<{ Params: { id: string; userId: string }; Body: Json }>('/api/organization/:id/organization-users/:userId/', opts, async (r) => {
+    const b = r.body ?? {};
+    return auth.updateOrganizationUser(
+      {
+        caller: r.caller,
+        organization_id: orgId(r),
+        user_id: userId(r.params.userId),
+        first_name: optStr(b.first_name),
+        last_name: optStr(b.last_name),
+        ...(typeof b.user_admin === 'boolean' ? { user_admin: b.user_admin } : {}),
+        ...(typeof b.project_admin === 'boolean' ? { project_admin: b.project_admin } : {}),
+        ...(typeof b.billing_admin === 'boolean' ? { billing_admin: b.billing_admin } : {}),
+      },
+      meta(r),
+    );
+  });
+  app.delete<{ Params: { id: string; userId: string } }>('/api/organization/:id/organization-users/:userId/', opts, async (r, reply) => {
+    await auth.removeOrganizationUser({ caller: r.caller, organization_id: orgId(r), user_id: userId(r.params.userId) }, meta(r));
+    return reply.status(204).send();
+  });
+
+  app.get<Org>('/api/organization/:id/api_keys/', opts, async (r) => auth.listApiKeys({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
+  app.post<Org>('/api/organization/:id/api_keys/create/', opts, async (r, reply) => {
+    const created = await auth.createApiKey({ caller: r.caller, organization_id: orgId(r), name: str(r.body?.name) }, meta(r));
+    return reply.status(201).send({ ...created.api_key, key: created.key });
+  });
+  app.put<Org>('/api/api/v0/organization/:id/api_keys/revoke/', opts, async (r) =>
+    auth.revokeApiKey({ caller: r.caller, organization_id: orgId(r), prefix: str(r.body?.prefix) }, meta(r)),
+  );
+
+  app.get<Org>('/api/organization/:id/integrations/', opts, async (r) => auth.listIntegrations({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
+  app.post<Org>('/api/organization/:id/integrations/create/', opts, async (r, reply) => {
+    const made = await auth.createIntegration({ caller: r.caller, organization_id: orgId(r), integration_type: str(r.body?.integration_type) }, meta(r));
+    return reply.status(201).send(made);
+  });
+  app.put<Org>('/api/organization/:id/integrations/projects/', opts, async (r) =>
+    auth.setIntegrationProjects({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token), projects: ids(r.body?.projects) }, meta(r)),
+  );
+  app.post<Org>('/api/organization/:id/integrations/verify/', opts, async (r) =>
+    auth.verifyIntegration({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token) }, meta(r)),
+  );
+
+  app.get<Org>('/api/organization/:id/advanced_projects/', opts, async (r) => {
+    const { results } = await projects.listAdvancedProjects({ caller: r.caller, organization_id: orgId(r) }, meta(r));
+    return { results: results.map(projectJson), count: results.length };
+  });
+  app.get<Org>('/api/organization/:id/reference-projects/', opts, async (r) => {
+    const { results } = await projects.listReferenceProjects({ caller: r.caller, organization_id: orgId(r) }, meta(r));
+    return { results: results.map(projectJson), count: results.length };
+  });
+
+  app.get<Org>('/api/organization/:id/folders/', opts, async (r) => {
+    const { results } = await projects.listFolders({ caller: r.caller, organization_id: orgId(r) }, meta(r));
+    return { results, count: results.length };
+  });
+  app.post<Org>('/api/organization/:id/folders/', opts, async (r, reply) => {
+    const b = r.body ?? {};
+    const made = await projects.createFolder({ caller: r.caller, organization_id: orgId(r), name: str(b.name), folder: id(b.folder), project: id(b.project) }, meta(r));
+    return reply.status(201).send(made);
+  });
+  app.put<{ Params: { id: string; folderId: string }; Body: Json }>('/api/organization/:id/folders/:folderId/', opts, async (r) => {
+    const b = r.body ?? {};
+    return projects.updateFolder(
+      { caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound), name: optStr(b.name), folder: optId(b.folder) },
+      meta(r),
+    );
+  });
+  app.delete<{ Params: { id: string; folderId: string } }>('/api/organization/:id/folders/:folderId/', opts, async (r, reply) => {
+    await projects.deleteFolder({ caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound) }, meta(r));
+    return reply.status(204).send();
+  });
+
+  // Project logos go to the object store under project-logos/ with a random prefix; the answer's file_id is what
+  // a project's `logo` field takes.
+  app.post<{ Params: { id: string } }>('/api/organization/:id/logo/', opts, async (r, reply) => {
+    const file = await readUpload(r, 2 * 1024 * 1024);
+    const made = await projects.uploadLogo({ caller: r.caller, organization_id: orgId(r), ...file }, meta(r));
+    return reply.status(201).send(made);
+  });
+}
