@@ -24,6 +24,7 @@ import { sharedSchemas } from './schemas.js';
 
 export interface GatewayOptions {
   jwtSecret: string;
+  apiKeyCacheMs?: number;
   /** The fs object store served at /api/files/ (absent with S3). */
   files?: { dir: string; secret: string };
   bodyLimit: number;
@@ -67,6 +68,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });
   await app.register(auth, {
     secret: options.jwtSecret,
+    apiKeyCacheMs: options.apiKeyCacheMs ?? 30_000,
     authenticateApiKey: async (key: string, requestId: string) => {
       const who = await clients.auth.authenticateApiKey({ key }, { requestId });
       return { user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, session_id: '', organization_id: who.organization_id };

@@ -21,6 +21,8 @@ export const gatewayConfigShape = {
   EXPORTS_GRPC_ADDR: vars.string('127.0.0.1:50056'),
   /** Deadline of a call to a service, in ms. */
   GRPC_TIMEOUT_MS: vars.int(15_000),
+  /** Seconds an API key's identity is cached (a revoked key stops working within this time). */
+  API_KEY_CACHE_S: vars.int(30),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */

@@ -24,6 +24,7 @@ async function main() {
     log,
     options: {
       jwtSecret: config.JWT_SECRET,
+      apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,
       ...(config.OBJECT_STORE === 'fs' && config.OBJECT_STORE_SIGNING_SECRET !== ''
         ? { files: { dir: config.OBJECT_STORE_DIR, secret: config.OBJECT_STORE_SIGNING_SECRET } }
         : {}),

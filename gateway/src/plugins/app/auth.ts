@@ -32,19 +32,18 @@ declare module 'fastify' {
 
 const SCHEME = /^JWT\s+(\S+)$/i;
 const API_KEY = /^Api-Key\s+(\S+)$/i;
-const API_KEY_CACHE_MS = 30_000;
 
 export default fp(
-  async (app, opts: { secret: string; authenticateApiKey: (key: string, requestId: string) => Promise<common.Caller> }) => {
+  async (app, opts: { secret: string; apiKeyCacheMs: number; authenticateApiKey: (key: string, requestId: string) => Promise<common.Caller> }) => {
     // API keys act as the user who made them, in their workspace only; answers are cached briefly (a revoked key
-    // stops working within API_KEY_CACHE_MS).
+    // stops working within apiKeyCacheMs).
     const keyCache = new Map<string, { caller: common.Caller; until: number }>();
     const byApiKey = async (key: string, requestId: string): Promise<common.Caller> => {
       const hit = keyCache.get(key);
       if (hit && hit.until > Date.now()) return hit.caller;
       const caller = await opts.authenticateApiKey(key, requestId);
       if (keyCache.size > 10_000) keyCache.clear();
-      keyCache.set(key, { caller, until: Date.now() + API_KEY_CACHE_MS });
+      if (opts.apiKeyCacheMs > 0) keyCache.set(key, { caller, until: Date.now() + opts.apiKeyCacheMs });
       return caller;
     };
     await app.register(fastifyJwt, {

@@ -1,0 +1,52 @@
+// Shared helpers of the API end-to-end tests: an HTTP client for the stack's gateway, logins and users.
+import type { TestStack } from '@fieldwork/launcher';
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export type Api = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options?: { body?: unknown; token?: string; headers?: Record<string, string>; form?: FormData },
+) => Promise<Answer<T>>;
+
+export function client(t: TestStack): Api {
+  return async (method, path, options = {}) => {
+    const res = await fetch(`${t.baseUrl}/api/${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { authorization: options.token.startsWith('fwk_') ? `Api-Key ${options.token}` : `JWT ${options.token}` } : {}),
+        ...options.headers,
+      },
+      body: options.form ?? (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)),
+    });
+    const text = await res.text();
+    let body: unknown = {};
+    try {
+      body = text === '' ? {} : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { status: res.status, body: body as never, headers: res.headers };
+  };
+}
+
+export interface Session {
+  access: string;
+  refresh: string;
+  user: { id: number; email: string };
+  organization: { id: number };
+}
+
+export async function login(api: Api, username: string, password: string): Promise<Session> {
+  const r = await api<Session>('POST', 'api-token-auth/', { body: { username, password } });
+  if (r.status !== 200) throw new Error(`login of ${username} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export const point = (lat: number, lng: number) => ({ type: 'Point', coordinates: [lng, lat] });
