@@ -26,7 +26,7 @@ export function client(t: TestStack): Api {
       body: options.form ?? (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)),
     });
     const text = await res.text();
-    let body: unknown = {};
+    let body: unknown;
     try {
       body = text === '' ? {} : JSON.parse(text);
     } catch {
