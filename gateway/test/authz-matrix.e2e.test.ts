@@ -1,0 +1,226 @@
+// The authorization matrix (spec 000 §6): every route of spec 000 driven by a user of each kind, allowed or denied,
+// enforced by the server whatever the web app shows. A user of another workspace gets 404 for what it cannot see.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '@fieldwork/launcher';
+import { client, login, point, type Api } from './helpers.js';
+
+const ROLES = [
+  'owner',
+  'wsProjectAdmin',
+  'userAdmin',
+  'billingAdmin',
+  'projectOwner',
+  'projectAdmin',
+  'researcher',
+  'collector',
+  'dataManager',
+  'guest',
+  'outsider',
+  'anonymous',
+] as const;
+type Role = (typeof ROLES)[number];
+
+const MANAGERS: Role[] = ['owner', 'wsProjectAdmin'];
+const PROJECT_USERS: Role[] = ['projectOwner', 'projectAdmin', 'researcher', 'collector', 'dataManager', 'guest'];
+const MEMBERS: Role[] = [...MANAGERS, 'userAdmin', 'billingAdmin', ...PROJECT_USERS];
+const AUTHENTICATED: Role[] = [...MEMBERS, 'outsider'];
+
+let t: TestStack;
+let api: Api;
+const tokens = new Map<Role, string>();
+const userIds = new Map<Role, number>();
+let org: number;
+let project: Record<string, any>;
+let other: Record<string, any>;
+
+// A 1x1 PNG.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5b1f3a80000000049454e44ae426082', 'hex');
+
+beforeAll(async () => {
+  t = await startTestStack({ extraEnv: { API_KEY_CACHE_S: '0' } });
+  api = client(t);
+  const owner = await login(api, t.demo.username, t.demo.password);
+  tokens.set('owner', owner.access);
+  userIds.set('owner', owner.user.id);
+  org = owner.organization.id;
+  const as = { token: owner.access };
+  const p = await api<Record<string, any>>('POST', 'project/', { ...as, body: { name: 'Matrix', organization_pk: org, geotag: point(1, 2) } });
+  project = p.body;
+  other = (await api<Record<string, any>>('POST', 'project/', { ...as, body: { name: 'Matrix other', organization_pk: org, geotag: point(1, 2) } })).body;
+  const wsFlags: [Role, Record<string, boolean>][] = [
+    ['wsProjectAdmin', { project_admin: true }],
+    ['userAdmin', { user_admin: true }],
+    ['billingAdmin', { billing_admin: true }],
+  ];
+  for (const [role, flags] of wsFlags) {
+    const r = await api<{ user: number }>('POST', 'api/v1/organization-user/', { ...as, body: { email: `${role}@matrix.test`, password: 'matrix pass 1', organization: org, ...flags } });
+    userIds.set(role, r.body.user);
+  }
+  const projectRoles: [Role, Record<string, boolean>][] = [
+    ['projectOwner', { project_owner: true }],
+    ['projectAdmin', { project_admin: true }],
+    ['researcher', { researcher: true }],
+    ['collector', { collector: true }],
+    ['dataManager', { data_manager: true }],
+    ['guest', {}],
+  ];
+  for (const [role, flags] of projectRoles) {
+    const r = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { ...as, body: { email: `${role}@matrix.test`, password: 'matrix pass 1', projectId: project.id, ...flags } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    userIds.set(role, r.body.user_id);
+  }
+  for (const role of [...wsFlags.map(([r]) => r), ...projectRoles.map(([r]) => r)]) tokens.set(role, (await login(api, `${role}@matrix.test`, 'matrix pass 1')).access);
+  // The outsider owns another workspace.
+  await api('POST', 'api/v1/organization-user/', { ...as, body: { email: 'outsider@matrix.test', password: 'matrix pass 1', organization: org } });
+  const outsider = await login(api, 'outsider@matrix.test', 'matrix pass 1');
+  const theirs = await api<{ id: number }>('POST', 'organization/', { token: outsider.access, body: { name: 'Outside' } });
+  await api('DELETE', `organization/${org}/organization-users/${outsider.user.id}/`, as);
+  tokens.set('outsider', (await login(api, 'outsider@matrix.test', 'matrix pass 1')).access);
+  expect(theirs.status).toBe(201);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+interface Case {
+  name: string;
+  method: string;
+  /** The path, possibly made fresh for each attempt (destructive calls). */
+  path: () => Promise<string> | string;
+  body?: () => Promise<unknown> | unknown;
+  form?: () => FormData;
+  allowed: Role[];
+}
+
+const ownerApi = <T = Record<string, any>>(method: string, path: string, body?: unknown) => api<T>(method, path, { token: tokens.get('owner')!, body });
+const P = () => project.id as number;
+const freshSite = async () => (await ownerApi('POST', `project/${P()}/sites/`, { name: 'S', geotag: point(1, 1) })).body.id as number;
+const freshGroup = async () => (await ownerApi('POST', `project/${P()}/groups/`, { name: 'G', site: project.sites[0].id })).body.id as number;
+const freshTeam = async () => (await ownerApi('POST', `project/${P()}/teams/`, { name: 'T', group: project.groups[0].id })).body.id as number;
+let n = 0;
+const freshCollector = async () =>
+  (await ownerApi('POST', 'api/v1/project-user/', { email: `c${++n}@fresh.test`, projectId: P(), collector: true })).body.user_id as number;
+const freshMember = async () => (await ownerApi('POST', 'api/v1/organization-user/', { email: `m${++n}@fresh.test`, organization: org })).body.user as number;
+const freshFolder = async () => (await ownerApi('POST', `organization/${org}/folders/`, { name: `F${++n}` })).body.id as number;
+const csv = () => {
+  const f = new FormData();
+  f.append('file', new Blob([`email,role\nbulk${++n}@fresh.test,collector\n`], { type: 'text/csv' }), 'users.csv');
+  return f;
+};
+const png = () => {
+  const f = new FormData();
+  f.append('file', new Blob([PNG], { type: 'image/png' }), 'logo.png');
+  return f;
+};
+const upload = () => {
+  const f = new FormData();
+  f.append('file', new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'data.csv');
+  return f;
+};
+
+const PARAMS: Role[] = [...MANAGERS, 'projectOwner', 'projectAdmin'];
+const SITES: Role[] = [...MANAGERS, 'projectOwner'];
+const ADMINS: Role[] = [...MANAGERS, 'projectOwner'];
+const HOME: Role[] = [...MANAGERS, 'projectOwner', 'projectAdmin', 'researcher', 'collector', 'dataManager'];
+const VISIBLE: Role[] = [...MANAGERS, ...PROJECT_USERS];
+
+const cases: Case[] = [
+  { name: 'list workspaces', method: 'GET', path: () => 'organization/', allowed: AUTHENTICATED },
+  { name: 'get workspace', method: 'GET', path: () => `organization/${org}/`, allowed: MEMBERS },
+  { name: 'update workspace', method: 'PUT', path: () => `organization/${org}/`, body: () => ({ name: 'Demo Workspace' }), allowed: ['owner'] },
+  { name: 'create workspace user', method: 'POST', path: () => 'api/v1/organization-user/', body: () => ({ email: `w${++n}@fresh.test`, organization: org }), allowed: ['owner', 'userAdmin'] },
+  { name: 'list workspace users', method: 'GET', path: () => `organization/${org}/organization-users/`, allowed: ['owner', 'wsProjectAdmin', 'userAdmin'] },
+  { name: 'rename workspace user', method: 'PATCH', path: async () => `organization/${org}/organization-users/${await freshMember()}/`, body: () => ({ first_name: 'X' }), allowed: MANAGERS },
+  { name: 'remove workspace user', method: 'DELETE', path: async () => `organization/${org}/organization-users/${await freshMember()}/`, allowed: MANAGERS },
+  { name: 'list API keys', method: 'GET', path: () => `organization/${org}/api_keys/`, allowed: ['owner'] },
+  { name: 'create API key', method: 'POST', path: () => `organization/${org}/api_keys/create/`, body: () => ({ name: 'k' }), allowed: ['owner'] },
+  {
+    name: 'revoke API key',
+    method: 'PUT',
+    path: () => `api/v0/organization/${org}/api_keys/revoke/`,
+    body: async () => ({ prefix: (await ownerApi('POST', `organization/${org}/api_keys/create/`, { name: 'r' })).body.prefix }),
+    allowed: ['owner'],
+  },
+  { name: 'list integrations', method: 'GET', path: () => `organization/${org}/integrations/`, allowed: MANAGERS },
+  { name: 'create integration', method: 'POST', path: () => `organization/${org}/integrations/create/`, body: () => ({ integration_type: 'crm' }), allowed: MANAGERS },
+  {
+    name: 'attach projects to an integration',
+    method: 'PUT',
+    path: () => `organization/${org}/integrations/projects/`,
+    body: async () => ({ token: (await ownerApi('POST', `organization/${org}/integrations/create/`, { integration_type: 'crm' })).body.token, projects: [P()] }),
+    allowed: MANAGERS,
+  },
+  { name: 'list folders', method: 'GET', path: () => `organization/${org}/folders/`, allowed: MEMBERS },
+  { name: 'create folder', method: 'POST', path: () => `organization/${org}/folders/`, body: () => ({ name: 'f' }), allowed: MANAGERS },
+  { name: 'rename folder', method: 'PUT', path: async () => `organization/${org}/folders/${await freshFolder()}/`, body: () => ({ name: 'g' }), allowed: MANAGERS },
+  { name: 'delete folder', method: 'DELETE', path: async () => `organization/${org}/folders/${await freshFolder()}/`, allowed: MANAGERS },
+  { name: 'advanced projects', method: 'GET', path: () => `organization/${org}/advanced_projects/`, allowed: MEMBERS },
+  { name: 'reference projects', method: 'GET', path: () => `organization/${org}/reference-projects/`, allowed: MEMBERS },
+  { name: 'upload a logo', method: 'POST', path: () => `organization/${org}/logo/`, form: png, allowed: [...MANAGERS, 'projectOwner', 'projectAdmin'] },
+  { name: 'create project', method: 'POST', path: () => 'project/', body: () => ({ name: 'p', organization_pk: org, geotag: point(0, 0) }), allowed: MANAGERS },
+  { name: 'get project', method: 'GET', path: () => `project/${P()}/`, allowed: VISIBLE },
+  { name: 'project home', method: 'GET', path: () => `project/${P()}/home/`, allowed: HOME },
+  { name: 'summary by site', method: 'GET', path: () => `project/${P()}/summary-by-site/`, allowed: HOME },
+  { name: 'update project', method: 'PUT', path: () => `project/${P()}/`, body: () => ({ description: 'd' }), allowed: PARAMS },
+  { name: 'set is_entity', method: 'PATCH', path: () => `project/${P()}/`, body: () => ({ is_entity: false }), allowed: PARAMS },
+  { name: 'duplicate project', method: 'POST', path: () => `project/${P()}/duplicate/`, allowed: MANAGERS },
+  { name: 'upload a file', method: 'POST', path: () => `project/${P()}/upload/`, form: upload, allowed: PARAMS },
+  { name: 'set status', method: 'POST', path: () => `project/${P()}/status/`, body: () => ({ project_state: 'P' }), allowed: [...MANAGERS, 'projectOwner'] },
+  { name: 'set type', method: 'POST', path: () => `project/${P()}/type/`, body: () => ({ project_type: 'S' }), allowed: PARAMS },
+  { name: 'set timing column', method: 'POST', path: () => `project/${P()}/timingcolumn/`, body: () => ({ timing_column: 'time_created' }), allowed: PARAMS },
+  { name: 'set aggregator', method: 'POST', path: () => `project/${P()}/aggregator/`, body: () => ({ project_aggregator: 'avg' }), allowed: PARAMS },
+  {
+    name: 'set hierarchy',
+    method: 'POST',
+    path: () => `project/${P()}/hierarchy/`,
+    body: () => ({ is_hierarchical: false, project_hierarchy: project.project_hierarchy }),
+    allowed: PARAMS,
+  },
+  { name: 'create site', method: 'POST', path: () => `project/${P()}/sites/`, body: () => ({ name: 's', geotag: point(0, 0) }), allowed: SITES },
+  { name: 'update site', method: 'PUT', path: async () => `project/${P()}/sites/${await freshSite()}/`, body: () => ({ name: 's2' }), allowed: SITES },
+  { name: 'site active flag', method: 'PATCH', path: async () => `project/${P()}/sites/${await freshSite()}/`, body: () => ({ active_flag: false }), allowed: SITES },
+  { name: 'delete site', method: 'DELETE', path: async () => `project/${P()}/sites/${await freshSite()}/`, allowed: SITES },
+  { name: 'create group', method: 'POST', path: () => `project/${P()}/groups/`, body: () => ({ name: 'g', site: project.sites[0].id }), allowed: SITES },
+  { name: 'update group', method: 'PATCH', path: async () => `project/${P()}/groups/${await freshGroup()}/`, body: () => ({ name: 'g2' }), allowed: SITES },
+  { name: 'delete group', method: 'DELETE', path: async () => `project/${P()}/groups/${await freshGroup()}/`, allowed: SITES },
+  { name: 'create team', method: 'POST', path: () => `project/${P()}/teams/`, body: () => ({ name: 't', group: project.groups[0].id }), allowed: SITES },
+  { name: 'update team', method: 'PATCH', path: async () => `project/${P()}/teams/${await freshTeam()}/`, body: () => ({ name: 't2' }), allowed: SITES },
+  { name: 'delete team', method: 'DELETE', path: async () => `project/${P()}/teams/${await freshTeam()}/`, allowed: SITES },
+  { name: 'list project users', method: 'GET', path: () => `project/${P()}/users/`, allowed: ADMINS },
+  { name: 'create project user', method: 'POST', path: () => 'api/v1/project-user/', body: () => ({ email: `p${++n}@fresh.test`, projectId: P(), collector: true }), allowed: ADMINS },
+  { name: 'update project user', method: 'PUT', path: async () => `project/${P()}/users/${await freshCollector()}/`, body: () => ({ collector: true }), allowed: ADMINS },
+  { name: 'remove project user', method: 'DELETE', path: async () => `project/${P()}/users/${await freshCollector()}/`, allowed: ADMINS },
+  { name: 'bulk add from a list', method: 'POST', path: () => 'project-user/bulk/', body: () => ({ projectId: P(), parsedList: [{ email: `l${++n}@fresh.test`, role: 'collector' }] }), allowed: ADMINS },
+  { name: 'bulk add from a file', method: 'POST', path: () => `project/${P()}/users/userslist/`, form: csv, allowed: ADMINS },
+  {
+    name: 'set permissions',
+    method: 'POST',
+    path: () => 'project-users/permissions/',
+    body: async () => ({ projectId: P(), userIds: [await freshCollector()], permissions: ['collector'] }),
+    allowed: ADMINS,
+  },
+  { name: 'create survey', method: 'POST', path: () => `project/${P()}/surveys/`, body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }), allowed: [...PARAMS, 'collector'] },
+  { name: 'list references', method: 'GET', path: () => `project/${P()}/references/`, allowed: VISIBLE },
+  { name: 'add reference', method: 'POST', path: () => `project/${P()}/references/`, body: () => ({ id: other.id, action: 'add' }), allowed: PARAMS },
+];
+
+describe('authorization matrix', () => {
+  it.each(cases)('$name', async (c) => {
+    const wrong: string[] = [];
+    for (const role of ROLES) {
+      const path = await c.path();
+      const body = c.body ? await c.body() : undefined;
+      const r = await api(c.method, path, { ...(role === 'anonymous' ? {} : { token: tokens.get(role)! }), body, ...(c.form ? { form: c.form() } : {}) });
+      const allowed = c.allowed.includes(role);
+      const ok = allowed
+        ? r.status >= 200 && r.status < 300
+        : role === 'anonymous'
+          ? r.status === 401
+          : role === 'outsider' && path.startsWith('project/')
+            ? r.status === 404
+            : r.status === 403 || r.status === 404;
+      if (!ok) wrong.push(`${role}: ${allowed ? 'allowed' : 'denied'} but got ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
