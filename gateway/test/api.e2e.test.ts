@@ -257,6 +257,21 @@ describe('operator CLI', () => {
     expect(login).toMatchObject({ status: 200, body: { organization: { name: 'Ops Workspace' } } });
   });
 
+  it('switches workspace feature flags: ingestion opens projectLevelIngestion', async () => {
+    const s = await loginDemo();
+    const project = (await api<{ projects: number[] }>('GET', `organization/${s.organization.id}/`, { token: s.access })).body.projects[0]!;
+    const before = await api<{ permissions: string[] }>('GET', `project/${project}/`, { token: s.access });
+    expect(before.body.permissions).not.toContain('projectLevelIngestion');
+    expect(await cli('workspace', 'features', '--id', String(s.organization.id), '--enable', 'ingestion')).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('features: ingestion'),
+    });
+    expect((await api<{ flagged_features: string[] }>('GET', `organization/${s.organization.id}/`, { token: s.access })).body.flagged_features).toEqual(['ingestion']);
+    const after = await api<{ permissions: string[] }>('GET', `project/${project}/`, { token: s.access });
+    expect(after.body.permissions).toContain('projectLevelIngestion');
+    await cli('workspace', 'features', '--id', String(s.organization.id), '--disable', 'ingestion');
+  });
+
   it('explains refusals and bad usage with non-zero exit codes', async () => {
     expect(await cli('user', 'create', '--email', 'operator.made@example.org', '--password', 'operator pass 3')).toMatchObject({
       code: 1,

@@ -11,6 +11,7 @@ const USAGE = `Usage: pnpm fieldwork <command> [options]
   user create --email E --password P [--username U] [--first-name F] [--last-name L] [--staff] [--superuser]
   user set-password --username U --password P
   workspace create --name N --owner USERNAME [--description D]
+  workspace features --id ID [--enable F,...] [--disable F,...]   (feature flags, e.g. ingestion)
   demo seed [--username U] [--email E] [--password P] [--workspace W]
 
 Environment: AUTH_GRPC_ADDR (default 127.0.0.1:50051), PROJECTS_GRPC_ADDR (default 127.0.0.1:50052).`;
@@ -33,6 +34,9 @@ async function main(argv: string[]): Promise<number> {
       owner: { type: 'string' },
       description: { type: 'string' },
       workspace: { type: 'string' },
+      id: { type: 'string' },
+      enable: { type: 'string' },
+      disable: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -72,6 +76,12 @@ async function main(argv: string[]): Promise<number> {
           if_not_exists: false,
         });
         console.log(`created workspace "${org.name}" (id ${org.id}) owned by ${values.owner}`);
+        return 0;
+      }
+      case 'workspace features': {
+        const list = (v: string | undefined) => (v ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+        const org = await client.adminSetFeatures({ organization_id: Number(need('id')), enable: list(values.enable), disable: list(values.disable) });
+        console.log(`workspace ${org.id} features: ${org.flagged_features.join(', ') || '(none)'}`);
         return 0;
       }
       case 'demo seed': {
