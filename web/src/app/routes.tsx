@@ -1,5 +1,5 @@
 // Every route of spec 000 §2 and spec 001 §2, with its nesting and login requirement.
-import { Navigate, NavLink, Outlet, useParams, type RouteObject } from 'react-router';
+import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { FEATURES } from './features';
 import { AppShell } from './AppShell';
 import { Layout } from '../components/Layout';
@@ -11,26 +11,17 @@ import { ProjectsPage } from '../features/projects/ProjectsPage';
 import { UserSettingsPage } from '../features/user-settings/UserSettingsPage';
 import { PlaceholderPage } from '../features/placeholders/PlaceholderPage';
 import { RootError, RouteError } from '../features/errors/ErrorScreens';
+import { ProjectArea } from '../features/project/ProjectArea';
+import { ProjectHome } from '../features/project/ProjectHome';
+import { SettingsLayout } from '../features/project/settings/SettingsLayout';
+import { ParametersPage } from '../features/project/settings/ParametersPage';
+import { SitesPage } from '../features/project/settings/SitesPage';
+import { DurationPage } from '../features/project/settings/DurationPage';
+import { UsersPage } from '../features/project/settings/UsersPage';
+import { IntegrationsPage } from '../features/project/settings/IntegrationsPage';
+import { WorkspaceSettingsPage } from '../features/workspace/WorkspaceSettingsPage';
 
 const P = (title: string) => <PlaceholderPage title={title} />;
-
-/** The project area: its sections and the chosen one. */
-function ProjectArea() {
-  const { projectId } = useParams();
-  const sections = ['home', 'settings', 'builder', 'results', 'collect', 'import', ...(FEATURES.printResults ? ['export'] : [])];
-  return (
-    <div className="project-area">
-      <nav className="tabs">
-        {sections.map((s) => (
-          <NavLink key={s} to={`/project/${projectId}/${s === 'home' ? '' : s}`} end={s === 'home'}>
-            {s}
-          </NavLink>
-        ))}
-      </nav>
-      <Outlet />
-    </div>
-  );
-}
 
 const resultsChildren: RouteObject[] = [
   { index: true, element: P('Results') },
@@ -45,20 +36,20 @@ const resultsChildren: RouteObject[] = [
 ];
 
 const projectChildren: RouteObject[] = [
-  { index: true, element: P('Project home') },
-  { path: 'home', element: P('Project home') },
+  { index: true, element: <ProjectHome /> },
+  { path: 'home', element: <ProjectHome /> },
   {
     path: 'settings',
-    element: <Outlet />,
+    element: <SettingsLayout />,
     children: [
-      { index: true, element: P('Parameters') },
-      { path: 'parameters', element: P('Parameters') },
-      { path: 'sites', element: P('Sites') },
-      { path: 'duration', element: P('Duration') },
-      { path: 'admins', element: P('Admins') },
-      { path: 'guests', element: P('Guests') },
-      { path: 'integrations', element: P('Integrations') },
-      { path: 'collectors', element: P('Collectors') },
+      { index: true, element: <ParametersPage /> },
+      { path: 'parameters', element: <ParametersPage /> },
+      { path: 'sites', element: <SitesPage /> },
+      { path: 'duration', element: <DurationPage /> },
+      { path: 'admins', element: <UsersPage kind="admins" /> },
+      { path: 'guests', element: <UsersPage kind="guests" /> },
+      { path: 'integrations', element: <IntegrationsPage /> },
+      { path: 'collectors', element: <UsersPage kind="collectors" /> },
     ],
   },
   { path: 'builder', element: P('Form builder') },
@@ -135,7 +126,7 @@ export const routes: RouteObject[] = [
                   { path: 'projects', element: <ProjectsPage /> },
                   { path: 'project/:projectId', element: <ProjectArea />, children: projectChildren },
                   { path: 'user-settings', element: <UserSettingsPage /> },
-                  { path: 'workspace-settings', children: [{ path: ':orgId', element: P('Workspace settings') }] },
+                  { path: 'workspace-settings', children: [{ path: ':orgId', element: <WorkspaceSettingsPage /> }] },
                   // Any other path falls back to the projects screen.
                   { path: '*', element: <Navigate to="/projects" replace /> },
                 ],

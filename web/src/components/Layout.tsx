@@ -8,6 +8,7 @@ export function Layout() {
   const { t } = useTranslation();
   const user = useAppSelector((s) => s.session.user);
   const workspace = useAppSelector((s) => s.session.organizationName);
+  const organizationId = useAppSelector((s) => s.session.organizationId);
   return (
     <div className="layout">
       <header className="topbar">
@@ -21,6 +22,11 @@ export function Layout() {
         )}
         <nav className="usermenu">
           <LanguageSelect />
+          {organizationId !== null && (
+            <Link to={`/workspace-settings/${organizationId}`} data-testid="workspace-settings-link">
+              {t('nav.workspaceSettings')}
+            </Link>
+          )}
           <Link to="/user-settings" data-testid="user-settings-link">
             {user?.name ?? t('nav.userSettings')}
           </Link>

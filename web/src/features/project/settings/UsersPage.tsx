@@ -1,0 +1,179 @@
+// Project users of one kind (admins, guests, collectors): role filter, search, paging, add, remove, bulk upload.
+import { useState, type FormEvent } from 'react';
+import { useOutletContext } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch } from '../../../app/hooks';
+import { notify } from '../../../components/noticesSlice';
+import { FAILURES, failure } from '../../errors/failures';
+import { useAddProjectUserMutation, useBulkUploadMutation, useProjectUsersQuery, useRemoveProjectUserMutation } from '../../projects/projectsApi';
+import { ROLE_NAMES, type BulkReport, type Project, type RoleName } from '../../projects/types';
+
+const ROLE_OF_PAGE: Record<string, string> = { admins: 'project_admin', guests: 'guest', collectors: 'collector' };
+
+export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const project = useOutletContext<Project>();
+  const [role, setRole] = useState(ROLE_OF_PAGE[kind]!);
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const { data, error } = useProjectUsersQuery({ projectId: project.id, page, role, search });
+  const [add, added] = useAddProjectUserMutation();
+  const [remove, removed] = useRemoveProjectUserMutation();
+  const [bulk, bulkState] = useBulkUploadMutation();
+  const [report, setReport] = useState<BulkReport | null>(null);
+  const [form, setForm] = useState({ email: '', first_name: '', last_name: '', team: String(project.teams?.[0]?.id ?? ''), roles: new Set<RoleName>(kind === 'collectors' ? ['collector'] : kind === 'admins' ? ['project_admin'] : []) });
+  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / 20));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await add({
+        projectId: project.id,
+        email: form.email,
+        first_name: form.first_name,
+        last_name: form.last_name,
+        team: Number(form.team) || undefined,
+        ...Object.fromEntries(ROLE_NAMES.map((r) => [r, form.roles.has(r)])),
+      }).unwrap();
+      dispatch(notify(t('project.userAdded')));
+      setForm({ ...form, email: '', first_name: '', last_name: '' });
+    } catch {
+      // shown above
+    }
+  };
+
+  return (
+    <div data-testid={`users-${kind}`}>
+      {error && <p className="banner error">{failure(error, FAILURES.usersLoad)}</p>}
+      {added.error && <p className="banner error" role="alert">{failure(added.error, FAILURES.userCreate)}</p>}
+      {removed.error && <p className="banner error">{failure(removed.error, FAILURES.userDelete)}</p>}
+      <div className="toolbar">
+        <select aria-label={t('project.roleFilter')} data-testid="role-filter" value={role} onChange={(e) => { setRole(e.target.value); setPage(1); }}>
+          <option value="">{t('project.allRoles')}</option>
+          {[...ROLE_NAMES, 'guest'].map((r) => (
+            <option key={r} value={r}>
+              {t(`project.roles.${r}`)}
+            </option>
+          ))}
+        </select>
+        <input aria-label={t('project.search')} placeholder={t('project.search')} data-testid="user-search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1); }} />
+      </div>
+      <table className="users">
+        <thead>
+          <tr>
+            <th>{t('settings.name')}</th>
+            <th>{t('settings.email')}</th>
+            <th>{t('project.rolesTitle')}</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {data?.results.map((u) => (
+            <tr key={u.user_id} data-testid="user-row">
+              <td>{u.display_name}</td>
+              <td>{u.email}</td>
+              <td>{ROLE_NAMES.filter((r) => u[r]).map((r) => t(`project.roles.${r}`)).join(', ') || t('project.roles.guest')}</td>
+              <td>
+                <button type="button" className="link" onClick={() => void remove({ projectId: project.id, userId: u.user_id })}>
+                  {t('project.remove')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="pager">
+        <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          ‹
+        </button>
+        <span>
+          {page} / {pages} ({data?.count ?? 0})
+        </span>
+        <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          ›
+        </button>
+      </div>
+      <form className="card" onSubmit={(e) => void submit(e)} data-testid="add-user">
+        <h2>{t('project.addUser')}</h2>
+        <div className="row">
+          <label>
+            {t('settings.email')}
+            <input name="user-email" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          </label>
+          <label>
+            {t('project.firstName')}
+            <input name="user-first" value={form.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} />
+          </label>
+          <label>
+            {t('project.lastName')}
+            <input name="user-last" value={form.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} />
+          </label>
+        </div>
+        <label>
+          {t('project.team')}
+          <select name="user-team" value={form.team} onChange={(e) => setForm({ ...form, team: e.target.value })}>
+            {(project.teams ?? []).map((tm) => (
+              <option key={tm.id} value={tm.id}>
+                {tm.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset>
+          {ROLE_NAMES.map((r) => (
+            <label key={r} className="check">
+              <input
+                type="checkbox"
+                name={`role-${r}`}
+                checked={form.roles.has(r)}
+                onChange={(e) => {
+                  const roles = new Set(form.roles);
+                  if (e.target.checked) roles.add(r);
+                  else roles.delete(r);
+                  setForm({ ...form, roles });
+                }}
+              />
+              {t(`project.roles.${r}`)}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" data-testid="add-user-save">
+          {t('project.addUser')}
+        </button>
+      </form>
+      <section className="card" data-testid="bulk">
+        <h2>{t('project.bulk')}</h2>
+        <p>
+          <a href="/bulk_user_template.csv" download>
+            bulk_user_template.csv
+          </a>
+        </p>
+        {bulkState.error && <p className="banner error">{failure(bulkState.error, FAILURES.userCreate)}</p>}
+        <input
+          type="file"
+          accept=".csv,text/csv"
+          data-testid="bulk-file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) void bulk({ projectId: project.id, file }).unwrap().then(setReport, () => undefined);
+          }}
+        />
+        {report && (
+          <div data-testid="bulk-report">
+            <p>
+              {t('project.bulkResult', { added: report.added, failed: report.failed })}
+            </p>
+            <ul>
+              {report.rows.filter((r) => r.status === 'failed').map((r) => (
+                <li key={r.row} className="field-error">
+                  {t('project.row', { row: r.row })} {r.email}: {r.errors.join(' ')}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+// Workspace settings: users (rename, remove), API keys (the key is shown once), integrations (create, verify), folders.
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch } from '../../app/hooks';
+import { notify } from '../../components/noticesSlice';
+import { FAILURES, failure } from '../errors/failures';
+import { useDeleteFolderMutation, useFoldersQuery, useUpdateFolderMutation } from '../projects/projectsApi';
+import {
+  useApiKeysQuery,
+  useCreateApiKeyMutation,
+  useCreateIntegrationMutation,
+  useIntegrationsQuery,
+  useRemoveWorkspaceUserMutation,
+  useRenameWorkspaceUserMutation,
+  useRevokeApiKeyMutation,
+  useVerifyIntegrationMutation,
+  useWorkspaceUsersQuery,
+} from './workspaceApi';
+import { splitName } from '../../lib/text';
+
+const TABS = ['users', 'apiKeys', 'integrations', 'folders'] as const;
+
+export function WorkspaceSettingsPage() {
+  const { t } = useTranslation();
+  const organizationId = Number(useParams().orgId);
+  const [tab, setTab] = useState<(typeof TABS)[number]>('users');
+  return (
+    <section data-testid="workspace-settings">
+      <h1>{t('workspace.title')}</h1>
+      <nav className="tabs">
+        {TABS.map((x) => (
+          <button key={x} type="button" className={x === tab ? 'link active' : 'link'} data-testid={`ws-tab-${x}`} onClick={() => setTab(x)}>
+            {t(`workspace.tabs.${x}`)}
+          </button>
+        ))}
+      </nav>
+      {tab === 'users' && <Users organizationId={organizationId} />}
+      {tab === 'apiKeys' && <ApiKeys organizationId={organizationId} />}
+      {tab === 'integrations' && <Integrations organizationId={organizationId} />}
+      {tab === 'folders' && <Folders organizationId={organizationId} />}
+    </section>
+  );
+}
+
+function Users({ organizationId }: { organizationId: number }) {
+  const { t } = useTranslation();
+  const { data, error } = useWorkspaceUsersQuery(organizationId);
+  const [rename, renamed] = useRenameWorkspaceUserMutation();
+  const [remove, removed] = useRemoveWorkspaceUserMutation();
+  return (
+    <div>
+      {error && <p className="banner error">{failure(error, FAILURES.usersLoad)}</p>}
+      {renamed.error && <p className="banner error">{failure(renamed.error, FAILURES.userSave)}</p>}
+      {removed.error && <p className="banner error">{failure(removed.error, FAILURES.userDelete)}</p>}
+      <table className="users">
+        <tbody>
+          {data?.results.map((u) => (
+            <tr key={u.user} data-testid="ws-user">
+              <td>{u.name}</td>
+              <td>{u.email}</td>
+              <td>{[u.owner && 'owner', u.project_admin && 'project admin', u.user_admin && 'user admin', u.billing_admin && 'billing admin'].filter(Boolean).join(', ')}</td>
+              <td>
+                {!u.owner && (
+                  <>
+                    <button type="button" className="link" onClick={() => {
+                      const name = window.prompt(t('settings.name'), u.name);
+                      if (name) void rename({ organizationId, userId: u.user, ...splitName(name) });
+                    }}>
+                      {t('workspace.rename')}
+                    </button>
+                    <button type="button" className="link danger" onClick={() => window.confirm(t('workspace.confirmRemove')) && void remove({ organizationId, userId: u.user })}>
+                      {t('project.remove')}
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ApiKeys({ organizationId }: { organizationId: number }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const { data, error } = useApiKeysQuery(organizationId);
+  const [create, created] = useCreateApiKeyMutation();
+  const [revoke, revoked] = useRevokeApiKeyMutation();
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<string | null>(null);
+  return (
+    <div>
+      {error && <p className="banner error">{failure(error, FAILURES.apiKeysLoad)}</p>}
+      {created.error && <p className="banner error">{failure(created.error, FAILURES.apiKeyCreate)}</p>}
+      {revoked.error && <p className="banner error">{failure(revoked.error, FAILURES.apiKeyRevoke)}</p>}
+      {shown && (
+        <p className="banner ok" data-testid="api-key-shown">
+          {t('workspace.keyOnce')} <code>{shown}</code>
+        </p>
+      )}
+      <ul>
+        {data?.results.map((k) => (
+          <li key={k.prefix}>
+            {k.name} <code>{k.prefix}</code> {k.revoked ? t('workspace.revoked') : (
+              <button type="button" className="link" onClick={() => void revoke({ organizationId, prefix: k.prefix })}>
+                {t('workspace.revoke')}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={(e) => {
+        e.preventDefault();
+        void create({ organizationId, name }).unwrap().then((k) => {
+          setShown(k.key);
+          setName('');
+          dispatch(notify(t('workspace.keyCreated')));
+        }, () => undefined);
+      }}>
+        <input aria-label={t('workspace.keyName')} placeholder={t('workspace.keyName')} value={name} onChange={(e) => setName(e.target.value)} />
+        <button type="submit">{t('workspace.createKey')}</button>
+      </form>
+    </div>
+  );
+}
+
+function Integrations({ organizationId }: { organizationId: number }) {
+  const { t } = useTranslation();
+  const { data, error } = useIntegrationsQuery(organizationId);
+  const [create, created] = useCreateIntegrationMutation();
+  const [verify, verified] = useVerifyIntegrationMutation();
+  return (
+    <div>
+      {error && <p className="banner error">{failure(error, FAILURES.integrationsLoad)}</p>}
+      {created.error && <p className="banner error">{failure(created.error, 'Error creating integration')}</p>}
+      {verified.error && <p className="banner error">{failure(verified.error, 'Error updating integration')}</p>}
+      <ul>
+        {data?.results.map((i) => (
+          <li key={i.token}>
+            CRM <code>{i.token}</code> {i.verified ? `✓ ${t('workspace.verified')}` : (
+              <button type="button" className="link" onClick={() => void verify({ organizationId, token: i.token })}>
+                {t('workspace.verify')}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => void create({ organizationId })}>
+        {t('workspace.createIntegration')}
+      </button>
+    </div>
+  );
+}
+
+function Folders({ organizationId }: { organizationId: number }) {
+  const { t } = useTranslation();
+  const { data } = useFoldersQuery(organizationId);
+  const [update] = useUpdateFolderMutation();
+  const [remove] = useDeleteFolderMutation();
+  return (
+    <ul>
+      {data?.results.map((f) => (
+        <li key={f.id}>
+          {f.name}{' '}
+          <button type="button" className="link" onClick={() => {
+            const name = window.prompt(t('projects.folderName'), f.name);
+            if (name) void update({ organizationId, folderId: f.id, name });
+          }}>
+            {t('workspace.rename')}
+          </button>
+          <button type="button" className="link danger" onClick={() => void remove({ organizationId, folderId: f.id })}>
+            {t('project.delete')}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
