@@ -29,6 +29,8 @@ export interface GatewayOptions {
   files?: { dir: string; secret: string };
   bodyLimit: number;
   corsOrigins: string;
+  /** Origins the web app's maps load tiles from (allowed by the CSP). */
+  mapTileOrigins?: string;
   webDir: string;
   tls: boolean;
 }
@@ -62,7 +64,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
 
-  await app.register(security, { corsOrigins: options.corsOrigins, tls: options.tls });
+  await app.register(security, { corsOrigins: options.corsOrigins, tls: options.tls, mapTileOrigins: options.mapTileOrigins ?? '' });
   await app.register(openapi);
   await app.register(errors);
   await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });

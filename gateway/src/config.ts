@@ -33,6 +33,8 @@ export const gatewayConfigShape = {
   OBJECT_STORE_DIR: vars.string('.data/objects'),
   /** Secret the services sign fs object store URLs with. */
   OBJECT_STORE_SIGNING_SECRET: vars.string(''),
+  /** Origins of map tiles the web app may load (comma-separated), added to the CSP. */
+  MAP_TILE_ORIGINS: vars.string('https://tile.openstreetmap.org'),
   /** The built web app served at `/`; empty serves none. */
   WEB_DIR: vars.string(defaultWebDir),
   /** Seconds to let in-flight requests finish on shutdown. */

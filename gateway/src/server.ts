@@ -30,6 +30,7 @@ async function main() {
         : {}),
       bodyLimit: config.BODY_LIMIT_BYTES,
       corsOrigins: config.CORS_ORIGINS,
+      mapTileOrigins: config.MAP_TILE_ORIGINS,
       webDir: config.WEB_DIR,
       tls: config.TLS_TERMINATED,
     },

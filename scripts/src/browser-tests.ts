@@ -100,6 +100,78 @@ const scenarios: Scenario[] = [
       await page.getByTestId('projects-screen').waitFor();
     },
   ],
+  [
+    'an owner creates a project with a location, adds a site, group, team and collector, changes the state, and bulk-uploads users',
+    async (page, t) => {
+      const answers: string[] = [];
+      page.on('dialog', (d) => void (d.type() === 'prompt' ? d.accept(answers.shift() ?? '') : d.accept()));
+      await page.goto(`${t.baseUrl}/login-home/login`);
+      await login(page, t, t.demo.username, 'a new demo password');
+      await page.getByTestId('projects-screen').waitFor();
+      await page.getByTestId('new-project').click();
+      await page.getByTestId('project-name').fill('Malaria Survey');
+      await page.getByTestId('project-lat').fill('-3.3869');
+      await page.getByTestId('project-lng').fill('36.683');
+      await shot(page, '07-project-editor');
+      await page.getByTestId('project-save').click();
+      await page.waitForURL(/\/project\/\d+\/settings\/parameters$/);
+      const projectId = /\/project\/(\d+)\//.exec(page.url())![1];
+
+      await page.getByTestId('settings-sites').click();
+      await page.locator('input[name="site-name"]').fill('Arusha');
+      await page.locator('input[name="site-lat"]').fill('-3.37');
+      await page.locator('input[name="site-lng"]').fill('36.68');
+      await page.locator('input[name="site-start"]').fill('2026-03-01');
+      await page.locator('input[name="site-end"]').fill('2026-03-31');
+      await page.getByTestId('site-save').click();
+      const arusha = page.getByTestId('site').filter({ hasText: 'Arusha' });
+      await arusha.waitFor();
+      await arusha.getByRole('button', { name: 'Arusha' }).click();
+      assert.equal(await page.getByTestId('site-duration').innerText(), '30 days');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('site-popup').getByRole('button', { name: 'Close' }).click();
+      answers.push('North Group');
+      await arusha.getByTestId('add-group').click();
+      await arusha.getByTestId('group').filter({ hasText: 'North Group' }).waitFor();
+      answers.push('Team One');
+      await arusha.getByTestId('group').filter({ hasText: 'North Group' }).getByTestId('add-team').click();
+      await arusha.getByTestId('team').filter({ hasText: 'Team One' }).waitFor();
+      await shot(page, '08-sites');
+
+      await page.getByTestId('settings-collectors').click();
+      await page.locator('input[name="user-email"]').fill('field.worker@example.org');
+      await page.locator('input[name="user-first"]').fill('Field');
+      await page.locator('input[name="user-last"]').fill('Worker');
+      await page.locator('select[name="user-team"]').selectOption({ label: 'Team One' });
+      await page.getByTestId('add-user-save').click();
+      await page.getByTestId('user-row').filter({ hasText: 'field.worker@example.org' }).waitFor();
+      const csv = 'email,first_name,last_name,role,site,group,team\nbulk.ok@example.org,Bulk,Ok,collector,Arusha,North Group,Team One\nnot-an-email,Bad,Row,collector,,,\n';
+      await page.getByTestId('bulk-file').setInputFiles({ name: 'bulk_user_template.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      const report = page.getByTestId('bulk-report');
+      await report.waitFor();
+      assert.match(await report.innerText(), /1 added, 1 failed/);
+      assert.match(await report.innerText(), /Row 2 not-an-email: "not-an-email": Enter a valid email address\./);
+      await page.getByTestId('user-row').filter({ hasText: 'bulk.ok@example.org' }).waitFor();
+      await shot(page, '09-collectors');
+
+      await page.getByTestId('settings-parameters').click();
+      await page.getByTestId('status-select').selectOption('O');
+      await page.getByTestId('status-save').click();
+      assert.equal(
+        await page.getByTestId('status-error').innerText(),
+        'Before changing project status to live, you will need to add at least one question to your form.',
+      );
+      await page.getByTestId('status-select').selectOption('F');
+      await page.getByTestId('status-save').click();
+      await page.getByTestId('project-state').filter({ hasText: 'Finalized' }).waitFor();
+      await shot(page, '10-parameters');
+      await page.goto(`${t.baseUrl}/projects?view=map`);
+      await page.getByTestId('map').waitFor();
+      await page.waitForTimeout(500);
+      await shot(page, '11-projects-map');
+      assert.ok(projectId);
+    },
+  ],
 ];
 
 async function main(): Promise<number> {

@@ -7,15 +7,15 @@ import fp from 'fastify-plugin';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The headers helmet would set, computed by running it once against a recording response. */
-export function securityHeaders(tls: boolean): [string, string][] {
+export function securityHeaders(tls: boolean, mapTileOrigins: string[] = []): [string, string][] {
   const middleware = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...mapTileOrigins],
+        connectSrc: ["'self'", ...mapTileOrigins],
         workerSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -33,8 +33,8 @@ export function securityHeaders(tls: boolean): [string, string][] {
 }
 
 export default fp(
-  async (app, opts: { corsOrigins: string; tls: boolean }) => {
-    const headers = securityHeaders(opts.tls);
+  async (app, opts: { corsOrigins: string; tls: boolean; mapTileOrigins: string }) => {
+    const headers = securityHeaders(opts.tls, opts.mapTileOrigins.split(',').map((o) => o.trim()).filter(Boolean));
     app.addHook('onRequest', async (_request, reply) => {
       for (const [name, value] of headers) void reply.header(name, value);
     });
