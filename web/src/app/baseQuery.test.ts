@@ -70,7 +70,7 @@ describe('baseQuery', () => {
     const result = await store.dispatch(probe.endpoints.probe.initiate(4));
     expect(fetchMock).not.toHaveBeenCalled();
     expect(result.error).toMatchObject({ status: 401 });
-    expect(store.getState().session.user).toBeNull();
+    expect(store.getState().session.expired).toBe(true);
     expect(session.read().access).toBeNull();
   });
 
@@ -81,7 +81,7 @@ describe('baseQuery', () => {
     store.dispatch(loggedIn({ user, organization: null }));
     await store.dispatch(probe.endpoints.probe.initiate(5));
     expect(fetchMock.mock.calls.map((c) => requestOf(c).url).some((u) => u.includes('/probe/'))).toBe(false);
-    expect(store.getState().session.user).toBeNull();
+    expect(store.getState().session.expired).toBe(true);
     expect(session.read()).toMatchObject({ access: null, refresh: null });
   });
 });

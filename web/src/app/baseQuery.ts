@@ -1,7 +1,7 @@
 // The one baseQuery of the API slice: JSON, the JWT header, and the refresh-before-call rule of spec 000 §4.
 import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import { refreshDue, session } from './session';
-import { loggedOut } from '../features/session/sessionSlice';
+import { sessionExpired } from '../features/session/sessionSlice';
 
 /** The API base, absolute (a relative URL cannot build a Request outside a browser, e.g. in tests). */
 export const API_BASE = `${typeof window === 'undefined' ? 'http://localhost' : window.location.origin}/api/`;
@@ -50,7 +50,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
     // No refresh token, or a failed refresh, logs the user out.
     if (!refresh || !(await refreshSession())) {
       session.clear();
-      api.dispatch(loggedOut());
+      api.dispatch(sessionExpired());
       return { error: loggedOutError };
     }
   }

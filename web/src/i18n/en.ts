@@ -51,6 +51,7 @@ export const en = {
     latitude: 'Latitude',
     longitude: 'Longitude',
     pickOnMap: 'Click the map to pick the location, or type it.',
+    myLocation: 'Use my location',
     formFile: 'Create the form from a file (optional)',
     delete: 'Delete',
     deleteConfirm: 'Delete the project "{{name}}"? It disappears from the lists.',

@@ -53,6 +53,7 @@ export const fr: Messages = {
     latitude: 'Latitude',
     longitude: 'Longitude',
     pickOnMap: "Cliquez sur la carte pour choisir l'emplacement, ou saisissez-le.",
+    myLocation: 'Utiliser ma position',
     formFile: 'Créer le formulaire depuis un fichier (facultatif)',
     delete: 'Supprimer',
     deleteConfirm: 'Supprimer le projet « {{name}} » ? Il disparaît des listes.',

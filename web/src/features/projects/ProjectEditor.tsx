@@ -11,6 +11,13 @@ import { FAILURES, failure } from '../errors/failures';
 import { useCreateProjectMutation, useUpdateProjectMutation, useUploadLogoMutation, useUploadProjectFileMutation } from './projectsApi';
 import type { Project } from './types';
 
+/** Location request (spec 000 §9): coarse first, then high accuracy; timeout 30000 ms, maximum age 10000 ms. */
+export const LOCATION_OPTIONS = { timeout: 30_000, maximumAge: 10_000 };
+
+function locate(highAccuracy: boolean): Promise<GeolocationPosition> {
+  return new Promise((resolve, reject) => navigator.geolocation.getCurrentPosition(resolve, reject, { ...LOCATION_OPTIONS, enableHighAccuracy: highAccuracy }));
+}
+
 export const PLACE_ICONS = ['place', 'local_pizza', 'person_pin', 'person_pin_circle'] as const;
 export const SWATCHES = ['5da83d', '1e88e5', 'f4511e', '8e24aa', 'fdd835', '00897b', '6d4c41', '546e7a'];
 
@@ -27,6 +34,22 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
   const [lat, setLat] = useState(project?.geotag ? String(project.geotag.coordinates[1]) : '');
   const [logo, setLogo] = useState<string | undefined>(undefined);
   const [formFile, setFormFile] = useState<File | null>(null);
+  const [locationError, setLocationError] = useState('');
+  const useMyLocation = async () => {
+    setLocationError('');
+    let stage = 'Unable to get location';
+    try {
+      const coarse = await locate(false);
+      setLat(String(coarse.coords.latitude));
+      setLng(String(coarse.coords.longitude));
+      stage = 'Unable to get high accuracy location';
+      const fine = await locate(true);
+      setLat(String(fine.coords.latitude));
+      setLng(String(fine.coords.longitude));
+    } catch (err) {
+      setLocationError(`${stage} (${(err as GeolocationPositionError).message || String(err)})`);
+    }
+  };
   const [create, created] = useCreateProjectMutation();
   const [update, updated] = useUpdateProjectMutation();
   const [uploadLogo, logoState] = useUploadLogoMutation();
@@ -109,7 +132,15 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
             <input data-testid="project-lng" inputMode="decimal" value={lng} onChange={(e) => setLng(e.target.value)} />
           </label>
         </div>
-        <p className="muted">{t('projects.pickOnMap')}</p>
+        <p className="muted">
+          {t('projects.pickOnMap')}{' '}
+          {'geolocation' in navigator && (
+            <button type="button" className="link" onClick={() => void useMyLocation()}>
+              {t('projects.myLocation')}
+            </button>
+          )}
+        </p>
+        {locationError && <p className="field-error">{locationError}</p>}
         <LazyMap
           points={[]}
           picked={picked}

@@ -108,6 +108,7 @@ export function ProjectsPage() {
           </button>
         </div>
       </div>
+      {all && all.results.length === 0 && <p className="banner error">No workspaces found!</p>}
       {error && <p className="banner error">{errorMessage(error)}</p>}
       {isLoading && <p>{t('app.loading')}</p>}
       {org && projects.length === 0 && here.length === 0 && <p className="empty">{t('projects.empty')}</p>}

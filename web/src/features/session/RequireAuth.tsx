@@ -3,7 +3,8 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { LoginDialog } from './LoginDialog';
 import { session } from '../../app/session';
 import { decodeAccess } from '../../lib/jwt';
 import { useGetUserQuery } from './sessionApi';
@@ -17,16 +18,29 @@ export function loginRedirect(path: string): string {
   return `${LOGIN_PATH}?next=${encodeURIComponent(path)}`;
 }
 
+const KEEP_ON_EXPIRY = /^\/project\/\d+\/(builder|settings(\/parameters)?\/?$)/;
+
 export function RequireAuth() {
   const location = useLocation();
   const dispatch = useAppDispatch();
   const { t } = useTranslation();
   const claims = decodeAccess(session.read().access);
+  const expired = useAppSelector((s) => s.session.expired);
   const { data: user, isError, isLoading } = useGetUserQuery(claims?.user_id ?? 0, { skip: claims === null });
   useEffect(() => {
     if (user) dispatch(userLoaded(user));
   }, [user, dispatch]);
 
+  // A session that ends on the builder or parameters screen opens a login dialog over it instead of navigating,
+  // so unsaved work stays (spec 000 §2).
+  if (claims === null && expired && KEEP_ON_EXPIRY.test(location.pathname)) {
+    return (
+      <>
+        <Outlet />
+        <LoginDialog />
+      </>
+    );
+  }
   if (claims === null || isError) {
     if (isError) session.clear();
     return <Navigate to={loginRedirect(location.pathname + location.search + location.hash)} replace />;

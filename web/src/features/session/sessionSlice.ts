@@ -10,9 +10,11 @@ export interface SessionState {
   user: User | null;
   organizationId: number | null;
   organizationName: string;
+  /** The session ended by itself (no or a failed refresh), as opposed to a logout. */
+  expired: boolean;
 }
 
-const initialState: SessionState = { user: null, organizationId: null, organizationName: '' };
+const initialState: SessionState = { user: null, organizationId: null, organizationName: '', expired: false };
 
 /** The user continues only when each stored agreed version equals the current one. */
 export function legalStatus(user: Pick<User, 'settings'> | null): { terms: boolean; privacy: boolean } {
@@ -30,6 +32,7 @@ export const sessionSlice = createSlice({
       state.user = action.payload.user;
       state.organizationId = action.payload.organization?.id ?? action.payload.user.current_organization;
       state.organizationName = action.payload.organization?.name ?? '';
+      state.expired = false;
     },
     userLoaded(state, action: PayloadAction<User>) {
       state.user = action.payload;
@@ -45,7 +48,10 @@ export const sessionSlice = createSlice({
     loggedOut() {
       return initialState;
     },
+    sessionExpired(state) {
+      state.expired = true;
+    },
   },
 });
 
-export const { loggedIn, userLoaded, workspaceChosen, loggedOut } = sessionSlice.actions;
+export const { loggedIn, userLoaded, workspaceChosen, loggedOut, sessionExpired } = sessionSlice.actions;

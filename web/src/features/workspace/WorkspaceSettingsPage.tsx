@@ -25,6 +25,7 @@ export function WorkspaceSettingsPage() {
   const { t } = useTranslation();
   const organizationId = Number(useParams().orgId);
   const [tab, setTab] = useState<(typeof TABS)[number]>('users');
+  if (!Number.isSafeInteger(organizationId) || organizationId <= 0) return <p className="banner error">Invalid Workspaces Id!</p>;
   return (
     <section data-testid="workspace-settings">
       <h1>{t('workspace.title')}</h1>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/noticesSlice';
 import { FAILURES, failure } from '../../errors/failures';
-import { useAddProjectUserMutation, useBulkUploadMutation, useProjectUsersQuery, useRemoveProjectUserMutation } from '../../projects/projectsApi';
+import { useAddProjectUserMutation, useBulkUploadMutation, useProjectUsersQuery, useRemoveProjectUserMutation, useUpdateProjectUserMutation } from '../../projects/projectsApi';
 import { ROLE_NAMES, type BulkReport, type Project, type RoleName } from '../../projects/types';
 
 const ROLE_OF_PAGE: Record<string, string> = { admins: 'project_admin', guests: 'guest', collectors: 'collector' };
@@ -20,6 +20,7 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
   const { data, error } = useProjectUsersQuery({ projectId: project.id, page, role, search });
   const [add, added] = useAddProjectUserMutation();
   const [remove, removed] = useRemoveProjectUserMutation();
+  const [move, moved] = useUpdateProjectUserMutation();
   const [bulk, bulkState] = useBulkUploadMutation();
   const [report, setReport] = useState<BulkReport | null>(null);
   const [form, setForm] = useState({ email: '', first_name: '', last_name: '', team: String(project.teams?.[0]?.id ?? ''), roles: new Set<RoleName>(kind === 'collectors' ? ['collector'] : kind === 'admins' ? ['project_admin'] : []) });
@@ -48,6 +49,7 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
       {error && <p className="banner error">{failure(error, FAILURES.usersLoad)}</p>}
       {added.error && <p className="banner error" role="alert">{failure(added.error, FAILURES.userCreate)}</p>}
       {removed.error && <p className="banner error">{failure(removed.error, FAILURES.userDelete)}</p>}
+      {moved.error && <p className="banner error">{failure(moved.error, FAILURES.userSave)}</p>}
       <div className="toolbar">
         <select aria-label={t('project.roleFilter')} data-testid="role-filter" value={role} onChange={(e) => { setRole(e.target.value); setPage(1); }}>
           <option value="">{t('project.allRoles')}</option>
@@ -65,6 +67,7 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
             <th>{t('settings.name')}</th>
             <th>{t('settings.email')}</th>
             <th>{t('project.rolesTitle')}</th>
+            <th>{t('project.team')}</th>
             <th />
           </tr>
         </thead>
@@ -74,6 +77,22 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
               <td>{u.display_name}</td>
               <td>{u.email}</td>
               <td>{ROLE_NAMES.filter((r) => u[r]).map((r) => t(`project.roles.${r}`)).join(', ') || t('project.roles.guest')}</td>
+              <td>
+                {/* Changing the team moves the user between team, group and site (spec 000 §4). */}
+                <select
+                  aria-label={t('project.team')}
+                  data-testid="user-team"
+                  value={u.team ?? ''}
+                  onChange={(e) => void move({ projectId: project.id, userId: u.user_id, team: Number(e.target.value) })}
+                >
+                  <option value="">—</option>
+                  {(project.teams ?? []).map((tm) => (
+                    <option key={tm.id} value={tm.id}>
+                      {tm.name}
+                    </option>
+                  ))}
+                </select>
+              </td>
               <td>
                 <button type="button" className="link" onClick={() => void remove({ projectId: project.id, userId: u.user_id })}>
                   {t('project.remove')}
