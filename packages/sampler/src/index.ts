@@ -1,4 +1,9 @@
-// The form model (spec 001 §3, §9). This package grows with the form-builder issue: schema types, validity,
-// conditions, the formula language. It starts with the constants of the spec that both sides already need.
+// The form model (spec 001 §3-§5, §9), pure: shared by the browser (live form, builder) and the services.
 export * from './constants.js';
 export * from './schema.js';
+export * from './items.js';
+export * from './builder.js';
+export * from './conditions.js';
+export * from './record.js';
+export * from './concatenation.js';
+export * from './answer-text.js';

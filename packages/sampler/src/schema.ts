@@ -1,7 +1,8 @@
 // The sampler schema document (spec 001 §3): blocks (categories), items, choices and languages, each with a deleted
-// flag, ordered by `form`. This first cut holds what creating and counting need; the builder issue completes it.
+// flag; `form` orders the top-level blocks and each block orders its entities (items and nested blocks).
 import { FORM_SCHEMA_VERSION, type ItemType } from './constants.js';
 
+/** Text per language (ISO 639-1 code). */
 export type LocalizedText = Record<string, string>;
 
 export interface Language {
@@ -16,14 +17,63 @@ export interface EntityRef {
   id: number;
 }
 
+export type Operator = 'NOT' | 'AND' | 'AND NOT' | 'OR' | 'OR NOT';
+export const OPERATORS: readonly Operator[] = ['NOT', 'AND', 'AND NOT', 'OR', 'OR NOT'];
+
+export interface Range {
+  $gt?: number;
+  $gte?: number;
+  $lt?: number;
+  $lte?: number;
+}
+
+/** A test on one answer: its choices overlap a list, or it lies in a range. */
+export interface ConditionTest {
+  itemId: number;
+  /** The schema the item belongs to: this one, an ancestor level, or a referenced project's. */
+  schemaId: number;
+  condition: number[] | Range;
+  finalized: boolean;
+}
+
+export type ConditionEntry = ConditionTest | { operator: Operator };
+
 export interface Block {
   id: number;
   name: LocalizedText;
   askOnce: boolean;
   entities: EntityRef[];
-  conditions: unknown[];
+  conditions: ConditionEntry[];
   markTypes: { allQuestionsRequired: boolean; allQuestionsOptional: boolean };
   deleted: boolean;
+}
+
+export interface Bound<T = number> {
+  active: boolean;
+  value: T;
+}
+
+/** Options of every type; which ones apply depends on the type (spec 001 §3 table). */
+export interface ItemOptions {
+  isPrimaryKey?: boolean;
+  isLookupQuestion?: boolean;
+  isRequiredQuestion?: boolean;
+  multiselect?: boolean;
+  choices?: number[];
+  allowDecimal?: boolean;
+  minimum?: Bound<number | string>;
+  maximum?: Bound<number | string>;
+  currency?: string;
+  showInForm?: boolean;
+  showInResults?: boolean;
+  formula?: string;
+  calculation?: unknown;
+  editorState?: unknown;
+  error?: string;
+  concatenation?: string;
+  codeTypes?: string[];
+  restrictType?: boolean;
+  agreement?: { active: boolean; value: boolean; text: LocalizedText };
 }
 
 export interface Item {
@@ -31,7 +81,19 @@ export interface Item {
   name: LocalizedText;
   codeName: string;
   type: ItemType;
-  options: Record<string, unknown>;
+  options: ItemOptions;
+  /** Text of an instruction item. */
+  instruction?: LocalizedText;
+  /** The item this one duplicates. */
+  source?: number;
+  deleted: boolean;
+}
+
+export interface Choice {
+  id: number;
+  codeName: string;
+  name: LocalizedText;
+  stop: boolean;
   deleted: boolean;
 }
 
@@ -43,7 +105,7 @@ export interface SchemaBody {
   entities: {
     blocks: Record<string, Block>;
     items: Record<string, Item>;
-    choices: Record<string, unknown>;
+    choices: Record<string, Choice>;
     languages: Record<string, Language>;
   };
   results: Record<string, unknown>;
@@ -113,7 +175,42 @@ export function newSchemaBody(projectType: string, language = { iso_code_1: 'en'
   return body;
 }
 
+/** Items that are questions: neither instructions nor empty. */
+export function isQuestion(item: Pick<Item, 'type'>): boolean {
+  return item.type !== 'instruction' && item.type !== 'empty';
+}
+
 /** Questions of a schema: items not deleted that are neither instructions nor empty. */
 export function countQuestions(body: Pick<SchemaBody, 'entities'>): number {
-  return Object.values(body.entities.items).filter((i) => !i.deleted && i.type !== 'instruction' && i.type !== 'empty').length;
+  return Object.values(body.entities.items).filter((i) => !i.deleted && isQuestion(i)).length;
+}
+
+/** Items in form order (depth first through nested blocks), each with its direct block. */
+export function itemsInOrder(body: SchemaBody): { item: Item; blockId: number; topBlockId: number }[] {
+  const out: { item: Item; blockId: number; topBlockId: number }[] = [];
+  const walk = (blockId: number, top: number, seen: Set<number>) => {
+    const block = body.entities.blocks[blockId];
+    if (!block || block.deleted || seen.has(blockId)) return;
+    seen.add(blockId);
+    for (const ref of block.entities) {
+      if (ref.type === 'item') {
+        const item = body.entities.items[ref.id];
+        if (item && !item.deleted) out.push({ item, blockId, topBlockId: top });
+      } else walk(ref.id, top, seen);
+    }
+  };
+  const seen = new Set<number>();
+  for (const id of body.form) walk(id, id, seen);
+  return out;
+}
+
+/** The block that holds an item (or a block) directly. */
+export function parentOf(body: SchemaBody, ref: EntityRef): Block | undefined {
+  return Object.values(body.entities.blocks).find((b) => !b.deleted && b.entities.some((e) => e.type === ref.type && e.id === ref.id));
+}
+
+/** The text of a localized field in `lang`, falling back to the primary language, then any. */
+export function text(t: LocalizedText | undefined, lang: string, primary?: string): string {
+  if (!t) return '';
+  return t[lang] ?? (primary ? t[primary] : undefined) ?? Object.values(t)[0] ?? '';
 }
