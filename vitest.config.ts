@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'scripts/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'packages/sampler/test/**/*.test.ts', 'services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'scripts/src/**/*.test.ts'],
         },
       },
       'web/vitest.config.ts',

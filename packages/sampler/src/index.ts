@@ -7,3 +7,5 @@ export * from './conditions.js';
 export * from './record.js';
 export * from './concatenation.js';
 export * from './answer-text.js';
+export * from './formula/index.js';
+export * from './calculation.js';

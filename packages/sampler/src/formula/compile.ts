@@ -1,0 +1,234 @@
+// Parses a formula once and compiles it to a closure; compiled formulas are cached by their text. A formula that
+// cannot compile answers a FormulaCompileError: parse errors name the line, column and expected tokens.
+import { FormulaCompileError, FormulaError, FORMULA_ERRORS } from './errors.js';
+import { FUNCTIONS, power, type Arg, type EvalContext } from './functions.js';
+import type * as ohm from 'ohm-js';
+import { grammar } from './grammar.js';
+import { compare, finite, toNumber, toText, type Scalar, type Value } from './values.js';
+
+export type { EvalContext };
+
+type AstNode =
+  | { k: 'num'; v: number }
+  | { k: 'str'; v: string }
+  | { k: 'bool'; v: boolean }
+  | { k: 'ref'; block: number; item: number | '*' }
+  | { k: 'name'; name: string }
+  | { k: 'call'; name: string; args: AstNode[] }
+  | { k: 'neg' | 'pos' | 'pct'; x: AstNode }
+  | { k: 'bin'; op: string; a: AstNode; b: AstNode };
+
+/** A question reference of a formula: Q{block}_{item}, or Q{block}_* for every question of the block. */
+export interface FormulaRef {
+  block: number;
+  item: number | '*';
+}
+
+export interface CompiledFormula {
+  text: string;
+  refs: FormulaRef[];
+  functions: string[];
+  evaluate(ctx: EvalContext): Value;
+}
+
+const ast = (n: ohm.Node): AstNode => (n as unknown as { ast(): AstNode }).ast();
+const bin = (op: string) => (a: ohm.Node, _op: ohm.Node, b: ohm.Node): AstNode => ({ k: 'bin', op, a: ast(a), b: ast(b) });
+
+const semantics = grammar.createSemantics().addOperation<AstNode>('ast', {
+  Formula: (_eq, e, _end) => ast(e),
+  Comparison_ne: bin('<>'),
+  Comparison_le: bin('<='),
+  Comparison_ge: bin('>='),
+  Comparison_eq: bin('='),
+  Comparison_lt: bin('<'),
+  Comparison_gt: bin('>'),
+  Concat_join: bin('&'),
+  Additive_plus: bin('+'),
+  Additive_minus: bin('-'),
+  Multiplicative_times: bin('*'),
+  Multiplicative_divide: bin('/'),
+  Power_power: bin('^'),
+  Postfix_percent: (x, _p) => ({ k: 'pct', x: ast(x) }),
+  Unary_neg: (_m, x) => ({ k: 'neg', x: ast(x) }),
+  Unary_pos: (_p, x) => ({ k: 'pos', x: ast(x) }),
+  Primary_paren: (_o, e, _c) => ast(e),
+  Primary_name: (i) => ({ k: 'name', name: i.sourceString }),
+  Call: (name, _o, list, _c) => ({ k: 'call', name: name.sourceString.toUpperCase(), args: list.asIteration().children.map((c) => ast(c)) }),
+  time(_h1, _h2, _c1, _m1, _m2, _c2, _s1, _s2, _ampm) {
+    const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(this.sourceString)!;
+    const [h, min, sec, ampm] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0), m[4]?.toUpperCase()];
+    const bad = min > 59 || sec > 59 || (ampm ? h < 1 || h > 12 : h > 23);
+    if (bad) throw new FormulaCompileError('VALUE', `${FORMULA_ERRORS.VALUE} ${this.sourceString} is not a time.`);
+    const hours = ampm ? (h % 12) + (ampm === 'PM' ? 12 : 0) : h;
+    return { k: 'num', v: hours / 24 + min / 1440 + sec / 86_400 };
+  },
+  number_whole(_a, _b, _c, _d) {
+    return { k: 'num', v: Number(this.sourceString) };
+  },
+  number_fraction(_a, _b, _c) {
+    return { k: 'num', v: Number(this.sourceString) };
+  },
+  string_double: (_o, chars, _c) => ({ k: 'str', v: chars.sourceString.replaceAll('""', '"') }),
+  string_single: (_o, chars, _c) => ({ k: 'str', v: chars.sourceString.replaceAll("''", "'") }),
+  boolean(_w) {
+    return { k: 'bool', v: this.sourceString.toUpperCase() === 'TRUE' };
+  },
+  ref(_q, _d, _u, _i) {
+    const m = /^[Qq](\d+)_(\d+|\*)$/.exec(this.sourceString)!;
+    return { k: 'ref', block: Number(m[1]), item: m[2] === '*' ? '*' : Number(m[2]) };
+  },
+});
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/** The syntax tree of a formula; throws FormulaCompileError. */
+export function parseFormula(text: string): AstNode {
+  const match = grammar.match(text);
+  if (match.failed()) {
+    const at = position(text, match.getRightmostFailurePosition());
+    const expectedText = match.getExpectedText();
+    throw new FormulaCompileError('ERROR', `${FORMULA_ERRORS.ERROR} Line ${at.line}, col ${at.column}: expected ${expectedText}.`, {
+      ...at,
+      expected: expectedText.replace(/^one of /, '').split(/, (?:or )?| or /),
+    });
+  }
+  return (semantics(match) as unknown as { ast(): AstNode }).ast();
+}
+
+const scalarOf = (v: Value): Scalar => (Array.isArray(v) ? new FormulaError('VALUE') : v);
+
+function arith(op: string, a: Value, b: Value): Value {
+  const x = toNumber(scalarOf(a));
+  if (x instanceof FormulaError) return x;
+  const y = toNumber(scalarOf(b));
+  if (y instanceof FormulaError) return y;
+  switch (op) {
+    case '+':
+      return finite(x + y);
+    case '-':
+      return finite(x - y);
+    case '*':
+      return finite(x * y);
+    case '/':
+      return y === 0 ? new FormulaError('DIV_ZERO', 'division') : finite(x / y);
+    default:
+      return power(x, y);
+  }
+}
+
+type Closure = (ctx: EvalContext) => Value;
+
+function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Closure {
+  switch (n.k) {
+    case 'num':
+    case 'str':
+    case 'bool': {
+      const v = n.v;
+      return () => v;
+    }
+    case 'ref': {
+      refs.push({ block: n.block, item: n.item });
+      const { block, item } = n;
+      return (ctx) => ctx.ref(block, item);
+    }
+    case 'name':
+      throw new FormulaCompileError('NAME', `${FORMULA_ERRORS.NAME} ${n.name}`);
+    case 'call': {
+      const def = FUNCTIONS[n.name];
+      if (!def) throw new FormulaCompileError('NAME', `${FORMULA_ERRORS.NAME} ${n.name}`);
+      if (n.args.length < def.min) throw new FormulaCompileError('ARGLENL', `${FORMULA_ERRORS.ARGLENL} ${n.name}`);
+      if (n.args.length > def.max) throw new FormulaCompileError('ARGLENM', `${FORMULA_ERRORS.ARGLENM} ${n.name}`);
+      functions.add(n.name);
+      const args = n.args.map((a) => ({ fn: compileNode(a, refs, functions), ref: a.k === 'ref' }));
+      const fn = def.fn;
+      return (ctx) => fn(args.map((a): Arg => ({ get: () => a.fn(ctx), ref: a.ref })), ctx);
+    }
+    case 'neg':
+    case 'pos': {
+      const x = compileNode(n.x, refs, functions);
+      const sign = n.k === 'neg' ? -1 : 1;
+      // A unary sign on something that is not a number gives 0 (spec 001 §5); real errors still spread.
+      return (ctx) => {
+        const v = toNumber(scalarOf(x(ctx)));
+        if (v instanceof FormulaError) return v.code === 'VALUE' ? 0 : v;
+        return sign * v;
+      };
+    }
+    case 'pct': {
+      const x = compileNode(n.x, refs, functions);
+      return (ctx) => {
+        const v = toNumber(scalarOf(x(ctx)));
+        return v instanceof FormulaError ? v : v / 100;
+      };
+    }
+    case 'bin': {
+      const a = compileNode(n.a, refs, functions);
+      const b = compileNode(n.b, refs, functions);
+      const op = n.op;
+      if (op === '&') {
+        return (ctx) => {
+          const x = toText(scalarOf(a(ctx)));
+          if (x instanceof FormulaError) return x;
+          const y = toText(scalarOf(b(ctx)));
+          return y instanceof FormulaError ? y : x + y;
+        };
+      }
+      if (['+', '-', '*', '/', '^'].includes(op)) return (ctx) => arith(op, a(ctx), b(ctx));
+      return (ctx) => {
+        const x = scalarOf(a(ctx));
+        if (x instanceof FormulaError) return x;
+        const y = scalarOf(b(ctx));
+        if (y instanceof FormulaError) return y;
+        const c = compare(x, y);
+        switch (op) {
+          case '=':
+            return c === 0;
+          case '<>':
+            return c !== 0;
+          case '<':
+            return c < 0;
+          case '<=':
+            return c <= 0;
+          case '>':
+            return c > 0;
+          default:
+            return c >= 0;
+        }
+      };
+    }
+  }
+}
+
+const CACHE_SIZE = 2000;
+const cache = new Map<string, CompiledFormula | FormulaCompileError>();
+
+/** Compiles (once: the result is cached by text) a formula; throws FormulaCompileError when it cannot compile. */
+export function compileFormula(text: string): CompiledFormula {
+  const hit = cache.get(text);
+  if (hit instanceof FormulaCompileError) throw hit;
+  if (hit) return hit;
+  let result: CompiledFormula | FormulaCompileError;
+  try {
+    const refs: FormulaRef[] = [];
+    const functions = new Set<string>();
+    const closure = compileNode(parseFormula(text), refs, functions);
+    result = { text, refs, functions: [...functions], evaluate: closure };
+  } catch (err) {
+    if (!(err instanceof FormulaCompileError)) throw err;
+    result = err;
+  }
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(text, result);
+  if (result instanceof FormulaCompileError) throw result;
+  return result;
+}
+
+/** Compiles without the cache (for measuring parse + compile). */
+export function compileUncached(text: string): CompiledFormula {
+  const refs: FormulaRef[] = [];
+  const functions = new Set<string>();
+  return { text, refs, functions: [...functions], evaluate: compileNode(parseFormula(text), refs, functions) };
+}

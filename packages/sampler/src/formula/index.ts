@@ -1,0 +1,5 @@
+// The formula language of calculated questions (spec 001 §5, §8): parse once, compile to a closure, evaluate.
+export * from './errors.js';
+export * from './values.js';
+export { FUNCTIONS, type EvalContext, type FunctionDef } from './functions.js';
+export { compileFormula, compileUncached, parseFormula, type CompiledFormula, type FormulaRef } from './compile.js';

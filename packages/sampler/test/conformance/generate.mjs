@@ -1,0 +1,104 @@
+// Writes formula-conformance.json: formulas with Excel's results. The hand-written cases pin Excel's behaviour
+// (precedence, coercions, text of numbers, comparisons, every function, error values); the grid cases add breadth
+// with results that are plain IEEE double arithmetic, as Excel computes them. Expected values: a number, a string,
+// a boolean, {"error": CODE} for an error value, {"compile": CODE} for a formula that does not compile.
+// Context of the question references: Q1_1 = 10, Q1_2 = 4, Q1_3 = "Nairobi", Q1_4 unanswered, Q1_5 = 2.5,
+// Q2_1 = 45000 (the date 2023-03-15); now = 2026-11-22T12:00:00Z.
+import { writeFileSync } from 'node:fs';
+
+const E = (code) => ({ error: code });
+const C = (code) => ({ compile: code });
+
+const hand = [
+  // Arithmetic and precedence
+  ['1+2*3', 7], ['(1+2)*3', 9], ['2^3^2', 64], ['-2^2', 4], ['-(2^2)', -4], ['0-2^2', -4], ['2^-1', 0.5], ['2^0.5', Math.SQRT2],
+  ['10/4', 2.5], ['7-10', -3], ['1e3', 1000], ['1.5E-2', 0.015], ['.5', 0.5], ['5.', 5], ['50%', 0.5], ['200%*3', 6],
+  ['2^50%', Math.SQRT2], ['-50%', -0.5], ['10%%', 0.001], ['1+2%', 1.02], ['(1+2)%', 0.03], ['3*-1', -3], ['--3', 3], ['+-+3', -3],
+  ['2*3^2', 18], ['(2*3)^2', 36], ['12/3/2', 2], ['12/(3/2)', 8], ['10-4-3', 3], ['10-(4-3)', 9], ['2+3*4^2/8', 8], ['100/10%', 1000],
+  ['1/0', E('DIV_ZERO')], ['0/0', E('DIV_ZERO')], ['0^0', E('NUM')], ['0^-1', E('DIV_ZERO')], ['(-8)^(1/3)', E('NUM')],
+  ['(-2)^3', -8], ['(-2)^2', 4], ['10^400', E('NUM')], ['1e308*10', E('NUM')],
+  // Coercions
+  ['"3"+2', 5], ['"3"*"4"', 12], ['" 3 "+1', 4], ['"abc"+1', E('VALUE')], ['""+1', E('VALUE')], ['TRUE+1', 2], ['FALSE*5', 0],
+  ['TRUE+TRUE', 2], ['"1e2"+0', 100], ['"50%"+0', 0.5], ['-"abc"', 0], ['+"abc"', 0], ['-"5"', -5], ['-TRUE', -1], ['-(1/0)', E('DIV_ZERO')],
+  // Concatenation and the text of numbers
+  ['"a"&"b"', 'ab'], ['"a"&1+2', 'a3'], ['1&2', '12'], ['1+2&3', '33'], ['"x"&TRUE', 'xTRUE'], ['"x"&FALSE', 'xFALSE'],
+  ['1/3&""', '0.333333333333333'], ['2/3&""', '0.666666666666667'], ['0.1+0.2&""', '0.3'], ['1e15&""', '1E+15'],
+  ['123456789012345&""', '123456789012345'], ['-0.5&""', '-0.5'], ['"a"&(1/0)', E('DIV_ZERO')], ['""&""', ''],
+  ["'single'&\"double\"", 'singledouble'], ['"say ""hi"""', 'say "hi"'], ["'it''s'", "it's"], ['0.000001&""', '0.000001'], ['1.50&""', '1.5'],
+  // Comparisons
+  ['1+1=2', true], ['1=1.0', true], ['"a"="A"', true], ['"a"<"b"', true], ['"B">"a"', true], ['"apple"<"apples"', true],
+  ['1<"1"', true], ['"1"=1', false], ['TRUE>1', true], ['TRUE="TRUE"', false], ['FALSE<TRUE', true], ['2<>3', true],
+  ['2<>2', false], ['3>=3', true], ['3<=2', false], ['"a"&"b"="AB"', true], ['1<2=TRUE', true], ['1=1=TRUE', true],
+  ['1/0=1', E('DIV_ZERO')], ['-1<0', true], ['""=""', true], ['"">"a"', false], ['TRUE>"z"', true], ['"10"<"9"', true],
+  // Times
+  ['10:30 AM', 0.4375], ['10:30 PM', 0.9375], ['12:00 AM', 0], ['12:00 PM', 0.5], ['14:05:30', 14 / 24 + 5 / 1440 + 30 / 86400],
+  ['0:00', 0], ['23:59:59', 23 / 24 + 59 / 1440 + 59 / 86400], ['1:30 pm', 0.5625], ['(14:00-8:00)*24', 6], ['25:00', C('VALUE')],
+  ['13:00 PM', C('VALUE')], ['9:60', C('VALUE')],
+  // SUM, AVERAGE, MIN, MAX, COUNT
+  ['SUM(1,2,3)', 6], ['SUM()', C('ARGLENL')], ['SUM(1,"2",TRUE)', 4], ['SUM(1,"x")', E('VALUE')], ['SUM(Q1_*)', 16.5],
+  ['SUM(Q1_1,Q1_2)', 14], ['SUM(Q1_3)', 0], ['SUM(Q1_4)', 0], ['SUM(Q1_1,1/0)', E('DIV_ZERO')], ['AVERAGE(1,2,3,4)', 2.5],
+  ['AVERAGE(Q1_*)', 5.5], ['AVERAGE(Q1_3)', E('DIV_ZERO')], ['AVERAGE("a")', E('VALUE')], ['MIN(3,1,2)', 1], ['MAX(3,1,2)', 3],
+  ['MIN(Q1_*)', 2.5], ['MAX(Q1_*)', 10], ['MAX(Q1_3)', 0], ['MIN(-1,"-2")', -2], ['COUNT(1,2,"x")', 2], ['COUNT(1,"2",TRUE)', 3],
+  ['COUNT(Q1_*)', 3], ['COUNT(Q1_3,Q1_4)', 0], ['COUNT(1/0,1)', 1], ['MAX(-5,-2)', -2], ['SUM(0.1,0.2)', 0.1 + 0.2],
+  // IF, AND, OR, NOT
+  ['IF(TRUE,1,2)', 1], ['IF(FALSE,1,2)', 2], ['IF(FALSE,1)', false], ['IF(1,"yes","no")', 'yes'], ['IF(0,"yes","no")', 'no'],
+  ['IF("TRUE",1,2)', 1], ['IF("x",1,2)', E('VALUE')], ['IF(1/0,1,2)', E('DIV_ZERO')], ['IF(TRUE,1,1/0)', 1],
+  ['IF(Q1_1>5,"big","small")', 'big'], ['IF(Q1_4,1,2)', 2], ['IF(1)', C('ARGLENL')], ['IF(1,2,3,4)', C('ARGLENM')],
+  ['AND(TRUE,TRUE)', true], ['AND(TRUE,FALSE)', false], ['AND(1,0)', false], ['AND(1,2)', true], ['OR(FALSE,0)', false],
+  ['OR(FALSE,1)', true], ['AND("x")', E('VALUE')], ['AND("TRUE",TRUE)', true], ['AND(Q1_3)', E('VALUE')], ['OR(Q1_1)', true],
+  ['NOT(TRUE)', false], ['NOT(0)', true], ['NOT("x")', E('VALUE')], ['NOT(1,2)', C('ARGLENM')], ['IF(AND(Q1_1>5,Q1_2<5),"both","no")', 'both'],
+  // Rounding
+  ['ROUND(2.5,0)', 3], ['ROUND(-2.5,0)', -3], ['ROUND(2.675,2)', 2.68], ['ROUND(1.005,2)', 1.01], ['ROUND(1234.567,-2)', 1200],
+  ['ROUND(1234.567,1)', 1234.6], ['ROUND(-1.5,0)', -2], ['ROUND(0.5,0)', 1], ['ROUND(1.45,1)', 1.5], ['ROUND(3.14159,3)', 3.142],
+  ['ROUNDUP(3.2,0)', 4], ['ROUNDUP(-3.2,0)', -4], ['ROUNDUP(3.14159,3)', 3.142], ['ROUNDUP(31415.92654,-2)', 31500],
+  ['ROUNDDOWN(3.9,0)', 3], ['ROUNDDOWN(-3.9,0)', -3], ['ROUNDDOWN(3.14159,3)', 3.141], ['ROUNDDOWN(31415.92654,-2)', 31400],
+  ['ROUND(2.5)', C('ARGLENL')], ['INT(8.9)', 8], ['INT(-8.9)', -9], ['INT(-0.5)', -1], ['INT("7.5")', 7], ['ROUND(0.1+0.2,15)', 0.3],
+  // MOD, ABS, SQRT, POWER, EXP, LN, LOG, LOG10
+  ['MOD(3,2)', 1], ['MOD(-3,2)', 1], ['MOD(3,-2)', -1], ['MOD(-3,-2)', -1], ['MOD(5.5,2)', 1.5], ['MOD(10,0)', E('DIV_ZERO')],
+  ['MOD(0,5)', 0], ['ABS(-4)', 4], ['ABS("-2")', 2], ['SQRT(16)', 4], ['SQRT(2)', Math.SQRT2], ['SQRT(-1)', E('NUM')],
+  ['POWER(2,10)', 1024], ['POWER(4,0.5)', 2], ['POWER(0,-2)', E('DIV_ZERO')], ['POWER(-1,0.5)', E('NUM')], ['EXP(0)', 1],
+  ['EXP(1)', Math.E], ['EXP(1000)', E('NUM')], ['LN(1)', 0], ['LN(EXP(2))', 2], ['LN(0)', E('NUM')], ['LN(-1)', E('NUM')],
+  ['LOG(100)', 2], ['LOG(8,2)', 3], ['LOG(1,10)', 0], ['LOG(10,1)', E('DIV_ZERO')], ['LOG(-10)', E('NUM')], ['LOG(10,0)', E('NUM')],
+  ['LOG(1,2,3)', C('ARGLENM')], ['LOG10(1000)', 3], ['LOG10(0)', E('NUM')], ['SQRT()', C('ARGLENL')],
+  // Text functions
+  ['CONCATENATE("a","b","c")', 'abc'], ['CONCATENATE("n=",5)', 'n=5'], ['CONCATENATE(TRUE)', 'TRUE'], ['CONCATENATE(Q1_3,"-",Q1_1)', 'Nairobi-10'],
+  ['LEN("hello")', 5], ['LEN("")', 0], ['LEN(12345)', 5], ['LEN(Q1_3)', 7], ['LEN(1/4)', 4], ['LEFT("Fieldwork",5)', 'Field'],
+  ['LEFT("Fieldwork")', 'F'], ['LEFT("abc",10)', 'abc'], ['LEFT("abc",0)', ''], ['LEFT("abc",-1)', E('VALUE')], ['RIGHT("Fieldwork",4)', 'work'],
+  ['RIGHT("Fieldwork")', 'k'], ['RIGHT("abc",0)', ''], ['MID("Fieldwork",6,4)', 'work'], ['MID("Fieldwork",1,5)', 'Field'],
+  ['MID("abc",5,2)', ''], ['MID("abc",0,1)', E('VALUE')], ['MID("abc",1,-1)', E('VALUE')], ['MID("abc",2)', C('ARGLENL')],
+  ['UPPER("Nairobi")', 'NAIROBI'], ['LOWER("NaIrObI")', 'nairobi'], ['UPPER(Q1_3)', 'NAIROBI'], ['TRIM("  a   b  ")', 'a b'], ['TRIM("x")', 'x'],
+  ['LEFT(12345,2)', '12'], ['RIGHT(TRUE,2)', 'UE'], ['LEN(LEFT("abc",2)&RIGHT("xyz",1))', 3],
+  // Dates
+  ['YEAR(45000)', 2023], ['MONTH(45000)', 3], ['DAY(45000)', 15], ['YEAR("2024-02-29")', 2024], ['MONTH("2024-02-29")', 2],
+  ['DAY("2024-02-29")', 29], ['YEAR(-1)', E('NUM')], ['YEAR(Q2_1)', 2023], ['Q2_1+1', 45001],
+  ['DATEDIF("2020-01-01","2020-12-31","D")', 365], ['DATEDIF("2020-01-01","2021-01-01","Y")', 1], ['DATEDIF("2020-01-31","2021-03-01","M")', 13],
+  ['DATEDIF("2020-02-15","2020-03-14","M")', 0], ['DATEDIF("2001-06-01","2002-08-15","D")', 440], ['DATEDIF("2001-06-01","2002-08-15","YM")', 2],
+  ['DATEDIF("2001-06-01","2002-08-15","MD")', 14], ['DATEDIF("2001-06-01","2002-08-15","YD")', 75], ['DATEDIF("2021-01-01","2020-01-01","D")', E('NUM')],
+  ['DATEDIF(45000,45010,"D")', 10], ['DATEDIF("2020-01-01","2021-01-01","Z")', E('NUM')], ['TODAY()', 46348], ['NOW()', 46348.5],
+  ['TODAY()-TODAY()', 0], ['YEAR(TODAY())', 2026], ['TODAY(1)', C('ARGLENM')], ['DATEDIF(Q2_1,TODAY(),"Y")', 3],
+  // Question references
+  ['Q1_1+Q1_2', 14], ['Q1_1/Q1_2', 2.5], ['Q1_3+1', E('VALUE')], ['Q1_4+1', 1], ['Q1_4&"x"', 'x'], ['Q1_5*2', 5], ['Q9_1', E('REF')],
+  ['Q1_99', E('REF')], ['Q1_*+1', E('VALUE')], ['q1_1*2', 20], ['Q1_1%', 0.1], ['-Q1_2^2', 16], ['Q1_1>Q1_2', true], ['Q1_3="nairobi"', true],
+  // Names and syntax
+  ['x+1', C('NAME')], ['FOO(1)', C('NAME')], ['SUM(1,)', C('ERROR')], ['1+', C('ERROR')], ['(1+2', C('ERROR')], ['"unterminated', C('ERROR')],
+  ['1 2', C('ERROR')], ['=1+1', 2], ['=SUM(1,2)', 3], ['sum(1,2)', 3], ['true', true], ['false+0', 0], ['If(true,"a","b")', 'a'],
+  ['Round(2.5,0)', 3], ['', C('ERROR')], ['1+*2', C('ERROR')], ['Q1_', C('NAME')], ['  1 + 2  ', 3],
+];
+
+const grid = [];
+const values = [-7, -2, 0, 3, 12.5];
+const others = [-3, 2, 4, 0.5];
+const lit = (n) => (n < 0 ? `(${n})` : String(n));
+for (const a of values) {
+  for (const b of others) {
+    grid.push([`${lit(a)}+${lit(b)}`, a + b], [`${lit(a)}-${lit(b)}`, a - b], [`${lit(a)}*${lit(b)}`, a * b], [`${lit(a)}/${lit(b)}`, a / b]);
+    grid.push([`${lit(a)}<${lit(b)}`, a < b], [`MAX(${a},${b})`, Math.max(a, b)]);
+    grid.push([`MOD(${a},${b})`, Number((a - b * Math.floor(a / b)).toPrecision(15))]);
+  }
+}
+for (let k = 0; k <= 9; k++) grid.push([`LEFT("Fieldwork",${k})`, 'Fieldwork'.slice(0, k)], [`RIGHT("Fieldwork",${k})`, k === 0 ? '' : 'Fieldwork'.slice(-k)]);
+for (const x of [0.125, 0.375, -0.625, 7.5, -7.5]) grid.push([`INT(${x})`, Math.floor(x)], [`ABS(${x})`, Math.abs(x)], [`ROUND(${x},0)`, Math.sign(x) * Math.round(Math.abs(x))]);
+
+const cases = [...hand, ...grid].map(([formula, expected]) => ({ formula, expected }));
+writeFileSync(new URL('./formula-conformance.json', import.meta.url), JSON.stringify({ context: 'see generate.mjs', cases }, null, 1) + '\n');
+console.log(`${cases.length} cases (${hand.length} hand-written, ${grid.length} grid)`);
