@@ -28,6 +28,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': 'error',
+      'prefer-const': ['error', { destructuring: 'all' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-restricted-syntax': [

@@ -86,7 +86,8 @@ if (mode === 'start') {
     ['integration tests', pnpm, ['exec', 'vitest', 'run', '--project', 'integration']],
     ['API end-to-end tests', pnpm, ['exec', 'vitest', 'run', '--project', 'e2e']],
     ['browser end-to-end tests', process.execPath, [join(ROOT, 'scripts/dist/browser-tests.js')]],
-    ['benchmark smoke run', process.execPath, [join(ROOT, 'bench/gateway/run.mjs'), '--smoke']],
+    ['benchmark smoke runs', process.execPath, [join(ROOT, 'bench/gateway/run.mjs'), '--smoke']],
+    ['formula benchmark smoke run', process.execPath, [join(ROOT, 'bench/formula/run.mjs'), '--smoke']],
   ];
   const results = [];
   for (const [name, cmd, args] of steps) {

@@ -68,7 +68,7 @@ function dependsOn(body: SchemaBody, from: number, target: number, seen: Set<num
   const item = body.entities.items[from];
   if (!item || item.type !== 'calculated' || seen.has(from)) return false;
   seen.add(from);
-  let refs: number[] = [];
+  let refs: number[];
   try {
     refs = compileFormula(item.options.formula ?? '').refs.filter((r) => r.item !== '*').map((r) => r.item as number);
   } catch {
