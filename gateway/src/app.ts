@@ -19,6 +19,7 @@ import structureRoutes from './routes/structure.js';
 import projectUserRoutes from './routes/project-users.js';
 import collectionRoutes from './routes/collection.js';
 import fileRoutes from './routes/files.js';
+import formRoutes from './routes/forms.js';
 import multipart from '@fastify/multipart';
 import { sharedSchemas } from './schemas.js';
 
@@ -86,6 +87,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(structureRoutes, { clients });
   await app.register(projectUserRoutes, { clients });
   await app.register(collectionRoutes, { clients });
+  await app.register(formRoutes, { clients });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;

@@ -1,11 +1,12 @@
 // The gateway's long-lived gRPC channels, one per service, and their health checks.
 import { credentials, makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { auth, projects } from '@fieldwork/proto';
+import { auth, forms, projects } from '@fieldwork/proto';
 import { createClient, type PromiseClient } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
+export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
 
 export const SERVICE_NAMES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -13,6 +14,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 export interface Clients {
   auth: AuthClient;
   projects: ProjectsClient;
+  forms: FormsClient;
   /** grpc.health.v1 Check of each service: resolves to its serving status. */
   health: Record<ServiceName, (timeoutMs: number) => Promise<string>>;
   close(): void;
@@ -40,6 +42,7 @@ function healthCheck(address: string): { check: (timeoutMs: number) => Promise<s
 export function connectClients(addresses: Record<ServiceName, string>, timeoutMs: number): Clients {
   const authClient = createClient(auth.AuthServiceClient, addresses.auth, { defaultTimeoutMs: timeoutMs });
   const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, { defaultTimeoutMs: timeoutMs });
+  const formsClient = createClient(forms.FormsServiceClient, addresses.forms, { defaultTimeoutMs: timeoutMs });
   const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<
     ServiceName,
     ReturnType<typeof healthCheck>
@@ -47,10 +50,12 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
   return {
     auth: authClient,
     projects: projectsClient,
+    forms: formsClient,
     health: Object.fromEntries(SERVICE_NAMES.map((n) => [n, checks[n].check])) as Clients['health'],
     close: () => {
       authClient.close();
       projectsClient.close();
+      formsClient.close();
       for (const c of Object.values(checks)) c.client.close();
     },
   };

@@ -92,6 +92,7 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
   const objects = { OBJECT_STORE_DIR: `${c.dataDir}/objects`, OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret, PUBLIC_URL: c.publicUrl };
   switch (name) {
     case 'projects':
+    case 'forms':
       return { ...common, ...objects };
     case 'auth':
       return { ...common, JWT_SECRET: c.jwtSecret, PUBLIC_URL: c.publicUrl, MAIL_TRANSPORT: 'log' };

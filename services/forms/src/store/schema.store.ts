@@ -10,6 +10,8 @@ export interface SchemaRow {
   version: string;
   primary_language: string;
   body: SchemaBody;
+  revision: number;
+  deleted: boolean;
   time_updated: Date;
 }
 
@@ -27,6 +29,28 @@ export class SchemaStore {
   async ofProject(projectId: number): Promise<SchemaRow[]> {
     return this.sql<SchemaRow[]>`
       select * from sampler_schemas where project_id = ${projectId} and not deleted order by level, id`;
+  }
+
+  async byId(id: number): Promise<SchemaRow | undefined> {
+    const [row] = await this.sql<SchemaRow[]>`select * from sampler_schemas where id = ${id} and not deleted`;
+    return row;
+  }
+
+  /**
+   * Saves a new revision when the schema is still at `expectedRevision` (0: any); answers undefined when someone
+   * saved in between. The previous body is kept in schema_revisions.
+   */
+  async save(id: number, body: SchemaBody, name: string | undefined, expectedRevision: number, savedBy: number): Promise<SchemaRow | undefined> {
+    const [row] = await this.sql<SchemaRow[]>`
+      update sampler_schemas set body = ${this.sql.json(body as never)}, revision = revision + 1,
+        name = coalesce(${name ?? null}, name), version = ${body.version}, primary_language = ${body.primary_language},
+        time_updated = now()
+      where id = ${id} and not deleted and (${expectedRevision} = 0 or revision = ${expectedRevision})
+      returning *`;
+    if (!row) return undefined;
+    await this.sql`
+      insert into schema_revisions (schema_id, revision, body, saved_by) values (${id}, ${row.revision}, ${this.sql.json(body as never)}, ${savedBy})`;
+    return row;
   }
 
   async markDeleted(projectId: number, ids: number[]): Promise<SchemaRow[]> {

@@ -39,6 +39,7 @@ export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegis
     setTimingColumn: (req, ctx) => s.settings.setTimingColumn(req, ctx),
     setAggregator: (req, ctx) => s.settings.setAggregator(req, ctx),
     uploadFile: (req, ctx) => s.collection.uploadFile(req, ctx),
+    getFile: (req, ctx) => s.collection.getFile(req, ctx),
     uploadLogo: (req, ctx) => s.collection.uploadLogo(req, ctx),
     createSurvey: (req, ctx) => s.collection.createSurvey(req, ctx),
     getSurvey: (req, ctx) => s.collection.getSurvey(req, ctx),

@@ -148,6 +148,15 @@ export class CollectionService {
     return { file_id: key, filename: name, size: req.content.length, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S }) };
   }
 
+  /** Where an uploaded file of the project is (for the services that read it). */
+  async getFile(req: projects.FileRef, ctx: Ctx): Promise<projects.FileInfo> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters', 'form');
+    const file = await this.store.fileById(a.project.id, req.file_id.trim());
+    if (!file) throw problems.invalidFields({ file_identifier: ['No file of this project has this id.'] });
+    return { file_id: file.file_id, object_key: file.object_key, filename: file.filename, content_type: file.content_type, size: file.size };
+  }
+
   private async summary(row: ProjectRow): Promise<projects.Project> {
     return toProject(row, await this.projects.logoUrl(row));
   }

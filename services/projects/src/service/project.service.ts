@@ -326,6 +326,7 @@ export class ProjectService {
           }
         : undefined,
       project_state: a.project.project_state,
+      project_type: a.project.project_type,
     };
   }
 

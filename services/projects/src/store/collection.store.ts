@@ -48,6 +48,12 @@ export class CollectionStore {
     await this.sql`insert into project_files ${this.sql(f as unknown as Record<string, never>)}`;
   }
 
+  async fileById(projectId: number, fileId: string): Promise<FileRow | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(fileId)) return undefined;
+    const [row] = await this.sql<FileRow[]>`select * from project_files where project_id = ${projectId} and file_id = ${fileId}`;
+    return row;
+  }
+
   async fileByKey(key: string): Promise<FileRow | undefined> {
     const [row] = await this.sql<FileRow[]>`select * from project_files where object_key = ${key}`;
     return row;

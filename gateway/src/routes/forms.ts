@@ -1,0 +1,53 @@
+// The form builder's calls (spec 001 §7 Schema): load and save a sampler schema, languages, a form from an upload.
+import type { FastifyInstance } from 'fastify';
+import { problems } from '@fieldwork/service-kit/problems';
+import type { forms } from '@fieldwork/proto';
+import type { Clients } from '../clients.js';
+import { id, str } from '../wire.js';
+import { projectId } from './projects.js';
+import { meta, parseId, secured } from './util.js';
+
+type Json = Record<string, unknown>;
+
+/** The document as the web app reads it: the schema's fields with its id, name and revision. */
+function documentJson(d: forms.SchemaDocument) {
+  return { ...(JSON.parse(d.body_json) as Json), id: d.id, name: d.name, project: d.project_id, level: d.level, revision: d.revision, time_updated: d.time_updated, editable: d.editable };
+}
+
+export default async function formRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const opts = { preHandler: app.authenticate, schema: { tags: ['forms'], security: secured } };
+  const f = clients.forms;
+
+  app.get<{ Params: { id: string } }>('/api/samplerschema/:id/', opts, async (r) =>
+    documentJson(await f.getSchemaDocument({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r))),
+  );
+
+  app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: 10 * 1024 * 1024 }, async (r) => {
+    const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
+    const saved = await f.saveSchemaDocument(
+      {
+        caller: r.caller,
+        schema_id: parseId(r.params.id, problems.invalidSchemaId),
+        body_json: JSON.stringify(body),
+        revision: typeof revision === 'number' ? revision : 0,
+        name: typeof name === 'string' ? name : '',
+      },
+      meta(r),
+    );
+    return documentJson(saved);
+  });
+
+  app.get('/api/languages/', { preHandler: app.authenticate, schema: { tags: ['forms'], security: secured } }, async (r) => {
+    const { results } = await f.listLanguages({}, meta(r));
+    return { results, count: results.length };
+  });
+
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/create-form-from-upload/', opts, async (r) => {
+    const b = r.body ?? {};
+    const reply = await f.convertUpload(
+      { caller: r.caller, project_id: projectId(r), file_identifier: str(b.file_identifier ?? b.file_id), schema_id: id(b.schema) },
+      meta(r),
+    );
+    return { schema: reply.schema ? documentJson(reply.schema) : null, notes: reply.notes, format: reply.format, questions: reply.questions };
+  });
+}

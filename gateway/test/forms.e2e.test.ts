@@ -1,0 +1,214 @@
+// Spec 001 forms through the API: load and save sampler schemas with the save refusals, languages, and forms made
+// from a question list and from an XLSForm.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
+import { startTestStack, type TestStack } from '@fieldwork/launcher';
+import { client, login, point, type Api, type Session } from './helpers.js';
+
+let t: TestStack;
+let api: Api;
+let owner: Session;
+
+beforeAll(async () => {
+  t = await startTestStack();
+  api = client(t);
+  owner = await login(api, t.demo.username, t.demo.password);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const newProject = async (name: string) =>
+  (await api<Record<string, any>>('POST', 'project/', { token: owner.access, body: { name, organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+
+function twoQuestions(): { body: SchemaBody; ids: number[]; block: number } {
+  const b = addBlock(newSchemaBody('S'), { en: 'Household' });
+  const q1 = addItem(b.body, b.id, 'number', 'en', 'Adults');
+  const q2 = addItem(q1.body, b.id, 'choice', 'en', 'Fuel');
+  const c = addChoice(q2.body, q2.id, 'en', 'Wood');
+  return { body: c.body, ids: [q1.id, q2.id], block: b.id };
+}
+
+describe('sampler schemas', () => {
+  it('loads a new schema, saves revisions, and refuses a stale one', async () => {
+    const p = await newProject('Form A');
+    const schemaId = p.sampler_schemas[0].id;
+    const got = await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access });
+    expect(got).toMatchObject({ status: 200, body: { id: schemaId, version: '1.0', form: [], revision: 1, editable: true, primary_language: 'en' } });
+    const { body } = twoQuestions();
+    const saved = await api<Record<string, any>>('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1, name: 'Household form' } });
+    expect(saved).toMatchObject({ status: 200, body: { revision: 2, name: 'Household form' } });
+    const again = await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access });
+    expect(again.body.entities.items).toEqual(body.entities.items);
+    expect(again.body.form).toEqual(body.form);
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1 } })).toMatchObject({
+      status: 409,
+      body: { detail: 'A newer revision of this form already exists.' },
+    });
+    // With a question the project can go live; then its schema is closed.
+    expect(await api('POST', `project/${p.id}/status/`, { token: owner.access, body: { project_state: 'O' } })).toMatchObject({ status: 200 });
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 2 } })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['Cannot edit schema for this project!'] },
+    });
+    expect((await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body.editable).toBe(false);
+  });
+
+  it('refuses several primary keys, and a longitudinal schema without one', async () => {
+    const p = await newProject('Form B');
+    const schemaId = p.sampler_schemas[0].id;
+    const { body, ids } = twoQuestions();
+    const twoKeys = updateItem(updateItem(body, ids[0]!, { options: { isPrimaryKey: true } }), ids[1]!, { options: { isPrimaryKey: true } });
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: twoKeys })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['Cannot save schema with multiple primary keys!'] },
+    });
+    await api('POST', `project/${p.id}/type/`, { token: owner.access, body: { project_type: 'L' } });
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['Cannot save longitudinal schema without a primary key!'] },
+    });
+    const oneKey = updateItem(body, ids[0]!, { options: { isPrimaryKey: true } });
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: oneKey })).status).toBe(200);
+  });
+
+  it('refuses bad documents and broken formulas with field errors', async () => {
+    const p = await newProject('Form C');
+    const schemaId = p.sampler_schemas[0].id;
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { form: 'nope' } })).toMatchObject({
+      status: 400,
+      body: {
+        schema: [
+          'form must be a list of category ids.',
+          'counters must hold blocks, items, choices and languages.',
+          'entities must hold blocks, items, choices and languages.',
+        ],
+      },
+    });
+    const { body, block, ids } = twoQuestions();
+    const calc = addItem(body, block, 'calculated', 'en', 'Total');
+    const broken = updateItem(calc.body, calc.id, { options: { formula: `Q${block}_${ids[0]}*` } });
+    const r = await api<Record<string, string[]>>('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: broken });
+    expect(r.status).toBe(400);
+    expect(r.body.formula![0]).toMatch(/^total: Not a valid formula! Line 1, col \d+: .* Your calculation will not be saved until fixed\.$/);
+    const fine = updateItem(calc.body, calc.id, { options: { formula: `Q${block}_${ids[0]}*2` } });
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: fine })).status).toBe(200);
+  });
+
+  it('answers "Invalid Schema Id!" for unknown and foreign schemas, and lets collectors read but not write', async () => {
+    expect(await api('GET', 'samplerschema/999999/', { token: owner.access })).toMatchObject({ status: 404, body: { detail: 'Invalid Schema Id!' } });
+    const p = await newProject('Form D');
+    const schemaId = p.sampler_schemas[0].id;
+    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'forms.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true } });
+    const collector = await login(api, 'forms.collector@example.org', 'collector pass 9');
+    expect(await api('GET', `samplerschema/${schemaId}/`, { token: collector.access })).toMatchObject({ status: 200, body: { editable: false } });
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: collector.access, body: newSchemaBody('S') })).status).toBe(403);
+    const other = await api<{ id: number }>('POST', 'organization/', { token: collector.access, body: { name: 'Collector Space' } });
+    expect(other.status).toBe(201);
+    const theirs = await api<Record<string, any>>('POST', 'project/', { token: collector.access, body: { name: 'Theirs', organization_pk: other.body.id, geotag: point(0, 0) } });
+    expect(await api('GET', `samplerschema/${theirs.body.sampler_schemas[0].id}/`, { token: owner.access })).toMatchObject({ status: 404, body: { detail: 'Invalid Schema Id!' } });
+  });
+
+  it('lists the ISO languages', async () => {
+    const r = await api<{ results: { iso_code_1: string; name: string }[]; count: number }>('GET', 'languages/', { token: owner.access });
+    expect(r.body.count).toBeGreaterThan(180);
+    expect(r.body.results).toContainEqual(expect.objectContaining({ iso_code_1: 'sw', name: 'Swahili' }));
+  });
+});
+
+describe('forms from files', () => {
+  const upload = async (projectId: number, name: string, content: Buffer | string, type: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([content], { type }), name);
+    const r = await api<{ file_id: string }>('POST', `project/${projectId}/upload/`, { token: owner.access, form });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.file_id;
+  };
+
+  it('makes a form from a CSV question list, reporting the rows it cannot use', async () => {
+    const p = await newProject('From CSV');
+    const csv = 'category,question,type,choices,required,code\nHousehold,How many adults?,integer,,yes,adults\nHousehold,Main fuel,choice,Wood|Gas|Electricity,,fuel\nHousehold,Broken,teleport,,,\nAbout you,Your name,text,,,name\n';
+    const fileId = await upload(p.id, 'questions.csv', csv, 'text/csv');
+    const r = await api<Record<string, any>>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } });
+    expect(r).toMatchObject({ status: 200, body: { format: 'question list (CSV)', questions: 3, notes: [{ sheet: 'questions', row: 4, message: expect.stringContaining('Unknown type "teleport"') }] } });
+    const items = Object.values(r.body.schema.entities.items) as Record<string, any>[];
+    expect(items.map((i) => [i.codeName, i.type])).toEqual([
+      ['adults', 'number'],
+      ['fuel', 'choice'],
+      ['name', 'open'],
+    ]);
+    expect(items[0]!.options.isRequiredQuestion).toBe(true);
+    expect(r.body.schema.form).toHaveLength(2);
+  });
+
+  it('imports an XLSForm: groups, choices, calculations, relevance, and a report of what was not converted', async () => {
+    const p = await newProject('From XLSForm');
+    const wb = new ExcelJS.Workbook();
+    const survey = wb.addWorksheet('survey');
+    survey.addRows([
+      ['type', 'name', 'label::English (en)', 'label::French (fr)', 'required', 'relevant', 'calculation', 'constraint'],
+      ['start', 'start', '', '', '', '', '', ''],
+      ['begin group', 'hh', 'Household', 'Ménage', '', '', '', ''],
+      ['integer', 'adults', 'Adults', 'Adultes', 'yes', '', '', '. >= 0'],
+      ['integer', 'children', 'Children', 'Enfants', '', '', '', ''],
+      ['calculate', 'total', 'Total', 'Total', '', '', '${adults} + ${children}', ''],
+      ['select_one fuel', 'fuel', 'Main fuel', 'Combustible', '', '', '', ''],
+      ['text', 'fuel_other', 'Which fuel?', 'Lequel ?', '', "${fuel} = 'other'", '', ''],
+      ['end group', '', '', '', '', '', '', ''],
+      ['begin repeat', 'member', 'Member', 'Membre', '', '', '', ''],
+      ['text', 'member_name', 'Name', 'Nom', '', '', '', ''],
+      ['end repeat', '', '', '', '', '', '', ''],
+      ['geopoint', 'where', 'Location', 'Position', '', '', '', ''],
+      ['range', 'score', 'Score', 'Score', '', '', '', ''],
+    ]);
+    const choices = wb.addWorksheet('choices');
+    choices.addRows([
+      ['list_name', 'name', 'label::English (en)', 'label::French (fr)'],
+      ['fuel', 'wood', 'Wood', 'Bois'],
+      ['fuel', 'other', 'Other', 'Autre'],
+    ]);
+    wb.addWorksheet('settings').addRows([
+      ['form_title', 'default_language'],
+      ['Household survey', 'English (en)'],
+    ]);
+    const fileId = await upload(p.id, 'household.xlsx', Buffer.from(await wb.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const r = await api<Record<string, any>>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ format: 'XLSForm', questions: 7 });
+    const s = r.body.schema;
+    expect(s.name).toBe('Household survey');
+    const byCode = Object.fromEntries((Object.values(s.entities.items) as Record<string, any>[]).map((i) => [i.codeName, i]));
+    expect(byCode.adults).toMatchObject({ type: 'number', name: { en: 'Adults', fr: 'Adultes' }, options: { isRequiredQuestion: true } });
+    expect(byCode.fuel.options.choices.map((c: number) => s.entities.choices[c].codeName)).toEqual(['wood', 'other']);
+    expect(byCode.where.type).toBe('geotag');
+    const household = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.name.en === 'Household');
+    expect(byCode.total.options.formula).toBe(`Q${household.id}_${byCode.adults.id} + Q${household.id}_${byCode.children.id}`);
+    const conditional = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.conditions.length > 0);
+    expect(conditional.entities).toEqual([{ type: 'item', id: byCode.fuel_other.id }]);
+    expect(conditional.conditions).toEqual([{ itemId: byCode.fuel.id, schemaId: 0, condition: [s.entities.choices[byCode.fuel.options.choices[1]].id], finalized: true }]);
+    const messages = (r.body.notes as { message: string }[]).map((n) => n.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Metadata "start"'),
+        expect.stringContaining('The constraint of "adults" is not converted'),
+        expect.stringContaining('Repeat "member" became a plain category'),
+        expect.stringContaining('Type "range" is not converted'),
+      ]),
+    );
+    expect(Object.values(s.entities.languages).map((l: any) => l.iso_code_1)).toEqual(['en', 'fr']);
+  });
+
+  it('refuses files it cannot read', async () => {
+    const p = await newProject('Bad file');
+    const fileId = await upload(p.id, 'notes.txt', 'hello', 'text/plain');
+    expect(await api('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['Upload a CSV question list, an XLSX question list or an XLSForm (.xlsx).'] },
+    });
+    expect(await api('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: '00000000-0000-0000-0000-000000000000' } })).toMatchObject({
+      status: 400,
+      body: { file_identifier: ['No file of this project has this id.'] },
+    });
+  });
+});
