@@ -1,5 +1,5 @@
 // Every route of spec 000 §2 and spec 001 §2, with its nesting and login requirement.
-import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { Navigate, Outlet, useOutletContext, type RouteObject } from 'react-router';
 import { FEATURES } from './features';
 import { AppShell } from './AppShell';
 import { Layout } from '../components/Layout';
@@ -20,8 +20,15 @@ import { DurationPage } from '../features/project/settings/DurationPage';
 import { UsersPage } from '../features/project/settings/UsersPage';
 import { IntegrationsPage } from '../features/project/settings/IntegrationsPage';
 import { WorkspaceSettingsPage } from '../features/workspace/WorkspaceSettingsPage';
+import { BuilderPage } from '../features/builder/BuilderPage';
+import { CreateFromUploadPage } from '../features/builder/CreateFromUploadPage';
 
 const P = (title: string) => <PlaceholderPage title={title} />;
+
+/** A nesting route that passes its parent's outlet context (the project) on to its children. */
+function PassContext() {
+  return <Outlet context={useOutletContext()} />;
+}
 
 const resultsChildren: RouteObject[] = [
   { index: true, element: P('Results') },
@@ -52,8 +59,16 @@ const projectChildren: RouteObject[] = [
       { path: 'collectors', element: <UsersPage kind="collectors" /> },
     ],
   },
-  { path: 'builder', element: P('Form builder') },
-  { path: 'create-form-from-upload', element: P('Create a form from an upload') },
+  {
+    path: 'builder',
+    element: <PassContext />,
+    children: [
+      { index: true, element: <BuilderPage /> },
+      { path: 'schema/:schema', element: <BuilderPage /> },
+      { path: 'schema/:schema/block/:block', element: <BuilderPage /> },
+    ],
+  },
+  { path: 'create-form-from-upload', element: <CreateFromUploadPage /> },
   { path: 'import', element: P('Import') },
   { path: 'results', element: <Outlet />, children: resultsChildren },
   {

@@ -2,11 +2,13 @@ import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { api } from './api';
 import { sessionSlice } from '../features/session/sessionSlice';
 import { noticesSlice } from '../components/noticesSlice';
+import { builderSlice } from '../features/builder/builderSlice';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   session: sessionSlice.reducer,
   notices: noticesSlice.reducer,
+  builder: builderSlice.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

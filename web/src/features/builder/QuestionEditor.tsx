@@ -1,0 +1,246 @@
+// The question editor: texts in the current language, code name, type change (a rebuild), flags, the options of
+// each type, and a live formula editor that shows parse and dependency errors as you type.
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  addChoice,
+  addFollowUp,
+  BARCODE_FORMATS,
+  changeItemType,
+  choicesInUse,
+  concatenationError,
+  currencies,
+  deleteChoice,
+  formulaProblems,
+  ITEM_TYPES,
+  refName,
+  updateChoice,
+  updateItem,
+  type Item,
+  type ItemType,
+  type SchemaBody,
+} from '@fieldwork/sampler';
+
+const EDITABLE_TYPES = ITEM_TYPES.filter((t) => t !== 'empty');
+
+export function QuestionEditor({
+  body,
+  item,
+  lang,
+  hasResponses,
+  onChange,
+}: {
+  body: SchemaBody;
+  item: Item;
+  lang: string;
+  hasResponses: boolean;
+  onChange: (next: SchemaBody) => void;
+}) {
+  const { t } = useTranslation();
+  const o = item.options;
+  const set = (options: Item['options']) => onChange(updateItem(body, item.id, { options }));
+  const formulaErrors = useMemo(() => (item.type === 'calculated' ? formulaProblems(body, item.id) : []), [body, item]);
+  const concatError = item.type === 'concatenation' ? concatenationError(body, o.concatenation ?? '') : undefined;
+  const money = useMemo(() => (item.type === 'currency' ? currencies() : []), [item.type]);
+  const used = useMemo(() => choicesInUse(body), [body]);
+
+  return (
+    <div className="question-editor card" data-testid="question-editor">
+      <p className="muted">
+        {t('builder.reference')}: <code data-testid="question-ref">{refName(body, item.id)}</code>
+      </p>
+      <label>
+        {t('builder.questionText')}
+        <input data-testid="question-name" value={item.name[lang] ?? ''} onChange={(e) => onChange(updateItem(body, item.id, { name: { ...item.name, [lang]: e.target.value } }))} />
+      </label>
+      <div className="row">
+        <label>
+          {t('builder.code')}
+          <input data-testid="question-code" value={item.codeName} onChange={(e) => onChange(updateItem(body, item.id, { codeName: e.target.value }))} />
+        </label>
+        <label>
+          {t('builder.type')}
+          <select data-testid="type-select" value={item.type} onChange={(e) => onChange(changeItemType(body, item.id, e.target.value as ItemType, lang))}>
+            {EDITABLE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`builder.types.${type}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {item.type !== 'instruction' && (
+        <div className="row flags">
+          {(['isRequiredQuestion', 'isPrimaryKey', 'isLookupQuestion'] as const).map((flag) => (
+            <label key={flag} className="check">
+              <input type="checkbox" data-testid={`flag-${flag}`} checked={o[flag] === true} disabled={flag === 'isRequiredQuestion' && item.type === 'calculated'} onChange={(e) => set({ [flag]: e.target.checked })} />
+              {t(`builder.flags.${flag}`)}
+            </label>
+          ))}
+        </div>
+      )}
+      {item.type === 'instruction' && (
+        <label>
+          {t('builder.instructionText')}
+          <textarea data-testid="instruction-text" value={item.instruction?.[lang] ?? ''} onChange={(e) => onChange(updateItem(body, item.id, { instruction: { ...item.instruction, [lang]: e.target.value } }))} />
+        </label>
+      )}
+      {(item.type === 'choice' || item.type === 'binary') && (
+        <section data-testid="choices">
+          <h3>{t('builder.choices')}</h3>
+          {item.type === 'choice' && (
+            <label className="check">
+              <input type="checkbox" checked={o.multiselect === true} onChange={(e) => set({ multiselect: e.target.checked })} />
+              {t('builder.multiselect')}
+            </label>
+          )}
+          {(o.choices ?? []).map((id) => {
+            const c = body.entities.choices[id];
+            if (!c) return null;
+            return (
+              <div key={id} className="row choice">
+                <input aria-label={t('builder.choice')} data-testid="choice-input" value={c.name[lang] ?? ''} onChange={(e) => onChange(updateChoice(body, id, { name: { ...c.name, [lang]: e.target.value } }))} />
+                <input aria-label={t('builder.code')} className="code" value={c.codeName} onChange={(e) => onChange(updateChoice(body, id, { codeName: e.target.value }))} />
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => {
+                    // Deleting a choice in a project with responses, or one used by a condition, asks first.
+                    if ((hasResponses || used.has(id)) && !window.confirm(t('builder.confirmDeleteChoice'))) return;
+                    onChange(deleteChoice(body, item.id, id));
+                  }}
+                >
+                  ×
+                </button>
+              </div>
+            );
+          })}
+          <button type="button" data-testid="add-choice" onClick={() => onChange(addChoice(body, item.id, lang, `${t('builder.choice')} ${(o.choices?.length ?? 0) + 1}`).body)}>
+            {t('builder.addChoice')}
+          </button>
+          <button
+            type="button"
+            className="link"
+            data-testid="add-follow-up"
+            disabled={(o.choices ?? []).length === 0}
+            onClick={() => {
+              const first = o.choices![0]!;
+              onChange(addFollowUp(body, item.id, [{ itemId: item.id, schemaId: 0, condition: [first], finalized: true }], 'open', lang, t('builder.followUp')).body);
+            }}
+          >
+            {t('builder.addFollowUp')}
+          </button>
+        </section>
+      )}
+      {(item.type === 'number' || item.type === 'currency' || item.type === 'date') && (
+        <section className="row">
+          {item.type !== 'date' && (
+            <label className="check">
+              <input type="checkbox" checked={o.allowDecimal === true} onChange={(e) => set({ allowDecimal: e.target.checked })} />
+              {t('builder.decimals')}
+            </label>
+          )}
+          {(['minimum', 'maximum'] as const).map((k) => (
+            <label key={k}>
+              <span className="check">
+                <input type="checkbox" checked={o[k]?.active === true} onChange={(e) => set({ [k]: { active: e.target.checked, value: o[k]?.value ?? (item.type === 'date' ? '' : 0) } })} />
+                {t(`builder.${k}`)}
+              </span>
+              <input
+                data-testid={`${k}-value`}
+                type={item.type === 'date' ? 'date' : 'number'}
+                value={String(o[k]?.value ?? '')}
+                onChange={(e) => set({ [k]: { active: true, value: item.type === 'date' ? e.target.value : e.target.value === '' ? '' : Number(e.target.value) } })}
+              />
+            </label>
+          ))}
+          {item.type === 'currency' && (
+            <label>
+              {t('builder.currency')}
+              <select value={o.currency ?? 'USD'} onChange={(e) => set({ currency: e.target.value })}>
+                {money.map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.code} {c.symbol} {c.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </section>
+      )}
+      {item.type === 'calculated' && (
+        <section>
+          <label>
+            {t('builder.formula')}
+            <input data-testid="formula-input" className="mono" value={o.formula ?? ''} onChange={(e) => set({ formula: e.target.value })} placeholder="Q1_2*Q1_3" />
+          </label>
+          {formulaErrors.length > 0 ? (
+            <p className="field-error" data-testid="formula-error">
+              {formulaErrors.join(' ')}
+            </p>
+          ) : (
+            <p className="ok" data-testid="formula-ok">
+              {t('builder.formulaOk')}
+            </p>
+          )}
+          <label className="check">
+            <input type="checkbox" checked={o.allowDecimal === true} onChange={(e) => set({ allowDecimal: e.target.checked })} />
+            {t('builder.decimals')}
+          </label>
+        </section>
+      )}
+      {item.type === 'concatenation' && (
+        <section>
+          <label>
+            {t('builder.concatenation')}
+            <input data-testid="concatenation-input" value={o.concatenation ?? ''} onChange={(e) => set({ concatenation: e.target.value })} placeholder="first_name, last_name" />
+          </label>
+          {concatError && <p className="field-error">{concatError}</p>}
+        </section>
+      )}
+      {(item.type === 'calculated' || item.type === 'concatenation') && (
+        <div className="row flags">
+          {(['showInForm', 'showInResults'] as const).map((k) => (
+            <label key={k} className="check">
+              <input type="checkbox" checked={o[k] !== false} onChange={(e) => set({ [k]: e.target.checked })} />
+              {t(`builder.${k}`)}
+            </label>
+          ))}
+        </div>
+      )}
+      {item.type === 'barcode' && (
+        <section>
+          <label className="check">
+            <input type="checkbox" checked={o.restrictType === true} onChange={(e) => set({ restrictType: e.target.checked })} />
+            {t('builder.restrictCodes')}
+          </label>
+          {o.restrictType && (
+            <div className="codes">
+              {BARCODE_FORMATS.map((f) => (
+                <label key={f} className="check">
+                  <input
+                    type="checkbox"
+                    checked={(o.codeTypes ?? []).includes(f)}
+                    onChange={(e) => set({ codeTypes: e.target.checked ? [...(o.codeTypes ?? []), f] : (o.codeTypes ?? []).filter((x) => x !== f) })}
+                  />
+                  {f}
+                </label>
+              ))}
+            </div>
+          )}
+        </section>
+      )}
+      {item.type === 'signature' && (
+        <section>
+          <label className="check">
+            <input type="checkbox" checked={o.agreement?.active === true} onChange={(e) => set({ agreement: { active: e.target.checked, value: false, text: o.agreement?.text ?? {} } })} />
+            {t('builder.agreement')}
+          </label>
+          {o.agreement?.active && (
+            <textarea value={o.agreement.text[lang] ?? ''} onChange={(e) => set({ agreement: { ...o.agreement!, text: { ...o.agreement!.text, [lang]: e.target.value } } })} />
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
