@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { strict as assert } from 'node:assert';
 import postgres from 'postgres';
+import ExcelJS from 'exceljs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { aptInstall } from './infra/system.js';
 import { repoPath } from './paths.js';
@@ -170,6 +171,126 @@ const scenarios: Scenario[] = [
       await page.waitForTimeout(500);
       await shot(page, '11-projects-map');
       assert.ok(projectId);
+    },
+  ],
+  [
+    'an owner builds a form with every question type, a condition and a calculation, saves, reloads it unchanged, and imports an XLSForm',
+    async (page, t) => {
+      await page.goto(`${t.baseUrl}/login-home/login`);
+      await login(page, t, t.demo.username, 'a new demo password');
+      await page.getByTestId('projects-screen').waitFor();
+      await page.getByTestId('new-project').click();
+      await page.getByTestId('project-name').fill('Form Build');
+      await page.getByTestId('project-lat').fill('1');
+      await page.getByTestId('project-lng').fill('2');
+      await page.getByTestId('project-save').click();
+      await page.waitForURL(/\/project\/\d+\/settings\/parameters$/);
+      const projectId = /\/project\/(\d+)\//.exec(page.url())![1]!;
+      await page.getByTestId('nav-builder').click();
+      await page.getByTestId('builder').waitFor();
+      await page.getByTestId('add-category').click();
+      await page.getByTestId('category-name').fill('Household');
+
+      const add = async (type: string, name: string) => {
+        await page.getByTestId('add-question-type').selectOption(type);
+        await page.getByTestId('add-question').click();
+        await page.getByTestId('question-name').fill(name);
+      };
+      let numberRef = '';
+      const types = ['binary', 'choice', 'open', 'number', 'date', 'currency', 'geotag', 'barcode', 'image', 'reference_project', 'signature', 'concatenation'];
+      for (const type of types) {
+        await add(type, `The ${type} question`);
+        if (type === 'choice') {
+          await page.getByTestId('add-choice').click();
+          await page.getByTestId('add-choice').click();
+          await page.getByTestId('choice-input').nth(0).fill('Wood');
+          await page.getByTestId('choice-input').nth(1).fill('Gas');
+        }
+        if (type === 'number') numberRef = await page.getByTestId('question-ref').innerText();
+        if (type === 'open') await page.getByTestId('question-code').fill('first_name');
+        if (type === 'date') await page.getByTestId('question-code').fill('born');
+        if (type === 'concatenation') await page.getByTestId('concatenation-input').fill('first_name, born');
+      }
+      await add('instruction', 'Read this');
+      await page.getByTestId('instruction-text').fill('Ask the oldest person present.');
+      await add('calculated', 'Twice the number');
+      await page.getByTestId('formula-input').fill(`${numberRef}*`);
+      const formulaError = await page.getByTestId('formula-error').innerText();
+      assert.match(formulaError, /^Not a valid formula! Line 1, col \d+: .* Your calculation will not be saved until fixed\.$/);
+      await page.getByTestId('formula-input').fill(`${numberRef}*2`);
+      await page.getByTestId('formula-ok').waitFor();
+      assert.equal(await page.getByTestId('dirty-flag').innerText(), 'Unsaved changes');
+
+      await page.getByTestId('add-category').click();
+      await page.getByTestId('category-name').fill('Follow-up');
+      await page.getByTestId('condition-item').selectOption({ label: 'The binary question' });
+      await page.getByTestId('condition-choice').first().check();
+      await page.getByTestId('condition-add').click();
+      await page.getByTestId('condition-entry').first().waitFor();
+      await add('open', 'Why yes?');
+      await shot(page, '12-builder');
+      await page.getByTestId('save-form').click();
+      await page.getByTestId('dirty-flag').filter({ hasText: 'All changes saved' }).waitFor();
+
+      const schemaJson = () =>
+        page.evaluate(async (id) => {
+          // Runs in the page: the browser's storage and fetch.
+          const token = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('fw.access');
+          const headers = { Authorization: `JWT ${token}` };
+          const project = (await (await fetch(`/api/project/${id}/`, { headers })).json()) as { sampler_schemas: { id: number }[] };
+          const schema = (await (await fetch(`/api/samplerschema/${project.sampler_schemas[0]!.id}/`, { headers })).json()) as Record<string, unknown>;
+          return JSON.stringify({ form: schema.form, entities: schema.entities, counters: schema.counters });
+        }, projectId);
+      const before = await schemaJson();
+      const parsed = JSON.parse(before) as { entities: { items: Record<string, { type: string; deleted: boolean }> }; form: number[] };
+      assert.equal(Object.values(parsed.entities.items).filter((i) => !i.deleted).length, 15);
+      assert.equal(parsed.form.length, 2);
+      await page.reload();
+      await page.getByTestId('builder').waitFor();
+      assert.deepEqual(await page.getByTestId('category-item').allInnerTexts(), ['Household', 'Follow-up']);
+      await page.getByTestId('category-item').first().click();
+      const names = await page.getByTestId('question-item').allInnerTexts();
+      assert.equal(names.length, 14);
+      assert.ok(names.some((n) => n.startsWith('Twice the number')));
+      assert.equal(await schemaJson(), before);
+      assert.equal(await page.getByTestId('dirty-flag').innerText(), 'All changes saved');
+
+      await page.getByTestId('panel-preview').click();
+      await page.getByTestId('preview').waitFor();
+      await page.getByTestId('preview-question').filter({ hasText: 'The number question' }).locator('input').fill('21');
+      assert.equal(await page.getByTestId('preview-calculated').innerText(), '42');
+      await shot(page, '13-preview');
+
+      // Discard restores the last saved copy.
+      await page.getByTestId('panel-edit').click();
+      await page.getByTestId('add-category').click();
+      await page.getByTestId('discard-form').click();
+      assert.equal(await page.getByTestId('category-item').count(), 2);
+
+      // An XLSForm through the form-from-upload screen.
+      const wb = new ExcelJS.Workbook();
+      wb.addWorksheet('survey').addRows([
+        ['type', 'name', 'label', 'relevant'],
+        ['begin group', 'farm', 'Farm', ''],
+        ['select_one crop', 'crop', 'Main crop', ''],
+        ['decimal', 'acres', 'Acres', "${crop} = 'maize'"],
+        ['end group', '', '', ''],
+        ['start', 'start', '', ''],
+      ]);
+      wb.addWorksheet('choices').addRows([
+        ['list_name', 'name', 'label'],
+        ['crop', 'maize', 'Maize'],
+        ['crop', 'beans', 'Beans'],
+      ]);
+      await page.goto(`${t.baseUrl}/project/${projectId}/create-form-from-upload`);
+      await page.getByTestId('form-file').setInputFiles({ name: 'farm.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await wb.xlsx.writeBuffer()) });
+      const report = page.getByTestId('conversion-report');
+      await report.waitFor();
+      assert.match(await report.innerText(), /farm\.xlsx \(XLSForm\): 2 questions/);
+      assert.match(await report.innerText(), /Metadata "start"/);
+      await shot(page, '14-xlsform');
+      await page.getByTestId('open-builder').click();
+      await page.getByTestId('category-item').filter({ hasText: 'Farm' }).waitFor();
     },
   ],
 ];
