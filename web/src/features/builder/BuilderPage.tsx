@@ -178,7 +178,7 @@ export function BuilderPage() {
                       </button>
                       <span className="actions">
                         <button type="button" className="link" aria-label={t('builder.up')} disabled={i === 0} onClick={() => edit(moveEntity(body, { type: 'item', id: q.id }, block.id, block.entities.findIndex((e) => e.type === 'item' && e.id === q.id) - 1))}>↑</button>
-                        <button type="button" className="link" aria-label={t('builder.duplicate')} data-testid="duplicate-question" onClick={() => edit(duplicateItem(body, q.id).body)}>⧉</button>
+                        <button type="button" className="link" aria-label={t('builder.duplicate')} data-testid="duplicate-question" onClick={() => edit(duplicateItem(body, q.id).body)}>⎘</button>
                         <button type="button" className="link" aria-label={t('builder.delete')} onClick={() => { edit(deleteItem(body, q.id)); setItemId(null); }}>×</button>
                       </span>
                     </li>
