@@ -131,6 +131,7 @@ export const en = {
     row: 'Row {{row}}',
   },
   builder: {
+    moveTo: 'Move to category',
     reference: 'Reference',
     questionText: 'Question',
     code: 'Code',

@@ -133,6 +133,7 @@ export const fr: Messages = {
     row: 'Ligne {{row}}',
   },
   builder: {
+    moveTo: 'Déplacer vers la catégorie',
     reference: 'Référence',
     questionText: 'Question',
     code: 'Code',

@@ -13,9 +13,12 @@ import {
   deleteChoice,
   formulaProblems,
   ITEM_TYPES,
+  moveEntity,
+  parentOf,
   refName,
   updateChoice,
   updateItem,
+  text,
   type Item,
   type ItemType,
   type SchemaBody,
@@ -69,6 +72,27 @@ export function QuestionEditor({
           </select>
         </label>
       </div>
+      <label>
+        {t('builder.moveTo')}
+        <select
+          data-testid="move-to-category"
+          value={parentOf(body, { type: 'item', id: item.id })?.id ?? ''}
+          onChange={(e) => {
+            const target = body.entities.blocks[e.target.value];
+            // Moving into a category with conditions clears the primary key (the sampler's moveEntity does it).
+            if (target) onChange(moveEntity(body, { type: 'item', id: item.id }, target.id, target.entities.length));
+          }}
+        >
+          {Object.values(body.entities.blocks)
+            .filter((b) => !b.deleted)
+            .map((b) => (
+              <option key={b.id} value={b.id}>
+                {text(b.name, lang) || `#${b.id}`}
+                {b.conditions.length > 0 ? ' (?)' : ''}
+              </option>
+            ))}
+        </select>
+      </label>
       {item.type !== 'instruction' && (
         <div className="row flags">
           {(['isRequiredQuestion', 'isPrimaryKey', 'isLookupQuestion'] as const).map((flag) => (
