@@ -182,9 +182,9 @@ describe('forms from files', () => {
     expect(byCode.adults).toMatchObject({ type: 'number', name: { en: 'Adults', fr: 'Adultes' }, options: { isRequiredQuestion: true } });
     expect(byCode.fuel.options.choices.map((c: number) => s.entities.choices[c].codeName)).toEqual(['wood', 'other']);
     expect(byCode.where.type).toBe('geotag');
-    const household = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.name.en === 'Household');
+    const household = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.name.en === 'Household')!;
     expect(byCode.total.options.formula).toBe(`Q${household.id}_${byCode.adults.id} + Q${household.id}_${byCode.children.id}`);
-    const conditional = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.conditions.length > 0);
+    const conditional = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.conditions.length > 0)!;
     expect(conditional.entities).toEqual([{ type: 'item', id: byCode.fuel_other.id }]);
     expect(conditional.conditions).toEqual([{ itemId: byCode.fuel.id, schemaId: 0, condition: [s.entities.choices[byCode.fuel.options.choices[1]].id], finalized: true }]);
     const messages = (r.body.notes as { message: string }[]).map((n) => n.message);
