@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '@fieldwork/service-kit';
+import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
 import openapi from './plugins/external/openapi.js';
@@ -20,6 +21,7 @@ import projectUserRoutes from './routes/project-users.js';
 import collectionRoutes from './routes/collection.js';
 import fileRoutes from './routes/files.js';
 import formRoutes from './routes/forms.js';
+import responseRoutes from './routes/responses.js';
 import multipart from '@fastify/multipart';
 import { sharedSchemas } from './schemas.js';
 
@@ -74,7 +76,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
     apiKeyCacheMs: options.apiKeyCacheMs ?? 30_000,
     authenticateApiKey: async (key: string, requestId: string) => {
       const who = await clients.auth.authenticateApiKey({ key }, { requestId });
-      return { user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, session_id: '', organization_id: who.organization_id };
+      return common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id });
     },
   });
 
@@ -88,6 +90,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(projectUserRoutes, { clients });
   await app.register(collectionRoutes, { clients });
   await app.register(formRoutes, { clients });
+  await app.register(responseRoutes, { clients });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;

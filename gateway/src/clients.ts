@@ -1,12 +1,13 @@
 // The gateway's long-lived gRPC channels, one per service, and their health checks.
 import { credentials, makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { auth, forms, projects } from '@fieldwork/proto';
+import { auth, forms, projects, responses } from '@fieldwork/proto';
 import { createClient, type PromiseClient } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
+export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
 
 export const SERVICE_NAMES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -15,6 +16,7 @@ export interface Clients {
   auth: AuthClient;
   projects: ProjectsClient;
   forms: FormsClient;
+  responses: ResponsesClient;
   /** grpc.health.v1 Check of each service: resolves to its serving status. */
   health: Record<ServiceName, (timeoutMs: number) => Promise<string>>;
   close(): void;
@@ -43,6 +45,7 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
   const authClient = createClient(auth.AuthServiceClient, addresses.auth, { defaultTimeoutMs: timeoutMs });
   const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, { defaultTimeoutMs: timeoutMs });
   const formsClient = createClient(forms.FormsServiceClient, addresses.forms, { defaultTimeoutMs: timeoutMs });
+  const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, { defaultTimeoutMs: timeoutMs });
   const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<
     ServiceName,
     ReturnType<typeof healthCheck>
@@ -51,11 +54,13 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
     auth: authClient,
     projects: projectsClient,
     forms: formsClient,
+    responses: responsesClient,
     health: Object.fromEntries(SERVICE_NAMES.map((n) => [n, checks[n].check])) as Clients['health'],
     close: () => {
       authClient.close();
       projectsClient.close();
       formsClient.close();
+      responsesClient.close();
       for (const c of Object.values(checks)) c.client.close();
     },
   };

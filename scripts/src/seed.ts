@@ -1,5 +1,5 @@
 // The demo workspace of the single-machine mode (never in the Helm chart): user, workspace and two projects.
-import { auth, projects } from '@fieldwork/proto';
+import { auth, common, projects } from '@fieldwork/proto';
 import { createClient } from '@fieldwork/service-kit';
 
 export interface DemoSettings {
@@ -38,7 +38,7 @@ export async function seedDemo(
       owner_username: demo.username,
       if_not_exists: true,
     });
-    const caller = { user_id: user.id, is_staff: false, is_superuser: false, session_id: '', organization_id: org.id };
+    const caller = common.Caller.fromPartial({ user_id: user.id, organization_id: org.id });
     const existing = await projectsClient.listProjects({ caller, organization_id: org.id });
     let projectsCreated = 0;
     if (existing.results.length === 0) {

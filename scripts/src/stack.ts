@@ -93,6 +93,7 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
   switch (name) {
     case 'projects':
     case 'forms':
+    case 'responses':
       return { ...common, ...objects };
     case 'auth':
       return { ...common, JWT_SECRET: c.jwtSecret, PUBLIC_URL: c.publicUrl, MAIL_TRANSPORT: 'log' };

@@ -7,6 +7,9 @@ import { problems } from '@fieldwork/service-kit/problems';
 type Q = { Params: { '*': string }; Querystring: Record<string, string | undefined> };
 
 export default async function fileRoutes(app: FastifyInstance, opts: { dir: string; secret: string }) {
+  // Uploads stream the raw body to the store, whatever its type: no parser here reads it first.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   const store = new FsObjectStore({ root: opts.dir, publicBaseUrl: '', signingSecret: opts.secret });
   const check = (r: FastifyRequest<Q>, method: 'GET' | 'PUT') => {
     const key = r.params['*'];

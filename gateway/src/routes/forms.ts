@@ -18,7 +18,8 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   const opts = { preHandler: app.authenticate, schema: { tags: ['forms'], security: secured } };
   const f = clients.forms;
 
-  app.get<{ Params: { id: string } }>('/api/samplerschema/:id/', opts, async (r) =>
+  // Respondents of a collection link load their form with the link's token.
+  app.get<{ Params: { id: string } }>('/api/samplerschema/:id/', { ...opts, preHandler: app.authenticateCollect }, async (r) =>
     documentJson(await f.getSchemaDocument({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r))),
   );
 

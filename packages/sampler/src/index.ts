@@ -9,3 +9,4 @@ export * from './concatenation.js';
 export * from './answer-text.js';
 export * from './formula/index.js';
 export * from './calculation.js';
+export * from './answers.js';

@@ -46,6 +46,7 @@ export const problems = {
   userCreateFailed: problem('400.8', () => 'There was an error creating this user.'),
   noWorkspacesFound: problem('400.9', () => 'No workspaces found!'),
   geotagRequired: problem('400.10', () => 'Geotag is required'),
+  linkExpired: problem('400.11', () => 'This link has expired.'),
 
   // 401: who are you?
   notAuthenticated: problem('401.1', () => 'Authentication credentials were not provided.'),

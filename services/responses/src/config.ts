@@ -1,10 +1,16 @@
 // Every environment variable of the responses service, with its default.
-import { loadConfig, natsVars, serviceVars, vars } from '@fieldwork/service-kit';
+import { loadConfig, natsVars, objectStoreVars, serviceVars, vars } from '@fieldwork/service-kit';
 
 export const responsesConfigShape = {
   ...serviceVars,
   ...natsVars,
+  ...objectStoreVars,
   /** gRPC port of the responses service. */
   RESPONSES_GRPC_PORT: vars.port(50054),
+  /** Addresses (host:port) of the services responses calls. */
+  AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
+  PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
+  FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
 };
 export const loadResponsesConfig = (env?: Record<string, string | undefined>) => loadConfig(responsesConfigShape, env);
+export type ResponsesConfig = ReturnType<typeof loadResponsesConfig>;

@@ -1,9 +1,8 @@
-// The responses service process: config, build, listen, signals.
-import { ensureStream, runMain, startService } from '@fieldwork/service-kit';
+// The responses service process: config, build, listen, signals. NATS is not a readiness condition here: uploads
+// are accepted while it is down and wait in the outbox.
+import { runMain, startService } from '@fieldwork/service-kit';
+import { buildResponses } from './app.js';
 import { loadResponsesConfig } from './config.js';
-import { responsesGrpc } from './grpc/responses.grpc.js';
-import { CountService } from './service/count.service.js';
-import { responsesStream } from './stream.js';
 
 runMain(async () => {
   const config = loadResponsesConfig();
@@ -12,10 +11,6 @@ runMain(async () => {
     config,
     grpcPort: config.RESPONSES_GRPC_PORT,
     migrations: new URL('../migrations', import.meta.url),
-    nats: true,
-    build: async ({ log, nats, sql }) => {
-      await ensureStream(nats!.jsm, responsesStream(config.NATS_PREFIX));
-      return { services: [responsesGrpc(new CountService(sql), log)] };
-    },
+    build: (deps) => buildResponses(config, deps),
   });
 });

@@ -3,7 +3,7 @@
 import fastifyJwt from '@fastify/jwt';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { common } from '@fieldwork/proto';
+import { common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 
 interface AccessClaims {
@@ -12,6 +12,15 @@ interface AccessClaims {
   is_staff: boolean;
   is_superuser: boolean;
   token_type: string;
+}
+
+/** A collection link's token: an anonymous respondent allowed to collect in one project until it expires. */
+export interface CollectClaims {
+  token_type: 'collect';
+  project_id: number;
+  survey_id: number;
+  email: string;
+  fingerprint: string;
 }
 
 declare module '@fastify/jwt' {
@@ -24,6 +33,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: refuses the request unless it carries a valid access token; sets request.caller. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler of collection routes: an access token, or a collection link's token (anonymous respondent). */
+    authenticateCollect: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Signs a collection token valid until `expiresAt`. */
+    signCollectToken: (claims: Omit<CollectClaims, 'token_type'>, expiresAt: Date) => string;
   }
   interface FastifyRequest {
     caller: common.Caller;
@@ -55,12 +68,39 @@ export default fp(
       },
     });
     app.decorateRequest('caller', undefined as unknown as common.Caller);
+    // A collection link's token must never pass as a user's: `authenticate` refuses it (verify() returns it as is
+    // and the token_type check fails).
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const apiKey = API_KEY.exec(request.headers.authorization ?? '')?.[1];
       if (apiKey !== undefined) {
         request.caller = await byApiKey(apiKey, request.id);
         return;
       }
+      const claims = await verify(request);
+      if (claims.token_type !== 'access') throw problems.tokenInvalid();
+      request.caller = callerOf(claims);
+    });
+    app.decorate('authenticateCollect', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (API_KEY.test(request.headers.authorization ?? '')) return app.authenticate(request, reply);
+      const claims = await verify(request);
+      if (claims.token_type === 'collect') {
+        const c = claims as unknown as CollectClaims;
+        request.caller = common.Caller.fromPartial({
+          collect_project_id: c.project_id,
+          collect_survey_id: c.survey_id,
+          collect_email: c.email,
+          collect_fingerprint: c.fingerprint,
+        });
+        return;
+      }
+      if (claims.token_type !== 'access') throw problems.tokenInvalid();
+      request.caller = callerOf(claims);
+    });
+    app.decorate('signCollectToken', (claims: Omit<CollectClaims, 'token_type'>, expiresAt: Date) =>
+      app.jwt.sign({ ...claims, token_type: 'collect' } as never, { expiresIn: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)) }),
+    );
+
+    async function verify(request: FastifyRequest): Promise<AccessClaims> {
       if (!SCHEME.test(request.headers.authorization ?? '')) throw problems.notAuthenticated();
       let claims: AccessClaims;
       try {
@@ -68,17 +108,18 @@ export default fp(
       } catch {
         throw problems.tokenInvalid();
       }
-      if (claims.token_type !== 'access' || !Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) {
-        throw problems.tokenInvalid();
-      }
-      request.caller = {
+      if (claims.token_type === 'collect') return claims;
+      if (!Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) throw problems.tokenInvalid();
+      return claims;
+    }
+    function callerOf(claims: AccessClaims): common.Caller {
+      return common.Caller.fromPartial({
         user_id: claims.user_id,
         session_id: claims.sid,
         is_staff: claims.is_staff === true,
         is_superuser: claims.is_superuser === true,
-        organization_id: 0,
-      };
-    });
+      });
+    }
   },
   { name: 'auth' },
 );

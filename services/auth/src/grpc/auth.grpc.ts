@@ -55,6 +55,7 @@ export function authGrpc(
     adminCreateOrganization: (req) => s.admin.createOrganization(req),
     adminSetPassword: (req) => s.admin.setPassword(req),
     adminSetFeatures: (req) => s.admin.setFeatures(req),
+    sendMail: (req) => s.admin.sendMail(req),
   };
   return {
     name: 'fieldwork.auth.v1.AuthService',

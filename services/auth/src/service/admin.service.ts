@@ -1,7 +1,8 @@
 // Operator calls for the CLI and the demo seed. The gateway never exposes them.
-import type { auth } from '@fieldwork/proto';
+import type { auth, common } from '@fieldwork/proto';
 import { problems, transaction } from '@fieldwork/service-kit';
 import { isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import { OutboxStore } from '../store/outbox.store.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { UserStore } from '../store/user.store.js';
 import type { AuthDeps } from './deps.js';
@@ -53,6 +54,13 @@ export class AdminService {
       return org;
     });
     return toOrganization(org, await this.orgs.members(org.id));
+  }
+
+  /** Another service's mail (the open-responses list, say), through the same outbox as account mail. */
+  async sendMail(req: auth.SendMailRequest): Promise<common.Empty> {
+    if (!isValidEmail(req.to)) throw problems.invalidFields({ send_to: [MESSAGES.email] });
+    await new OutboxStore(this.deps.sql).enqueue({ to: req.to, subject: req.subject.slice(0, 200), body: req.body });
+    return {};
   }
 
   async setFeatures(req: auth.AdminSetFeaturesRequest): Promise<auth.Organization> {

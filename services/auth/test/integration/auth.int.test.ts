@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, testInfra, type TestInfra } from '@fieldwork/launcher';
-import { auth, type common } from '@fieldwork/proto';
+import { auth, common } from '@fieldwork/proto';
 import { createClient, createPool, startService, type PromiseClient, type Sql, type StartedService } from '@fieldwork/service-kit';
 import { buildAuth } from '../../src/app.js';
 import { loadAuthConfig } from '../../src/config.js';
@@ -66,13 +66,8 @@ async function newUser(options: { workspace?: boolean } = {}) {
   return { user, org, email };
 }
 
-const callerOf = (u: auth.User, sid = ''): common.Caller => ({
-  user_id: u.id,
-  is_staff: u.is_staff,
-  is_superuser: u.is_superuser,
-  session_id: sid,
-  organization_id: 0,
-});
+const callerOf = (u: auth.User, sid = ''): common.Caller =>
+  common.Caller.fromPartial({ user_id: u.id, is_staff: u.is_staff, is_superuser: u.is_superuser, session_id: sid });
 
 function claims(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;

@@ -15,6 +15,7 @@ export function formsGrpc(schemas: SchemaService, documents: DocumentService, lo
     saveSchemaDocument: (req, ctx) => documents.save(req, ctx),
     listLanguages: () => documents.languages(),
     convertUpload: (req, ctx) => documents.convert(req, ctx),
+    getSchemaInternal: (req) => documents.getInternal(req),
   };
   return {
     name: 'fieldwork.forms.v1.FormsService',

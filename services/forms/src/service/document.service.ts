@@ -62,6 +62,13 @@ export class DocumentService {
     return toDocument(saved, true);
   }
 
+  /** For the services that validate answers (no caller: never reachable through the gateway). */
+  async getInternal(req: forms.SchemaIdRequest): Promise<forms.SchemaDocument> {
+    const row = req.schema_id > 0 ? await this.store.byId(req.schema_id) : undefined;
+    if (!row) throw problems.invalidSchemaId();
+    return toDocument(row, false);
+  }
+
   async languages(): Promise<forms.LanguageList> {
     return {
       results: ISO6391.getAllCodes()

@@ -73,8 +73,24 @@ export class AccessResolver {
 
   /** The caller's place in a project; a project they cannot see is "Invalid Project Id!". */
   async project(callerMsg: common.Caller | undefined, projectId: number, ctx: Ctx): Promise<ProjectAccess> {
-    const caller = callerOf(callerMsg);
     const project = projectId > 0 ? await this.projects.byId(projectId) : undefined;
+    // An anonymous respondent of a collection link may collect in that link's project, and nothing else.
+    if (callerMsg && callerMsg.user_id === 0 && callerMsg.collect_project_id > 0) {
+      if (!project || project.id !== callerMsg.collect_project_id) throw problems.invalidProjectId();
+      return {
+        caller: callerMsg,
+        organizationId: project.organization_id,
+        membership: { member: false, owner: false, user_admin: false, project_admin: false, billing_admin: false, flagged_features: [], is_staff: false, is_superuser: false },
+        roles: undefined,
+        can: () => false,
+        project,
+        projectUser: undefined,
+        manager: false,
+        screens: new Set(),
+        actions: new Set(['collect']),
+      };
+    }
+    const caller = callerOf(callerMsg);
     if (!project) throw problems.invalidProjectId();
     let ws: WorkspaceAccess;
     try {

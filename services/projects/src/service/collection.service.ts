@@ -148,6 +148,26 @@ export class CollectionService {
     return { file_id: key, filename: name, size: req.content.length, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S }) };
   }
 
+  /**
+   * A collection link's token: the project and whether the link still works. A link of a finalized or deleted
+   * project has expired too. Anyone holding the token may ask (it is the respondent's only credential).
+   */
+  async resolveToken(req: projects.CollectionTokenRequest): Promise<projects.CollectionToken> {
+    const survey = await this.store.surveyByToken(req.token.trim());
+    if (!survey) throw problems.notFound();
+    const project = await this.projectStore.byId(survey.project_id);
+    if (!project) throw problems.notFound();
+    const expired = survey.expiry_date.getTime() <= Date.now() || ['F', 'D'].includes(project.project_state);
+    return {
+      survey_id: survey.id,
+      project_id: project.id,
+      expiry_date: survey.expiry_date.toISOString(),
+      expired,
+      project: toProject(project, await this.projects.logoUrl(project)),
+      proceed_unauthenticated: true,
+    };
+  }
+
   /** Where an uploaded file of the project is (for the services that read it). */
   async getFile(req: projects.FileRef, ctx: Ctx): Promise<projects.FileInfo> {
     const a = await this.access.project(req.caller, req.project_id, ctx);

@@ -327,6 +327,12 @@ export class ProjectService {
         : undefined,
       project_state: a.project.project_state,
       project_type: a.project.project_type,
+      site: a.projectUser?.site_id ?? 0,
+      group: a.projectUser?.group_id ?? 0,
+      team: a.projectUser?.team_id ?? 0,
+      is_hierarchical: a.project.is_hierarchical,
+      project_hierarchy: a.project.project_hierarchy,
+      reference_ids: a.project.reference_ids,
     };
   }
 

@@ -32,6 +32,12 @@ export class CollectionStore {
     return row!;
   }
 
+  async surveyByToken(token: string): Promise<SurveyRow | undefined> {
+    if (!/^[\w-]{8,64}$/.test(token)) return undefined;
+    const [row] = await this.sql<SurveyRow[]>`select * from surveys where token = ${token}`;
+    return row;
+  }
+
   async survey(projectId: number, id: number): Promise<SurveyRow | undefined> {
     const [row] = await this.sql<SurveyRow[]>`select * from surveys where project_id = ${projectId} and id = ${id}`;
     return row;

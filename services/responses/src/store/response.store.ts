@@ -1,5 +1,7 @@
-// All SQL of responses.
+// All SQL of responses, their outbox rows and their media.
 import type { Sql } from '@fieldwork/service-kit';
+import { idList, type FilterModel } from '../domain/filters.js';
+import type { Geotag } from '../domain/upload.js';
 
 export interface CountRow {
   key: number | null;
@@ -8,6 +10,70 @@ export interface CountRow {
   last_response: Date | null;
   collectors: number;
 }
+
+export interface ResponseRow {
+  id: number;
+  response_id: string;
+  project_id: number;
+  schema_id: number;
+  user_id: number | null;
+  email: string;
+  anonymous: boolean;
+  site_id: number | null;
+  group_id: number | null;
+  team_id: number | null;
+  device_id: string;
+  completed: boolean;
+  deleted: boolean;
+  locked: boolean;
+  is_valid: boolean;
+  is_marker: boolean;
+  archived: boolean;
+  parent_id: string | null;
+  ancestors: string[];
+  response_referenced_id: string | null;
+  geotag: Geotag | null;
+  geotag_history: Geotag[];
+  lookup_key: string | null;
+  lookup_answers: Record<string, unknown>;
+  display_name: string;
+  schema_level: number;
+  time_created: Date;
+  time_updated: Date;
+  time_completed: Date | null;
+  time_uploaded: Date;
+  data: Record<string, Record<string, unknown>>;
+  version: number;
+}
+
+export type NewResponse = Omit<ResponseRow, 'id' | 'version' | 'time_uploaded'>;
+
+/** Who may be seen: everything, or the caller's own responses and those of some sites. */
+export interface Scope {
+  all: boolean;
+  userId: number;
+  sites: number[];
+}
+
+export interface MediaRow {
+  media_id: string;
+  response_id: string;
+  project_id: number;
+  kind: 'image' | 'signature';
+  object_key: string;
+  filename: string;
+  content_type: string;
+  declared_size: number;
+  size: number | null;
+  thumbnail_key: string | null;
+  status: 'pending' | 'uploaded';
+}
+
+const COLUMNS = [
+  'response_id', 'project_id', 'schema_id', 'user_id', 'email', 'anonymous', 'site_id', 'group_id', 'team_id', 'device_id', 'completed',
+  'deleted', 'locked', 'is_valid', 'is_marker', 'archived', 'parent_id', 'ancestors', 'response_referenced_id', 'geotag', 'geotag_history',
+  'lookup_key', 'lookup_answers', 'display_name', 'schema_level', 'time_created', 'time_updated', 'time_completed', 'data',
+] as const;
 
 export class ResponseStore {
   constructor(private readonly sql: Sql) {}
@@ -20,5 +86,186 @@ export class ResponseStore {
              max(time_updated) as last_response, count(distinct user_id)::bigint as collectors
       from responses where project_id = ${projectId} and not deleted
       group by 1`;
+  }
+
+  /** The stored response, locked for this transaction. */
+  async forUpdate(responseId: string): Promise<ResponseRow | undefined> {
+    const [row] = await this.sql<ResponseRow[]>`select * from responses where response_id = ${responseId} for update`;
+    return row;
+  }
+
+  async byResponseId(responseId: string): Promise<ResponseRow | undefined> {
+    const [row] = await this.sql<ResponseRow[]>`select * from responses where response_id = ${responseId}`;
+    return row;
+  }
+
+  private values(r: NewResponse) {
+    const json = (v: unknown) => (v === null ? null : this.sql.json(v as never));
+    return {
+      ...Object.fromEntries(COLUMNS.map((c) => [c, r[c]])),
+      geotag: json(r.geotag),
+      geotag_history: json(r.geotag_history),
+      lookup_answers: json(r.lookup_answers),
+      data: json(r.data),
+    } as unknown as Record<string, never>;
+  }
+
+  async insert(r: NewResponse): Promise<ResponseRow> {
+    const [row] = await this.sql<ResponseRow[]>`insert into responses ${this.sql(this.values(r))} returning *`;
+    return row!;
+  }
+
+  async update(id: number, r: NewResponse): Promise<ResponseRow> {
+    const [row] = await this.sql<ResponseRow[]>`
+      update responses set ${this.sql(this.values(r))}, version = version + 1, time_uploaded = now() where id = ${id} returning *`;
+    return row!;
+  }
+
+  async addOutbox(row: ResponseRow, payload: unknown): Promise<void> {
+    await this.sql`
+      insert into response_outbox (response_id, project_id, version, payload)
+      values (${row.response_id}, ${row.project_id}, ${row.version}, ${this.sql.json(payload as never)})`;
+  }
+
+  private scope(s: Scope) {
+    if (s.all) return this.sql`true`;
+    return this.sql`(user_id = ${s.userId} or site_id = any(${s.sites}))`;
+  }
+
+  /** A page of the full fetch: `limit` responses after `afterId`, in id order. */
+  async list(projectId: number, scope: Scope, afterId: number, limit: number): Promise<ResponseRow[]> {
+    return this.sql<ResponseRow[]>`
+      select * from responses where project_id = ${projectId} and id > ${afterId} and ${this.scope(scope)}
+      order by id limit ${limit}`;
+  }
+
+  /** The filtered chunk: a page of responses matching the filter model, newest first, and how many match. */
+  async filter(projectId: number, scope: Scope, schemaId: number, f: FilterModel, page: number, pageSize: number): Promise<{ rows: ResponseRow[]; count: number }> {
+    const sql = this.sql;
+    const parts = [sql`project_id = ${projectId}`, this.scope(scope)];
+    if (schemaId > 0) parts.push(sql`schema_id = ${schemaId}`);
+    if (!f.showDeleted) parts.push(sql`not deleted`);
+    if (f.showOnlyCompleted) parts.push(sql`completed`);
+    for (const [column, value] of [['user_id', f.collector], ['group_id', f.group], ['team_id', f.team], ['site_id', f.site]] as const) {
+      const list = idList(value);
+      if (list.length > 0) parts.push(sql`${sql(column)} = any(${list})`);
+    }
+    const createdBy = idList(f.createdBy);
+    if (createdBy.length > 0) parts.push(sql`user_id = any(${createdBy})`);
+    for (const r of f.date_ranges) {
+      const column = r.entity === 'response' ? sql`${sql(r.dateType)}` : sql`(data->'0'->>${String(r.entity)})::timestamptz`;
+      if (r.startDateTime !== null && r.startDateTime !== undefined) parts.push(sql`${column} >= to_timestamp(${r.startDateTime})`);
+      if (r.endDateTime !== null && r.endDateTime !== undefined) parts.push(sql`${column} <= to_timestamp(${r.endDateTime})`);
+    }
+    for (const q of f.filters) {
+      const key = String(q.question);
+      const text = sql`(data->'0'->>${key})`;
+      const value = q.value;
+      if (Array.isArray(value) || q.operator === 'in') {
+        // Choices: the answer (a list of choice ids) holds one of the values.
+        const wanted = (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isFinite);
+        parts.push(sql`exists (select 1 from jsonb_array_elements(case jsonb_typeof(data->'0'->${key}) when 'array' then data->'0'->${key} else jsonb_build_array(data->'0'->${key}) end) e where (e #>> '{}')::numeric = any(${wanted}))`);
+        continue;
+      }
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+      const numeric = sql`(case when jsonb_typeof(data->'0'->${key}) = 'number' then ${text}::numeric end)`;
+      switch (q.operator) {
+        case 'contains':
+          parts.push(sql`${text} ilike ${'%' + String(value).replace(/[\\%_]/g, '\\$&') + '%'}`);
+          break;
+        case '==':
+          parts.push(n !== undefined ? sql`(${numeric} = ${n} or data->'0'->${key} @> ${sql.json([n] as never)})` : sql`lower(${text}) = lower(${String(value)})`);
+          break;
+        case '!=':
+          parts.push(n !== undefined ? sql`(${numeric} is distinct from ${n})` : sql`lower(coalesce(${text}, '')) <> lower(${String(value)})`);
+          break;
+        default: {
+          const op = sql.unsafe(q.operator);
+          parts.push(n !== undefined ? sql`${numeric} ${op} ${n}` : sql`${text} ${op} ${String(value)}`);
+        }
+      }
+    }
+    const where = parts.reduce((acc, p) => sql`${acc} and ${p}`);
+    const rows = await sql<(ResponseRow & { full_count: number })[]>`
+      select *, count(*) over () as full_count from responses where ${where}
+      order by time_updated desc, id desc limit ${pageSize} offset ${(page - 1) * pageSize}`;
+    const count = rows[0]?.full_count ?? (page > 1 ? Number((await sql<{ n: number }[]>`select count(*)::bigint as n from responses where ${where}`)[0]!.n) : 0);
+    return { rows, count: Number(count) };
+  }
+
+  async byLookupKey(projectId: number, schemaId: number, key: string): Promise<ResponseRow[]> {
+    return this.sql<ResponseRow[]>`
+      select * from responses where project_id = ${projectId} and (${schemaId} = 0 or schema_id = ${schemaId}) and lookup_key = ${key} and not deleted`;
+  }
+
+  async open(projectId: number, scope: Scope): Promise<ResponseRow[]> {
+    return this.sql<ResponseRow[]>`
+      select * from responses where project_id = ${projectId} and not completed and not deleted and ${this.scope(scope)} order by id limit 10000`;
+  }
+
+  async childrenCounts(responseIds: string[]): Promise<Map<string, number>> {
+    if (responseIds.length === 0) return new Map();
+    const rows = await this.sql<{ parent_id: string; n: number }[]>`
+      select parent_id, count(*)::int as n from responses where parent_id = any(${responseIds}) and not deleted group by parent_id`;
+    return new Map(rows.map((r) => [r.parent_id, r.n]));
+  }
+
+  // Media.
+
+  async addMedia(m: Omit<MediaRow, 'size' | 'thumbnail_key' | 'status'> & { created_by: number | null }): Promise<void> {
+    await this.sql`insert into media ${this.sql(m as unknown as Record<string, never>)}`;
+  }
+
+  async media(mediaId: string): Promise<MediaRow | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(mediaId)) return undefined;
+    const [row] = await this.sql<MediaRow[]>`select * from media where media_id = ${mediaId}`;
+    return row;
+  }
+
+  async markMediaUploaded(mediaId: string, size: number, thumbnailKey: string | null): Promise<void> {
+    await this.sql`update media set status = 'uploaded', size = ${size}, thumbnail_key = ${thumbnailKey}, uploaded_at = now() where media_id = ${mediaId}`;
+  }
+
+  /** Media not uploaded yet, by kind. */
+  async pendingMedia(responseId: string): Promise<{ image: number; signature: number }> {
+    const rows = await this.sql<{ kind: 'image' | 'signature'; n: number }[]>`
+      select kind, count(*)::int as n from media where response_id = ${responseId} and status = 'pending' group by kind`;
+    return { image: rows.find((r) => r.kind === 'image')?.n ?? 0, signature: rows.find((r) => r.kind === 'signature')?.n ?? 0 };
+  }
+
+  async pendingMediaMany(responseIds: string[]): Promise<Map<string, { image: number; signature: number }>> {
+    const out = new Map<string, { image: number; signature: number }>();
+    if (responseIds.length === 0) return out;
+    const rows = await this.sql<{ response_id: string; kind: 'image' | 'signature'; n: number }[]>`
+      select response_id, kind, count(*)::int as n from media
+      where response_id = any(${responseIds}) and status = 'pending' group by response_id, kind`;
+    for (const r of rows) {
+      const m = out.get(r.response_id) ?? { image: 0, signature: 0 };
+      m[r.kind] = r.n;
+      out.set(r.response_id, m);
+    }
+    return out;
+  }
+
+  // Outbox.
+
+  /** Publishes unpublished outbox rows in id order with `publish`, skipping rows another replica holds. */
+  async drainOutbox(publish: (rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[]) => Promise<number[]>, limit: number): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      const rows = await tx<{ id: number; response_id: string; project_id: number; version: number; payload: unknown }[]>`
+        select id, response_id, project_id, version, payload from response_outbox
+        where published_at is null order by id limit ${limit} for update skip locked`;
+      if (rows.length === 0) return 0;
+      const done = await publish(rows);
+      if (done.length > 0) await tx`update response_outbox set published_at = now(), attempts = attempts + 1 where id = any(${done})`;
+      const failed = rows.map((r) => r.id).filter((id) => !done.includes(id));
+      if (failed.length > 0) await tx`update response_outbox set attempts = attempts + 1 where id = any(${failed})`;
+      return done.length;
+    }) as Promise<number>;
+  }
+
+  async unpublishedCount(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`select count(*)::int as n from response_outbox where published_at is null`;
+    return row!.n;
   }
 }

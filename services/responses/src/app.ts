@@ -1,0 +1,46 @@
+// Wiring only: builds the responses service from its dependencies.
+import { auth, forms, projects } from '@fieldwork/proto';
+import { createClient, createObjectStore, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import type { ResponsesConfig } from './config.js';
+import { startOutboxRelay } from './events/outbox-relay.js';
+import { responsesGrpc } from './grpc/responses.grpc.js';
+import { AccessCache } from './service/access.js';
+import { CountService } from './service/count.service.js';
+import type { ResponsesDeps } from './service/deps.js';
+import { MediaService } from './service/media.service.js';
+import { ReadService } from './service/read.service.js';
+import { SchemaCache } from './service/schemas.js';
+import { UploadService } from './service/upload.service.js';
+import { ResponseStore } from './store/response.store.js';
+
+export async function buildResponses(config: ResponsesConfig, { sql, log }: ServiceDeps): Promise<BuiltService> {
+  const files = createObjectStore(config);
+  await files.ensureReady();
+  const relay = startOutboxRelay({ store: new ResponseStore(sql), natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, log });
+  const deps: ResponsesDeps = {
+    sql,
+    log,
+    auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR),
+    projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR),
+    forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
+    files,
+    published: relay.kick,
+  };
+  const access = new AccessCache(deps.projects);
+  const schemas = new SchemaCache(deps.forms);
+  const services = {
+    counts: new CountService(sql),
+    uploads: new UploadService(deps, access, schemas),
+    reads: new ReadService(deps, access),
+    media: new MediaService(deps, access),
+  };
+  return {
+    services: [responsesGrpc(services, log)],
+    close: async () => {
+      await relay.stop();
+      deps.auth.close();
+      deps.projects.close();
+      deps.forms.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// The response filter model (spec 001 §3 Response filter) as sent by the web app. Pure parsing and checks.
+import { z } from 'zod';
+
+const ids = z.union([z.coerce.number().int(), z.array(z.coerce.number().int())]).nullish();
+
+export const DATE_TYPES = ['time_created', 'time_updated', 'time_completed', 'time_uploaded'] as const;
+export const OPERATORS = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in'] as const;
+
+export const filterModel = z
+  .object({
+    collector: ids,
+    group: ids,
+    team: ids,
+    site: ids,
+    createdBy: z.coerce.number().int().nullish(),
+    date_ranges: z
+      .array(
+        z.object({
+          // "response" for the response's own times, or a date question's id.
+          entity: z.union([z.literal('response'), z.coerce.number().int().positive()]).default('response'),
+          dateType: z.enum(DATE_TYPES).default('time_created'),
+          startDateTime: z.coerce.number().nullish(),
+          endDateTime: z.coerce.number().nullish(),
+        }),
+      )
+      .default([]),
+    filters: z
+      .array(
+        z.object({
+          question: z.coerce.number().int().positive(),
+          operator: z.enum(OPERATORS).default('=='),
+          value: z.unknown(),
+        }),
+      )
+      .default([]),
+    showDeleted: z.boolean().default(false),
+    showOnlyCompleted: z.boolean().default(false),
+  })
+  .passthrough();
+
+export type FilterModel = z.infer<typeof filterModel>;
+
+/** A list of ids from one id or several; -1 and empty mean "no filter" (createdBy default -1). */
+export function idList(v: number | number[] | null | undefined): number[] {
+  const list = v === null || v === undefined ? [] : Array.isArray(v) ? v : [v];
+  return list.filter((x) => x >= 0);
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { clientTime, decide, nextHistory, responseIdFits, uploadPayload, type Geotag, type StoredVersion } from './upload.js';
+
+const v = (t: number, data: unknown = { 0: { 1: 2 } }, completed = false): StoredVersion => ({ time_updated: new Date(t), data, completed, deleted: false, locked: false, archived: false });
+
+describe('decide', () => {
+  it('stores new and newer versions, ignores older ones, skips the same one as unmodified', () => {
+    expect(decide(undefined, v(1))).toBe('new');
+    expect(decide(v(10), v(20, { 0: { 1: 3 } }))).toBe('newer');
+    expect(decide(v(20), v(10, { 0: { 1: 3 } }))).toBe('ignored');
+    expect(decide(v(10), v(10))).toBe('unmodified');
+    expect(decide(v(10), v(20))).toBe('unmodified');
+    expect(decide(v(10), v(20, { 0: { 1: 2 } }, true))).toBe('newer');
+  });
+});
+
+describe('payload', () => {
+  it('accepts the spec payload and refuses bad ids and geotags', () => {
+    const ok = uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: '1-2-3-web-1700000000000-1', data: { 0: { 5: 'x' } }, geotag: { type: 'Point', coordinates: [36.8, -1.3] } });
+    expect(ok.success).toBe(true);
+    expect(uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: 'bad id', data: {} }).success).toBe(false);
+    expect(uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: 'x', data: {}, geotag: { type: 'Point', coordinates: [1] } }).success).toBe(false);
+    expect(responseIdFits('4-9-1-web-1-1', 4, 9)).toBe(true);
+    expect(responseIdFits('5-9-1-web-1-1', 4, 9)).toBe(false);
+  });
+  it('reads client times and refuses ones from the future', () => {
+    const now = new Date('2026-11-22T10:00:00Z');
+    expect(clientTime(undefined, now)).toBe(now);
+    expect(clientTime('2026-11-22T09:00:00Z', now)?.toISOString()).toBe('2026-11-22T09:00:00.000Z');
+    expect(clientTime(Date.parse('2026-11-25T00:00:00Z'), now)).toBeUndefined();
+    expect(clientTime('yesterday', now)).toBeUndefined();
+  });
+});
+
+describe('geotag history', () => {
+  const g = (x: number): Geotag => ({ type: 'Point', coordinates: [x, 0] });
+  it('keeps at most 10 entries, newest last, without repeating an unchanged point', () => {
+    let h: Geotag[] = [];
+    for (let i = 0; i < 12; i++) h = nextHistory(h, g(i));
+    expect(h).toHaveLength(10);
+    expect(h[0]!.coordinates[0]).toBe(2);
+    expect(nextHistory(h, g(11))).toHaveLength(10);
+    expect(nextHistory(h, g(11))).toBe(h);
+  });
+});

@@ -1,0 +1,108 @@
+// Uploads of responses (spec 001 §3 Upload payload, §4 Response lifecycle): the payload, and what to do with it
+// given the stored copy. Pure.
+import { z } from 'zod';
+import { GEOTAG_HISTORY_MAX } from '@fieldwork/sampler';
+
+export const UPLOAD_ACTIONS = ['save', 'complete', 'uncomplete'] as const;
+export type UploadAction = (typeof UPLOAD_ACTIONS)[number];
+
+const time = z.union([z.string(), z.number()]).optional();
+const point = z
+  .object({
+    type: z.literal('Point').optional(),
+    coordinates: z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)]).optional(),
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+    accuracy: z.number().nonnegative().optional(),
+    timestamp: time,
+  })
+  .refine((g) => g.coordinates !== undefined || (g.latitude !== undefined && g.longitude !== undefined), 'Enter a location as a point of two coordinates.');
+
+/** The payload of spec 001 §3, with the lifecycle fields a client may send along. */
+export const uploadPayload = z.object({
+  project: z.coerce.number().int().positive(),
+  sampler_schema: z.coerce.number().int().positive(),
+  device_id: z.string().max(200).default(''),
+  response_id: z.string().regex(/^[\w.:-]{1,200}$/, 'Use letters, digits, and . : _ - only (at most 200).'),
+  response_referenced_id: z.string().max(200).nullish(),
+  site: z.coerce.number().int().nonnegative().nullish(),
+  group: z.coerce.number().int().nonnegative().nullish(),
+  team: z.coerce.number().int().nonnegative().nullish(),
+  data: z.record(z.string(), z.record(z.string(), z.unknown())),
+  time_created: time,
+  time_updated: time,
+  time_completed: time,
+  geotag: point.nullish(),
+  parent_id: z.string().max(200).nullish(),
+  locked: z.boolean().optional(),
+  deleted: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  is_marker: z.boolean().optional(),
+  email: z.string().max(254).optional(),
+});
+export type UploadPayload = z.infer<typeof uploadPayload>;
+
+/** A client time (ISO text or epoch milliseconds) as a Date; `fallback` when absent; undefined when invalid. */
+export function clientTime(v: string | number | undefined, fallback: Date): Date | undefined {
+  if (v === undefined || v === '') return fallback;
+  const d = typeof v === 'number' ? new Date(v) : new Date(v);
+  if (Number.isNaN(d.getTime())) return undefined;
+  // A device clock far in the future would win every later edit: refuse times more than a day ahead.
+  return d.getTime() > fallback.getTime() + 86_400_000 ? undefined : d;
+}
+
+/** Response ids are client-made (project, schema, user, device, timestamp, counter) and start with project-schema-. */
+export function responseIdFits(responseId: string, projectId: number, schemaId: number): boolean {
+  return responseId.startsWith(`${projectId}-${schemaId}-`);
+}
+
+export interface StoredVersion {
+  time_updated: Date;
+  data: unknown;
+  completed: boolean;
+  deleted: boolean;
+  locked: boolean;
+  archived: boolean;
+}
+
+export type Decision = 'new' | 'newer' | 'unmodified' | 'ignored';
+
+/**
+ * What an upload does to the stored copy: a new response; a newer time_updated wins; an older one is ignored (not an
+ * error); the same one, with nothing changed, is unmodified.
+ */
+export function decide(stored: StoredVersion | undefined, incoming: StoredVersion): Decision {
+  if (!stored) return 'new';
+  const a = incoming.time_updated.getTime();
+  const b = stored.time_updated.getTime();
+  if (a < b) return 'ignored';
+  const same =
+    JSON.stringify(stored.data) === JSON.stringify(incoming.data) &&
+    stored.completed === incoming.completed &&
+    stored.deleted === incoming.deleted &&
+    stored.locked === incoming.locked &&
+    stored.archived === incoming.archived;
+  if (same) return 'unmodified';
+  return 'newer';
+}
+
+export interface Geotag {
+  type: 'Point';
+  coordinates: [number, number];
+  accuracy?: number;
+  timestamp?: string;
+}
+
+export function toGeotag(g: NonNullable<UploadPayload['geotag']>, now: Date): Geotag {
+  const coordinates: [number, number] = g.coordinates ?? [g.longitude!, g.latitude!];
+  const ts = g.timestamp !== undefined ? clientTime(g.timestamp, now) : now;
+  return { type: 'Point', coordinates, ...(g.accuracy !== undefined ? { accuracy: g.accuracy } : {}), timestamp: (ts ?? now).toISOString() };
+}
+
+/** The geotag history keeps at most 10 entries (spec 001 §9), the newest last; an unchanged point is not repeated. */
+export function nextHistory(history: Geotag[], geotag: Geotag | undefined): Geotag[] {
+  if (!geotag) return history;
+  const last = history[history.length - 1];
+  if (last && last.coordinates[0] === geotag.coordinates[0] && last.coordinates[1] === geotag.coordinates[1]) return history;
+  return [...history, geotag].slice(-GEOTAG_HISTORY_MAX);
+}

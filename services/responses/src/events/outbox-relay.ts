@@ -1,0 +1,98 @@
+// Publishes the response outbox to JetStream (DESIGN.md §2): kicked after each commit, and swept every second so
+// that rows written while NATS was down, or by a replica that died, go out when it is back. Each message carries
+// Nats-Msg-Id <response_id>:<version>, so a retry after a lost ack is dropped by the stream's duplicate window.
+import { connectNats, ensureStream, type Logger, type Nats } from '@fieldwork/service-kit';
+import type { ResponseStore } from '../store/response.store.js';
+import { responsesStream } from '../stream.js';
+
+export const OUTBOX_BATCH = 500;
+const PUBLISH_TIMEOUT_MS = 3000;
+
+export function responseSubject(prefix: string, projectId: number): string {
+  return `${prefix === '' ? '' : `${prefix}.`}responses.${projectId}`;
+}
+
+export interface OutboxRelay {
+  kick: () => void;
+  /** The NATS connection, once made (it may come up after the service). */
+  nats: () => Nats | undefined;
+  stop: () => Promise<void>;
+}
+
+export function startOutboxRelay(options: { store: ResponseStore; natsUrl: string; prefix: string; log: Logger; sweepMs?: number }): OutboxRelay {
+  const { store, prefix, log } = options;
+  let nats: Nats | undefined;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  // NATS may be down when the service starts: uploads are accepted meanwhile and wait in the outbox.
+  const connecting = (async () => {
+    for (let attempt = 0; !stopped; attempt++) {
+      try {
+        const n = await connectNats(options.natsUrl, { name: 'fieldwork-responses', log });
+        await ensureStream(n.jsm, responsesStream(prefix));
+        nats = n;
+        log.info('outbox relay connected to NATS');
+        drain();
+        return;
+      } catch (err) {
+        if (attempt % 10 === 0) log.warn({ err }, 'NATS not reachable; responses wait in the outbox');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  })();
+
+  const publishBatch = async (rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[]) => {
+    const n = nats!;
+    const results = await Promise.allSettled(
+      rows.map((r) =>
+        n.js.publish(responseSubject(prefix, r.project_id), JSON.stringify(r.payload), {
+          msgID: `${r.response_id}:${r.version}`,
+          timeout: PUBLISH_TIMEOUT_MS,
+        }),
+      ),
+    );
+    const done = rows.filter((_, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) log.warn({ err: (failed as PromiseRejectedResult).reason, failed: rows.length - done.length }, 'publish failed; will retry');
+    return done;
+  };
+
+  function drain(): void {
+    if (stopped || !nats) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      for (;;) {
+        const n = await store.drainOutbox(publishBatch, OUTBOX_BATCH);
+        if (n < OUTBOX_BATCH || stopped) break;
+      }
+    })()
+      .catch((err: unknown) => log.warn({ err }, 'outbox drain failed'))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          drain();
+        }
+      });
+  }
+
+  const timer = setInterval(drain, options.sweepMs ?? 1000);
+  timer.unref();
+
+  return {
+    kick: drain,
+    nats: () => nats,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await connecting;
+      await running;
+      await nats?.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// What the caller may do with a project's responses, from the projects service (packages/access decides there).
+// Answers are cached briefly per caller and project: a permission change reaches uploads within ACCESS_TTL_MS.
+import type { common, projects } from '@fieldwork/proto';
+import { problems } from '@fieldwork/service-kit';
+import type { Scope } from '../store/response.store.js';
+import type { Ctx, ProjectsClient } from './deps.js';
+
+const ACCESS_TTL_MS = 15_000;
+
+export interface ResponseAccess {
+  projectId: number;
+  organizationId: number;
+  userId: number;
+  anonymous: boolean;
+  surveyId: number;
+  email: string;
+  can: (action: 'collect' | 'edit' | 'delete' | 'editCompleted' | 'changeStatus' | 'results') => boolean;
+  /** What the caller may read: everything (results, data management) or their own and their read_sites. */
+  scope: Scope;
+  placement: { site: number; group: number; team: number };
+  projectType: string;
+  projectState: string;
+  hierarchy: projects.HierarchyLevel[];
+  referenceIds: number[];
+}
+
+export class AccessCache {
+  private readonly cache = new Map<string, { at: number; value: ResponseAccess }>();
+
+  constructor(private readonly projects: ProjectsClient) {}
+
+  async get(caller: common.Caller | undefined, projectId: number, ctx: Ctx, fresh = false): Promise<ResponseAccess> {
+    if (!caller || (caller.user_id <= 0 && caller.collect_project_id <= 0)) throw problems.notAuthenticated();
+    const key = `${caller.user_id}:${caller.collect_project_id}:${caller.collect_survey_id}:${caller.organization_id}:${projectId}`;
+    const hit = this.cache.get(key);
+    if (hit && !fresh && Date.now() - hit.at < ACCESS_TTL_MS) return hit.value;
+    const a = await this.projects.getAccess({ caller, project_id: projectId }, ctx);
+    const actions = new Set(a.actions);
+    const screens = new Set(a.screens);
+    const readAll = screens.has('results') || screens.has('dataManager');
+    const value: ResponseAccess = {
+      projectId,
+      organizationId: a.organization_id,
+      userId: caller.user_id,
+      anonymous: caller.user_id <= 0,
+      surveyId: caller.collect_survey_id,
+      email: caller.collect_email,
+      can: (action) => (action === 'results' ? readAll : actions.has(action)),
+      scope: { all: readAll, userId: caller.user_id, sites: a.read_sites },
+      placement: { site: a.site, group: a.group, team: a.team },
+      projectType: a.project_type,
+      projectState: a.project_state,
+      hierarchy: a.project_hierarchy,
+      referenceIds: a.reference_ids,
+    };
+    if (this.cache.size > 50_000) this.cache.clear();
+    this.cache.set(key, { at: Date.now(), value });
+    return value;
+  }
+}

@@ -1,0 +1,211 @@
+// Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
+// packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
+import type { responses } from '@fieldwork/proto';
+import { checkResponseData, isAnswered, lookupAnswers, recordValidity, visibility, type Answers } from '@fieldwork/sampler';
+import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
+import {
+  clientTime,
+  decide,
+  nextHistory,
+  responseIdFits,
+  toGeotag,
+  UPLOAD_ACTIONS,
+  uploadPayload,
+  type UploadAction,
+  type UploadPayload,
+} from '../domain/upload.js';
+import { ResponseStore, type NewResponse, type ResponseRow } from '../store/response.store.js';
+import type { AccessCache, ResponseAccess } from './access.js';
+import type { Ctx, ResponsesDeps } from './deps.js';
+import { eventOf, toMessage } from './mapper.js';
+import type { SchemaCache } from './schemas.js';
+
+export const UPLOAD_MESSAGES = {
+  json: 'Send the response as a JSON object.',
+  project: 'This response belongs to another project.',
+  schema: 'This form does not belong to the project.',
+  responseId: (project: number, schema: number) => `The response id must start with ${project}-${schema}-.`,
+  otherProject: 'This response id is already used in another project.',
+  time: 'Enter a valid time, not in the future.',
+  parentMissing: 'The parent response was not found in this project.',
+  parentLevel: 'The parent response must be of the level above this form.',
+  parentRequired: 'A response of a lower level needs its parent response.',
+  noParent: 'Only responses of a lower level have a parent response.',
+  lock: "Only a mobile manager or the response's own creator may lock a response.",
+  locked: "This response is locked: only a mobile manager or the response's own creator may change it.",
+  duplicateKey: 'A record with this identifier',
+} as const;
+
+/** Zod issues as field errors keyed by their path ("data.0.12"). */
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const i of issues) (out[i.path.map(String).join('.') || 'non_field_errors'] ??= []).push(i.message);
+  return out;
+}
+
+const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+
+export class UploadService {
+  constructor(
+    private readonly deps: ResponsesDeps,
+    private readonly access: AccessCache,
+    private readonly schemas: SchemaCache,
+  ) {}
+
+  async upload(req: responses.UploadRequest, ctx: Ctx): Promise<responses.UploadReply> {
+    if (!(UPLOAD_ACTIONS as readonly string[]).includes(req.action)) throw problems.invalid(`Unknown upload action ${req.action}.`);
+    const action = req.action as UploadAction;
+    const access = await this.access.get(req.caller, req.project_id, ctx);
+    if (!access.can('collect') && !access.can('edit')) throw problems.forbidden();
+    const p = this.parse(req.payload_json, req.project_id);
+    const schema = await this.schemas.get(p.sampler_schema, ctx).catch(() => {
+      throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
+    });
+    if (schema.doc.project_id !== req.project_id) throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
+    if (!responseIdFits(p.response_id, req.project_id, p.sampler_schema)) {
+      throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.responseId(req.project_id, p.sampler_schema)] });
+    }
+
+    const checked = checkResponseData(schema.body, p.data as never);
+    if (Object.keys(checked.problems).length > 0) {
+      throw problems.invalidFields(Object.fromEntries(Object.entries(checked.problems).map(([k, v]) => [`data.${k}`, [v]])));
+    }
+    const now = new Date();
+    const timeUpdated = clientTime(p.time_updated, now);
+    const timeCreated = clientTime(p.time_created, now);
+    if (!timeUpdated) throw problems.invalidFields({ time_updated: [UPLOAD_MESSAGES.time] });
+    if (!timeCreated) throw problems.invalidFields({ time_created: [UPLOAD_MESSAGES.time] });
+
+    const answers: Answers = checked.data['0'] ?? {};
+    const answered = Object.values(checked.data).some((repeat) =>
+      Object.entries(repeat).some(([id, v]) => {
+        const t = schema.body.entities.items[id]?.type;
+        return t !== 'calculated' && t !== 'concatenation' && isAnswered(v);
+      }),
+    );
+
+    return transaction(this.deps.sql, async (tx) => {
+      const store = new ResponseStore(tx);
+      const stored = await store.forUpdate(p.response_id);
+      if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+      // A response with no answered question is skipped as unmodified (spec 001 §4).
+      if (!answered && !stored) return { status: 'unmodified', response: undefined };
+
+      const level = schema.doc.level;
+      const parent = await this.parent(store, p, level, req.project_id);
+      const other: Record<number, Answers> = {};
+      if (parent) other[parent.schema_id] = parent.data['0'] ?? {};
+      const shown = visibility(schema.body, { schemaId: p.sampler_schema, answers, other });
+      const validity = recordValidity(schema.body, answers, shown.items);
+
+      const completed = action === 'complete' ? true : action === 'uncomplete' ? false : (stored?.completed ?? false);
+      if (action === 'complete' && !validity.valid) throw problems.invalid(validity.message);
+      const lookup = lookupAnswers(schema.body, answers);
+      const geotag = p.geotag ? toGeotag(p.geotag, now) : (stored?.geotag ?? null);
+      const incoming: NewResponse = {
+        response_id: p.response_id,
+        project_id: req.project_id,
+        schema_id: p.sampler_schema,
+        user_id: stored ? stored.user_id : access.anonymous ? null : access.userId,
+        email: stored?.email ?? (access.anonymous ? access.email || p.email || '' : ''),
+        anonymous: stored?.anonymous ?? access.anonymous,
+        site_id: p.site ?? stored?.site_id ?? (access.placement.site || null),
+        group_id: p.group ?? stored?.group_id ?? (access.placement.group || null),
+        team_id: p.team ?? stored?.team_id ?? (access.placement.team || null),
+        device_id: p.device_id || stored?.device_id || '',
+        completed,
+        deleted: p.deleted ?? stored?.deleted ?? false,
+        locked: p.locked ?? stored?.locked ?? false,
+        is_valid: validity.valid,
+        is_marker: p.is_marker ?? stored?.is_marker ?? false,
+        archived: p.archived ?? stored?.archived ?? false,
+        parent_id: parent?.response_id ?? null,
+        ancestors: parent ? [...parent.ancestors, parent.response_id] : [],
+        response_referenced_id: p.response_referenced_id ?? stored?.response_referenced_id ?? null,
+        geotag,
+        geotag_history: p.geotag ? nextHistory(stored?.geotag_history ?? [], geotag ?? undefined) : (stored?.geotag_history ?? []),
+        lookup_key: level === 0 && isAnswered(lookup.key) ? JSON.stringify(lookup.key) : null,
+        lookup_answers: lookup.lookups,
+        display_name: Object.values(lookup.lookups).map(String).join(' ').slice(0, 200),
+        schema_level: level,
+        time_created: stored?.time_created ?? timeCreated,
+        time_updated: timeUpdated,
+        time_completed: completed ? (stored?.completed ? stored.time_completed : (clientTime(p.time_completed, now) ?? now)) : null,
+        data: checked.data,
+      };
+
+      if (stored) await this.mayChange(access, stored, incoming, ctx);
+      else if (!access.can('collect')) throw problems.forbidden();
+
+      const decision = decide(stored, incoming);
+      if (decision === 'ignored' || decision === 'unmodified') {
+        return { status: decision, response: toMessage(stored!) };
+      }
+      let row: ResponseRow;
+      try {
+        row = stored ? await store.update(stored.id, incoming) : await store.insert(incoming);
+      } catch (e) {
+        if (isUniqueViolation(e)) throw problems.alreadyExists(UPLOAD_MESSAGES.duplicateKey);
+        throw e;
+      }
+      await store.addOutbox(row, eventOf(row));
+      const media = await store.pendingMedia(row.response_id);
+      return { status: 'stored', response: toMessage(row, { media }) };
+    }).then((reply) => {
+      if (reply.status === 'stored') this.deps.published();
+      return reply;
+    });
+  }
+
+  private parse(json: string, projectId: number): UploadPayload {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(json);
+    } catch {
+      throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
+    const parsed = uploadPayload.safeParse({ project: projectId, ...raw });
+    if (!parsed.success) throw problems.invalidFields(fieldErrors(parsed.error.issues));
+    if (parsed.data.project !== projectId) throw problems.invalidFields({ project: [UPLOAD_MESSAGES.project] });
+    return parsed.data;
+  }
+
+  /** The parent response of a lower-level form (hierarchical projects): in the project, one level above. */
+  private async parent(store: ResponseStore, p: UploadPayload, level: number, projectId: number): Promise<ResponseRow | undefined> {
+    if (level === 0) {
+      if (p.parent_id) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.noParent] });
+      return undefined;
+    }
+    if (!p.parent_id) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentRequired] });
+    const parent = await store.byResponseId(p.parent_id);
+    if (!parent || parent.project_id !== projectId) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentMissing] });
+    if (parent.schema_level !== level - 1) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentLevel] });
+    return parent;
+  }
+
+  /**
+   * Who may change a stored response: its creator (collect, edit); others need edit rights on completed responses
+   * (data managers, owners, admins); delete and status changes need their own actions; a locked response, and the
+   * lock itself, only its creator or a mobile manager.
+   */
+  private async mayChange(access: ResponseAccess, stored: ResponseRow, next: NewResponse, ctx: Ctx): Promise<void> {
+    const creator = access.anonymous
+      ? stored.anonymous && stored.device_id !== '' && stored.device_id === next.device_id
+      : stored.user_id === access.userId;
+    if (!creator && !access.can('editCompleted')) throw problems.forbidden();
+    if (stored.deleted !== next.deleted && !access.can('delete')) throw problems.forbidden();
+    if (!creator && (stored.completed !== next.completed || stored.archived !== next.archived) && !access.can('changeStatus')) throw problems.forbidden();
+    if (stored.locked || stored.locked !== next.locked) {
+      if (!creator && !(await this.isMobileManager(access, ctx))) {
+        throw problems.invalid(stored.locked !== next.locked ? UPLOAD_MESSAGES.lock : UPLOAD_MESSAGES.locked);
+      }
+    }
+  }
+
+  private async isMobileManager(access: ResponseAccess, ctx: Ctx): Promise<boolean> {
+    if (access.anonymous) return false;
+    const users = await this.deps.auth.getUsers({ user_ids: [access.userId], organization_id: access.organizationId }, ctx);
+    return users.results.some((u) => u.id === access.userId && u.is_mobilemanager);
+  }
+}
