@@ -86,7 +86,7 @@ export const TEST_DEMO: DemoSettings = {
  * The whole stack, started by the launcher's code on free ports with a fresh database and stream prefix, the demo
  * seeded. Process logs go to artifacts/logs/<run>/<process>.log.
  */
-export async function startTestStack(options: { extraEnv?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<TestStack> {
+export async function startTestStack(options: { extraEnv?: Record<string, string>; nodeArgs?: string[]; natsUrl?: string } = {}): Promise<TestStack> {
   const testInfraHandle = await testInfra();
   const ports = { gateway: await freePort() } as StackPorts;
   for (const s of SERVICES) ports[s] = await freePort();
@@ -98,7 +98,7 @@ export async function startTestStack(options: { extraEnv?: Record<string, string
   const stack = await startStack({
     dataDir,
     databaseUrl: testInfraHandle.databaseUrl,
-    natsUrl: testInfraHandle.natsUrl,
+    natsUrl: options.natsUrl ?? testInfraHandle.natsUrl,
     natsPrefix: testInfraHandle.natsPrefix,
     jwtSecret,
     objectStoreSecret: randomBytes(32).toString('hex'),
