@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import postgres from 'postgres';
 import ExcelJS from 'exceljs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { aptInstall } from './infra/system.js';
 import { repoPath } from './paths.js';
 import { startTestStack, type TestStack } from './harness.js';
@@ -291,6 +292,116 @@ const scenarios: Scenario[] = [
       await shot(page, '14-xlsform');
       await page.getByTestId('open-builder').click();
       await page.getByTestId('category-item').filter({ hasText: 'Farm' }).waitFor();
+    },
+  ],
+  [
+    'a collector fills a form offline, reloads, goes back online, and finds the response in the list and in the API',
+    async (page, t) => {
+      // The project and its form, through the API.
+      const api = async (method: string, path: string, token: string, body?: unknown) => {
+        const res = await fetch(`${t.baseUrl}/api/${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', authorization: `JWT ${token}` },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loosely typed API answers in a test
+        return { status: res.status, body: (await res.json()) as Record<string, any> };
+      };
+      const tokens = await fetch(`${t.baseUrl}/api/api-token-auth/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: t.demo.username, password: 'a new demo password' }),
+      }).then((r) => r.json() as Promise<{ access: string; organization: { id: number } }>);
+      const project = (await api('POST', 'project/', tokens.access, { name: 'Offline Survey', organization_pk: tokens.organization.id, geotag: { type: 'Point', coordinates: [2, 1] } })).body;
+      const schemaId = project.sampler_schemas[0].id as number;
+      const b = addBlock(newSchemaBody('S'), { en: 'Household' });
+      const adults = addItem(b.body, b.id, 'number', 'en', 'Adults');
+      const fuel = addItem(adults.body, b.id, 'choice', 'en', 'Fuel');
+      const wood = addChoice(fuel.body, fuel.id, 'en', 'Wood');
+      const gas = addChoice(wood.body, fuel.id, 'en', 'Gas');
+      const double = addItem(gas.body, b.id, 'calculated', 'en', 'Double');
+      const body = updateItem(double.body, double.id, { options: { ...double.body.entities.items[double.id]!.options, formula: `Q${b.id}_${adults.id} * 2` } });
+      assert.equal((await api('PUT', `samplerschema/${schemaId}/`, tokens.access, { ...body, revision: 1 })).status, 200);
+
+      // Online once: the app, the form and the project are kept on the device.
+      await page.goto(`${t.baseUrl}/login-home/login?next=${encodeURIComponent(`/project/${project.id}/collect/${schemaId}/list`)}`);
+      await login(page, t, t.demo.username, 'a new demo password');
+      await page.getByTestId('response-list').waitFor();
+      await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await page.reload();
+      await page.getByTestId('response-list').waitFor();
+      await page.getByRole('link', { name: 'New record' }).first().click();
+      await page.getByTestId('collect-form').waitFor();
+
+      // Offline: fill and complete; the calculation follows the answer; validity first.
+      await page.context().setOffline(true);
+      await page.getByTestId('complete-response').click();
+      assert.match(await page.getByTestId('validity-message').innerText(), /At least one question must be answered to save this record\./);
+      await page.locator(`[data-item="${adults.id}"] input`).fill('4');
+      assert.equal(await page.getByTestId('calculated').innerText(), '8');
+      await page.locator(`[data-item="${fuel.id}"] label`, { hasText: 'Gas' }).locator('input').check();
+      await shot(page, '15-collect-offline-form');
+      await page.getByTestId('complete-response').click();
+      await page.getByTestId('response-list').waitFor();
+      const row = page.getByTestId('response-row').first();
+      await row.getByText('Waiting to upload').waitFor();
+      const responseId = (await row.getAttribute('data-response-id'))!;
+
+      // Still offline: a reload keeps everything.
+      await page.reload();
+      await page.getByTestId('response-list').waitFor();
+      await page.getByTestId('response-row').filter({ hasText: 'Waiting to upload' }).first().waitFor();
+      await shot(page, '16-collect-offline-after-reload');
+      assert.equal((await api('GET', `project/${project.id}/response/single/${responseId}/`, tokens.access)).status, 404, 'nothing reached the server while offline');
+
+      // Online: it uploads by itself.
+      await page.context().setOffline(false);
+      await page.getByTestId('response-row').filter({ hasText: 'Uploaded' }).first().waitFor({ timeout: 20_000 });
+      await shot(page, '17-collect-synced');
+      const stored = await api('GET', `project/${project.id}/response/single/${responseId}/`, tokens.access);
+      assert.equal(stored.status, 200);
+      assert.equal(stored.body.completed, true);
+      assert.deepEqual(stored.body.data, { '0': { [adults.id]: 4, [fuel.id]: [gas.id], [double.id]: 8 } });
+    },
+  ],
+  [
+    'a respondent answers through an anonymous link and lands on the success page; an expired link says so',
+    async (page, t) => {
+      const tokens = await fetch(`${t.baseUrl}/api/api-token-auth/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: t.demo.username, password: 'a new demo password' }),
+      }).then((r) => r.json() as Promise<{ access: string; organization: { id: number } }>);
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${t.baseUrl}/api/${path}`, { method, headers: { 'content-type': 'application/json', authorization: `JWT ${tokens.access}` }, body: body === undefined ? undefined : JSON.stringify(body) }).then(
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loosely typed API answers in a test
+          async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }),
+        );
+      const project = (await call('POST', 'project/', { name: 'Public Survey', organization_pk: tokens.organization.id, geotag: { type: 'Point', coordinates: [2, 1] } })).body;
+      const schemaId = project.sampler_schemas[0].id as number;
+      const b = addBlock(newSchemaBody('S'), { en: 'About you' });
+      const q = addItem(b.body, b.id, 'open', 'en', 'Your town');
+      assert.equal((await call('PUT', `samplerschema/${schemaId}/`, { ...q.body, revision: 1 })).status, 200);
+      const survey = (await call('POST', `project/${project.id}/surveys/`, { expiry_date: '2099-01-01T00:00:00Z' })).body;
+      await page.goto(`${t.baseUrl}/collect/anonymous/${survey.token}/resp@example.org`);
+      await page.getByTestId('public-collect').waitFor();
+      await page.locator(`[data-item="${q.id}"] input`).fill('Lyon');
+      await page.getByTestId('complete-response').click();
+      await page.getByTestId('collect-success').waitFor();
+      await shot(page, '18-anonymous-success');
+      let list: { results: { email: string; data: Record<string, Record<string, unknown>> }[] } = { results: [] };
+      for (let i = 0; i < 40 && list.results.length === 0; i++) {
+        list = (await call('GET', `project/${project.id}/response/`)).body as typeof list;
+        if (list.results.length === 0) await page.waitForTimeout(250);
+      }
+      assert.equal(list.results.length, 1);
+      assert.equal(list.results[0]!.email, 'resp@example.org');
+      assert.equal(list.results[0]!.data['0']![String(q.id)], 'Lyon');
+      const db = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined });
+      await db`update projects.surveys set expiry_date = now() - interval '1 day' where token = ${survey.token}`;
+      await db.end();
+      await page.goto(`${t.baseUrl}/collect/survey/${survey.token}`);
+      assert.equal(await page.getByTestId('link-failure').innerText(), 'This link has expired.');
     },
   ],
 ];

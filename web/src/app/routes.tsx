@@ -22,6 +22,8 @@ import { IntegrationsPage } from '../features/project/settings/IntegrationsPage'
 import { WorkspaceSettingsPage } from '../features/workspace/WorkspaceSettingsPage';
 import { BuilderPage } from '../features/builder/BuilderPage';
 import { CreateFromUploadPage } from '../features/builder/CreateFromUploadPage';
+import { CollectHome, NewRecordPage, ResponseListPage, ResponsePage } from '../features/collect/CollectPages';
+import { CollectDonePage, GetNativePage, PublicCollectPage } from '../features/collect/PublicCollect';
 
 const P = (title: string) => <PlaceholderPage title={title} />;
 
@@ -73,14 +75,14 @@ const projectChildren: RouteObject[] = [
   { path: 'results', element: <Outlet />, children: resultsChildren },
   {
     path: 'collect',
-    element: <Outlet />,
+    element: <PassContext />,
     children: [
-      { index: true, element: P('Collect') },
-      { path: 'newrecord', element: P('New record') },
-      { path: ':schemaId/list', element: P('Responses') },
-      { path: ':responseId/view', element: P('Response') },
-      { path: ':responseId/edit', element: P('Edit response') },
-      { path: ':responseId/newrecord', element: P('New child record') },
+      { index: true, element: <CollectHome /> },
+      { path: 'newrecord', element: <NewRecordPage /> },
+      { path: ':schemaId/list', element: <ResponseListPage /> },
+      { path: ':responseId/view', element: <ResponsePage mode="view" /> },
+      { path: ':responseId/edit', element: <ResponsePage mode="edit" /> },
+      { path: ':responseId/newrecord', element: <NewRecordPage /> },
     ],
   },
   ...(FEATURES.printResults
@@ -109,7 +111,7 @@ export const routes: RouteObject[] = [
         errorElement: <RouteError />,
         children: [
           // No login required.
-          { path: 'get-native/:os', element: P('Get the app') },
+          { path: 'get-native/:os', element: <GetNativePage /> },
           { path: 'item-chart/:itemToken', element: P('Shared chart') },
           { path: 'item-table/:itemToken', element: P('Shared table') },
           { path: 'item-results/:itemToken', element: P('Shared results') },
@@ -121,13 +123,13 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'logout', element: <LogoutPage /> },
-          { path: 'collect/anonymous/success', element: P('Thank you') },
-          { path: 'collect/anonymous/cancel', element: P('Cancelled') },
-          { path: 'collect/anonymous/:token', element: P('Anonymous collection') },
-          { path: 'collect/anonymous/:token/:email', element: P('Anonymous collection') },
-          { path: 'collect/survey/success', element: P('Thank you') },
-          { path: 'collect/survey/cancel', element: P('Cancelled') },
-          { path: 'collect/survey/:token', element: P('Survey') },
+          { path: 'collect/anonymous/success', element: <CollectDonePage outcome="success" /> },
+          { path: 'collect/anonymous/cancel', element: <CollectDonePage outcome="cancel" /> },
+          { path: 'collect/anonymous/:token', element: <PublicCollectPage kind="anonymous" /> },
+          { path: 'collect/anonymous/:token/:email', element: <PublicCollectPage kind="anonymous" /> },
+          { path: 'collect/survey/success', element: <CollectDonePage outcome="success" /> },
+          { path: 'collect/survey/cancel', element: <CollectDonePage outcome="cancel" /> },
+          { path: 'collect/survey/:token', element: <PublicCollectPage kind="survey" /> },
           { path: 'set-password/:email/:nonce', element: <PasswordLinkPage mode="set" /> },
           { path: 'reset-password/:email/:nonce', element: <PasswordLinkPage mode="reset" /> },
           // Login required.

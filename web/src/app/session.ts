@@ -35,6 +35,9 @@ export const session = {
   },
   clear(): void {
     for (const k of Object.values(KEYS)) localStorage.removeItem(k);
+    // The API answers kept for offline use belong to this user: drop them (responses waiting on the device stay,
+    // and upload at that user's next login).
+    if (typeof caches !== 'undefined') void caches.delete('fw-api').catch(() => undefined);
   },
   recordLastLogin(now = Date.now()): void {
     if (localStorage.getItem(KEYS.access)) localStorage.setItem(KEYS.lastLogin, String(now));

@@ -5,6 +5,9 @@ import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { problems } from '@fieldwork/service-kit/problems';
 
+/** What a missing static file looks like (a route may end with a dot too: an email in collect/anonymous/{token}/{email}). */
+const STATIC_FILE = /\.(js|mjs|css|map|png|jpe?g|gif|svg|ico|webp|woff2?|ttf|json|webmanifest|txt|html|xml)$/i;
+
 export default fp(
   async (app, opts: { webDir: string }) => {
     const hasWeb = opts.webDir !== '' && (await access(join(opts.webDir, 'index.html')).then(() => true, () => false));
@@ -15,7 +18,7 @@ export default fp(
     }
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
-      const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(path);
+      const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !STATIC_FILE.test(path);
       if (hasWeb && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
       throw problems.notFound();
     });

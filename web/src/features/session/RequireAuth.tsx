@@ -26,7 +26,10 @@ export function RequireAuth() {
   const { t } = useTranslation();
   const claims = decodeAccess(session.read().access);
   const expired = useAppSelector((s) => s.session.expired);
-  const { data: user, isError, isLoading } = useGetUserQuery(claims?.user_id ?? 0, { skip: claims === null });
+  const { data: user, error, isLoading } = useGetUserQuery(claims?.user_id ?? 0, { skip: claims === null });
+  // Only a refusal ends the session: a network failure (offline) does not.
+  const isError = error !== undefined && 'status' in error && (error.status === 401 || error.status === 403);
+  const offline = error !== undefined && !isError;
   useEffect(() => {
     if (user) dispatch(userLoaded(user));
   }, [user, dispatch]);
@@ -45,6 +48,7 @@ export function RequireAuth() {
     if (isError) session.clear();
     return <Navigate to={loginRedirect(location.pathname + location.search + location.hash)} replace />;
   }
+  if (offline && !user) return <p className="banner error">{t('collect.offline')}</p>;
   if (isLoading || !user) return <div className="loading">{t('app.loading')}</div>;
   const legal = legalStatus(user);
   if (!legal.terms || !legal.privacy) return <LegalGate user={user} status={legal} />;
