@@ -88,6 +88,7 @@ if (mode === 'start') {
     ['browser end-to-end tests', process.execPath, [join(ROOT, 'scripts/dist/browser-tests.js')]],
     ['benchmark smoke runs', process.execPath, [join(ROOT, 'bench/gateway/run.mjs'), '--smoke']],
     ['formula benchmark smoke run', process.execPath, [join(ROOT, 'bench/formula/run.mjs'), '--smoke']],
+    ['ingest benchmark smoke run', process.execPath, [join(ROOT, 'bench/ingest/run.mjs'), '--smoke']],
   ];
   const results = [];
   for (const [name, cmd, args] of steps) {

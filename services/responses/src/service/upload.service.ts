@@ -77,6 +77,9 @@ export class UploadService {
     if (!timeCreated) throw problems.invalidFields({ time_created: [UPLOAD_MESSAGES.time] });
 
     const answers: Answers = checked.data['0'] ?? {};
+    const hasMedia = Object.values(checked.data).some((repeat) =>
+      Object.keys(repeat).some((id) => ['image', 'signature'].includes(schema.body.entities.items[id]?.type ?? '')),
+    );
     const answered = Object.values(checked.data).some((repeat) =>
       Object.entries(repeat).some(([id, v]) => {
         const t = schema.body.entities.items[id]?.type;
@@ -149,7 +152,7 @@ export class UploadService {
         throw e;
       }
       await store.addOutbox(row, eventOf(row));
-      const media = await store.pendingMedia(row.response_id);
+      const media = hasMedia ? await store.pendingMedia(row.response_id) : { image: 0, signature: 0 };
       return { status: 'stored', response: toMessage(row, { media }) };
     }).then((reply) => {
       if (reply.status === 'stored') this.deps.published();
