@@ -250,6 +250,8 @@ const scenarios: Scenario[] = [
       await page.getByTestId('builder').waitFor();
       assert.deepEqual(await page.getByTestId('category-item').allInnerTexts(), ['Household', 'Follow-up']);
       await page.getByTestId('category-item').first().click();
+      // The list renders after the click: wait for it rather than read it at once.
+      await page.getByTestId('question-item').nth(13).waitFor();
       const names = await page.getByTestId('question-item').allInnerTexts();
       assert.equal(names.length, 14);
       assert.ok(names.some((n) => n.startsWith('Twice the number')));
