@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Ingestion benchmark: 20-question responses uploaded through the gateway (JWT, gRPC to the responses service, schema
 // validation with packages/sampler, one PostgreSQL transaction with the outbox row) by 32 concurrent clients, then
-// the time until each response is on the RESPONSES stream (the results store consumes that stream; it arrives with
-// the results issue, so the stream is the last hop measured here).
+// the time until each response is on the RESPONSES stream and queryable in the results store (ClickHouse).
 //   full:  pnpm bench:ingest            (records the figures in docs/benchmarks.md)
 //   smoke: node bench/ingest/run.mjs --smoke
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -14,6 +13,8 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { startTestStack } from '@fieldwork/launcher';
+import { results } from '@fieldwork/proto';
+import { createClient } from '@fieldwork/service-kit';
 
 const smoke = process.argv.includes('--smoke');
 const duration = smoke ? 2 : Number(process.env.BENCH_DURATION_S ?? 20);
@@ -143,6 +144,17 @@ try {
   await nc.close();
   lags.sort((a, b) => a - b);
 
+  // The results store: every stored response queryable in ClickHouse, and the lag from commit to ClickHouse.
+  const resultsClient = createClient(results.ResultsServiceClient, `127.0.0.1:${stack.ports.results}`);
+  const loadEnded = Date.now();
+  let status = await resultsClient.ingestStatus({ project_id: project.id });
+  while (status.responses < stored + 1 && Date.now() - loadEnded < 120_000) {
+    await new Promise((res) => setTimeout(res, 250));
+    status = await resultsClient.ingestStatus({ project_id: project.id });
+  }
+  const allVisibleMs = Date.now() - loadEnded;
+  resultsClient.close();
+
   const rps = Math.round(accepted / elapsed);
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
   const date = new Date().toISOString().slice(0, 10);
@@ -156,17 +168,20 @@ try {
     `| stored in PostgreSQL | ${stored} |`,
     `| on the RESPONSES stream | ${lags.length} |`,
     `| request → on the stream p50 / p99 ms | ${pct(lags, 50)} / ${pct(lags, 99)} |`,
+    `| in the results store (ClickHouse, chDB) | ${status.responses - 1} |`,
+    `| commit → queryable in the results store p50 / p99 ms | ${Math.round(status.visible_p50_ms)} / ${Math.round(status.visible_p99_ms)} |`,
+    `| after the load: all visible in the results store within ms | ${allVisibleMs} |`,
   ].join('\n');
   console.log(`\n${table}\n\ntarget: 2,000 responses/s; ${connections} connections, ${duration} s; ${machine}\nreproduce: ${command}\n`);
     // Requests still in flight when the load stopped are stored but not counted as answered: accepted <= stored <= sent.
-  if (r.errors + r.timeouts > 0 || r.non2xx > 0 || stored < accepted || stored > n - 1 || lags.length !== stored) {
+  if (r.errors + r.timeouts > 0 || r.non2xx > 0 || stored < accepted || stored > n - 1 || lags.length !== stored || status.responses !== stored + 1) {
     console.error('lost or refused responses under load');
     exitCode = 1;
   }
   if (!smoke) {
     const file = `${root}docs/benchmarks.md`;
     const title = '## Ingestion: response uploads through the gateway';
-    const section = `${title}\n\n${date}, ${machine}. ${connections} connections, ${duration} s, 20-question responses, autocannon in the same 2 cores as the stack (gateway, five services, PostgreSQL, NATS).\n\n${table}\n\nTarget: at least 2,000 responses/s. Where the time goes: during the run the gateway and the responses service each keep about one core busy (seen with ps), next to PostgreSQL, NATS and the load generator, so the two cores are the limit here; the per-upload work is JWT check, JSON, one gRPC hop, schema validation with packages/sampler and one transaction of three statements. Replicas on more cores are the scale-out issue. The results store (ClickHouse) consumes the stream from the results issue on; until then the stream is the last hop measured.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}. ${connections} connections, ${duration} s, 20-question responses, autocannon in the same 2 cores as the stack (gateway, five services, PostgreSQL, NATS).\n\n${table}\n\nTarget: at least 2,000 responses/s. Where the time goes: during the run the gateway and the responses service each keep about one core busy (seen with ps), next to PostgreSQL, NATS and the load generator, so the two cores are the limit here; the per-upload work is JWT check, JSON, one gRPC hop, schema validation with packages/sampler and one transaction of three statements. Replicas on more cores are the scale-out issue. The results service consumes the stream into ClickHouse (embedded chDB here) in batches of up to 5,000; the commit-to-queryable lag is measured in ClickHouse from time_uploaded to the row's ingested_at.\n\nReproduce: \`${command}\`\n`;
     let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
     const re = new RegExp(`${title}\\n[\\s\\S]*?(?=\\n## |$)`);
     doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;

@@ -8,6 +8,8 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
+import { results as resultsProto } from '@fieldwork/proto';
+import { createClient } from '@fieldwork/service-kit';
 import { client, login, point, type Api, type Session } from './helpers.js';
 
 let t: TestStack;
@@ -441,6 +443,19 @@ describe('the stream', () => {
       expect(seen[1]!.data).toMatchObject({ response_id: id, version: 2, project: p.id, schema, data: { '0': { [ids.adults]: 2, [ids.double]: 4 } } });
     } finally {
       await nc.close();
+    }
+    // And in the results store (ClickHouse): one response at its latest version, with its answers.
+    const results = createClient(resultsProto.ResultsServiceClient, `127.0.0.1:${t.ports.results}`);
+    try {
+      let status = await results.ingestStatus({ project_id: p.id });
+      for (let i = 0; i < 50 && status.answers !== 2; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        status = await results.ingestStatus({ project_id: p.id });
+      }
+      // adults and the calculated double.
+      expect(status).toMatchObject({ responses: 1, answers: 2, deleted: 0 });
+    } finally {
+      results.close();
     }
   });
 });

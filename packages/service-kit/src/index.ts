@@ -9,3 +9,4 @@ export * from './nats.js';
 export * from './lifecycle.js';
 export * from './service.js';
 export * from './object-store/index.js';
+export * from './streams.js';

@@ -6,9 +6,12 @@ export const resultsConfigShape = {
   ...natsVars,
   /** gRPC port of the results service. */
   RESULTS_GRPC_PORT: vars.port(50055),
-  /** A ClickHouse server (http://user:pass@host:8123/db); when empty the embedded chDB engine is used. */
+  /** A ClickHouse server (http://user:pass@host:8123); when empty the embedded chDB engine is used. */
   CLICKHOUSE_URL: vars.string(''),
   /** Data directory of the embedded chDB engine (only one process may open it). */
   CLICKHOUSE_PATH: vars.string('.data/chdb'),
+  /** The ClickHouse database of Fieldwork's tables. */
+  CLICKHOUSE_DATABASE: vars.string('fieldwork'),
 };
 export const loadResultsConfig = (env?: Record<string, string | undefined>) => loadConfig(resultsConfigShape, env);
+export type ResultsConfig = ReturnType<typeof loadResultsConfig>;

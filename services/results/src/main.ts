@@ -1,23 +1,16 @@
-// The results service process: config, build, listen, signals.
-import { access, mkdir } from 'node:fs/promises';
-import { constants } from 'node:fs';
+// The results service process: config, build, listen, signals. NATS is not a readiness condition: queries answer
+// from ClickHouse while ingestion waits for the stream.
 import { runMain, startService } from '@fieldwork/service-kit';
+import { buildResults } from './app.js';
 import { loadResultsConfig } from './config.js';
-import { resultsGrpc } from './grpc/results.grpc.js';
 
 runMain(async () => {
   const config = loadResultsConfig();
-  // The embedded engine's directory must exist and be writable; the engine itself opens with the results issue.
-  if (config.CLICKHOUSE_URL === '') await mkdir(config.CLICKHOUSE_PATH, { recursive: true });
   return startService({
     name: 'results',
     config,
     grpcPort: config.RESULTS_GRPC_PORT,
     migrations: new URL('../migrations', import.meta.url),
-    nats: true,
-    build: async ({ log }) => ({
-      services: [resultsGrpc(log)],
-      checks: config.CLICKHOUSE_URL === '' ? [() => access(config.CLICKHOUSE_PATH, constants.W_OK)] : [],
-    }),
+    build: (deps) => buildResults(config, deps),
   });
 });

@@ -1,16 +1,11 @@
 // Publishes the response outbox to JetStream (DESIGN.md §2): kicked after each commit, and swept every second so
 // that rows written while NATS was down, or by a replica that died, go out when it is back. Each message carries
 // Nats-Msg-Id <response_id>:<version>, so a retry after a lost ack is dropped by the stream's duplicate window.
-import { connectNats, ensureStream, type Logger, type Nats } from '@fieldwork/service-kit';
+import { connectNats, ensureStream, responseSubject, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
 import type { ResponseStore } from '../store/response.store.js';
-import { responsesStream } from '../stream.js';
 
 export const OUTBOX_BATCH = 500;
 const PUBLISH_TIMEOUT_MS = 3000;
-
-export function responseSubject(prefix: string, projectId: number): string {
-  return `${prefix === '' ? '' : `${prefix}.`}responses.${projectId}`;
-}
 
 export interface OutboxRelay {
   kick: () => void;

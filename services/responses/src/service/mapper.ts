@@ -41,8 +41,16 @@ export function toMessage(r: ResponseRow, extra: { children?: number; media?: { 
   };
 }
 
+/** Answers ("repeat.itemId") the previous version had and this one has not: the results store drops them. */
+export function removedAnswers(previous: ResponseRow['data'] | undefined, next: ResponseRow['data']): string[] {
+  if (!previous) return [];
+  const out: string[] = [];
+  for (const [repeat, answers] of Object.entries(previous)) for (const id of Object.keys(answers)) if (next[repeat]?.[id] === undefined) out.push(`${repeat}.${id}`);
+  return out;
+}
+
 /** The event of an accepted change (subject responses.<projectId>, Nats-Msg-Id <response_id>:<version>). */
-export function eventOf(r: ResponseRow) {
+export function eventOf(r: ResponseRow, previous?: ResponseRow['data']) {
   return {
     type: 'response',
     response_id: r.response_id,
@@ -63,5 +71,6 @@ export function eventOf(r: ResponseRow) {
     time_completed: r.time_completed?.toISOString() ?? null,
     time_uploaded: r.time_uploaded.toISOString(),
     data: r.data,
+    removed: removedAnswers(previous, r.data),
   };
 }

@@ -151,7 +151,7 @@ export class UploadService {
         if (isUniqueViolation(e)) throw problems.alreadyExists(UPLOAD_MESSAGES.duplicateKey);
         throw e;
       }
-      await store.addOutbox(row, eventOf(row));
+      await store.addOutbox(row, eventOf(row, stored?.data));
       const media = hasMedia ? await store.pendingMedia(row.response_id) : { image: 0, signature: 0 };
       return { status: 'stored', response: toMessage(row, { media }) };
     }).then((reply) => {

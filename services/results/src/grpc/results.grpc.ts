@@ -1,11 +1,16 @@
-// ResultsService over gRPC. It declares no calls yet; health is served by service-kit.
+// ResultsService over gRPC: each call goes to one use case.
 import { results } from '@fieldwork/proto';
-import { implement, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import type { IngestService } from '../service/ingest.service.js';
 
-export function resultsGrpc(log: Logger): GrpcServiceRegistration {
+export function resultsGrpc(s: { ingest: IngestService }, log: Logger): GrpcServiceRegistration {
+  const handlers: AsyncHandlers<results.ResultsServiceServer> = {
+    ingestStatus: (req) => s.ingest.status(req),
+    rebuild: () => s.ingest.rebuild(),
+  };
   return {
     name: 'fieldwork.results.v1.ResultsService',
     definition: results.ResultsServiceService,
-    implementation: implement(results.ResultsServiceService, {}, log),
+    implementation: implement(results.ResultsServiceService, handlers, log),
   };
 }
