@@ -22,6 +22,7 @@ import collectionRoutes from './routes/collection.js';
 import fileRoutes from './routes/files.js';
 import formRoutes from './routes/forms.js';
 import responseRoutes from './routes/responses.js';
+import resultRoutes from './routes/results.js';
 import multipart from '@fastify/multipart';
 import { sharedSchemas } from './schemas.js';
 
@@ -91,6 +92,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(collectionRoutes, { clients });
   await app.register(formRoutes, { clients });
   await app.register(responseRoutes, { clients });
+  await app.register(resultRoutes, { clients });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;

@@ -1,12 +1,13 @@
 // The gateway's long-lived gRPC channels, one per service, and their health checks.
 import { credentials, makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { auth, forms, projects, responses } from '@fieldwork/proto';
+import { auth, forms, projects, responses, results } from '@fieldwork/proto';
 import { createClient, type PromiseClient } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
+export type ResultsClient = PromiseClient<typeof results.ResultsServiceService, results.ResultsServiceClient>;
 export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
 
 export const SERVICE_NAMES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
@@ -17,6 +18,7 @@ export interface Clients {
   projects: ProjectsClient;
   forms: FormsClient;
   responses: ResponsesClient;
+  results: ResultsClient;
   /** grpc.health.v1 Check of each service: resolves to its serving status. */
   health: Record<ServiceName, (timeoutMs: number) => Promise<string>>;
   close(): void;
@@ -46,6 +48,7 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
   const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, { defaultTimeoutMs: timeoutMs });
   const formsClient = createClient(forms.FormsServiceClient, addresses.forms, { defaultTimeoutMs: timeoutMs });
   const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, { defaultTimeoutMs: timeoutMs });
+  const resultsClient = createClient(results.ResultsServiceClient, addresses.results, { defaultTimeoutMs: timeoutMs });
   const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<
     ServiceName,
     ReturnType<typeof healthCheck>
@@ -55,12 +58,14 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
     projects: projectsClient,
     forms: formsClient,
     responses: responsesClient,
+    results: resultsClient,
     health: Object.fromEntries(SERVICE_NAMES.map((n) => [n, checks[n].check])) as Clients['health'],
     close: () => {
       authClient.close();
       projectsClient.close();
       formsClient.close();
       responsesClient.close();
+      resultsClient.close();
       for (const c of Object.values(checks)) c.client.close();
     },
   };

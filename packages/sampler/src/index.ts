@@ -10,3 +10,4 @@ export * from './answer-text.js';
 export * from './formula/index.js';
 export * from './calculation.js';
 export * from './answers.js';
+export * from './filters.js';

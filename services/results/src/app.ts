@@ -1,6 +1,7 @@
 // Wiring only: builds the results service from its dependencies.
 import { mkdir } from 'node:fs/promises';
-import type { BuiltService, ServiceDeps } from '@fieldwork/service-kit';
+import { forms, projects } from '@fieldwork/proto';
+import { createClient, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
 import type { ResultsConfig } from './config.js';
 import { ChdbEngine } from './engine/chdb.engine.js';
 import type { Engine } from './engine/engine.js';
@@ -9,6 +10,7 @@ import { ServerEngine } from './engine/server.engine.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
 import { Ingestor } from './ingest/consumer.js';
 import { IngestService } from './service/ingest.service.js';
+import { ResultsService } from './service/results.service.js';
 
 export async function openEngine(config: ResultsConfig): Promise<Engine> {
   if (config.CLICKHOUSE_URL !== '') return new ServerEngine(config.CLICKHOUSE_URL);
@@ -22,10 +24,14 @@ export async function buildResults(config: ResultsConfig, { log }: ServiceDeps):
   await migrateClickhouse(engine, db, log);
   const ingestor = new Ingestor(engine, { natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, db, log });
   ingestor.start();
+  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
+  const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
-    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log) }, log)],
+    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log), results: new ResultsService(engine, db, projectsClient, formsClient) }, log)],
     checks: [async () => void (await engine.query('SELECT 1'))],
     close: async () => {
+      projectsClient.close();
+      formsClient.close();
       await ingestor.stop();
       await engine.close();
     },

@@ -10,6 +10,9 @@ export const resultsConfigShape = {
   CLICKHOUSE_URL: vars.string(''),
   /** Data directory of the embedded chDB engine (only one process may open it). */
   CLICKHOUSE_PATH: vars.string('.data/chdb'),
+  /** Addresses (host:port) of the services results calls. */
+  PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
+  FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   /** The ClickHouse database of Fieldwork's tables. */
   CLICKHOUSE_DATABASE: vars.string('fieldwork'),
 };

@@ -2,9 +2,8 @@
 // longitudinal lookup, a referenced project's responses and the open-responses mail. Only what the caller's role
 // and read_sites allow.
 import type { common, responses } from '@fieldwork/proto';
-import { RESPONSE_CHUNK_PAGE_SIZE, RESPONSE_FETCH_LIMIT } from '@fieldwork/sampler';
+import { filterModel, RESPONSE_CHUNK_PAGE_SIZE, RESPONSE_FETCH_LIMIT } from '@fieldwork/sampler';
 import { problems, type FieldErrors } from '@fieldwork/service-kit';
-import { filterModel } from '../domain/filters.js';
 import { ResponseStore, type ResponseRow, type Scope } from '../store/response.store.js';
 import type { AccessCache, ResponseAccess } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';

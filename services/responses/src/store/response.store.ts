@@ -1,6 +1,6 @@
 // All SQL of responses, their outbox rows and their media.
 import type { Sql } from '@fieldwork/service-kit';
-import { idList, type FilterModel } from '../domain/filters.js';
+import { idList, type FilterModel } from '@fieldwork/sampler';
 import type { Geotag } from '../domain/upload.js';
 
 export interface CountRow {

@@ -2,11 +2,13 @@
 import { results } from '@fieldwork/proto';
 import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
 import type { IngestService } from '../service/ingest.service.js';
+import type { ResultsService } from '../service/results.service.js';
 
-export function resultsGrpc(s: { ingest: IngestService }, log: Logger): GrpcServiceRegistration {
+export function resultsGrpc(s: { ingest: IngestService; results: ResultsService }, log: Logger): GrpcServiceRegistration {
   const handlers: AsyncHandlers<results.ResultsServiceServer> = {
     ingestStatus: (req) => s.ingest.status(req),
     rebuild: () => s.ingest.rebuild(),
+    getResults: (req, ctx) => s.results.results(req, ctx),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

@@ -51,7 +51,7 @@ const event = (n: number): ResponseEvent => ({
   data: { '0': { 10: n, 11: [1], 12: `text ${n}` } },
 });
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   let v = await read();
   while (!ok(v) && Date.now() < end) {
@@ -97,5 +97,5 @@ describe('a failing insert', () => {
       await ingestor.stop();
       await real.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

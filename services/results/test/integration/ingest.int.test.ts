@@ -76,7 +76,7 @@ async function publish(e: ResponseEvent, prefix = infra.natsPrefix): Promise<voi
   await js.publish(responseSubject(prefix, e.project), JSON.stringify(e), { msgID: `${e.response_id}:${e.version}` });
 }
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   let v = await read();
   while (!ok(v) && Date.now() < end) {
@@ -99,7 +99,7 @@ describe('ingestion', () => {
     await js.publish(responseSubject(infra.natsPrefix, 101), JSON.stringify(event(101, 2)), { msgID: 'resend-of-2' });
     const after = await until(status, (s) => s.deleted === 1 && s.answers === 900 - 1 - 3 && s.pending === 0);
     expect(after).toMatchObject({ responses: 300, deleted: 1, answers: 896 });
-  });
+  }, 120_000);
 
   it('rebuilds from the stream into empty tables with the same figures', async () => {
     const before = await client.ingestStatus({ project_id: 101 });
@@ -110,5 +110,5 @@ describe('ingestion', () => {
       (s) => s.responses === before.responses && s.answers === before.answers && s.deleted === before.deleted && s.pending === 0,
     );
     expect({ responses: rebuilt.responses, answers: rebuilt.answers, deleted: rebuilt.deleted }).toEqual({ responses: 300, answers: 896, deleted: 1 });
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,10 +1,11 @@
-// The response filter model (spec 001 §3 Response filter) as sent by the web app. Pure parsing and checks.
+// The response filter model (spec 001 §3 Response filter) as sent by the web app; shared by the responses and
+// results services. Pure parsing and checks.
 import { z } from 'zod';
 
 const ids = z.union([z.coerce.number().int(), z.array(z.coerce.number().int())]).nullish();
 
-export const DATE_TYPES = ['time_created', 'time_updated', 'time_completed', 'time_uploaded'] as const;
-export const OPERATORS = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in'] as const;
+export const FILTER_DATE_TYPES = ['time_created', 'time_updated', 'time_completed', 'time_uploaded'] as const;
+export const FILTER_OPERATORS = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in'] as const;
 
 export const filterModel = z
   .object({
@@ -18,7 +19,7 @@ export const filterModel = z
         z.object({
           // "response" for the response's own times, or a date question's id.
           entity: z.union([z.literal('response'), z.coerce.number().int().positive()]).default('response'),
-          dateType: z.enum(DATE_TYPES).default('time_created'),
+          dateType: z.enum(FILTER_DATE_TYPES).default('time_created'),
           startDateTime: z.coerce.number().nullish(),
           endDateTime: z.coerce.number().nullish(),
         }),
@@ -28,7 +29,7 @@ export const filterModel = z
       .array(
         z.object({
           question: z.coerce.number().int().positive(),
-          operator: z.enum(OPERATORS).default('=='),
+          operator: z.enum(FILTER_OPERATORS).default('=='),
           value: z.unknown(),
         }),
       )

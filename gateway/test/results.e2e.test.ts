@@ -1,0 +1,170 @@
+// Results correctness: a known data set uploaded through the API, through the stream into ClickHouse, and every
+// statistic checked against values computed here independently; filters by site, completion, collector, date range
+// and question answers; who may see results.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
+import { startTestStack, type TestStack } from '@fieldwork/launcher';
+import { client, login, point, type Api, type Session } from './helpers.js';
+
+type Json = Record<string, any>;
+let t: TestStack;
+let api: Api;
+let owner: Session;
+
+beforeAll(async () => {
+  t = await startTestStack();
+  api = client(t);
+  owner = await login(api, t.demo.username, t.demo.password);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+// Independent statistics.
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs: number[]) => sum(xs) / xs.length;
+const sampleVar = (xs: number[]) => sum(xs.map((x) => (x - mean(xs)) ** 2)) / (xs.length - 1);
+/** Linear interpolation between closest ranks, (n-1)p (Excel's PERCENTILE.INC). */
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * p;
+  const lo = Math.floor(pos);
+  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (pos - lo);
+}
+
+describe('results', () => {
+  it('answers every statistic of a known data set, filtered, and only to those allowed', async () => {
+    const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
+    const area = addItem(b.body, b.id, 'number', 'en', 'Area');
+    let body = updateItem(area.body, area.id, { options: { ...area.body.entities.items[area.id]!.options, allowDecimal: true, minimum: { active: true, value: 0 }, maximum: { active: true, value: 1000 } } });
+    const crop = addItem(body, b.id, 'choice', 'en', 'Crop');
+    const maize = addChoice(crop.body, crop.id, 'en', 'Maize');
+    const beans = addChoice(maize.body, crop.id, 'en', 'Beans');
+    const rice = addChoice(beans.body, crop.id, 'en', 'Rice');
+    const visit = addItem(rice.body, b.id, 'date', 'en', 'Visit');
+    const note = addItem(visit.body, b.id, 'open', 'en', 'Note');
+    body = note.body;
+    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Results A', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const schema = p.sampler_schemas[0].id as number;
+    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status).toBe(200);
+    const north = (await api<Json>('POST', `project/${p.id}/sites/`, { token: owner.access, body: { name: 'North', geotag: point(1, 1) } })).body.id as number;
+    const south = p.sites[0].id as number;
+    const collector = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'col@results.test', password: 'results pass 1', projectId: p.id, collector: true } });
+    const col = await login(api, 'col@results.test', 'results pass 1');
+    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'res@results.test', password: 'results pass 1', projectId: p.id, researcher: true } });
+    const researcher = await login(api, 'res@results.test', 'results pass 1');
+    expect(collector.status).toBe(200);
+
+    const choices = [maize.id, beans.id, rice.id];
+    const rows: { id: string; area: number; crop: number; visit: string; site: number; completed: boolean; user: number; created: string; note?: string }[] = [];
+    for (let i = 0; i < 60; i++) {
+      const r = {
+        id: `${p.id}-${schema}-1-r-${i}`,
+        area: Math.round(((i * 37) % 101) * 2.5 * 100) / 100,
+        crop: choices[(i * 7) % 3]!,
+        visit: `2026-0${1 + (i % 6)}-${String(1 + (i % 27)).padStart(2, '0')}`,
+        site: i % 3 === 0 ? north : south,
+        completed: i % 4 === 0,
+        user: i < 10 ? col.user.id : owner.user.id,
+        created: new Date(Date.UTC(2026, 2, 1 + (i % 30))).toISOString(),
+        ...(i % 5 === 0 ? { note: `note ${i}` } : {}),
+      };
+      const up = await api<Json>('POST', `project/${p.id}/response/${r.completed ? 'complete/' : ''}`, {
+        token: i < 10 ? col.access : owner.access,
+        body: {
+          sampler_schema: schema,
+          response_id: r.id,
+          site: r.site,
+          time_created: r.created,
+          time_updated: new Date(Date.parse(r.created) + 60_000).toISOString(),
+          data: { '0': { [area.id]: r.area, [crop.id]: [r.crop], [visit.id]: r.visit, ...(r.note ? { [note.id]: r.note } : {}) } },
+        },
+      });
+      expect(up.status, JSON.stringify(up.body)).toBe(201);
+      rows.push(r);
+    }
+    // An edit (the newer version counts) and a delete (it drops out).
+    rows[1]!.area = 999.5;
+    await api('POST', `project/${p.id}/response/`, {
+      token: col.access,
+      body: { sampler_schema: schema, response_id: rows[1]!.id, site: rows[1]!.site, time_updated: new Date().toISOString(), data: { '0': { [area.id]: 999.5, [crop.id]: [rows[1]!.crop], [visit.id]: rows[1]!.visit } } },
+    });
+    await api('POST', `project/${p.id}/response/`, {
+      token: owner.access,
+      body: { sampler_schema: schema, response_id: rows[59]!.id, deleted: true, time_updated: new Date().toISOString(), data: { '0': { [area.id]: rows[59]!.area } } },
+    });
+    const live = rows.slice(0, 59);
+
+    const results = (filters: Json = {}, who = owner, path = `schema/${schema}/`) => api<Json>('POST', `project/${p.id}/results/${path}`, { token: who.access, body: { filters } });
+    // Wait until ClickHouse has the last change.
+    let all = await results();
+    for (let i = 0; i < 100 && !(all.body.levels?.[0]?.total_filtered_responses === 59 && all.body.items?.[0]?.stats.max === 999.5); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      all = await results();
+    }
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+
+    const check = (payload: Json, subset: typeof rows) => {
+      const byItem = new Map<number, Json>(payload.items.map((it: Json) => [it.item_id, it]));
+      const xs = subset.map((r) => r.area);
+      const a = byItem.get(area.id)!;
+      expect(a.stats.count).toBe(xs.length);
+      expect(a.stats.sum).toBeCloseTo(sum(xs), 6);
+      expect(a.stats.avg).toBeCloseTo(mean(xs), 6);
+      expect(a.stats.min).toBe(Math.min(...xs));
+      expect(a.stats.max).toBe(Math.max(...xs));
+      expect(a.stats.var).toBeCloseTo(sampleVar(xs), 4);
+      expect(a.stats.stddev).toBeCloseTo(Math.sqrt(sampleVar(xs)), 6);
+      expect(a.stats.quartiles[0]).toBeCloseTo(percentile(xs, 0.25), 6);
+      expect(a.stats.quartiles[1]).toBeCloseTo(percentile(xs, 0.5), 6);
+      expect(a.stats.quartiles[2]).toBeCloseTo(percentile(xs, 0.75), 6);
+      const half95 = (1.959964 * Math.sqrt(sampleVar(xs))) / Math.sqrt(xs.length);
+      expect(a.stats.ci95[0]).toBeCloseTo(mean(xs) - half95, 6);
+      expect(a.stats.ci95[1]).toBeCloseTo(mean(xs) + half95, 6);
+      expect(sum(a.histogram.map((h: Json) => h.count))).toBeCloseTo(xs.length, 6);
+      const c = byItem.get(crop.id)!;
+      expect(c.stats.count).toBe(subset.length);
+      expect(c.answers).toEqual(choices.map((id) => ({ choice_id: id, count: subset.filter((r) => r.crop === id).length })));
+      const d = byItem.get(visit.id)!;
+      const dates = subset.map((r) => r.visit).sort();
+      expect(d.stats).toEqual({ count: subset.length, min: dates[0], max: dates[dates.length - 1] });
+      expect(byItem.get(note.id)!.stats.count).toBe(subset.filter((r) => r.note).length);
+    };
+    check(all.body, live);
+    const created = live.map((r) => r.created).sort();
+    expect(all.body.levels[0]).toMatchObject({ schema_id: schema, total_filtered_responses: 59, first_response: created[0], last_response: created[created.length - 1] });
+
+    // Filters, each against the same computation on the matching subset.
+    const filtered = async (filters: Json, subset: typeof rows) => {
+      const r = await results(filters);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.levels[0].total_filtered_responses).toBe(subset.length);
+      check(r.body, subset);
+    };
+    await filtered({ site: north }, live.filter((r) => r.site === north));
+    await filtered({ showOnlyCompleted: true }, live.filter((r) => r.completed));
+    await filtered({ collector: col.user.id }, live.filter((r) => r.user === col.user.id));
+    const from = Date.UTC(2026, 2, 5) / 1000;
+    const to = Date.UTC(2026, 2, 12) / 1000;
+    await filtered(
+      { date_ranges: [{ entity: 'response', dateType: 'time_created', startDateTime: from, endDateTime: to }] },
+      live.filter((r) => Date.parse(r.created) / 1000 >= from && Date.parse(r.created) / 1000 <= to),
+    );
+    await filtered({ filters: [{ question: area.id, operator: '>=', value: 100 }] }, live.filter((r) => r.area >= 100));
+    await filtered({ filters: [{ question: crop.id, operator: 'in', value: [beans.id] }] }, live.filter((r) => r.crop === beans.id));
+
+    // One item, and a block.
+    const one = await results({}, owner, `schema/${schema}/item/`);
+    expect(one.body.items.length).toBe(4);
+    const only = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/`, { token: owner.access, body: { item_ids: [crop.id] } });
+    expect(only.body.items.map((i: Json) => i.item_id)).toEqual([crop.id]);
+    expect((await results({}, owner, `schema/${schema}/block/${b.id}/`)).body.items).toHaveLength(4);
+
+    // Who may see them: the researcher yes; a collector without read_sites no; bad input is refused.
+    expect((await results({}, researcher)).status).toBe(200);
+    expect((await results({}, col)).status).toBe(403);
+    expect((await api('POST', `project/${p.id}/results/`, { token: owner.access, body: { timing_column: 'time_exploded' } })).status).toBe(400);
+    expect((await results({ filters: [{ question: area.id, operator: 'LIKE', value: 1 }] })).status).toBe(400);
+    expect((await api('POST', `project/${p.id}/results/`, { body: {} })).status).toBe(401);
+  }, 120_000);
+});

@@ -1,0 +1,115 @@
+// Results of a project (spec 001 §3 Results payload, §9 aggregators): per schema, the filtered response count with
+// the first and last response on the timing column, and per question its statistics from ClickHouse.
+import type { common, forms, projects, results } from '@fieldwork/proto';
+import { filterModel, isQuestion, itemsInOrder, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { problems, type FieldErrors, type PromiseClient } from '@fieldwork/service-kit';
+import type { CallContext } from '@fieldwork/service-kit';
+import type { Engine } from '../engine/engine.js';
+import { numberStats, TIMING_COLUMNS, whereOf, type Scope, type TimingColumn, type Where } from '../domain/query.js';
+
+type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
+type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
+
+const NUMERIC = new Set(['number', 'currency', 'calculated']);
+const CHOICES = new Set(['choice', 'binary']);
+
+export class ResultsService {
+  constructor(
+    private readonly engine: Engine,
+    private readonly db: string,
+    private readonly projects: ProjectsClient,
+    private readonly forms: FormsClient,
+  ) {}
+
+  private async scope(caller: common.Caller | undefined, projectId: number, ctx: CallContext): Promise<Scope> {
+    if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
+    const a = await this.projects.getAccess({ caller, project_id: projectId }, ctx);
+    const all = a.screens.includes('results') || a.screens.includes('dataManager');
+    // Results need the results permission; a user with read_sites sees those sites' results (spec 001 §6).
+    if (!all && a.read_sites.length === 0) throw problems.forbidden();
+    return { all, userId: caller.user_id, sites: a.read_sites };
+  }
+
+  async results(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
+    const scope = await this.scope(req.caller, req.project_id, ctx);
+    let raw: unknown = {};
+    if (req.filters_json.trim() !== '') {
+      try {
+        raw = JSON.parse(req.filters_json);
+      } catch {
+        throw problems.invalidFields({ filters: ['Send the filters as a JSON object.'] });
+      }
+    }
+    const parsed = filterModel.safeParse(raw ?? {});
+    if (!parsed.success) {
+      const fields: FieldErrors = {};
+      for (const i of parsed.error.issues) (fields[['filters', ...i.path.map(String)].join('.')] ??= []).push(i.message);
+      throw problems.invalidFields(fields);
+    }
+    const timing = (req.timing_column || 'time_created') as TimingColumn;
+    if (!TIMING_COLUMNS.includes(timing)) throw problems.invalidFields({ timing_column: [`Choose one of ${TIMING_COLUMNS.join(', ')}.`] });
+
+    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
+    if (schemas.length === 0) throw problems.invalidSchemaId();
+    const levels = [];
+    const items = [];
+    for (const s of schemas) {
+      const doc = await this.forms.getSchemaInternal({ schema_id: s.id }, ctx);
+      const body = JSON.parse(doc.body_json) as SchemaBody;
+      const where = whereOf(this.db, req.project_id, s.id, parsed.data, scope);
+      levels.push({ schema_id: s.id, name: s.name, level: s.level, ...(await this.level(where, timing)) });
+      const wanted = itemsInOrder(body).filter(
+        ({ item, blockId, topBlockId }) =>
+          isQuestion(item) && (req.block_id === 0 || blockId === req.block_id || topBlockId === req.block_id) && (req.item_ids.length === 0 || req.item_ids.includes(item.id)),
+      );
+      for (const { item } of wanted) items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...(await this.item(item, body, where)) });
+    }
+    return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: 'UTC', aggregator: 'count' } }) };
+  }
+
+  private async level(where: Where, timing: TimingColumn) {
+    const [r] = await this.engine.query<{ n: string; first: string | null; last: string | null }>(
+      `SELECT count() AS n, if(n = 0, NULL, min(${timing})) AS first, if(n = 0, NULL, max(${timing})) AS last FROM ${this.db}.responses FINAL WHERE ${where.sql}`,
+      where.params,
+    );
+    const iso = (t: string | null | undefined) => (t ? `${t.replace(' ', 'T')}Z` : null);
+    return { total_filtered_responses: Number(r?.n ?? 0), first_response: iso(r?.first), last_response: iso(r?.last) };
+  }
+
+  private async item(item: Item, body: SchemaBody, where: Where) {
+    const params = { ...where.params, item: item.id };
+    const from = `FROM ${this.db}.answers FINAL WHERE ${where.sql} AND item_id = {item:UInt32} AND removed = 0`;
+    if (NUMERIC.has(item.type)) {
+      const [r] = await this.engine.query<Parameters<typeof numberStats>[0]>(
+        `SELECT count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
+                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q
+         ${from} AND num IS NOT NULL`,
+        params,
+      );
+      const stats = numberStats(r ?? { count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
+      const histogram = stats.count > 0 ? await this.engine.query<{ lower: number; upper: number; count: number }>(
+        `SELECT arrayJoin(histogram(10)(num)) AS h, h.1 AS lower, h.2 AS upper, h.3 AS count ${from} AND num IS NOT NULL`,
+        params,
+      ) : [];
+      return { stats, histogram: histogram.map(({ lower, upper, count }) => ({ lower, upper, count })) };
+    }
+    if (CHOICES.has(item.type)) {
+      const rows = await this.engine.query<{ choice: number; count: string }>(`SELECT arrayJoin(choices) AS choice, count() AS count ${from} GROUP BY choice`, params);
+      const counts = new Map(rows.map((r) => [Number(r.choice), Number(r.count)]));
+      const [t] = await this.engine.query<{ n: string }>(`SELECT count() AS n ${from} AND notEmpty(choices)`, params);
+      const answers = (item.options.choices ?? [])
+        .filter((c) => !body.entities.choices[c]?.deleted)
+        .map((c) => ({ choice_id: c, count: counts.get(c) ?? 0 }));
+      return { stats: { count: Number(t?.n ?? 0) }, answers };
+    }
+    if (item.type === 'date') {
+      const [r] = await this.engine.query<{ count: string; min: string | null; max: string | null }>(
+        `SELECT count() AS count, if(count = 0, NULL, toString(min(date))) AS min, if(count = 0, NULL, toString(max(date))) AS max ${from} AND date IS NOT NULL`,
+        params,
+      );
+      return { stats: { count: Number(r?.count ?? 0), min: r?.min ?? null, max: r?.max ?? null } };
+    }
+    const [r] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
+    return { stats: { count: Number(r?.count ?? 0) } };
+  }
+}
