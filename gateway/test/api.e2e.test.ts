@@ -257,7 +257,7 @@ describe('operator CLI', () => {
   const cli = (...args: string[]) =>
     new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn(process.execPath, [join(ROOT, 'scripts/dist/cli.js'), ...args], {
-        env: { PATH: process.env.PATH, AUTH_GRPC_ADDR: `127.0.0.1:${t.ports.auth}`, PROJECTS_GRPC_ADDR: `127.0.0.1:${t.ports.projects}` },
+        env: { PATH: process.env.PATH, AUTH_GRPC_ADDR: `127.0.0.1:${t.ports.auth}`, PROJECTS_GRPC_ADDR: `127.0.0.1:${t.ports.projects}`, RESULTS_GRPC_ADDR: `127.0.0.1:${t.ports.results}` },
       });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -288,6 +288,11 @@ describe('operator CLI', () => {
     const after = await api<{ permissions: string[] }>('GET', `project/${project}/`, { token: s.access });
     expect(after.body.permissions).toContain('projectLevelIngestion');
     await cli('workspace', 'features', '--id', String(s.organization.id), '--disable', 'ingestion');
+  });
+
+  it('reports the results store and rebuilds it from the stream', async () => {
+    expect(await cli('results', 'status')).toMatchObject({ code: 0, out: expect.stringMatching(/responses \d+ \(deleted \d+\), answers \d+, pending on the stream \d+/) });
+    expect(await cli('results', 'rebuild')).toMatchObject({ code: 0, out: expect.stringMatching(/rebuilding the results store: replaying \d+ stream messages/) });
   });
 
   it('explains refusals and bad usage with non-zero exit codes', async () => {

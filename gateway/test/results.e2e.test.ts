@@ -153,6 +153,45 @@ describe('results', () => {
     await filtered({ filters: [{ question: area.id, operator: '>=', value: 100 }] }, live.filter((r) => r.area >= 100));
     await filtered({ filters: [{ question: crop.id, operator: 'in', value: [beans.id] }] }, live.filter((r) => r.crop === beans.id));
 
+    // Comparisons: by site, by a choice question, and by month in a time zone west of UTC.
+    const compare = (comparisons: Json[], extra: Json = {}) =>
+      api<Json>('POST', `project/${p.id}/results/schema/${schema}/`, { token: owner.access, body: { comparisons, ...extra } });
+    const areaOf = (payload: Json) => payload.items.find((i: Json) => i.item_id === area.id);
+    const bySite = areaOf((await compare([{ by: 'site' }])).body).comparison;
+    expect(bySite.groups.map((g: Json) => g.key).sort()).toEqual([String(north), String(south)].sort());
+    for (const g of bySite.groups) {
+      const xs = live.filter((r) => String(r.site) === g.key).map((r) => r.area);
+      expect(g.stats.count).toBe(xs.length);
+      expect(g.stats.avg).toBeCloseTo(mean(xs), 6);
+      expect(g.stats.stddev).toBeCloseTo(Math.sqrt(sampleVar(xs)), 6);
+    }
+    const byCrop = (await compare([{ by: 'question', item_id: crop.id }])).body;
+    for (const g of areaOf(byCrop).comparison.groups) {
+      const xs = live.filter((r) => String(r.crop) === g.key).map((r) => r.area);
+      expect([g.stats.count, g.stats.sum]).toEqual([xs.length, expect.closeTo(sum(xs), 6)]);
+    }
+    const cropByCrop = byCrop.items.find((i: Json) => i.item_id === crop.id).comparison.groups;
+    expect(cropByCrop).toHaveLength(3);
+    const byMonth = areaOf((await compare([{ by: 'period', period: 'month' }], { time_zone: 'America/New_York' })).body).comparison.groups;
+    // Midnight UTC on 1 March is still February in New York.
+    const feb = live.filter((r) => r.created.startsWith('2026-03-01')).length;
+    expect(byMonth.map((g: Json) => [String(g.key).slice(0, 7), g.stats.count])).toEqual([
+      ['2026-02', feb],
+      ['2026-03', live.length - feb],
+    ]);
+    const byYear = areaOf((await compare([{ by: 'period', period: 'millennium' }])).body).comparison.groups;
+    expect(byYear.map((g: Json) => [g.key, g.stats.count])).toEqual([['2000', live.length]]);
+    expect((await compare([{ by: 'question' }])).status).toBe(400);
+    expect((await compare([{ by: 'weather' }])).status).toBe(400);
+    expect((await compare([], { time_zone: "UTC'; DROP TABLE x" })).status).toBe(400);
+    const bins = areaOf((await compare([], { buckets: 4 })).body).histogram;
+    expect(bins.length).toBeLessThanOrEqual(4);
+    expect(sum(bins.map((h: Json) => h.count))).toBeCloseTo(live.length, 6);
+
+    // The response ids the filters keep.
+    const idsOf = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/responses/`, { token: owner.access, body: { filters: { site: north } } });
+    expect([...idsOf.body.response_ids].sort()).toEqual(live.filter((r) => r.site === north).map((r) => r.id).sort());
+
     // One item, and a block.
     const one = await results({}, owner, `schema/${schema}/item/`);
     expect(one.body.items.length).toBe(4);

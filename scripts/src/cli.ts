@@ -2,7 +2,7 @@
 // Operator CLI (`pnpm fieldwork ...`): create users and workspaces, reset a password, seed the demo.
 // Talks to a running auth service over gRPC (AUTH_GRPC_ADDR, default 127.0.0.1:50051).
 import { parseArgs } from 'node:util';
-import { auth } from '@fieldwork/proto';
+import { auth, results } from '@fieldwork/proto';
 import { createClient, isProblem, loadConfig, vars } from '@fieldwork/service-kit';
 import { seedDemo } from './seed.js';
 
@@ -13,10 +13,17 @@ const USAGE = `Usage: pnpm fieldwork <command> [options]
   workspace create --name N --owner USERNAME [--description D]
   workspace features --id ID [--enable F,...] [--disable F,...]   (feature flags, e.g. ingestion)
   demo seed [--username U] [--email E] [--password P] [--workspace W]
+  results rebuild     (empties the ClickHouse tables and replays the response stream into them)
+  results status [--id PROJECT_ID]
 
-Environment: AUTH_GRPC_ADDR (default 127.0.0.1:50051), PROJECTS_GRPC_ADDR (default 127.0.0.1:50052).`;
+Environment: AUTH_GRPC_ADDR (default 127.0.0.1:50051), PROJECTS_GRPC_ADDR (default 127.0.0.1:50052),
+RESULTS_GRPC_ADDR (default 127.0.0.1:50055).`;
 
-const config = loadConfig({ AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'), PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052') });
+const config = loadConfig({
+  AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
+  PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
+  RESULTS_GRPC_ADDR: vars.string('127.0.0.1:50055'),
+});
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -96,6 +103,22 @@ async function main(argv: string[]): Promise<number> {
         );
         console.log(`demo workspace ${r.organizationId} ready for user ${r.userId} (${r.projectsCreated} projects created)`);
         return 0;
+      }
+      case 'results rebuild':
+      case 'results status': {
+        const r = createClient(results.ResultsServiceClient, config.RESULTS_GRPC_ADDR);
+        try {
+          if (command === 'results rebuild') {
+            const { messages } = await r.rebuild({});
+            console.log(`rebuilding the results store: replaying ${messages} stream messages`);
+          } else {
+            const st = await r.ingestStatus({ project_id: Number(values.id ?? 0) });
+            console.log(`responses ${st.responses} (deleted ${st.deleted}), answers ${st.answers}, pending on the stream ${st.pending}`);
+          }
+          return 0;
+        } finally {
+          r.close();
+        }
       }
       default:
         console.log(USAGE);

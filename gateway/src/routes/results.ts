@@ -22,11 +22,33 @@ export default async function resultRoutes(app: FastifyInstance, { clients }: { 
         item_ids: ids(b.item_ids),
         filters_json: JSON.stringify(b.filters ?? {}),
         timing_column: str(b.timing_column),
+        comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(b.comparisons),
+        buckets: typeof b.buckets === 'number' && Number.isInteger(b.buckets) ? b.buckets : 0,
+        time_zone: str(b.time_zone),
       },
       meta(r),
     );
     return JSON.parse(out.payload_json) as Json;
   };
+  app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', opts, async (r) => {
+    const b = r.body ?? {};
+    const out = await clients.results.responseIds(
+      {
+        caller: r.caller,
+        project_id: projectId(r),
+        schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),
+        block_id: 0,
+        item_ids: [],
+        filters_json: JSON.stringify(b.filters ?? {}),
+        timing_column: '',
+        comparisons_json: '',
+        buckets: 0,
+        time_zone: '',
+      },
+      meta(r),
+    );
+    return { response_ids: out.response_ids };
+  });
   for (const path of ['', 'schema/:schemaId/', 'schema/:schemaId/item/', 'schema/:schemaId/block/:blockId/']) {
     app.post<P>(`/api/project/:id/results/${path}`, opts, handler);
   }

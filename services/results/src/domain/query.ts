@@ -130,3 +130,50 @@ export function numberStats(r: { count: string | number; sum: number | null; avg
     ci99: ci(Z.ci99),
   };
 }
+
+/** Periods of trend series and date comparisons (spec 001 §9: microseconds to millennium). */
+export const PERIODS = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'decade', 'century', 'millennium'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** The text key of a period of `column` in time zone parameter {tz:String}. */
+export function periodKey(period: Period, column: string): string {
+  const year = `toYear(${column}, {tz:String})`;
+  switch (period) {
+    case 'decade':
+      return `toString(intDiv(${year}, 10) * 10)`;
+    case 'century':
+      return `toString(intDiv(${year}, 100) * 100)`;
+    case 'millennium':
+      return `toString(intDiv(${year}, 1000) * 1000)`;
+    default:
+      return `toString(dateTrunc('${period}', ${column}, {tz:String}))`;
+  }
+}
+
+export const COMPARE_BY = ['site', 'group', 'team', 'collector', 'question', 'period'] as const;
+export type Comparison = { by: (typeof COMPARE_BY)[number]; item_id?: number; period?: Period };
+
+/** The grouping key of a comparison, and the join it needs (a choice question's answer per response). */
+export function comparisonKey(db: string, c: Comparison, timing: TimingColumn): { key: string; join: string; params: Record<string, unknown> } {
+  switch (c.by) {
+    case 'site':
+      return { key: 'toString(site_id)', join: '', params: {} };
+    case 'group':
+      return { key: 'toString(group_id)', join: '', params: {} };
+    case 'team':
+      return { key: 'toString(team_id)', join: '', params: {} };
+    case 'collector':
+      return { key: 'toString(user_id)', join: '', params: {} };
+    case 'period':
+      return { key: periodKey(c.period ?? 'month', timing), join: '', params: {} };
+    case 'question':
+      return {
+        key: 'toString(cmp.key)',
+        join: `INNER JOIN (SELECT response_id, arrayJoin(choices) AS key FROM ${db}.answers FINAL WHERE project_id = {project:UInt64} AND item_id = {cmpItem:UInt32} AND removed = 0) AS cmp USING (response_id)`,
+        params: { cmpItem: c.item_id ?? 0 },
+      };
+  }
+}
+
+/** A time zone name as ClickHouse takes it (IANA names, UTC). */
+export const TIME_ZONE = /^(UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2})$/;

@@ -9,6 +9,7 @@ export function resultsGrpc(s: { ingest: IngestService; results: ResultsService 
     ingestStatus: (req) => s.ingest.status(req),
     rebuild: () => s.ingest.rebuild(),
     getResults: (req, ctx) => s.results.results(req, ctx),
+    responseIds: (req, ctx) => s.results.responseIds(req, ctx),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

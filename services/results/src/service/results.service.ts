@@ -1,16 +1,31 @@
 // Results of a project (spec 001 §3 Results payload, §9 aggregators): per schema, the filtered response count with
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
 import type { common, forms, projects, results } from '@fieldwork/proto';
-import { filterModel, isQuestion, itemsInOrder, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { filterModel, isQuestion, itemsInOrder, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { problems, type FieldErrors, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
-import { numberStats, TIMING_COLUMNS, whereOf, type Scope, type TimingColumn, type Where } from '../domain/query.js';
+import { z } from 'zod';
+import { COMPARE_BY, comparisonKey, numberStats, PERIODS, TIME_ZONE, TIMING_COLUMNS, whereOf, type Comparison, type Scope, type TimingColumn, type Where } from '../domain/query.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
 
 const NUMERIC = new Set(['number', 'currency', 'calculated']);
+
+const comparisonsModel = z.array(
+  z.object({ by: z.enum(COMPARE_BY), item_id: z.coerce.number().int().positive().optional(), period: z.enum(PERIODS).optional() }).refine((c) => c.by !== 'question' || c.item_id !== undefined, {
+    message: 'A comparison by question names its item_id.',
+    path: ['item_id'],
+  }),
+);
+
+interface Shape {
+  where: Where;
+  comparison?: { key: string; join: string; params: Record<string, unknown> };
+  buckets: number;
+  tz: string;
+}
 const CHOICES = new Set(['choice', 'binary']);
 
 export class ResultsService {
@@ -30,12 +45,24 @@ export class ResultsService {
     return { all, userId: caller.user_id, sites: a.read_sites };
   }
 
-  async results(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
+  async responseIds(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResponseIdsReply> {
     const scope = await this.scope(req.caller, req.project_id, ctx);
+    const filters = this.filters(req.filters_json);
+    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
+    if (!schemas.some((s) => s.id === req.schema_id)) throw problems.invalidSchemaId();
+    const where = whereOf(this.db, req.project_id, req.schema_id, filters, scope);
+    const rows = await this.engine.query<{ response_id: string }>(
+      `SELECT response_id FROM ${this.db}.responses FINAL WHERE ${where.sql} ORDER BY time_created, response_id LIMIT 1000000`,
+      where.params,
+    );
+    return { response_ids: rows.map((r) => r.response_id) };
+  }
+
+  private filters(json: string): FilterModel {
     let raw: unknown = {};
-    if (req.filters_json.trim() !== '') {
+    if (json.trim() !== '') {
       try {
-        raw = JSON.parse(req.filters_json);
+        raw = JSON.parse(json);
       } catch {
         throw problems.invalidFields({ filters: ['Send the filters as a JSON object.'] });
       }
@@ -46,9 +73,34 @@ export class ResultsService {
       for (const i of parsed.error.issues) (fields[['filters', ...i.path.map(String)].join('.')] ??= []).push(i.message);
       throw problems.invalidFields(fields);
     }
+    return parsed.data;
+  }
+
+  async results(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
+    const scope = await this.scope(req.caller, req.project_id, ctx);
+    const filters = this.filters(req.filters_json);
     const timing = (req.timing_column || 'time_created') as TimingColumn;
     if (!TIMING_COLUMNS.includes(timing)) throw problems.invalidFields({ timing_column: [`Choose one of ${TIMING_COLUMNS.join(', ')}.`] });
 
+    const tz = req.time_zone || 'UTC';
+    if (!TIME_ZONE.test(tz)) throw problems.invalidFields({ time_zone: ['Enter a time zone such as UTC or Europe/Paris.'] });
+    if (req.buckets < 0 || req.buckets > 100) throw problems.invalidFields({ buckets: ['Ensure this value is between 1 and 100.'] });
+    let comparisons: Comparison[] = [];
+    if (req.comparisons_json.trim() !== '') {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(req.comparisons_json);
+      } catch {
+        throw problems.invalidFields({ comparisons: ['Send the comparisons as a JSON list.'] });
+      }
+      const parsed = comparisonsModel.safeParse(raw ?? []);
+      if (!parsed.success) {
+        const fields: FieldErrors = {};
+        for (const i of parsed.error.issues) (fields[['comparisons', ...i.path.map(String)].join('.')] ??= []).push(i.message);
+        throw problems.invalidFields(fields);
+      }
+      comparisons = parsed.data;
+    }
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
     if (schemas.length === 0) throw problems.invalidSchemaId();
     const levels = [];
@@ -56,15 +108,25 @@ export class ResultsService {
     for (const s of schemas) {
       const doc = await this.forms.getSchemaInternal({ schema_id: s.id }, ctx);
       const body = JSON.parse(doc.body_json) as SchemaBody;
-      const where = whereOf(this.db, req.project_id, s.id, parsed.data, scope);
+      const where = whereOf(this.db, req.project_id, s.id, filters, scope);
       levels.push({ schema_id: s.id, name: s.name, level: s.level, ...(await this.level(where, timing)) });
       const wanted = itemsInOrder(body).filter(
         ({ item, blockId, topBlockId }) =>
           isQuestion(item) && (req.block_id === 0 || blockId === req.block_id || topBlockId === req.block_id) && (req.item_ids.length === 0 || req.item_ids.includes(item.id)),
       );
-      for (const { item } of wanted) items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...(await this.item(item, body, where)) });
+      const shape: Shape = {
+        where: { sql: where.sql, params: { ...where.params, tz } },
+        buckets: req.buckets || 10,
+        tz,
+        ...(comparisons[0] ? { comparison: comparisonKey(this.db, comparisons[0], timing) } : {}),
+      };
+      for (const { item } of wanted) {
+        const base = await this.item(item, body, { ...shape, comparison: undefined });
+        const comparison = shape.comparison ? { by: comparisons[0], groups: await this.compared(item, body, shape) } : null;
+        items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...base, comparison });
+      }
     }
-    return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: 'UTC', aggregator: 'count' } }) };
+    return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' } }) };
   }
 
   private async level(where: Where, timing: TimingColumn) {
@@ -76,8 +138,9 @@ export class ResultsService {
     return { total_filtered_responses: Number(r?.n ?? 0), first_response: iso(r?.first), last_response: iso(r?.last) };
   }
 
-  private async item(item: Item, body: SchemaBody, where: Where) {
-    const params = { ...where.params, item: item.id };
+  private async item(item: Item, body: SchemaBody, shape: Shape) {
+    const where = shape.where;
+    const params = { ...where.params, item: item.id, bins: shape.buckets };
     const from = `FROM ${this.db}.answers FINAL WHERE ${where.sql} AND item_id = {item:UInt32} AND removed = 0`;
     if (NUMERIC.has(item.type)) {
       const [r] = await this.engine.query<Parameters<typeof numberStats>[0]>(
@@ -88,7 +151,7 @@ export class ResultsService {
       );
       const stats = numberStats(r ?? { count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
       const histogram = stats.count > 0 ? await this.engine.query<{ lower: number; upper: number; count: number }>(
-        `SELECT arrayJoin(histogram(10)(num)) AS h, h.1 AS lower, h.2 AS upper, h.3 AS count ${from} AND num IS NOT NULL`,
+        `SELECT arrayJoin(histogram(${shape.buckets})(num)) AS h, h.1 AS lower, h.2 AS upper, h.3 AS count ${from} AND num IS NOT NULL`,
         params,
       ) : [];
       return { stats, histogram: histogram.map(({ lower, upper, count }) => ({ lower, upper, count })) };
@@ -111,5 +174,35 @@ export class ResultsService {
     }
     const [r] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
     return { stats: { count: Number(r?.count ?? 0) } };
+  }
+
+  /** The item's results per group of the comparison (site, group, team, collector, a choice question, a period). */
+  private async compared(item: Item, body: SchemaBody, shape: Shape) {
+    const c = shape.comparison!;
+    const params = { ...shape.where.params, ...c.params, item: item.id };
+    const from = `FROM ${this.db}.answers AS a FINAL ${c.join} WHERE ${shape.where.sql} AND item_id = {item:UInt32} AND removed = 0`;
+    if (NUMERIC.has(item.type)) {
+      const rows = await this.engine.query<Parameters<typeof numberStats>[0] & { key: string }>(
+        `SELECT ${c.key} AS key, count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
+                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q
+         ${from} AND num IS NOT NULL GROUP BY key ORDER BY key`,
+        params,
+      );
+      return rows.map((r) => ({ key: r.key, stats: numberStats(r) }));
+    }
+    if (CHOICES.has(item.type)) {
+      const rows = await this.engine.query<{ key: string; choice: number; count: string }>(
+        `SELECT ${c.key} AS key, arrayJoin(choices) AS choice, count() AS count ${from} GROUP BY key, choice ORDER BY key`,
+        params,
+      );
+      const keys = [...new Set(rows.map((r) => r.key))];
+      const live = (item.options.choices ?? []).filter((id) => !body.entities.choices[id]?.deleted);
+      return keys.map((key) => ({
+        key,
+        answers: live.map((id) => ({ choice_id: id, count: Number(rows.find((r) => r.key === key && Number(r.choice) === id)?.count ?? 0) })),
+      }));
+    }
+    const rows = await this.engine.query<{ key: string; count: string }>(`SELECT ${c.key} AS key, count() AS count ${from} GROUP BY key ORDER BY key`, params);
+    return rows.map((r) => ({ key: r.key, stats: { count: Number(r.count) } }));
   }
 }
