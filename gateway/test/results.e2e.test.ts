@@ -3,7 +3,7 @@
 // and question answers; who may see results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
-import { startTestStack, type TestStack } from '@fieldwork/launcher';
+import { seedDemoData, startTestStack, type TestStack } from '@fieldwork/launcher';
 import { client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
@@ -205,5 +205,28 @@ describe('results', () => {
     expect((await api('POST', `project/${p.id}/results/`, { token: owner.access, body: { timing_column: 'time_exploded' } })).status).toBe(400);
     expect((await results({ filters: [{ question: area.id, operator: 'LIKE', value: 1 }] })).status).toBe(400);
     expect((await api('POST', `project/${p.id}/results/`, { body: {} })).status).toBe(401);
+  }, 120_000);
+
+  it("seeds the first start's demo data once: a form with every question type, sites, responses over a year", async () => {
+    const addresses = { projects: `127.0.0.1:${t.ports.projects}`, forms: `127.0.0.1:${t.ports.forms}`, responses: `127.0.0.1:${t.ports.responses}` };
+    const who = { userId: t.demo.userId, organizationId: t.demo.organizationId };
+    expect(await seedDemoData(addresses, who, () => undefined, 300)).toBe(300);
+    expect(await seedDemoData(addresses, who, () => undefined, 300)).toBe(0);
+    const projects = await api<{ results: { id: number; name: string }[] }>('GET', `organization/${owner.organization.id}/advanced_projects/`, { token: owner.access });
+    const household = projects.body.results?.find((x) => x.name === 'Household Survey');
+    expect(household, JSON.stringify(projects.body).slice(0, 300)).toBeDefined();
+    const p = (await api<Json>('GET', `project/${household!.id}/`, { token: owner.access })).body;
+    expect(p.sites).toHaveLength(6);
+    let r = await api<Json>('POST', `project/${p.id}/results/`, { token: owner.access, body: {} });
+    for (let i = 0; i < 100 && r.body.levels?.[0]?.total_filtered_responses !== 300; i++) {
+      await new Promise((res) => setTimeout(res, 200));
+      r = await api<Json>('POST', `project/${p.id}/results/`, { token: owner.access, body: {} });
+    }
+    expect(r.body.levels[0].total_filtered_responses).toBe(300);
+    const types = new Set(r.body.items.map((i: Json) => i.type));
+    for (const type of ['number', 'currency', 'binary', 'choice', 'date', 'geotag', 'open', 'barcode', 'image', 'signature', 'calculated', 'concatenation', 'reference_project']) expect(types).toContain(type);
+    const first = Date.parse(r.body.levels[0].first_response);
+    const last = Date.parse(r.body.levels[0].last_response);
+    expect(last - first).toBeGreaterThan(300 * 86_400_000);
   }, 120_000);
 });

@@ -6,3 +6,4 @@ export * from './processes.js';
 export * from './infra/postgres.js';
 export * from './infra/nats.js';
 export * from './infra/net.js';
+export * from './demo-data.js';

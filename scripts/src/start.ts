@@ -10,6 +10,7 @@ import { loadLauncherConfig } from './launcher-config.js';
 import { formatLine } from './processes.js';
 import { localSecrets } from './secrets.js';
 import { seedDemo } from './seed.js';
+import { seedDemoData } from './demo-data.js';
 import { SERVICES, startStack, type Stack, type StackPorts } from './stack.js';
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
@@ -92,6 +93,15 @@ async function main() {
       );
       say(`demo workspace "${config.DEMO_WORKSPACE}" ready (${seeded.projectsCreated} projects created)`);
       login = `\n  Log in as ${config.DEMO_USERNAME} / ${config.DEMO_PASSWORD}`;
+      // Once, in the background: a form with every question type, sites and a year of responses.
+      void seedDemoData(
+        { projects: `127.0.0.1:${ports.projects}`, forms: `127.0.0.1:${ports.forms}`, responses: `127.0.0.1:${ports.responses}` },
+        seeded,
+        say,
+      ).then(
+        (n) => n > 0 && say(`demo data ready: ${n.toLocaleString('en')} responses in "Household Survey"`),
+        (err: unknown) => say(`demo data failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
     }
     console.log(`\n  Fieldwork is running: ${publicUrl}${login}\n  Services: ${SERVICES.join(', ')}; Ctrl-C stops everything.\n`);
   } catch (err) {

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// Results benchmark: N responses of 20 questions (default 1,000,000) in the results store (chDB, the tables of the
+// results service's migrations, loaded with INSERT ... SELECT), each results query type run through the results
+// service's own code (ResultsService, minus the gRPC hop), and the same aggregates over PostgreSQL responses with a
+// JSONB data column (the way comparable platforms store answers) in the same run, as the baseline.
+//   full:  pnpm bench:results            (records the figures in docs/benchmarks.md)
+//   smoke: node bench/results/run.mjs --smoke
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
+import { testInfra } from '@fieldwork/launcher';
+import { createLogger } from '@fieldwork/service-kit';
+import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
+import { migrateClickhouse } from '../../services/results/dist/engine/migrate.js';
+import { ResultsService } from '../../services/results/dist/service/results.service.js';
+
+const smoke = process.argv.includes('--smoke');
+const N = smoke ? 20_000 : Number(process.env.BENCH_RESPONSES ?? 1_000_000);
+const RUNS = smoke ? 3 : Number(process.env.BENCH_RUNS ?? 15);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const log = createLogger('bench', 'silent');
+
+// The form: 8 numbers, 7 choices of 4, 4 open texts, 1 date (item ids 1-20 in that order).
+let body = addBlock(newSchemaBody('S'), { en: 'Household' });
+const blockId = body.id;
+body = body.body;
+const kinds = [...Array(8).fill('number'), ...Array(7).fill('choice'), ...Array(4).fill('open'), 'date'];
+for (const [i, type] of kinds.entries()) body = addItem(body, blockId, type, 'en', `Q${i + 1}`).body;
+for (let item = 9; item <= 15; item++) for (const label of ['A', 'B', 'C', 'D']) body = addChoice(body, item, 'en', label).body;
+const choiceIds = (item) => body.entities.items[item].options.choices;
+if (choiceIds(9)[0] !== 1 || choiceIds(15)[3] !== 28) throw new Error('unexpected choice ids');
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+async function time(fn) {
+  const ms = [];
+  await fn(); // warm-up
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  return { p50: pct(ms, 0.5), p99: pct(ms, 0.99) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'fieldwork-bench-results-'));
+const infra = await testInfra();
+const sql = postgres(infra.databaseUrl, { max: 2, onnotice: () => {} });
+const engine = new ChdbEngine(dir);
+let exitCode = 0;
+try {
+  // ClickHouse: the results service's tables, loaded in SQL.
+  const db = 'fieldwork';
+  await migrateClickhouse(engine, db, log);
+  let t0 = performance.now();
+  await engine.exec(`INSERT INTO ${db}.responses (project_id, schema_id, response_id, version, user_id, site_id, group_id, team_id, completed, deleted, archived, parent_id, time_created, time_updated, time_completed, time_uploaded)
+    SELECT 1, 1, toString(number), 1, number % 500 + 1, number % 20 + 1, 0, 0, number % 3 = 0, 0, 0, '', t, t, NULL, t
+    FROM (SELECT number, toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(number * ${Math.floor(31_536_000 / N)}) AS t FROM numbers(${N}))`);
+  await engine.exec(`INSERT INTO ${db}.answers (project_id, schema_id, item_id, response_id, repeat, version, removed, num, text, choices, date, user_id, site_id, group_id, team_id, completed, deleted, time_created, time_updated, time_completed, time_uploaded)
+    SELECT 1, 1, item, toString(n), 0, 1, 0,
+      if(item <= 8, (cityHash64(n, item) % 1000) / 10, NULL),
+      if(item BETWEEN 16 AND 19, concat('text ', toString(n % 997)), ''),
+      if(item BETWEEN 9 AND 15, [toUInt32((item - 9) * 4 + 1 + cityHash64(n, item) % 4)], []),
+      if(item = 20, toDate32('2025-01-01') + toInt32(n % 365), NULL),
+      n % 500 + 1, n % 20 + 1, 0, 0, n % 3 = 0, 0, t, t, NULL, t
+    FROM (SELECT number AS n, toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(number * ${Math.floor(31_536_000 / N)}) AS t FROM numbers(${N}))
+    ARRAY JOIN range(1, 21) AS item`);
+  const chLoadS = (performance.now() - t0) / 1000;
+
+  // PostgreSQL: the same responses as JSONB documents.
+  t0 = performance.now();
+  await sql`drop table if exists bench_responses`;
+  await sql`create table bench_responses (id bigint primary key, project_id bigint not null, schema_id bigint not null, site_id bigint not null, user_id bigint not null, completed boolean not null, deleted boolean not null, time_created timestamptz not null, data jsonb not null)`;
+  await sql.unsafe(`insert into bench_responses
+    select n, 1, 1, n % 20 + 1, n % 500 + 1, n % 3 = 0, false, timestamptz '2025-01-01 00:00:00+00' + n * interval '${Math.floor(31_536_000 / N)} seconds',
+      jsonb_build_object('0', (
+        select jsonb_object_agg(item::text,
+          case when item <= 8 then to_jsonb(((hashint8(n * 31 + item) & 1048575) % 1000) / 10.0)
+               when item <= 15 then jsonb_build_array((item - 9) * 4 + 1 + ((hashint8(n * 17 + item) & 1048575) % 4))
+               when item <= 19 then to_jsonb('text ' || (n % 997))
+               else to_jsonb(to_char(date '2025-01-01' + (n % 365)::int, 'YYYY-MM-DD')) end)
+        from generate_series(1, 20) item))
+    from generate_series(0, ${N - 1}) n`);
+  await sql`create index on bench_responses (project_id, schema_id) where not deleted`;
+  await sql`analyze bench_responses`;
+  const pgLoadS = (performance.now() - t0) / 1000;
+
+  // The results service's code, with the project's access and form answered here.
+  const service = new ResultsService(engine, db, { getAccess: async () => ({ screens: ['results'], read_sites: [] }) }, {
+    listSchemas: async () => ({ results: [{ id: 1, name: 'Household', level: 0 }] }),
+    getSchemaInternal: async () => ({ body_json: JSON.stringify(body) }),
+  });
+  const caller = { user_id: 1 };
+  const ask = (extra) => service.results({ caller, project_id: 1, schema_id: 1, block_id: 0, item_ids: [], filters_json: '', timing_column: '', comparisons_json: '', buckets: 0, time_zone: '', ...extra }, { requestId: 'bench' });
+  const sites = JSON.stringify({ site: [1, 2, 3, 4, 5], date_ranges: [{ entity: 'response', dateType: 'time_created', startDateTime: Date.UTC(2025, 2, 1) / 1000, endDateTime: Date.UTC(2025, 8, 1) / 1000 }] });
+  const num = `((data->'0'->>'3')::numeric)`;
+  const pgWhere = `project_id = 1 and schema_id = 1 and not deleted`;
+  const queries = [
+    ['one number question: count, sum, avg, min, max, stddev, var, quartiles, histogram', () => ask({ item_ids: [3] }),
+      () => sql.unsafe(`select count(${num}), sum(${num}), avg(${num}), min(${num}), max(${num}), stddev_samp(${num}), var_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}), width_bucket(0,0,1,1) from bench_responses where ${pgWhere} and data->'0' ? '3'`)],
+    ['one choice question: counts per choice', () => ask({ item_ids: [10] }),
+      () => sql.unsafe(`select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'10') c where ${pgWhere} group by c`)],
+    ['one number question, filtered by 5 sites and a 6-month range', () => ask({ item_ids: [3], filters_json: sites }),
+      () => sql.unsafe(`select count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and site_id in (1,2,3,4,5) and time_created between '2025-03-01' and '2025-09-01' and data->'0' ? '3'`)],
+    ['one number question compared by site', () => ask({ item_ids: [3], comparisons_json: JSON.stringify([{ by: 'site' }]) }),
+      () => sql.unsafe(`select site_id, count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and data->'0' ? '3' group by site_id`)],
+    ['monthly trend of a number question', () => ask({ item_ids: [3], comparisons_json: JSON.stringify([{ by: 'period', period: 'month' }]) }),
+      () => sql.unsafe(`select date_trunc('month', time_created), count(${num}), avg(${num}), stddev_samp(${num}) from bench_responses where ${pgWhere} and data->'0' ? '3' group by 1`)],
+    ['the whole form (20 questions)', () => ask({}),
+      async () => {
+        for (let item = 1; item <= 20; item++) {
+          const v = `((data->'0'->>'${item}')::numeric)`;
+          if (item <= 8) await sql.unsafe(`select count(${v}), avg(${v}), stddev_samp(${v}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${v}) from bench_responses where ${pgWhere} and data->'0' ? '${item}'`);
+          else if (item <= 15) await sql.unsafe(`select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'${item}') c where ${pgWhere} group by c`);
+          else await sql.unsafe(`select count(*) from bench_responses where ${pgWhere} and data->'0' ? '${item}'`);
+        }
+      }],
+  ];
+  // The results answer what PostgreSQL answers.
+  const check = JSON.parse((await ask({ item_ids: [3] })).payload_json);
+  if (check.items[0].stats.count !== N || check.levels[0].total_filtered_responses !== N) throw new Error(`the results store holds ${check.items[0].stats.count} answers, not ${N}`);
+
+  const rows = [];
+  for (const [name, ch, pg] of queries) {
+    const a = await time(ch);
+    const b = await time(pg);
+    rows.push({ name, ch: a, pg: b, ratio: b.p50 / a.p50 });
+  }
+  const f = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
+  const command = smoke ? 'node bench/results/run.mjs --smoke' : `BENCH_RESPONSES=${N} BENCH_RUNS=${RUNS} pnpm bench:results`;
+  const table = [
+    '| query | results p50 ms | results p99 ms | PostgreSQL JSONB p50 ms | PostgreSQL p99 ms | PostgreSQL / results (p50) |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.name} | ${f(r.ch.p50)} | ${f(r.ch.p99)} | ${f(r.pg.p50)} | ${f(r.pg.p99)} | ${r.ratio.toFixed(1)}x |`),
+  ].join('\n');
+  console.log(`\n${N.toLocaleString('en')} responses x 20 questions; load: ClickHouse ${chLoadS.toFixed(1)} s, PostgreSQL ${pgLoadS.toFixed(1)} s; ${RUNS} runs each after a warm-up\n\n${table}\n\ntargets: results p50 <= 50 ms and >= 20x faster than the baseline\n${machine}\nreproduce: ${command}\n`);
+  if (!smoke) {
+    const file = `${root}docs/benchmarks.md`;
+    const title = '## Results: ClickHouse (chDB) vs PostgreSQL JSONB';
+    const date = new Date().toISOString().slice(0, 10);
+    const section = `${title}\n\n${date}, ${machine}. ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; load took ${chLoadS.toFixed(1)} s into chDB and ${pgLoadS.toFixed(1)} s into PostgreSQL. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables), and the same aggregates in PostgreSQL over a JSONB data column.\n\n${table}\n\nTargets: results p50 <= 50 ms and at least 20 times faster than the baseline.\n\nReproduce: \`${command}\`\n`;
+    let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+    const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
+    writeFileSync(file, doc);
+    console.log('recorded in docs/benchmarks.md');
+  }
+} catch (err) {
+  console.error(err);
+  exitCode = 1;
+} finally {
+  await engine.close();
+  await sql.end();
+  await infra.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);
