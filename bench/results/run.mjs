@@ -78,13 +78,15 @@ try {
   await sql`create table bench_responses (id bigint primary key, project_id bigint not null, schema_id bigint not null, site_id bigint not null, user_id bigint not null, completed boolean not null, deleted boolean not null, time_created timestamptz not null, data jsonb not null)`;
   await sql.unsafe(`insert into bench_responses
     select n, 1, 1, n % 20 + 1, n % 500 + 1, n % 3 = 0, false, timestamptz '2025-01-01 00:00:00+00' + n * interval '${Math.floor(31_536_000 / N)} seconds',
-      jsonb_build_object('0', (
-        select jsonb_object_agg(item::text,
-          case when item <= 8 then to_jsonb(((hashint8(n * 31 + item) & 1048575) % 1000) / 10.0)
-               when item <= 15 then jsonb_build_array((item - 9) * 4 + 1 + ((hashint8(n * 17 + item) & 1048575) % 4))
-               when item <= 19 then to_jsonb('text ' || (n % 997))
-               else to_jsonb(to_char(date '2025-01-01' + (n % 365)::int, 'YYYY-MM-DD')) end)
-        from generate_series(1, 20) item))
+      jsonb_build_object('0', jsonb_build_object(${Array.from({ length: 20 }, (_, k) => {
+        const item = k + 1;
+        const value =
+          item <= 8 ? `((hashint8(n * 31 + ${item}) & 1048575) % 1000) / 10.0`
+          : item <= 15 ? `jsonb_build_array(${(item - 9) * 4 + 1} + ((hashint8(n * 17 + ${item}) & 1048575) % 4))`
+          : item <= 19 ? `'text ' || (n % 997)`
+          : `to_char(date '2025-01-01' + (n % 365)::int, 'YYYY-MM-DD')`;
+        return `'${item}', ${value}`;
+      }).join(', ')}))
     from generate_series(0, ${N - 1}) n`);
   await sql`create index on bench_responses (project_id, schema_id) where not deleted`;
   await sql`analyze bench_responses`;

@@ -1,5 +1,7 @@
 // The embedded engine: chDB sessions on one directory (only this process may open it). Ingest and queries use
-// separate sessions so a large insert does not hold queries up (one session runs one operation at a time).
+// separate sessions, but their native calls are serialised: an insert and a query running at once on two sessions of
+// one directory were seen to stall ingestion under load, so correctness comes first (a query waits behind an insert
+// of at most one batch).
 import { Session } from 'chdb';
 import type { Engine } from './engine.js';
 
@@ -13,6 +15,14 @@ export class ChdbEngine implements Engine {
   readonly name = 'chdb' as const;
   private readonly writer: Session;
   private readonly reader: Session;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs `fn` after every earlier operation has settled. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   constructor(path: string) {
     this.writer = new Session(path);
@@ -20,18 +30,20 @@ export class ChdbEngine implements Engine {
   }
 
   async exec(sql: string): Promise<void> {
-    await this.writer.queryAsync(sql, { format: 'CSV' });
+    await this.serial(() => this.writer.queryAsync(sql, { format: 'CSV' }));
   }
 
   async query<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
-    const r = Object.keys(params).length > 0 ? await this.reader.queryBindAsync(sql, params, { format: 'JSONEachRow' }) : await this.reader.queryAsync(sql, { format: 'JSONEachRow' });
+    const r = await this.serial(() =>
+      Object.keys(params).length > 0 ? this.reader.queryBindAsync(sql, params, { format: 'JSONEachRow' }) : this.reader.queryAsync(sql, { format: 'JSONEachRow' }),
+    );
     return rows<T>(r.text());
   }
 
   async insert(table: string, values: readonly object[]): Promise<void> {
     if (values.length === 0) return;
     const payload = Buffer.from(values.map((v) => JSON.stringify(v)).join('\n'));
-    await this.writer.insert({ table, values: payload, format: 'JSONEachRow' });
+    await this.serial(() => this.writer.insert({ table, values: payload, format: 'JSONEachRow' }));
   }
 
   async close(): Promise<void> {

@@ -124,7 +124,8 @@ export class Ingestor {
       await this.engine.insert(`${this.options.db}.responses`, responses);
       await this.engine.insert(`${this.options.db}.answers`, answers);
     } catch (err) {
-      for (const m of good) m.nak(2000);
+      // Redelivered at once; the loop waits a second before it fetches again.
+      for (const m of good) m.nak();
       throw err;
     }
     for (const m of good) m.ack();

@@ -143,18 +143,16 @@ export class ResultsService {
     const params = { ...where.params, item: item.id, bins: shape.buckets };
     const from = `FROM ${this.db}.answers FINAL WHERE ${where.sql} AND item_id = {item:UInt32} AND removed = 0`;
     if (NUMERIC.has(item.type)) {
-      const [r] = await this.engine.query<Parameters<typeof numberStats>[0]>(
+      // One pass: the aggregates and the histogram together.
+      const [r] = await this.engine.query<Parameters<typeof numberStats>[0] & { h: [number, number, number][] }>(
         `SELECT count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
-                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q
+                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q, histogram(${shape.buckets})(num) AS h
          ${from} AND num IS NOT NULL`,
         params,
       );
       const stats = numberStats(r ?? { count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
-      const histogram = stats.count > 0 ? await this.engine.query<{ lower: number; upper: number; count: number }>(
-        `SELECT arrayJoin(histogram(${shape.buckets})(num)) AS h, h.1 AS lower, h.2 AS upper, h.3 AS count ${from} AND num IS NOT NULL`,
-        params,
-      ) : [];
-      return { stats, histogram: histogram.map(({ lower, upper, count }) => ({ lower, upper, count })) };
+      const histogram = stats.count > 0 ? (r?.h ?? []).map(([lower, upper, count]) => ({ lower, upper, count })) : [];
+      return { stats, histogram };
     }
     if (CHOICES.has(item.type)) {
       const rows = await this.engine.query<{ choice: number; count: string }>(`SELECT arrayJoin(choices) AS choice, count() AS count ${from} GROUP BY choice`, params);
