@@ -10,3 +10,4 @@ export * from './lifecycle.js';
 export * from './service.js';
 export * from './object-store/index.js';
 export * from './streams.js';
+export * from './input.js';

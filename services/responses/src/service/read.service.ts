@@ -3,7 +3,7 @@
 // and read_sites allow.
 import type { common, responses } from '@fieldwork/proto';
 import { filterModel, RESPONSE_CHUNK_PAGE_SIZE, RESPONSE_FETCH_LIMIT } from '@fieldwork/sampler';
-import { problems, type FieldErrors } from '@fieldwork/service-kit';
+import { parseJsonInput, problems } from '@fieldwork/service-kit';
 import { ResponseStore, type ResponseRow, type Scope } from '../store/response.store.js';
 import type { AccessCache, ResponseAccess } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';
@@ -44,24 +44,11 @@ export class ReadService {
 
   async filter(req: responses.FilterRequest, ctx: Ctx): Promise<responses.ResponseList> {
     const a = await this.reader(req.caller, req.project_id, ctx);
-    let raw: unknown = {};
-    if (req.filters_json.trim() !== '') {
-      try {
-        raw = JSON.parse(req.filters_json);
-      } catch {
-        throw problems.invalidFields({ filters: ['Send the filters as a JSON object.'] });
-      }
-    }
-    const parsed = filterModel.safeParse(raw ?? {});
-    if (!parsed.success) {
-      const fields: FieldErrors = {};
-      for (const i of parsed.error.issues) (fields[['filters', ...i.path.map(String)].join('.')] ??= []).push(i.message);
-      throw problems.invalidFields(fields);
-    }
+    const filters = parseJsonInput(req.filters_json, filterModel, 'filters', { empty: {}, notJson: 'Send the filters as a JSON object.' });
     const page = req.page <= 0 ? 1 : req.page;
     const pageSize = req.page_size <= 0 ? RESPONSE_CHUNK_PAGE_SIZE : Math.min(req.page_size, MAX_PAGE_SIZE);
     if (page > 1_000_000) throw problems.invalidFields({ page: ['Invalid page.'] });
-    const { rows, count } = await this.store.filter(req.project_id, a.scope, req.schema_id, parsed.data, page, pageSize);
+    const { rows, count } = await this.store.filter(req.project_id, a.scope, req.schema_id, filters, page, pageSize);
     return { results: await this.messages(rows), count };
   }
 

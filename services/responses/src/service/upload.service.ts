@@ -2,7 +2,7 @@
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
 import { checkResponseData, isAnswered, lookupAnswers, recordValidity, visibility, type Answers } from '@fieldwork/sampler';
-import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
+import { fieldErrorsOf, problems, transaction } from '@fieldwork/service-kit';
 import {
   clientTime,
   decide,
@@ -35,13 +35,6 @@ export const UPLOAD_MESSAGES = {
   locked: "This response is locked: only a mobile manager or the response's own creator may change it.",
   duplicateKey: 'A record with this identifier',
 } as const;
-
-/** Zod issues as field errors keyed by their path ("data.0.12"). */
-function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const i of issues) (out[i.path.map(String).join('.') || 'non_field_errors'] ??= []).push(i.message);
-  return out;
-}
 
 const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
@@ -169,7 +162,7 @@ export class UploadService {
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
     const parsed = uploadPayload.safeParse({ project: projectId, ...raw });
-    if (!parsed.success) throw problems.invalidFields(fieldErrors(parsed.error.issues));
+    if (!parsed.success) throw problems.invalidFields(fieldErrorsOf(parsed.error.issues));
     if (parsed.data.project !== projectId) throw problems.invalidFields({ project: [UPLOAD_MESSAGES.project] });
     return parsed.data;
   }

@@ -1,7 +1,7 @@
 // The RESPONSES stream into ClickHouse (DESIGN.md §2): a durable pull consumer read in batches; each batch is
 // inserted (responses, then answers) and acknowledged only after ClickHouse has it. A failed insert naks the batch
 // for redelivery; a re-delivered version collapses into itself in the ReplacingMergeTree tables.
-import { AckPolicy, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
 import { connectNats, ensureStream, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
@@ -20,6 +20,8 @@ export class Ingestor {
   private nats: Nats | undefined;
   private running: Promise<void> | undefined;
   private current: Promise<void> = Promise.resolve();
+  /** The durable consumer, looked up once (again after a replay recreates it or a failure). */
+  private consumer: Consumer | undefined;
   private stopped = false;
   private paused = false;
   readonly stats: IngestStats = { batches: 0, lastBatchSize: 0, messages: 0, failures: 0 };
@@ -89,12 +91,13 @@ export class Ingestor {
 
   private async once(n: Nats): Promise<void> {
     try {
-      const consumer = await n.js.consumers.get(this.stream, this.durable);
-      const batch = await consumer.fetch({ max_messages: BATCH_MAX, expires: FETCH_EXPIRES_MS });
+      this.consumer ??= await n.js.consumers.get(this.stream, this.durable);
+      const batch = await this.consumer.fetch({ max_messages: BATCH_MAX, expires: FETCH_EXPIRES_MS });
       const msgs: JsMsg[] = [];
       for await (const m of batch) msgs.push(m);
       if (msgs.length > 0) await this.write(msgs);
     } catch (err) {
+      this.consumer = undefined;
       this.stats.failures++;
       this.options.log.warn({ err }, 'results ingestion failed; retrying');
       await new Promise((r) => setTimeout(r, 1000));
@@ -150,6 +153,7 @@ export class Ingestor {
       await reset();
       const n = this.nats ?? (await this.connect());
       await n.jsm.consumers.delete(this.stream, this.durable).catch(() => false);
+      this.consumer = undefined;
       await this.ensureConsumer(n);
       const info = await n.jsm.streams.info(this.stream);
       this.stats.messages = 0;

@@ -2,7 +2,7 @@
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
 import type { common, forms, projects, results } from '@fieldwork/proto';
 import { filterModel, isQuestion, itemsInOrder, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
-import { problems, type FieldErrors, type PromiseClient } from '@fieldwork/service-kit';
+import { parseJsonInput, problems, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { z } from 'zod';
@@ -59,21 +59,7 @@ export class ResultsService {
   }
 
   private filters(json: string): FilterModel {
-    let raw: unknown = {};
-    if (json.trim() !== '') {
-      try {
-        raw = JSON.parse(json);
-      } catch {
-        throw problems.invalidFields({ filters: ['Send the filters as a JSON object.'] });
-      }
-    }
-    const parsed = filterModel.safeParse(raw ?? {});
-    if (!parsed.success) {
-      const fields: FieldErrors = {};
-      for (const i of parsed.error.issues) (fields[['filters', ...i.path.map(String)].join('.')] ??= []).push(i.message);
-      throw problems.invalidFields(fields);
-    }
-    return parsed.data;
+    return parseJsonInput(json, filterModel, 'filters', { empty: {}, notJson: 'Send the filters as a JSON object.' });
   }
 
   async results(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
@@ -85,22 +71,7 @@ export class ResultsService {
     const tz = req.time_zone || 'UTC';
     if (!TIME_ZONE.test(tz)) throw problems.invalidFields({ time_zone: ['Enter a time zone such as UTC or Europe/Paris.'] });
     if (req.buckets < 0 || req.buckets > 100) throw problems.invalidFields({ buckets: ['Ensure this value is between 1 and 100.'] });
-    let comparisons: Comparison[] = [];
-    if (req.comparisons_json.trim() !== '') {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(req.comparisons_json);
-      } catch {
-        throw problems.invalidFields({ comparisons: ['Send the comparisons as a JSON list.'] });
-      }
-      const parsed = comparisonsModel.safeParse(raw ?? []);
-      if (!parsed.success) {
-        const fields: FieldErrors = {};
-        for (const i of parsed.error.issues) (fields[['comparisons', ...i.path.map(String)].join('.')] ??= []).push(i.message);
-        throw problems.invalidFields(fields);
-      }
-      comparisons = parsed.data;
-    }
+    const comparisons: Comparison[] = parseJsonInput(req.comparisons_json, comparisonsModel, 'comparisons', { empty: [], notJson: 'Send the comparisons as a JSON list.' });
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
     if (schemas.length === 0) throw problems.invalidSchemaId();
     const levels = [];
