@@ -29,6 +29,8 @@ import { sharedSchemas } from './schemas.js';
 export interface GatewayOptions {
   jwtSecret: string;
   apiKeyCacheMs?: number;
+  /** How long a shared item's link stays valid. */
+  itemShareTtlSeconds?: number;
   /** The fs object store served at /api/files/ (absent with S3). */
   files?: { dir: string; secret: string };
   bodyLimit: number;
@@ -54,7 +56,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
     trustProxy: true,
     // One access line per request (below), not Fastify's two.
     disableRequestLogging: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, allowUnionTypes: true } },
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -92,7 +94,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(collectionRoutes, { clients });
   await app.register(formRoutes, { clients });
   await app.register(responseRoutes, { clients });
-  await app.register(resultRoutes, { clients });
+  await app.register(resultRoutes, { clients, shareTtlSeconds: options.itemShareTtlSeconds ?? 365 * 86_400 });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;

@@ -23,6 +23,8 @@ export const gatewayConfigShape = {
   GRPC_TIMEOUT_MS: vars.int(15_000),
   /** Seconds an API key's identity is cached (a revoked key stops working within this time). */
   API_KEY_CACHE_S: vars.int(30),
+  /** Days a shared item's link (item-chart, item-table, item-results) stays valid. */
+  ITEM_SHARE_TTL_DAYS: vars.int(365),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */

@@ -25,6 +25,7 @@ async function main() {
     options: {
       jwtSecret: config.JWT_SECRET,
       apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,
+      itemShareTtlSeconds: config.ITEM_SHARE_TTL_DAYS * 86_400,
       ...(config.OBJECT_STORE === 'fs' && config.OBJECT_STORE_SIGNING_SECRET !== ''
         ? { files: { dir: config.OBJECT_STORE_DIR, secret: config.OBJECT_STORE_SIGNING_SECRET } }
         : {}),

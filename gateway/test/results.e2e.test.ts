@@ -124,7 +124,7 @@ describe('results', () => {
       expect(sum(a.histogram.map((h: Json) => h.count))).toBeCloseTo(xs.length, 6);
       const c = byItem.get(crop.id)!;
       expect(c.stats.count).toBe(subset.length);
-      expect(c.answers).toEqual(choices.map((id) => ({ choice_id: id, count: subset.filter((r) => r.crop === id).length })));
+      expect(c.answers).toEqual(choices.map((id) => expect.objectContaining({ choice_id: id, count: subset.filter((r) => r.crop === id).length })));
       const d = byItem.get(visit.id)!;
       const dates = subset.map((r) => r.visit).sort();
       expect(d.stats).toEqual({ count: subset.length, min: dates[0], max: dates[dates.length - 1] });
@@ -198,6 +198,26 @@ describe('results', () => {
     const only = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/`, { token: owner.access, body: { item_ids: [crop.id] } });
     expect(only.body.items.map((i: Json) => i.item_id)).toEqual([crop.id]);
     expect((await results({}, owner, `schema/${schema}/block/${b.id}/`)).body.items).toHaveLength(4);
+    // Labels travel with the results, so that a page without the form can name things.
+    const cropItem = only.body.items[0];
+    expect(cropItem.name.en).toBe('Crop');
+    expect(cropItem.answers.map((a: Json) => a.name.en)).toEqual(['Maize', 'Beans', 'Rice']);
+
+    // Sharing one item: a token, then its results with no login, filtered, and nothing but that item.
+    const shared = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${area.id}/token/`, { token: owner.access, body: {} });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    const pub = await api<Json>('POST', `item-results/${shared.body.token}/`, { body: {} });
+    expect(pub.status, JSON.stringify(pub.body)).toBe(200);
+    expect(pub.body.items.map((i: Json) => i.item_id)).toEqual([area.id]);
+    expect(pub.body.items[0].stats.count).toBe(live.length);
+    const pubNorth = await api<Json>('POST', `item-results/${shared.body.token}/`, { body: { filters: { site: north } } });
+    expect(pubNorth.body.items[0].stats.count).toBe(live.filter((r) => r.site === north).length);
+    expect((await api('POST', `item-results/${shared.body.token.slice(0, -2)}xx/`, { body: {} })).status).toBe(404);
+    expect((await api('POST', `item-results/${owner.access}/`, { body: {} })).status).toBe(404);
+    // The share token is no access token, and only those who see the results may share.
+    expect((await api('GET', `project/${p.id}/`, { token: shared.body.token })).status).toBe(401);
+    expect((await api('POST', `project/${p.id}/results/schema/${schema}/item/${area.id}/token/`, { token: col.access, body: {} })).status).toBe(403);
+    expect((await api('POST', `project/${p.id}/results/schema/${schema}/item/999999/token/`, { token: owner.access, body: {} })).status).toBe(404);
 
     // Who may see them: the researcher yes; a collector without read_sites no; bad input is refused.
     expect((await results({}, researcher)).status).toBe(200);

@@ -1,5 +1,6 @@
 // Results (spec 001 §7 Results): a project, one of its schemas, a block or some items, with filters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { ids, str } from '../wire.js';
@@ -7,19 +8,16 @@ import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
-type P = { Params: { id: string; schemaId?: string; blockId?: string }; Body: Json };
+type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string }; Body: Json };
+type Where = { caller: common.Caller; project_id: number; schema_id: number; block_id: number; item_ids: number[] };
 
-export default async function resultRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+export default async function resultRoutes(app: FastifyInstance, { clients, shareTtlSeconds }: { clients: Clients; shareTtlSeconds: number }) {
   const opts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured } };
-  const handler = async (r: FastifyRequest<P>) => {
+  const results = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
     const b = r.body ?? {};
     const out = await clients.results.getResults(
       {
-        caller: r.caller,
-        project_id: projectId(r),
-        schema_id: r.params.schemaId ? parseId(r.params.schemaId, problems.invalidSchemaId) : 0,
-        block_id: r.params.blockId ? parseId(r.params.blockId, problems.notFound) : 0,
-        item_ids: ids(b.item_ids),
+        ...where,
         filters_json: JSON.stringify(b.filters ?? {}),
         timing_column: str(b.timing_column),
         comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(b.comparisons),
@@ -28,8 +26,35 @@ export default async function resultRoutes(app: FastifyInstance, { clients }: { 
       },
       meta(r),
     );
-    return JSON.parse(out.payload_json) as Json;
+    return JSON.parse(out.payload_json) as { items: Json[] } & Json;
   };
+  const handler = async (r: FastifyRequest<P>) =>
+    results(r, {
+      caller: r.caller,
+      project_id: projectId(r),
+      schema_id: r.params.schemaId ? parseId(r.params.schemaId, problems.invalidSchemaId) : 0,
+      block_id: r.params.blockId ? parseId(r.params.blockId, problems.notFound) : 0,
+      item_ids: ids(r.body?.item_ids),
+    });
+
+  // Sharing one item: a signed token that reads that item's results, with the sharer's view of them, without a login.
+  app.post<P>('/api/project/:id/results/schema/:schemaId/item/:itemId/token/', opts, async (r) => {
+    const item = {
+      project_id: projectId(r),
+      schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),
+      item_id: parseId(r.params.itemId ?? '', problems.notFound),
+    };
+    // The sharer must see the item's results now (this also checks that the item is a question of that schema).
+    const found = await results({ ...r, body: {} } as FastifyRequest<{ Body: Json }>, { caller: r.caller, ...item, block_id: 0, item_ids: [item.item_id] });
+    if (found.items.length === 0) throw problems.notFound();
+    return { token: app.signItemToken(r.caller, item, shareTtlSeconds), expires_in: shareTtlSeconds };
+  });
+  app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'] } }, async (r) => {
+    const { caller, project_id, schema_id, item_id } = app.verifyItemToken(r.params.token);
+    const payload = await results(r, { caller, project_id, schema_id, block_id: 0, item_ids: [item_id] });
+    // Only that item: the levels and the item, nothing else of the project.
+    return { ...payload, items: payload.items.filter((i) => i.item_id === item_id) };
+  });
   app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', opts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.responseIds(

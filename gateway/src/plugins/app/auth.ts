@@ -23,6 +23,18 @@ export interface CollectClaims {
   fingerprint: string;
 }
 
+/** A shared item's token (spec 001 §7 Results): anyone holding it reads that one item's results as the sharer would. */
+export interface ItemClaims {
+  token_type: 'item';
+  user_id: number;
+  sid: string;
+  is_staff: boolean;
+  is_superuser: boolean;
+  project_id: number;
+  schema_id: number;
+  item_id: number;
+}
+
 declare module '@fastify/jwt' {
   interface FastifyJWT {
     user: AccessClaims;
@@ -37,6 +49,10 @@ declare module 'fastify' {
     authenticateCollect: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Signs a collection token valid until `expiresAt`. */
     signCollectToken: (claims: Omit<CollectClaims, 'token_type'>, expiresAt: Date) => string;
+    /** Signs a token sharing one item's results with the caller's view of them. */
+    signItemToken: (caller: common.Caller, item: { project_id: number; schema_id: number; item_id: number }, ttlSeconds: number) => string;
+    /** The sharer (as a caller) and the item of a share token; refuses anything else. */
+    verifyItemToken: (token: string) => { caller: common.Caller; project_id: number; schema_id: number; item_id: number };
   }
   interface FastifyRequest {
     caller: common.Caller;
@@ -99,6 +115,22 @@ export default fp(
     app.decorate('signCollectToken', (claims: Omit<CollectClaims, 'token_type'>, expiresAt: Date) =>
       app.jwt.sign({ ...claims, token_type: 'collect' } as never, { expiresIn: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)) }),
     );
+
+    app.decorate('signItemToken', (caller: common.Caller, item: { project_id: number; schema_id: number; item_id: number }, ttlSeconds: number) => {
+      const claims: ItemClaims = { token_type: 'item', user_id: caller.user_id, sid: caller.session_id, is_staff: caller.is_staff, is_superuser: caller.is_superuser, ...item };
+      return app.jwt.sign(claims as never, { expiresIn: ttlSeconds });
+    });
+    app.decorate('verifyItemToken', (token: string) => {
+      let claims: ItemClaims;
+      try {
+        claims = app.jwt.verify<ItemClaims>(token);
+      } catch {
+        throw problems.notFound();
+      }
+      if (claims.token_type !== 'item' || !Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) throw problems.notFound();
+      const { project_id, schema_id, item_id } = claims;
+      return { caller: callerOf({ ...claims, token_type: 'access' }), project_id, schema_id, item_id };
+    });
 
     async function verify(request: FastifyRequest): Promise<AccessClaims> {
       if (!SCHEME.test(request.headers.authorization ?? '')) throw problems.notAuthenticated();

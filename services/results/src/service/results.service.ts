@@ -1,7 +1,7 @@
 // Results of a project (spec 001 §3 Results payload, §9 aggregators): per schema, the filtered response count with
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
 import type { common, forms, projects, results } from '@fieldwork/proto';
-import { filterModel, isQuestion, itemsInOrder, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { filterModel, isQuestion, itemsInOrder, type Choice, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { parseJsonInput, problems, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
@@ -27,6 +27,20 @@ interface Shape {
   tz: string;
 }
 const CHOICES = new Set(['choice', 'binary']);
+
+/** What a results screen (or a public item page, which cannot read the form) needs to label an item. */
+function labelsOf(item: Item) {
+  return {
+    name: item.name,
+    code_name: item.codeName,
+    ...(item.options.multiselect ? { multiselect: true } : {}),
+    ...(item.type === 'currency' && item.options.currency ? { currency: item.options.currency } : {}),
+  };
+}
+
+function liveChoices(item: Item, body: SchemaBody) {
+  return (item.options.choices ?? []).map((id) => body.entities.choices[id]).filter((c): c is Choice => c !== undefined && !c.deleted);
+}
 
 export class ResultsService {
   constructor(
@@ -94,7 +108,7 @@ export class ResultsService {
       for (const { item } of wanted) {
         const base = await this.item(item, body, { ...shape, comparison: undefined });
         const comparison = shape.comparison ? { by: comparisons[0], groups: await this.compared(item, body, shape) } : null;
-        items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...base, comparison });
+        items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...labelsOf(item), ...base, comparison });
       }
     }
     return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' } }) };
@@ -129,9 +143,7 @@ export class ResultsService {
       const rows = await this.engine.query<{ choice: number; count: string }>(`SELECT arrayJoin(choices) AS choice, count() AS count ${from} GROUP BY choice`, params);
       const counts = new Map(rows.map((r) => [Number(r.choice), Number(r.count)]));
       const [t] = await this.engine.query<{ n: string }>(`SELECT count() AS n ${from} AND notEmpty(choices)`, params);
-      const answers = (item.options.choices ?? [])
-        .filter((c) => !body.entities.choices[c]?.deleted)
-        .map((c) => ({ choice_id: c, count: counts.get(c) ?? 0 }));
+      const answers = liveChoices(item, body).map((c) => ({ choice_id: c.id, name: c.name, code_name: c.codeName, count: counts.get(c.id) ?? 0 }));
       return { stats: { count: Number(t?.n ?? 0) }, answers };
     }
     if (item.type === 'date') {
@@ -165,10 +177,10 @@ export class ResultsService {
         params,
       );
       const keys = [...new Set(rows.map((r) => r.key))];
-      const live = (item.options.choices ?? []).filter((id) => !body.entities.choices[id]?.deleted);
+      const live = liveChoices(item, body);
       return keys.map((key) => ({
         key,
-        answers: live.map((id) => ({ choice_id: id, count: Number(rows.find((r) => r.key === key && Number(r.choice) === id)?.count ?? 0) })),
+        answers: live.map(({ id }) => ({ choice_id: id, count: Number(rows.find((r) => r.key === key && Number(r.choice) === id)?.count ?? 0) })),
       }));
     }
     const rows = await this.engine.query<{ key: string; count: string }>(`SELECT ${c.key} AS key, count() AS count ${from} GROUP BY key ORDER BY key`, params);
