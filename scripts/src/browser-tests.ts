@@ -9,6 +9,7 @@ import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldw
 import { aptInstall } from './infra/system.js';
 import { repoPath } from './paths.js';
 import { startTestStack, type TestStack } from './harness.js';
+import { seedDemoData } from './demo-data.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const shots = repoPath('artifacts', 'screenshots');
@@ -406,12 +407,81 @@ const scenarios: Scenario[] = [
       assert.equal(await page.getByTestId('link-failure').innerText(), 'This link has expired.');
     },
   ],
+  [
+    'a manager sees charts of the seeded project, switches to tables, filters by site, and opens a shared item logged out',
+    async (page, t) => {
+      const addresses = { projects: `127.0.0.1:${t.ports.projects}`, forms: `127.0.0.1:${t.ports.forms}`, responses: `127.0.0.1:${t.ports.responses}` };
+      await seedDemoData(addresses, { userId: t.demo.userId, organizationId: t.demo.organizationId }, () => undefined, 400);
+      await page.goto(`${t.baseUrl}/projects`);
+      await login(page, t, t.demo.username, 'a new demo password');
+      await page.getByTestId('project-card').filter({ hasText: 'Household Survey' }).first().click();
+      await page.getByTestId('nav-results').click();
+      await page.getByTestId('results-page').waitFor();
+      // Ingestion into ClickHouse is asynchronous: wait for all 400 (reload until the count is there).
+      for (let i = 0; i < 40; i++) {
+        const summary = await page.getByTestId('level-summary').innerText({ timeout: 15_000 });
+        if (/^400 responses/.test(summary)) break;
+        await page.waitForTimeout(500);
+        await page.reload();
+      }
+      assert.match(await page.getByTestId('level-summary').innerText(), /^400 responses/);
+      // Charts: plotly draws SVG; a choice question with more than 2 options is a bar chart, the binary one a pie.
+      const cards = page.locator('[data-testid^="result-"][data-kind]');
+      await page.locator('.chart .main-svg').first().waitFor({ timeout: 30_000 });
+      const kinds = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+      assert.ok(kinds.includes('bar') && kinds.includes('pie') && kinds.includes('line') && kinds.includes('none'), `chart kinds: ${kinds.join(',')}`);
+      await page.getByTestId('results-map').waitFor();
+      await shot(page, '19-results-charts');
+      await page.getByTestId('mode-table').click();
+      await page.locator('.result-table').first().waitFor();
+      assert.equal(await page.locator('.chart .main-svg').count(), 0, 'no charts in table mode');
+      const firstCount = async () => (await page.locator('.result-card .muted').first().innerText()).trim();
+      const before = await firstCount();
+      await shot(page, '20-results-table');
+      // A site filter: fewer responses, then toggle it off and on.
+      await page.getByTestId('add-filter').selectOption('site');
+      // The seeded responses are at the five named sites, not the default one.
+      const option = page.getByTestId('filter-value').locator('option').filter({ hasNotText: /Default Site|Choose/ }).first();
+      await page.getByTestId('filter-value').selectOption((await option.getAttribute('value'))!);
+      await page.getByTestId('filter-apply').click();
+      await page.getByTestId('filter-chip').waitFor();
+      for (let i = 0; i < 60 && /^400 responses/.test(await page.getByTestId('level-summary').innerText()); i++) await page.waitForTimeout(250);
+      const filtered = Number((await page.getByTestId('level-summary').innerText()).split(' ')[0]);
+      assert.ok(filtered > 0 && filtered < 400, `filtered to ${filtered}`);
+      assert.notEqual(await firstCount(), before);
+      await shot(page, '21-results-filtered');
+      // Share the first charted item and open its public chart logged out.
+      const shareCard = cards.filter({ has: page.locator('.result-table') }).first();
+      const itemId = (await shareCard.getAttribute('data-testid'))!.replace('result-', '');
+      await shareCard.getByRole('button', { name: 'Share' }).click();
+      const link = page.getByTestId(`share-${itemId}`).getByRole('link', { name: 'item-chart' });
+      const href = (await link.getAttribute('href'))!;
+      const anonymous = await page.context().browser()!.newContext({ viewport: { width: 1000, height: 700 } });
+      try {
+        const pub = await anonymous.newPage();
+        await pub.goto(href);
+        await pub.getByTestId('shared-item').waitFor();
+        await pub.getByTestId(`result-${itemId}`).waitFor();
+        assert.equal(await pub.locator('[data-testid^="result-"][data-kind]').count(), 1, 'only that item');
+        assert.ok(!pub.url().includes('login'), 'no login asked');
+        await shot(pub, '22-shared-item');
+        await pub.goto(href.replace('/item-chart/', '/item-table/'));
+        await pub.locator('.result-table').waitFor();
+        await pub.goto(href.replace('/item-chart/', '/item-results/').slice(0, -3) + 'xyz');
+        await pub.getByText('Sorry. We could not find results for this item.').waitFor();
+      } finally {
+        await anonymous.close();
+      }
+    },
+  ],
 ];
 
 async function main(): Promise<number> {
   if (!existsSync(CHROMIUM)) await aptInstall(['chromium'], (m) => console.log(`[browser-tests] ${m}`));
   if (!existsSync(repoPath('web', 'dist', 'index.html'))) throw new Error('web/dist is missing: build the web app first');
   mkdirSync(shots, { recursive: true });
+  // BROWSER_SCENARIOS=1,2,8 runs only those (1-based; later scenarios rely on earlier ones, e.g. the password of 2).
+  const only = (process.env.BROWSER_SCENARIOS ?? '').split(',').filter(Boolean).map(Number);
   const t = await startTestStack();
   let browser: Browser | undefined;
   let failed = 0;
@@ -420,7 +490,7 @@ async function main(): Promise<number> {
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    for (const [name, run] of scenarios) {
+    for (const [name, run] of scenarios.filter((_, i) => only.length === 0 || only.includes(i + 1))) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
@@ -443,7 +513,7 @@ async function main(): Promise<number> {
     await browser?.close();
     await t.stop();
   }
-  console.log(`${scenarios.length - failed} passed, ${failed} failed; screenshots in ${shots}`);
+  console.log(`${(only.length || scenarios.length) - failed} passed, ${failed} failed; screenshots in ${shots}`);
   return failed === 0 ? 0 : 1;
 }
 

@@ -23,6 +23,8 @@ import { WorkspaceSettingsPage } from '../features/workspace/WorkspaceSettingsPa
 import { BuilderPage } from '../features/builder/BuilderPage';
 import { CreateFromUploadPage } from '../features/builder/CreateFromUploadPage';
 import { CollectHome, NewRecordPage, ResponseListPage, ResponsePage } from '../features/collect/CollectPages';
+import { ResultsPage } from '../features/results/ResultsPage';
+import { SharedItemPage } from '../features/results/SharedItemPage';
 import { CollectDonePage, GetNativePage, PublicCollectPage } from '../features/collect/PublicCollect';
 
 const P = (title: string) => <PlaceholderPage title={title} />;
@@ -33,12 +35,12 @@ function PassContext() {
 }
 
 const resultsChildren: RouteObject[] = [
-  { index: true, element: P('Results') },
-  { path: 'preview', element: P('Results preview') },
-  { path: 'preview/schema/:schema', element: P('Results preview') },
-  { path: 'preview/schema/:schema/block/:block', element: P('Results preview') },
-  { path: 'schema/:schema', element: P('Results') },
-  { path: 'schema/:schema/block/:block', element: P('Results') },
+  { index: true, element: <ResultsPage /> },
+  { path: 'preview', element: <ResultsPage /> },
+  { path: 'preview/schema/:schema', element: <ResultsPage /> },
+  { path: 'preview/schema/:schema/block/:block', element: <ResultsPage /> },
+  { path: 'schema/:schema', element: <ResultsPage /> },
+  { path: 'schema/:schema/block/:block', element: <ResultsPage /> },
   { path: ':lookupSchema/profile/:profileId', element: P('Profile results') },
   { path: ':lookupSchema/profile/:profileId/schema/:schema', element: P('Profile results') },
   { path: ':lookupSchema/profile/:profileId/schema/:schema/block/:block', element: P('Profile results') },
@@ -72,7 +74,7 @@ const projectChildren: RouteObject[] = [
   },
   { path: 'create-form-from-upload', element: <CreateFromUploadPage /> },
   { path: 'import', element: P('Import') },
-  { path: 'results', element: <Outlet />, children: resultsChildren },
+  { path: 'results', element: <PassContext />, children: resultsChildren },
   {
     path: 'collect',
     element: <PassContext />,
@@ -112,9 +114,9 @@ export const routes: RouteObject[] = [
         children: [
           // No login required.
           { path: 'get-native/:os', element: <GetNativePage /> },
-          { path: 'item-chart/:itemToken', element: P('Shared chart') },
-          { path: 'item-table/:itemToken', element: P('Shared table') },
-          { path: 'item-results/:itemToken', element: P('Shared results') },
+          { path: 'item-chart/:itemToken', element: <SharedItemPage kind="chart" /> },
+          { path: 'item-table/:itemToken', element: <SharedItemPage kind="table" /> },
+          { path: 'item-results/:itemToken', element: <SharedItemPage kind="results" /> },
           {
             path: 'login-home',
             children: [

@@ -3,12 +3,14 @@ import { api } from './api';
 import { sessionSlice } from '../features/session/sessionSlice';
 import { noticesSlice } from '../components/noticesSlice';
 import { builderSlice } from '../features/builder/builderSlice';
+import { resultsSlice } from '../features/results/resultsSlice';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   session: sessionSlice.reducer,
   notices: noticesSlice.reducer,
   builder: builderSlice.reducer,
+  results: resultsSlice.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

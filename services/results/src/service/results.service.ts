@@ -27,6 +27,8 @@ interface Shape {
   tz: string;
 }
 const CHOICES = new Set(['choice', 'binary']);
+/** Most points of a geotag question sent for the map. */
+const MAP_POINTS = 5000;
 
 /** What a results screen (or a public item page, which cannot read the form) needs to label an item. */
 function labelsOf(item: Item) {
@@ -151,7 +153,19 @@ export class ResultsService {
         `SELECT count() AS count, if(count = 0, NULL, toString(min(date))) AS min, if(count = 0, NULL, toString(max(date))) AS max ${from} AND date IS NOT NULL`,
         params,
       );
-      return { stats: { count: Number(r?.count ?? 0), min: r?.min ?? null, max: r?.max ?? null } };
+      // The answers per day, for the line chart of a date question.
+      const series = await this.engine.query<{ date: string; count: string }>(`SELECT toString(date) AS date, count() AS count ${from} AND date IS NOT NULL GROUP BY date ORDER BY date LIMIT 5000`, params);
+      return { stats: { count: Number(r?.count ?? 0), min: r?.min ?? null, max: r?.max ?? null }, series: series.map((x) => ({ date: x.date, count: Number(x.count) })) };
+    }
+    if (item.type === 'geotag') {
+      // The points for the map of responses: all of them up to MAP_POINTS, an even sample beyond.
+      const [c] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
+      const count = Number(c?.count ?? 0);
+      const points = await this.engine.query<{ lng: number; lat: number }>(
+        `SELECT lng, lat ${from} AND lng IS NOT NULL AND lat IS NOT NULL AND cityHash64(response_id) % {every:UInt64} = 0 LIMIT {limit:UInt32}`,
+        { ...params, every: Math.max(1, Math.ceil(count / MAP_POINTS)), limit: MAP_POINTS },
+      );
+      return { stats: { count }, points: points.map((p) => [p.lng, p.lat]) };
     }
     const [r] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
     return { stats: { count: Number(r?.count ?? 0) } };

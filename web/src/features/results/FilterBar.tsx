@@ -1,0 +1,152 @@
+// The results filter bar (spec 001 §2 filter sets, §4): question, site, group, team, collector, created by and date
+// range filters; each chip toggles (disable/enable) on click and is removed with its ×, except permanent ones.
+import { useState } from 'react';
+import type { Item } from '@fieldwork/sampler';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import type { Project } from '../projects/types';
+import { localized } from './figure';
+import { resultsActions, type FilterType } from './resultsSlice';
+
+const TYPES: [FilterType, string][] = [
+  ['question', 'Question'],
+  ['site', 'Site'],
+  ['group', 'Group'],
+  ['team', 'Team'],
+  ['collector', 'Collector'],
+  ['createdBy', 'Created by'],
+  ['date_range', 'Date range'],
+];
+const OPERATORS = ['==', '!=', '>', '>=', '<', '<='];
+
+export function FilterBar({ project, items, choiceName }: { project: Project; items: Item[]; choiceName: (id: number) => string }) {
+  const dispatch = useAppDispatch();
+  const chips = useAppSelector((s) => s.results.filters).filter((f) => !f.deleted);
+  const [adding, setAdding] = useState<FilterType | ''>('');
+  return (
+    <div className="filter-bar" data-testid="filter-bar">
+      {chips.map((f) => (
+        <span key={f.key} className={f.disabled ? 'chip disabled' : 'chip'} data-testid="filter-chip">
+          <button type="button" className="link" title={f.disabled ? 'Enable' : 'Disable'} aria-pressed={!f.disabled} onClick={() => dispatch(resultsActions.toggleFilter(f.key))}>
+            {f.label}
+          </button>
+          {!f.permanent && (
+            <button type="button" className="link" aria-label={`Remove ${f.label}`} onClick={() => dispatch(resultsActions.removeFilter(f.key))}>
+              ×
+            </button>
+          )}
+        </span>
+      ))}
+      <select aria-label="Add a filter" data-testid="add-filter" value={adding} onChange={(e) => setAdding(e.target.value as FilterType | '')}>
+        <option value="">Add a filter…</option>
+        {TYPES.map(([t, l]) => (
+          <option key={t} value={t}>
+            {l}
+          </option>
+        ))}
+      </select>
+      {adding && <FilterForm type={adding} project={project} items={items} choiceName={choiceName} onDone={() => setAdding('')} />}
+    </div>
+  );
+}
+
+function FilterForm({ type, project, items, choiceName, onDone }: { type: FilterType; project: Project; items: Item[]; choiceName: (id: number) => string; onDone: () => void }) {
+  const dispatch = useAppDispatch();
+  const [a, setA] = useState('');
+  const [op, setOp] = useState('==');
+  const [b, setB] = useState('');
+  const key = `${type}:${Date.now()}`;
+  const add = (chip: Parameters<typeof resultsActions.addFilter>[0]) => {
+    dispatch(resultsActions.addFilter(chip));
+    onDone();
+  };
+  const users = (project.projectuser_set ?? []).map((u) => ({ id: u.user_id, name: u.display_name || u.username }));
+  const lists: Partial<Record<FilterType, { id: number; name: string }[]>> = {
+    site: project.sites ?? [],
+    group: project.groups ?? [],
+    team: project.teams ?? [],
+    collector: users,
+    createdBy: users,
+  };
+  const list = lists[type];
+  if (list) {
+    return (
+      <span className="filter-form">
+        <select aria-label="Filter value" data-testid="filter-value" value={a} onChange={(e) => setA(e.target.value)}>
+          <option value="">Choose…</option>
+          {list.map((x) => (
+            <option key={x.id} value={x.id}>
+              {x.name}
+            </option>
+          ))}
+        </select>
+        <button type="button" disabled={a === ''} data-testid="filter-apply" onClick={() => add({ key, type, level: 0, id: Number(a), label: `${TYPES.find(([t]) => t === type)![1]}: ${list.find((x) => x.id === Number(a))?.name ?? a}` })}>
+          Apply
+        </button>
+      </span>
+    );
+  }
+  if (type === 'date_range') {
+    const secs = (d: string, end: boolean) => (d ? Date.parse(`${d}T${end ? '23:59:59' : '00:00:00'}Z`) / 1000 : null);
+    return (
+      <span className="filter-form">
+        <input type="date" aria-label="From" value={a} onChange={(e) => setA(e.target.value)} />
+        <input type="date" aria-label="To" value={b} onChange={(e) => setB(e.target.value)} />
+        <button type="button" disabled={!a && !b} onClick={() => add({ key, type, level: 0, entity: 'response', dateType: 'time_created', start: secs(a, false), end: secs(b, true), label: `Created ${a || '…'} – ${b || '…'}` })}>
+          Apply
+        </button>
+      </span>
+    );
+  }
+  const question = items.find((x) => x.id === Number(a));
+  const choices = question?.options.choices ?? [];
+  const numeric = question && ['number', 'currency', 'calculated'].includes(question.type);
+  const name = (i: Item) => localized(i.name, 'en', i.codeName);
+  const apply = () => {
+    if (!question) return;
+    if (choices.length > 0) add({ key, type, level: 0, question: question.id, operator: 'in', value: [Number(b)], label: `${name(question).slice(0, 20)} = ${choiceName(Number(b))}` });
+    else if (numeric) add({ key, type, level: 0, question: question.id, operator: op, value: Number(b), label: `${name(question).slice(0, 20)} ${op} ${b}` });
+    else add({ key, type, level: 0, question: question.id, operator: 'contains', value: b, label: `${name(question).slice(0, 20)} ∋ ${b}` });
+  };
+  return (
+    <span className="filter-form">
+      <select aria-label="Question" data-testid="filter-question" value={a} onChange={(e) => (setA(e.target.value), setB(''))}>
+        <option value="">Question…</option>
+        {items
+          .filter((i) => !['image', 'signature', 'geotag', 'reference_project'].includes(i.type))
+          .map((i) => (
+            <option key={i.id} value={i.id}>
+              {name(i).slice(0, 45)}
+            </option>
+          ))}
+      </select>
+      {numeric && (
+        <select aria-label="Operator" value={op} onChange={(e) => setOp(e.target.value)}>
+          {OPERATORS.map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>
+      )}
+      {question && choices.length > 0 ? (
+        <ChoiceSelect ids={choices} value={b} onChange={setB} name={choiceName} />
+      ) : (
+        question && <input aria-label="Value" data-testid="filter-text" type={numeric ? 'number' : 'text'} value={b} onChange={(e) => setB(e.target.value)} />
+      )}
+      <button type="button" disabled={!question || b === ''} data-testid="filter-apply" onClick={apply}>
+        Apply
+      </button>
+    </span>
+  );
+}
+
+function ChoiceSelect({ ids, value, onChange, name }: { ids: number[]; value: string; onChange: (v: string) => void; name: (id: number) => string }) {
+  return (
+    <select aria-label="Choice" data-testid="filter-choice" value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">Choice…</option>
+      {ids.map((id) => (
+        <option key={id} value={id}>
+          {name(id)}
+        </option>
+      ))}
+    </select>
+  );
+}
