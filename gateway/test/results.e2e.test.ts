@@ -219,6 +219,36 @@ describe('results', () => {
     expect((await api('POST', `project/${p.id}/results/schema/${schema}/item/${area.id}/token/`, { token: col.access, body: {} })).status).toBe(403);
     expect((await api('POST', `project/${p.id}/results/schema/${schema}/item/999999/token/`, { token: owner.access, body: {} })).status).toBe(404);
 
+    // Advanced results: formulas over aggregates, with thresholds, over the filtered responses.
+    const adv = (method: string, path: string, body?: Json, who: Session = owner) => api<Json>(method, `project/${p.id}/advanced_results/${path}`, { token: who.access, body });
+    const avgArea = await adv('POST', '', { name: 'Mean area', formula: `=AVERAGE(Q${b.id}_${area.id})`, threshold_value_lower: 0, threshold_value_upper: 10, show_on_project_summary: true, editor_state: { v: 1 } });
+    expect(avgArea.status, JSON.stringify(avgArea.body)).toBe(201);
+    expect(avgArea.body.editor_state).toEqual({ v: 1 });
+    const perCrop = await adv('POST', '', { name: 'Area per crop answer', formula: `=SUM(Q${b.id}_${area.id}) / COUNT(Q${b.id}_${crop.id})` });
+    expect(perCrop.status).toBe(201);
+    expect((await adv('POST', '', { name: 'Broken', formula: '=SUM(' })).body.formula[0]).toMatch(/Line 1, col 6: expected/);
+    expect((await adv('POST', '', { name: '', formula: '=1' })).body.name).toEqual(['This field is required.']);
+    expect((await adv('POST', '', { name: 'x', formula: '=1', threshold_value_lower: 5, threshold_value_upper: 1 })).status).toBe(400);
+    expect((await adv('POST', '', { name: 'x', formula: '=1' }, col)).status).toBe(403);
+    const missing = await adv('POST', '', { name: 'Missing', formula: `=SUM(Q${b.id}_99999)` });
+    const listed = await adv('POST', 'list/', { filters: { site: north } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const northLive = live.filter((r) => r.site === north);
+    const byName = new Map(listed.body.results.map((r: Json) => [r.name, r]));
+    const meanArea = byName.get('Mean area') as Json;
+    expect(meanArea.value).toBeCloseTo(sum(northLive.map((r) => r.area)) / northLive.length, 6);
+    expect(meanArea.status).toBe(meanArea.value > 10 ? 'above' : 'within');
+    expect((byName.get('Area per crop answer') as Json).value).toBeCloseTo(sum(northLive.map((r) => r.area)) / northLive.filter((r) => r.crop).length, 6);
+    expect((byName.get('Missing') as Json).error).toBe('Invalid Reference!');
+    const edited = await adv('PUT', `${avgArea.body.id}/`, { name: 'Mean area', formula: `=MAX(Q${b.id}_${area.id})`, threshold_value_upper: 1e9 });
+    expect(edited.status).toBe(200);
+    const after = await adv('POST', 'list/', {});
+    expect(after.body.results.find((r: Json) => r.id === avgArea.body.id)).toMatchObject({ value: Math.max(...live.map((r) => r.area)), status: 'within' });
+    expect((await adv('DELETE', `${missing.body.id}/`)).status).toBe(204);
+    expect((await adv('DELETE', `${missing.body.id}/`)).status).toBe(404);
+    expect((await adv('GET', 'edit_list/')).body.results.map((r: Json) => r.name)).toEqual(['Mean area', 'Area per crop answer']);
+    expect((await adv('GET', 'edit_list/', undefined, col)).status).toBe(403);
+
     // Who may see them: the researcher yes; a collector without read_sites no; bad input is refused.
     expect((await results({}, researcher)).status).toBe(200);
     expect((await results({}, col)).status).toBe(403);

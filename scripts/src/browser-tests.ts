@@ -464,6 +464,7 @@ const scenarios: Scenario[] = [
         await pub.getByTestId(`result-${itemId}`).waitFor();
         assert.equal(await pub.locator('[data-testid^="result-"][data-kind]').count(), 1, 'only that item');
         assert.ok(!pub.url().includes('login'), 'no login asked');
+        await pub.locator('.chart .main-svg').first().waitFor({ timeout: 30_000 });
         await shot(pub, '22-shared-item');
         await pub.goto(href.replace('/item-chart/', '/item-table/'));
         await pub.locator('.result-table').waitFor();

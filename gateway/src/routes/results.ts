@@ -1,9 +1,9 @@
 // Results (spec 001 §7 Results): a project, one of its schemas, a block or some items, with filters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { common } from '@fieldwork/proto';
+import { projects, type common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
-import { ids, str } from '../wire.js';
+import { id, ids, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
 
@@ -74,6 +74,47 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     );
     return { response_ids: out.response_ids };
   });
+  // Advanced results: definitions in the projects service, values from the results service.
+  type A = { Params: { id: string; arId?: string }; Body: Json };
+  const advancedJson = ({ editor_state_json, ...r }: projects.AdvancedResult) => ({ ...r, editor_state: JSON.parse(editor_state_json || '{}') as unknown });
+  const threshold = (v: unknown): number | undefined => (v === undefined || v === null || v === '' ? undefined : typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN);
+  const fieldsOf = (b: Json): projects.AdvancedResult =>
+    projects.AdvancedResult.fromPartial({
+      name: str(b.name),
+      description: str(b.description),
+      threshold_value_upper: threshold(b.threshold_value_upper),
+      threshold_value_lower: threshold(b.threshold_value_lower),
+      formula: str(b.formula),
+      editor_state_json: b.editor_state === undefined ? '{}' : JSON.stringify(b.editor_state),
+      show_on_project_summary: b.show_on_project_summary === true,
+      show_on_site_summary: b.show_on_site_summary === true,
+      display_type: str(b.display_type),
+      edit_mode: b.editMode === true || b.edit_mode === true,
+    });
+  const arId = (r: FastifyRequest<A>) => parseId(r.params.arId ?? '', problems.notFound);
+  app.get<A>('/api/project/:id/advanced_results/edit_list/', opts, async (r) => ({
+    results: (await clients.projects.listAdvancedResults({ caller: r.caller, project_id: projectId(r) }, meta(r))).results.map(advancedJson),
+  }));
+  app.post<A>('/api/project/:id/advanced_results/list/', opts, async (r) => {
+    const b = r.body ?? {};
+    const out = await clients.results.advancedResults(
+      { caller: r.caller, project_id: projectId(r), schema_id: id(b.schema), block_id: 0, item_ids: [], filters_json: JSON.stringify(b.filters ?? {}), timing_column: '', comparisons_json: '', buckets: 0, time_zone: '' },
+      meta(r),
+    );
+    return JSON.parse(out.payload_json) as Json;
+  });
+  app.post<A>('/api/project/:id/advanced_results/', opts, async (r, reply) => {
+    const saved = await clients.projects.saveAdvancedResult({ caller: r.caller, project_id: projectId(r), id: 0, fields: fieldsOf(r.body ?? {}) }, meta(r));
+    return reply.status(201).send(advancedJson(saved));
+  });
+  app.put<A>('/api/project/:id/advanced_results/:arId/', opts, async (r) =>
+    advancedJson(await clients.projects.saveAdvancedResult({ caller: r.caller, project_id: projectId(r), id: arId(r), fields: fieldsOf(r.body ?? {}) }, meta(r))),
+  );
+  app.delete<A>('/api/project/:id/advanced_results/:arId/', opts, async (r, reply) => {
+    await clients.projects.deleteAdvancedResult({ caller: r.caller, project_id: projectId(r), id: arId(r) }, meta(r));
+    return reply.status(204).send();
+  });
+
   for (const path of ['', 'schema/:schemaId/', 'schema/:schemaId/item/', 'schema/:schemaId/block/:blockId/']) {
     app.post<P>(`/api/project/:id/results/${path}`, opts, handler);
   }

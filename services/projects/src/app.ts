@@ -6,6 +6,7 @@ import { projectsGrpc } from './grpc/projects.grpc.js';
 import { AccessResolver } from './service/access.js';
 import { BulkUserService } from './service/bulk-user.service.js';
 import { CollectionService } from './service/collection.service.js';
+import { AdvancedResultService } from './service/advanced-result.service.js';
 import type { ProjectsDeps } from './service/deps.js';
 import { FolderService } from './service/folder.service.js';
 import { ProjectService } from './service/project.service.js';
@@ -35,6 +36,7 @@ export async function buildProjects(config: ProjectsConfig, { sql, log }: Servic
     users,
     bulk: new BulkUserService(deps, access, users),
     collection: new CollectionService(deps, access, projectService),
+    advanced: new AdvancedResultService(deps, access),
   };
   return {
     services: [projectsGrpc(services, log)],

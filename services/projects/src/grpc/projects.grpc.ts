@@ -2,6 +2,7 @@
 import { projects } from '@fieldwork/proto';
 import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
 import type { BulkUserService } from '../service/bulk-user.service.js';
+import type { AdvancedResultService } from '../service/advanced-result.service.js';
 import type { CollectionService } from '../service/collection.service.js';
 import type { FolderService } from '../service/folder.service.js';
 import type { ProjectService } from '../service/project.service.js';
@@ -17,6 +18,7 @@ export interface ProjectsServices {
   users: ProjectUserService;
   bulk: BulkUserService;
   collection: CollectionService;
+  advanced: AdvancedResultService;
 }
 
 export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegistration {
@@ -32,6 +34,12 @@ export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegis
     listAdvancedProjects: (req, ctx) => s.projects.listAdvanced(req, ctx),
     listReferenceProjects: (req, ctx) => s.projects.listReferenceProjects(req, ctx),
     getAccess: (req, ctx) => s.projects.getAccess(req, ctx),
+    listAdvancedResults: (req, ctx) => s.advanced.list(req, ctx),
+    saveAdvancedResult: (req, ctx) => s.advanced.save(req, ctx),
+    deleteAdvancedResult: async (req, ctx) => {
+      await s.advanced.delete(req, ctx);
+      return {};
+    },
     setStatus: (req, ctx) => s.settings.setStatus(req, ctx),
     setType: (req, ctx) => s.settings.setType(req, ctx),
     setPeriod: (req, ctx) => s.settings.setPeriod(req, ctx),

@@ -10,6 +10,7 @@ export function resultsGrpc(s: { ingest: IngestService; results: ResultsService 
     rebuild: () => s.ingest.rebuild(),
     getResults: (req, ctx) => s.results.results(req, ctx),
     responseIds: (req, ctx) => s.results.responseIds(req, ctx),
+    advancedResults: (req, ctx) => s.results.advancedResults(req, ctx),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

@@ -6,6 +6,7 @@ import { parseJsonInput, problems, type PromiseClient } from '@fieldwork/service
 import type { CallContext } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { z } from 'zod';
+import { evaluateAdvanced } from './advanced.js';
 import { COMPARE_BY, comparisonKey, numberStats, PERIODS, TIME_ZONE, TIMING_COLUMNS, whereOf, type Comparison, type Scope, type TimingColumn, type Where } from '../domain/query.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -72,6 +73,35 @@ export class ResultsService {
       where.params,
     );
     return { response_ids: rows.map((r) => r.response_id) };
+  }
+
+  async advancedResults(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
+    const scope = await this.scope(req.caller, req.project_id, ctx);
+    const filters = this.filters(req.filters_json);
+    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
+    const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);
+    if (!schema) throw problems.invalidSchemaId();
+    const defs = (await this.projects.listAdvancedResults({ caller: req.caller, project_id: req.project_id }, ctx)).results;
+    const body = JSON.parse((await this.forms.getSchemaInternal({ schema_id: schema.id }, ctx)).body_json) as SchemaBody;
+    const where = whereOf(this.db, req.project_id, schema.id, filters, scope);
+    const evaluated = await evaluateAdvanced(defs, body, async (itemIds) => {
+      const out = new Map<number, number[]>();
+      if (itemIds.length === 0) return out;
+      // Numbers as they are; any other answer counts as 1.
+      const rows = await this.engine.query<{ item_id: number; values: number[] }>(
+        `SELECT item_id, groupArray(if(num IS NULL, 1, num)) AS values FROM ${this.db}.answers FINAL
+         WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0 GROUP BY item_id`,
+        { ...where.params, items: itemIds },
+      );
+      for (const r of rows) out.set(Number(r.item_id), r.values.map(Number));
+      return out;
+    });
+    return {
+      payload_json: JSON.stringify({
+        schema_id: schema.id,
+        results: evaluated.map(({ editor_state_json, ...r }) => ({ ...r, editor_state: JSON.parse(editor_state_json || '{}') as unknown })),
+      }),
+    };
   }
 
   private filters(json: string): FilterModel {
