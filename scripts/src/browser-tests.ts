@@ -450,6 +450,32 @@ const scenarios: Scenario[] = [
       assert.ok(filtered > 0 && filtered < 400, `filtered to ${filtered}`);
       assert.notEqual(await firstCount(), before);
       await shot(page, '21-results-filtered');
+      // An advanced result on the project view: the average household size, against thresholds.
+      const projectId = /\/project\/(\d+)\//.exec(page.url())![1]!;
+      const token = (await page.evaluate("localStorage.getItem('fw.access')")) as string;
+      const schema = await fetch(`${t.baseUrl}/api/project/${projectId}/`, { headers: { authorization: `JWT ${token}` } })
+        .then((r) => r.json() as Promise<{ sampler_schemas: { id: number }[] }>)
+        .then((p) => fetch(`${t.baseUrl}/api/samplerschema/${p.sampler_schemas[0]!.id}/`, { headers: { authorization: `JWT ${token}` } }))
+        .then((r) => r.json() as Promise<{ entities: { blocks: Record<string, { id: number; entities: { id: number }[] }>; items: Record<string, { id: number; name: { en: string } }> } }>);
+      const members = Object.values(schema.entities.items).find((i) => i.name.en === 'Household members')!;
+      const block = Object.values(schema.entities.blocks).find((b) => b.entities.some((e) => e.id === members.id))!;
+      await page.getByTestId('nav-home').click();
+      await page.getByTestId('advanced-new').click();
+      await page.getByTestId('advanced-editor').locator('input[name="name"]').fill('Average household');
+      await page.getByTestId('advanced-editor').locator('input[name="formula"]').fill('=AVERAGE(Q');
+      await page.getByTestId('advanced-save').click();
+      await page.getByTestId('advanced-editor').getByText(/Not a valid formula!/).waitFor();
+      await page.getByTestId('advanced-editor').locator('input[name="formula"]').fill(`=AVERAGE(Q${block.id}_${members.id})`);
+      await page.getByTestId('advanced-editor').locator('input[name="upper"]').fill('1');
+      await page.getByTestId('advanced-save').click();
+      const adv = page.getByTestId('advanced-result').filter({ hasText: 'Average household' });
+      await adv.getByText(/Above 1\.00/).waitFor();
+      assert.match(await adv.locator('.value').innerText(), /^\d+\.\d\d$/);
+      await shot(page, '23-advanced-results');
+      await page.getByTestId('nav-results').click();
+      await page.getByTestId('results-page').waitFor();
+      await page.getByTestId('mode-table').click();
+
       // Share the first charted item and open its public chart logged out.
       const shareCard = cards.filter({ has: page.locator('.result-table') }).first();
       const itemId = (await shareCard.getAttribute('data-testid'))!.replace('result-', '');

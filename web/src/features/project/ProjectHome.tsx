@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../lib/dates';
 import { useProjectHomeQuery } from '../projects/projectsApi';
 import type { Project } from '../projects/types';
+import { AdvancedResults } from '../results/AdvancedResults';
 
 export function ProjectHome() {
   const { t } = useTranslation();
@@ -21,6 +22,7 @@ export function ProjectHome() {
         ))}
       </dl>
       {data?.last_response ? <p className="muted">{formatDate(String(data.last_response))}</p> : null}
+      {project.permissions.includes('results') && <AdvancedResults project={project} />}
     </section>
   );
 }
