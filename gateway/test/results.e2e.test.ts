@@ -219,6 +219,12 @@ describe('results', () => {
     expect((await api('POST', `project/${p.id}/results/schema/${schema}/item/${area.id}/token/`, { token: col.access, body: {} })).status).toBe(403);
     expect((await api('POST', `project/${p.id}/results/schema/${schema}/item/999999/token/`, { token: owner.access, body: {} })).status).toBe(404);
 
+    // The project home and the summary by site count from ClickHouse.
+    const home = await api<Json>('GET', `project/${p.id}/home/`, { token: owner.access });
+    expect(home.body).toMatchObject({ total_responses: live.length, complete_responses: live.filter((r) => r.completed).length });
+    const bySiteSummary = (await api<Json>('GET', `project/${p.id}/summary-by-site/`, { token: owner.access })).body.results;
+    expect(bySiteSummary.find((x: Json) => x.site_id === north).total_responses).toBe(live.filter((r) => r.site === north).length);
+
     // Advanced results: formulas over aggregates, with thresholds, over the filtered responses.
     const adv = (method: string, path: string, body?: Json, who: Session = owner) => api<Json>(method, `project/${p.id}/advanced_results/${path}`, { token: who.access, body });
     const avgArea = await adv('POST', '', { name: 'Mean area', formula: `=AVERAGE(Q${b.id}_${area.id})`, threshold_value_lower: 0, threshold_value_upper: 10, show_on_project_summary: true, editor_state: { v: 1 } });

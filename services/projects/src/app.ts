@@ -1,5 +1,5 @@
 // Wiring only: builds the projects service from its dependencies.
-import { auth, forms, responses } from '@fieldwork/proto';
+import { auth, forms, responses, results } from '@fieldwork/proto';
 import { createClient, createObjectStore, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
 import type { ProjectsConfig } from './config.js';
 import { projectsGrpc } from './grpc/projects.grpc.js';
@@ -23,6 +23,7 @@ export async function buildProjects(config: ProjectsConfig, { sql, log }: Servic
     auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR),
     forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
     responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR),
+    results: createClient(results.ResultsServiceClient, config.RESULTS_GRPC_ADDR),
     files,
   };
   const access = new AccessResolver(sql, deps.auth);

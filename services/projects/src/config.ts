@@ -10,6 +10,7 @@ export const projectsConfigShape = {
   AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   RESPONSES_GRPC_ADDR: vars.string('127.0.0.1:50054'),
+  RESULTS_GRPC_ADDR: vars.string('127.0.0.1:50055'),
 };
 
 export const loadProjectsConfig = (env?: Record<string, string | undefined>) => loadConfig(projectsConfigShape, env);

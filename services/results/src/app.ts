@@ -9,6 +9,7 @@ import { migrateClickhouse } from './engine/migrate.js';
 import { ServerEngine } from './engine/server.engine.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
 import { Ingestor } from './ingest/consumer.js';
+import { CountService } from './service/count.service.js';
 import { IngestService } from './service/ingest.service.js';
 import { ResultsService } from './service/results.service.js';
 
@@ -27,7 +28,7 @@ export async function buildResults(config: ResultsConfig, { log }: ServiceDeps):
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
-    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log), results: new ResultsService(engine, db, projectsClient, formsClient) }, log)],
+    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log), results: new ResultsService(engine, db, projectsClient, formsClient), counts: new CountService(engine, db) }, log)],
     checks: [async () => void (await engine.query('SELECT 1'))],
     close: async () => {
       projectsClient.close();

@@ -1,10 +1,11 @@
 // What the projects use cases depend on; passed in, so unit tests can use fakes.
-import type { auth, forms, responses } from '@fieldwork/proto';
+import type { auth, forms, responses, results } from '@fieldwork/proto';
 import type { Logger, PromiseClient, Sql } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
 export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
+export type ResultsClient = PromiseClient<typeof results.ResultsServiceService, results.ResultsServiceClient>;
 
 /** The part of the object store projects use (logos and uploaded files). */
 export interface FileStore {
@@ -18,6 +19,8 @@ export interface ProjectsDeps {
   auth: AuthClient;
   forms: FormsClient;
   responses: ResponsesClient;
+  /** Response counts for the project home and summaries come from the results store (ClickHouse). */
+  results: ResultsClient;
   files: FileStore;
 }
 

@@ -1,5 +1,5 @@
 // Projects: create, list, read (full, home, summary by site), update, duplicate (spec 000 §7 Projects).
-import type { projects } from '@fieldwork/proto';
+import type { projects, responses } from '@fieldwork/proto';
 import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
 import { isValidGeotag, MESSAGES, normalizeColor, normalizeIcon } from '../domain/project.js';
 import { ProjectStore, type ProjectPatch, type ProjectRow } from '../store/project.store.js';
@@ -94,7 +94,7 @@ export class ProjectService {
       this.structure.teams(p.id),
       this.users.ofProject(p.id),
       this.deps.forms.listSchemas({ project_id: p.id }, ctx),
-      this.deps.responses.countResponses({ project_id: p.id }, ctx),
+      this.counts(p.id, ctx),
       this.collection.currentSurvey(p.id),
     ]);
     const briefs = await this.deps.auth.getUsers({ user_ids: members.map((m) => m.user_id), organization_id: p.organization_id }, ctx);
@@ -231,6 +231,19 @@ export class ProjectService {
     return this.get({ caller: a.caller, project_id: copy.id }, ctx);
   }
 
+  /**
+   * Response counts from the results store (ClickHouse: fast at millions of responses, about a second behind the
+   * uploads); from PostgreSQL through the responses service when the results service does not answer.
+   */
+  private async counts(projectId: number, ctx: Ctx): Promise<responses.ResponseCounts> {
+    try {
+      return await this.deps.results.countResponses({ project_id: projectId }, ctx);
+    } catch (err) {
+      this.deps.log.warn({ err, projectId }, 'results service unavailable for counts; counting in PostgreSQL');
+      return this.deps.responses.countResponses({ project_id: projectId }, ctx);
+    }
+  }
+
   async home(req: projects.ProjectRef, ctx: Ctx): Promise<projects.ProjectHomeReply> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'home');
@@ -240,7 +253,7 @@ export class ProjectService {
       this.structure.groups(p.id),
       this.structure.teams(p.id),
       this.users.ofProject(p.id),
-      this.deps.responses.countResponses({ project_id: p.id }, ctx),
+      this.counts(p.id, ctx),
       this.deps.forms.countQuestions({ project_id: p.id }, ctx),
     ]);
     const total = counts.all?.total ?? 0;
@@ -272,7 +285,7 @@ export class ProjectService {
     AccessResolver.require(a, 'home');
     const [sites, counts, members] = await Promise.all([
       this.structure.sites(a.project.id),
-      this.deps.responses.countResponses({ project_id: a.project.id }, ctx),
+      this.counts(a.project.id, ctx),
       this.users.ofProject(a.project.id),
     ]);
     return {
@@ -293,7 +306,7 @@ export class ProjectService {
     const { results } = await this.list({ caller: req.caller, organization_id: req.organization_id }, ctx);
     const counted = await Promise.all(
       results.map(async (p) => {
-        const c = await this.deps.responses.countResponses({ project_id: p.id }, ctx);
+        const c = await this.counts(p.id, ctx);
         const total = c.all?.total ?? 0;
         const complete = c.all?.complete ?? 0;
         return { ...p, total_responses: total, complete_responses: complete, incomplete_responses: total - complete, last_response: c.all?.last_response ?? '' };

@@ -1,16 +1,18 @@
 // ResultsService over gRPC: each call goes to one use case.
 import { results } from '@fieldwork/proto';
 import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import type { CountService } from '../service/count.service.js';
 import type { IngestService } from '../service/ingest.service.js';
 import type { ResultsService } from '../service/results.service.js';
 
-export function resultsGrpc(s: { ingest: IngestService; results: ResultsService }, log: Logger): GrpcServiceRegistration {
+export function resultsGrpc(s: { ingest: IngestService; results: ResultsService; counts: CountService }, log: Logger): GrpcServiceRegistration {
   const handlers: AsyncHandlers<results.ResultsServiceServer> = {
     ingestStatus: (req) => s.ingest.status(req),
     rebuild: () => s.ingest.rebuild(),
     getResults: (req, ctx) => s.results.results(req, ctx),
     responseIds: (req, ctx) => s.results.responseIds(req, ctx),
     advancedResults: (req, ctx) => s.results.advancedResults(req, ctx),
+    countResponses: (req) => s.counts.counts(req),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

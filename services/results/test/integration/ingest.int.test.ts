@@ -99,6 +99,18 @@ describe('ingestion', () => {
     await js.publish(responseSubject(infra.natsPrefix, 101), JSON.stringify(event(101, 2)), { msgID: 'resend-of-2' });
     const after = await until(status, (s) => s.deleted === 1 && s.answers === 900 - 1 - 3 && s.pending === 0);
     expect(after).toMatchObject({ responses: 300, deleted: 1, answers: 896 });
+
+    // The counts of the project home and summary by site: not deleted, complete, last update, collectors.
+    const live = Array.from({ length: 300 }, (_, n) => n).filter((n) => n !== 1);
+    const counts = await client.countResponses({ project_id: 101 });
+    expect(counts.all).toEqual({ total: 299, complete: live.filter((n) => n % 3 === 0).length, last_response: '2026-01-28T01:00:00.000Z' });
+    expect(counts.by_schema[1]?.total).toBe(299);
+    for (const site of [1, 2]) {
+      const ns = live.filter((n) => 1 + (n % 2) === site);
+      expect(counts.by_site[site]).toMatchObject({ total: ns.length, complete: ns.filter((n) => n % 3 === 0).length });
+      expect(counts.collectors_by_site[site]).toBe(1);
+    }
+    expect(await client.countResponses({ project_id: 999 })).toEqual({ all: { total: 0, complete: 0, last_response: '' }, by_schema: {}, by_site: {}, collectors_by_site: {} });
   }, 120_000);
 
   it('rebuilds from the stream into empty tables with the same figures', async () => {
