@@ -263,6 +263,56 @@ describe('results', () => {
     expect((await api('POST', `project/${p.id}/results/`, { body: {} })).status).toBe(401);
   }, 120_000);
 
+  it('lists profiles by their lookup answers and answers one profile with the responses below it', async () => {
+    // Level 0: households with an identifier (primary key) and a name (lookup); level 1: visits with a number.
+    const hb = addBlock(newSchemaBody('S'), { en: 'Household' });
+    const ident = addItem(hb.body, hb.id, 'number', 'en', 'Identifier');
+    const named = addItem(updateItem(ident.body, ident.id, { options: { ...ident.body.entities.items[ident.id]!.options, isPrimaryKey: true, maximum: { active: true, value: 100000 } } }), hb.id, 'open', 'en', 'Name');
+    const household = updateItem(named.body, named.id, { options: { ...named.body.entities.items[named.id]!.options, isLookupQuestion: true } });
+    const vb = addBlock(newSchemaBody('S'), { en: 'Visit' });
+    const spent = addItem(vb.body, vb.id, 'number', 'en', 'Spent');
+    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Profiles', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const h = await api<Json>('POST', `project/${p.id}/hierarchy/`, { token: owner.access, body: { is_hierarchical: true, project_hierarchy: [p.project_hierarchy[0], { level: 1, name: 'Visits', schema_id: 0 }] } });
+    const [top, visits] = h.body.project_hierarchy.map((l: Json) => l.schema_id as number);
+    expect((await api('PUT', `samplerschema/${top}/`, { token: owner.access, body: { ...household, revision: 1 } })).status).toBe(200);
+    expect((await api('PUT', `samplerschema/${visits}/`, { token: owner.access, body: { ...spent.body, revision: 1 } })).status).toBe(200);
+    const up = (b: Json) => api<Json>('POST', `project/${p.id}/response/`, { token: owner.access, body: b });
+    const homes = { ana: `${p.id}-${top}-1-d-1`, ben: `${p.id}-${top}-1-d-2` };
+    expect((await up({ sampler_schema: top, response_id: homes.ana, data: { '0': { [ident.id]: 11, [named.id]: 'Ana' } } })).status).toBe(201);
+    expect((await up({ sampler_schema: top, response_id: homes.ben, data: { '0': { [ident.id]: 12, [named.id]: 'Ben' } } })).status).toBe(201);
+    const spentBy = { ana: [10, 20, 35], ben: [7, 8] };
+    let n = 0;
+    for (const [who, xs] of Object.entries(spentBy)) {
+      for (const x of xs) {
+        const r = await up({ sampler_schema: visits, response_id: `${p.id}-${visits}-1-d-${++n}`, parent_id: homes[who as 'ana'], data: { '0': { [spent.id]: x } } });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+      }
+    }
+    let lookups = await api<Json>('GET', `project/${p.id}/results/lookups/`, { token: owner.access });
+    for (let i = 0; i < 100 && lookups.body.results?.[0]?.responses.length !== 2; i++) {
+      await new Promise((res) => setTimeout(res, 200));
+      lookups = await api<Json>('GET', `project/${p.id}/results/schema/${top}/lookups/`, { token: owner.access });
+    }
+    expect(lookups.body.results).toHaveLength(1);
+    expect(lookups.body.results[0].responses.map((r: Json) => [r.response_id, r.key, r.display_name]).sort()).toEqual([
+      [homes.ana, '11', '11 · Ana'],
+      [homes.ben, '12', '12 · Ben'],
+    ]);
+    const profile = (who: 'ana' | 'ben', body: Json = {}) => api<Json>('POST', `project/${p.id}/results/schema/${top}/response/${homes[who]}/`, { token: owner.access, body });
+    let ana = await profile('ana', { schema: visits });
+    for (let i = 0; i < 100 && ana.body.levels?.[0]?.total_filtered_responses !== 3; i++) {
+      await new Promise((res) => setTimeout(res, 200));
+      ana = await profile('ana', { schema: visits });
+    }
+    expect(ana.body.profile).toEqual({ schema_id: top, response_id: homes.ana, responses: 4 });
+    expect(ana.body.items[0].stats).toMatchObject({ count: 3, sum: 65, min: 10, max: 35 });
+    const ben = await profile('ben');
+    expect(ben.body.levels.map((l: Json) => l.total_filtered_responses)).toEqual([1, 2]);
+    expect(ben.body.items.find((i: Json) => i.item_id === spent.id && i.schema_id === visits).stats.sum).toBe(15);
+    expect((await api('POST', `project/${p.id}/results/schema/${top}/response/${p.id}-${top}-1-d-99/`, { token: owner.access, body: {} })).status).toBe(404);
+    expect((await api('POST', `project/${p.id}/results/schema/${top}/response/bad%20id/`, { token: owner.access, body: {} })).status).toBe(404);
+  }, 120_000);
+
   it("seeds the first start's demo data once: a form with every question type, sites, responses over a year", async () => {
     const addresses = { projects: `127.0.0.1:${t.ports.projects}`, forms: `127.0.0.1:${t.ports.forms}`, responses: `127.0.0.1:${t.ports.responses}` };
     const who = { userId: t.demo.userId, organizationId: t.demo.organizationId };

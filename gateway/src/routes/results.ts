@@ -1,6 +1,6 @@
 // Results (spec 001 §7 Results): a project, one of its schemas, a block or some items, with filters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { projects, type common } from '@fieldwork/proto';
+import { projects, results, type common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, ids, str } from '../wire.js';
@@ -8,28 +8,26 @@ import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
-type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string }; Body: Json };
-type Where = { caller: common.Caller; project_id: number; schema_id: number; block_id: number; item_ids: number[] };
+type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string; profile?: string }; Body: Json };
+type Where = { caller: common.Caller; project_id: number; schema_id: number; block_id: number; item_ids: number[]; profile_schema_id?: number; profile_response_id?: string };
+
+/** The body's query fields of every results call. */
+const query = (b: Json) => ({
+  filters_json: JSON.stringify(b.filters ?? {}),
+  timing_column: str(b.timing_column),
+  comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(b.comparisons),
+  buckets: typeof b.buckets === 'number' && Number.isInteger(b.buckets) ? b.buckets : 0,
+  time_zone: str(b.time_zone),
+});
 
 export default async function resultRoutes(app: FastifyInstance, { clients, shareTtlSeconds }: { clients: Clients; shareTtlSeconds: number }) {
   const opts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured } };
-  const results = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
-    const b = r.body ?? {};
-    const out = await clients.results.getResults(
-      {
-        ...where,
-        filters_json: JSON.stringify(b.filters ?? {}),
-        timing_column: str(b.timing_column),
-        comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(b.comparisons),
-        buckets: typeof b.buckets === 'number' && Number.isInteger(b.buckets) ? b.buckets : 0,
-        time_zone: str(b.time_zone),
-      },
-      meta(r),
-    );
+  const getResults = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
+    const out = await clients.results.getResults(results.ResultsRequest.fromPartial({ ...where, ...query(r.body ?? {}) }), meta(r));
     return JSON.parse(out.payload_json) as { items: Json[] } & Json;
   };
   const handler = async (r: FastifyRequest<P>) =>
-    results(r, {
+    getResults(r, {
       caller: r.caller,
       project_id: projectId(r),
       schema_id: r.params.schemaId ? parseId(r.params.schemaId, problems.invalidSchemaId) : 0,
@@ -45,31 +43,20 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
       item_id: parseId(r.params.itemId ?? '', problems.notFound),
     };
     // The sharer must see the item's results now (this also checks that the item is a question of that schema).
-    const found = await results({ ...r, body: {} } as FastifyRequest<{ Body: Json }>, { caller: r.caller, ...item, block_id: 0, item_ids: [item.item_id] });
+    const found = await getResults({ ...r, body: {} } as FastifyRequest<{ Body: Json }>, { caller: r.caller, ...item, block_id: 0, item_ids: [item.item_id] });
     if (found.items.length === 0) throw problems.notFound();
     return { token: app.signItemToken(r.caller, item, shareTtlSeconds), expires_in: shareTtlSeconds };
   });
   app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'] } }, async (r) => {
     const { caller, project_id, schema_id, item_id } = app.verifyItemToken(r.params.token);
-    const payload = await results(r, { caller, project_id, schema_id, block_id: 0, item_ids: [item_id] });
+    const payload = await getResults(r, { caller, project_id, schema_id, block_id: 0, item_ids: [item_id] });
     // Only that item: the levels and the item, nothing else of the project.
     return { ...payload, items: payload.items.filter((i) => i.item_id === item_id) };
   });
   app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', opts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.responseIds(
-      {
-        caller: r.caller,
-        project_id: projectId(r),
-        schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),
-        block_id: 0,
-        item_ids: [],
-        filters_json: JSON.stringify(b.filters ?? {}),
-        timing_column: '',
-        comparisons_json: '',
-        buckets: 0,
-        time_zone: '',
-      },
+      results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId), filters_json: JSON.stringify(b.filters ?? {}) }),
       meta(r),
     );
     return { response_ids: out.response_ids };
@@ -98,7 +85,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   app.post<A>('/api/project/:id/advanced_results/list/', opts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.advancedResults(
-      { caller: r.caller, project_id: projectId(r), schema_id: id(b.schema), block_id: 0, item_ids: [], filters_json: JSON.stringify(b.filters ?? {}), timing_column: '', comparisons_json: '', buckets: 0, time_zone: '' },
+      results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: id(b.schema), filters_json: JSON.stringify(b.filters ?? {}) }),
       meta(r),
     );
     return JSON.parse(out.payload_json) as Json;
@@ -113,6 +100,29 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   app.delete<A>('/api/project/:id/advanced_results/:arId/', opts, async (r, reply) => {
     await clients.projects.deleteAdvancedResult({ caller: r.caller, project_id: projectId(r), id: arId(r) }, meta(r));
     return reply.status(204).send();
+  });
+
+  // Profiles: the lookups to choose one, and the results of one profile (body.schema: the schema to show, default
+  // every schema; body.item_ids as usual).
+  for (const path of ['', 'schema/:schemaId/']) {
+    app.get<P>(`/api/project/:id/results/${path}lookups/`, opts, async (r) => {
+      const schemaId = r.params.schemaId ? parseId(r.params.schemaId, problems.invalidSchemaId) : 0;
+      const out = await clients.results.lookups(results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: schemaId }), meta(r));
+      return JSON.parse(out.payload_json) as Json;
+    });
+  }
+  app.post<P>('/api/project/:id/results/schema/:schemaId/response/:profile/', opts, async (r) => {
+    const profile = r.params.profile ?? '';
+    if (!/^[\w.:-]{1,200}$/.test(profile)) throw problems.notFound();
+    return getResults(r, {
+      caller: r.caller,
+      project_id: projectId(r),
+      schema_id: id(r.body?.schema),
+      block_id: id(r.body?.block),
+      item_ids: ids(r.body?.item_ids),
+      profile_schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),
+      profile_response_id: profile,
+    });
   });
 
   for (const path of ['', 'schema/:schemaId/', 'schema/:schemaId/item/', 'schema/:schemaId/block/:blockId/']) {

@@ -13,6 +13,7 @@ export function resultsGrpc(s: { ingest: IngestService; results: ResultsService;
     responseIds: (req, ctx) => s.results.responseIds(req, ctx),
     advancedResults: (req, ctx) => s.results.advancedResults(req, ctx),
     countResponses: (req) => s.counts.counts(req),
+    lookups: (req, ctx) => s.results.lookups(req, ctx),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

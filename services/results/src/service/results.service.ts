@@ -28,6 +28,12 @@ interface Shape {
   tz: string;
 }
 const CHOICES = new Set(['choice', 'binary']);
+
+/** Keeps only the given responses (a profile), when there is one. */
+function restrict(where: Where, ids: string[] | null): Where {
+  if (ids === null) return where;
+  return { sql: `${where.sql} AND response_id IN {profileIds:Array(String)}`, params: { ...where.params, profileIds: ids } };
+}
 /** Most points of a geotag question sent for the map. */
 const MAP_POINTS = 5000;
 
@@ -120,12 +126,13 @@ export class ResultsService {
     const comparisons: Comparison[] = parseJsonInput(req.comparisons_json, comparisonsModel, 'comparisons', { empty: [], notJson: 'Send the comparisons as a JSON list.' });
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
     if (schemas.length === 0) throw problems.invalidSchemaId();
+    const profileIds = req.profile_response_id ? await this.profile(req, scope) : null;
     const levels = [];
     const items = [];
     for (const s of schemas) {
       const doc = await this.forms.getSchemaInternal({ schema_id: s.id }, ctx);
       const body = JSON.parse(doc.body_json) as SchemaBody;
-      const where = whereOf(this.db, req.project_id, s.id, filters, scope);
+      const where = restrict(whereOf(this.db, req.project_id, s.id, filters, scope), profileIds);
       levels.push({ schema_id: s.id, name: s.name, level: s.level, ...(await this.level(where, timing)) });
       const wanted = itemsInOrder(body).filter(
         ({ item, blockId, topBlockId }) =>
@@ -143,7 +150,68 @@ export class ResultsService {
         items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...labelsOf(item), ...base, comparison });
       }
     }
-    return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' } }) };
+    const profile = req.profile_response_id ? { schema_id: req.profile_schema_id, response_id: req.profile_response_id, responses: profileIds?.length ?? 0 } : null;
+    return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' }, profile }) };
+  }
+
+  /**
+   * A profile: the response of the lookup schema and every response below it (children by parent_id, level after
+   * level). Not found unless the caller may see that response.
+   */
+  private async profile(req: results.ResultsRequest, scope: Scope): Promise<string[]> {
+    const own = whereOf(this.db, req.project_id, req.profile_schema_id, filterModel.parse({}), scope);
+    const [found] = await this.engine.query<{ n: string }>(`SELECT count() AS n FROM ${this.db}.responses FINAL WHERE ${own.sql} AND response_id = {rid:String}`, {
+      ...own.params,
+      rid: req.profile_response_id,
+    });
+    if (Number(found?.n ?? 0) === 0) throw problems.notFound();
+    const ids = [req.profile_response_id];
+    let level = [req.profile_response_id];
+    for (let depth = 0; depth < 10 && level.length > 0; depth++) {
+      const rows = await this.engine.query<{ response_id: string }>(
+        `SELECT response_id FROM ${this.db}.responses FINAL WHERE project_id = {project:UInt64} AND deleted = 0 AND parent_id IN {parents:Array(String)}`,
+        { project: req.project_id, parents: level },
+      );
+      level = rows.map((r) => r.response_id);
+      ids.push(...level);
+    }
+    return ids;
+  }
+
+  /** The profiles to choose from: responses of the schemas with lookup or primary key questions, with those answers. */
+  async lookups(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
+    const scope = await this.scope(req.caller, req.project_id, ctx);
+    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
+    if (schemas.length === 0) throw problems.invalidSchemaId();
+    const lookups = [];
+    for (const s of schemas) {
+      const body = JSON.parse((await this.forms.getSchemaInternal({ schema_id: s.id }, ctx)).body_json) as SchemaBody;
+      const keys = itemsInOrder(body)
+        .map(({ item }) => item)
+        .filter((i) => i.options.isLookupQuestion || i.options.isPrimaryKey);
+      if (keys.length === 0) continue;
+      const where = whereOf(this.db, req.project_id, s.id, filterModel.parse({}), scope);
+      const rows = await this.engine.query<{ response_id: string; item_id: number; value: string }>(
+        `SELECT response_id, item_id, if(num IS NULL, text, toString(num)) AS value FROM ${this.db}.answers FINAL
+         WHERE ${where.sql} AND item_id IN {keys:Array(UInt32)} AND removed = 0 ORDER BY response_id LIMIT 100000`,
+        { ...where.params, keys: keys.map((k) => k.id) },
+      );
+      const byResponse = new Map<string, Record<string, string>>();
+      for (const r of rows) byResponse.set(r.response_id, { ...byResponse.get(r.response_id), [String(r.item_id)]: r.value });
+      const primary = keys.find((k) => k.options.isPrimaryKey);
+      lookups.push({
+        schema_id: s.id,
+        name: s.name,
+        items: keys.map((k) => ({ item_id: k.id, name: k.name, code_name: k.codeName, primary_key: k.options.isPrimaryKey === true })),
+        responses: [...byResponse].map(([response_id, answers]) => ({
+          response_id,
+          key: primary ? (answers[String(primary.id)] ?? null) : null,
+          display_name: keys.map((k) => answers[String(k.id)]).filter(Boolean).join(' · '),
+          answers,
+        })),
+      });
+    }
+    return { payload_json: JSON.stringify({ results: lookups }) };
   }
 
   private async level(where: Where, timing: TimingColumn) {
