@@ -450,6 +450,20 @@ const scenarios: Scenario[] = [
       assert.ok(filtered > 0 && filtered < 400, `filtered to ${filtered}`);
       assert.notEqual(await firstCount(), before);
       await shot(page, '21-results-filtered');
+      // The profile view of one household: tables except for numbers, whose charts are area-splines.
+      await page.getByTestId('mode-chart').click();
+      const profileOption = page.getByTestId('profile').locator('option').nth(1);
+      await page.getByTestId('profile').selectOption((await profileOption.getAttribute('value'))!);
+      await page.waitForURL(/\/results\/\d+\/profile\//);
+      await page.locator('[data-kind="area-spline"] .chart .main-svg').first().waitFor({ timeout: 30_000 });
+      assert.match(await page.getByTestId('level-summary').innerText(), /^1 responses/);
+      const water = page.locator('[data-testid^="result-"][data-kind]', { hasText: 'Main water source' });
+      await water.locator('.result-table').waitFor();
+      assert.equal(await water.locator('.chart').count(), 0, 'choice questions are tables in the profile view');
+      await shot(page, '21b-results-profile');
+      await page.getByTestId('profile').selectOption('');
+      await page.waitForURL(/\/results\/schema\/\d+$/);
+
       // An advanced result on the project view: the average household size, against thresholds.
       const projectId = /\/project\/(\d+)\//.exec(page.url())![1]!;
       const token = (await page.evaluate("localStorage.getItem('fw.access')")) as string;

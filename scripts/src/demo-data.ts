@@ -54,6 +54,8 @@ export function demoForm(): { body: SchemaBody; q: Record<string, number>; choic
   add('visit', 'date', 'Date of visit');
   add('location', 'geotag', 'Location of the house');
   add('head', 'open', 'Name of the head of household');
+  // A lookup question: each household is a profile in the results' profile view.
+  body = updateItem(body, q.head!, { options: { ...body.entities.items[q.head!]!.options, isLookupQuestion: true } });
   add('meter', 'barcode', 'Meter number');
   add('photo', 'image', 'Photo of the house');
   add('signature', 'signature', 'Consent signature');

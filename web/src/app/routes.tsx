@@ -41,9 +41,9 @@ const resultsChildren: RouteObject[] = [
   { path: 'preview/schema/:schema/block/:block', element: <ResultsPage /> },
   { path: 'schema/:schema', element: <ResultsPage /> },
   { path: 'schema/:schema/block/:block', element: <ResultsPage /> },
-  { path: ':lookupSchema/profile/:profileId', element: P('Profile results') },
-  { path: ':lookupSchema/profile/:profileId/schema/:schema', element: P('Profile results') },
-  { path: ':lookupSchema/profile/:profileId/schema/:schema/block/:block', element: P('Profile results') },
+  { path: ':lookupSchema/profile/:profileId', element: <ResultsPage /> },
+  { path: ':lookupSchema/profile/:profileId/schema/:schema', element: <ResultsPage /> },
+  { path: ':lookupSchema/profile/:profileId/schema/:schema/block/:block', element: <ResultsPage /> },
 ];
 
 const projectChildren: RouteObject[] = [

@@ -2,7 +2,7 @@
 // chart or table mode, a comparison, the map of responses and sites, and the items, loaded through a queue a few at
 // a time so that the first charts show while the rest load.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useOutletContext, useParams } from 'react-router';
+import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
 import { isQuestion, itemsInOrder, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { LazyMap } from '../../components/LazyMap';
@@ -13,7 +13,7 @@ import { FilterBar } from './FilterBar';
 import { localized, type KeyNames } from './figure';
 import { formatResultDate } from './format';
 import { ItemCard, NO_RESULTS } from './ItemCard';
-import { useItemResultsQuery, type ItemsArgs, type Level } from './resultsApi';
+import { useItemResultsQuery, useLookupsQuery, type ItemsArgs, type Level } from './resultsApi';
 import { filterModelOf, resultsActions, type Comparison } from './resultsSlice';
 
 /** Items per results request of the queue. */
@@ -29,6 +29,8 @@ export function ResultsPage() {
   const state = useAppSelector((s) => s.results);
   const schemas = project.sampler_schemas ?? [];
   const schemaId = Number(params.schema ?? schemas[0]?.id ?? 0);
+  const profile = params.lookupSchema && params.profileId ? { schemaId: Number(params.lookupSchema), responseId: params.profileId } : undefined;
+  const view = profile ? 'profile' : 'results';
   const blockId = params.block ? Number(params.block) : 0;
   const { data: doc, error: schemaError } = useSchemaQuery(schemaId, { skip: schemaId <= 0 });
   const body: SchemaBody | undefined = doc;
@@ -41,7 +43,8 @@ export function ResultsPage() {
 
   if (schemas.length === 0) return <p className="muted">{NO_RESULTS}</p>;
   if (schemaError) return <p className="banner error">{NO_RESULTS}</p>;
-  const base = { projectId: project.id, schemaId, filters, comparison, timeZone: state.timeZone };
+  const base = { projectId: project.id, schemaId, filters, comparison, timeZone: state.timeZone, ...(profile ? { profile } : {}) };
+  const prefix = `/project/${project.id}/results${profile ? `/${profile.schemaId}/profile/${encodeURIComponent(profile.responseId)}` : ''}`;
   const chunks: number[][] = [];
   for (let i = 0; i < items.length; i += QUEUE_CHUNK) chunks.push(items.slice(i, i + QUEUE_CHUNK).map((x) => x.id));
   const geotags = items.filter((x) => x.type === 'geotag').map((x) => x.id);
@@ -49,12 +52,13 @@ export function ResultsPage() {
     <section className="results" data-testid="results-page">
       <nav className="level-tabs">
         {schemas.map((s) => (
-          <Link key={s.id} to={`/project/${project.id}/results/schema/${s.id}`} className={s.id === schemaId ? 'active' : ''}>
+          <Link key={s.id} to={`${prefix}/schema/${s.id}`} className={s.id === schemaId ? 'active' : ''}>
             {s.name}
           </Link>
         ))}
       </nav>
       <div className="results-toolbar">
+        <ProfilePicker projectId={project.id} profile={profile} schemaId={schemaId} />
         <div className="mode" role="group" aria-label="Chart or table">
           {(['chart', 'table'] as const).map((m) => (
             <button key={m} type="button" className={state.mode === m ? 'active' : ''} aria-pressed={state.mode === m} onClick={() => dispatch(resultsActions.setMode(m))} data-testid={`mode-${m}`}>
@@ -101,7 +105,7 @@ export function ResultsPage() {
         </p>
       )}
       <ResultsMap project={project} args={{ ...base, itemIds: geotags, comparison: null }} />
-      <ItemQueue chunks={chunks} base={base} project={project} names={names} mode={state.mode} period={comparison?.by === 'period' ? comparison.period : undefined} onLevel={setLevels} />
+      <ItemQueue chunks={chunks} base={base} project={project} names={names} mode={state.mode} view={view} period={comparison?.by === 'period' ? comparison.period : undefined} onLevel={setLevels} />
     </section>
   );
 }
@@ -146,7 +150,7 @@ function useKeyNames(project: Project, body: SchemaBody | undefined): KeyNames {
 }
 
 /** Loads chunk after chunk: the next request starts when the one before has answered. */
-function ItemQueue(props: { chunks: number[][]; base: Omit<ItemsArgs, 'itemIds'>; project: Project; names: KeyNames; mode: 'chart' | 'table'; period?: string; onLevel: (l: Level | null) => void }) {
+function ItemQueue(props: { chunks: number[][]; base: Omit<ItemsArgs, 'itemIds'>; project: Project; names: KeyNames; mode: 'chart' | 'table'; view: 'results' | 'profile'; period?: string; onLevel: (l: Level | null) => void }) {
   const [done, setDone] = useState(0);
   const key = JSON.stringify([props.chunks, props.base]);
   useEffect(() => setDone(0), [key]);
@@ -160,14 +164,15 @@ function ItemQueue(props: { chunks: number[][]; base: Omit<ItemsArgs, 'itemIds'>
   );
 }
 
-function Chunk({ index, args, project, names, mode, period, onSettled, onLevel }: { index: number; args: ItemsArgs; project: Project; names: KeyNames; mode: 'chart' | 'table'; period?: string; onSettled: (i: number) => void; onLevel: (l: Level | null) => void }) {
+function Chunk({ index, args, project, names, mode, view, period, onSettled, onLevel }: { index: number; args: ItemsArgs; project: Project; names: KeyNames; mode: 'chart' | 'table'; view: 'results' | 'profile'; period?: string; onSettled: (i: number) => void; onLevel: (l: Level | null) => void }) {
   const dispatch = useAppDispatch();
-  const { data, error, isFetching } = useItemResultsQuery(args);
+  // currentData: nothing of the previous filters or profile shows while the new answer loads.
+  const { currentData: data, error, isFetching } = useItemResultsQuery(args);
   useEffect(() => {
     if (!isFetching && (data || error)) onSettled(index);
   }, [isFetching, data, error, index, onSettled]);
   useEffect(() => {
-    if (index === 0 && data) onLevel(data.levels[0] ?? null);
+    if (index === 0 && data) onLevel(data.levels.find((l) => l.schema_id === args.schemaId) ?? data.levels[0] ?? null);
   }, [index, data, onLevel]);
   useEffect(() => {
     // A failed comparison is cleared (spec 001 §4).
@@ -185,14 +190,14 @@ function Chunk({ index, args, project, names, mode, period, onSettled, onLevel }
   return (
     <>
       {args.itemIds.map((id) => {
-        const item = data.items.find((x) => x.item_id === id);
+        const item = data.items.find((x) => x.item_id === id && x.schema_id === args.schemaId);
         if (!item)
           return (
             <p key={id} className="muted">
               {NO_RESULTS}
             </p>
           );
-        return <ItemCard key={id} item={item} projectId={project.id} projectType={project.project_type} mode={mode} names={names} period={period} shareable />;
+        return <ItemCard key={id} item={item} projectId={project.id} projectType={project.project_type} mode={mode} view={view} names={names} period={period} shareable={view === 'results'} />;
       })}
     </>
   );
@@ -200,7 +205,7 @@ function Chunk({ index, args, project, names, mode, period, onSettled, onLevel }
 
 /** Responses (the points of the form's geotag questions) and the project's sites on one map. */
 function ResultsMap({ project, args }: { project: Project; args: ItemsArgs }) {
-  const { data } = useItemResultsQuery(args, { skip: args.itemIds.length === 0 });
+  const { currentData: data } = useItemResultsQuery(args, { skip: args.itemIds.length === 0 });
   const points = useMemo(() => {
     const out: MapPoint[] = [];
     for (const s of project.sites ?? []) {
@@ -215,5 +220,35 @@ function ResultsMap({ project, args }: { project: Project; args: ItemsArgs }) {
     <div className="results-map" data-testid="results-map">
       <LazyMap points={points} height={300} />
     </div>
+  );
+}
+
+/** Choosing a profile (a response of a schema with lookup questions) switches to the profile view. */
+function ProfilePicker({ projectId, profile, schemaId }: { projectId: number; profile?: { schemaId: number; responseId: string }; schemaId: number }) {
+  const { data } = useLookupsQuery(projectId);
+  const navigate = useNavigate();
+  const options = (data?.results ?? []).flatMap((l) => l.responses.map((r) => ({ value: `${l.schema_id}/${r.response_id}`, label: r.display_name || r.response_id })));
+  if (options.length === 0) return null;
+  return (
+    <label>
+      Profile{' '}
+      <select
+        data-testid="profile"
+        value={profile ? `${profile.schemaId}/${profile.responseId}` : ''}
+        onChange={(e) => {
+          const v = e.target.value;
+          if (v === '') return void navigate(`/project/${projectId}/results/schema/${schemaId}`);
+          const [lookup, ...rest] = v.split('/');
+          void navigate(`/project/${projectId}/results/${lookup}/profile/${encodeURIComponent(rest.join('/'))}/schema/${schemaId}`);
+        }}
+      >
+        <option value="">All responses</option>
+        {options.slice(0, 2000).map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label.slice(0, 45)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -64,18 +64,30 @@ export interface ItemsArgs {
   filters: Partial<FilterModel>;
   comparison: Comparison | null;
   timeZone: string;
+  /** The profile view: one response of a lookup schema and those below it. */
+  profile?: { schemaId: number; responseId: string };
+}
+
+export interface Lookups {
+  results: {
+    schema_id: number;
+    name: string;
+    items: { item_id: number; name: Localized; code_name: string; primary_key: boolean }[];
+    responses: { response_id: string; key: string | null; display_name: string }[];
+  }[];
 }
 
 export const resultsApi = api.injectEndpoints({
   endpoints: (build) => ({
     itemResults: build.query<ResultsPayload, ItemsArgs>({
-      query: ({ projectId, schemaId, itemIds, filters, comparison, timeZone }) => ({
-        url: `project/${projectId}/results/schema/${schemaId}/item/`,
+      query: ({ projectId, schemaId, itemIds, filters, comparison, timeZone, profile }) => ({
+        url: profile ? `project/${projectId}/results/schema/${profile.schemaId}/response/${encodeURIComponent(profile.responseId)}/` : `project/${projectId}/results/schema/${schemaId}/item/`,
         method: 'POST',
-        body: { item_ids: itemIds, filters, ...(comparison ? { comparisons: [comparison] } : {}), time_zone: timeZone },
+        body: { item_ids: itemIds, filters, ...(comparison ? { comparisons: [comparison] } : {}), time_zone: timeZone, ...(profile ? { schema: schemaId } : {}) },
       }),
       keepUnusedDataFor: 30,
     }),
+    lookups: build.query<Lookups, number>({ query: (projectId) => `project/${projectId}/results/lookups/` }),
     shareItem: build.mutation<{ token: string; expires_in: number }, { projectId: number; schemaId: number; itemId: number }>({
       query: ({ projectId, schemaId, itemId }) => ({ url: `project/${projectId}/results/schema/${schemaId}/item/${itemId}/token/`, method: 'POST', body: {} }),
     }),
@@ -85,4 +97,4 @@ export const resultsApi = api.injectEndpoints({
   }),
 });
 
-export const { useItemResultsQuery, useShareItemMutation, useSharedItemQuery } = resultsApi;
+export const { useItemResultsQuery, useLookupsQuery, useShareItemMutation, useSharedItemQuery } = resultsApi;
