@@ -144,8 +144,14 @@ export class ResultsService {
         tz,
         ...(comparisons[0] ? { comparison: comparisonKey(this.db, comparisons[0], timing) } : {}),
       };
+      // One query per kind of question for all the wanted items of that kind, then comparisons item by item.
+      const bases = await this.items(
+        wanted.map((w) => w.item),
+        body,
+        shape,
+      );
       for (const { item } of wanted) {
-        const base = await this.item(item, body, { ...shape, comparison: undefined });
+        const base = bases.get(item.id) ?? (await this.geotag(item, shape));
         const comparison = shape.comparison ? { by: comparisons[0], groups: await this.compared(item, body, shape) } : null;
         items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...labelsOf(item), ...base, comparison });
       }
@@ -223,50 +229,81 @@ export class ResultsService {
     return { total_filtered_responses: Number(r?.n ?? 0), first_response: iso(r?.first), last_response: iso(r?.last) };
   }
 
-  private async item(item: Item, body: SchemaBody, shape: Shape) {
-    const where = shape.where;
-    const params = { ...where.params, item: item.id, bins: shape.buckets };
-    const from = `FROM ${this.db}.answers FINAL WHERE ${where.sql} AND item_id = {item:UInt32} AND removed = 0`;
-    if (NUMERIC.has(item.type)) {
-      // One pass: the aggregates and the histogram together.
-      const [r] = await this.engine.query<Parameters<typeof numberStats>[0] & { h: [number, number, number][] }>(
-        `SELECT count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
+  /**
+   * The statistics of many items with one query per kind (numbers, choices, dates, counts), so that a whole form
+   * costs a handful of scans rather than one or two per question. Geotags (points) are left to item().
+   */
+  private async items(list: Item[], body: SchemaBody, shape: Shape): Promise<Map<number, Record<string, unknown>>> {
+    const out = new Map<number, Record<string, unknown>>();
+    const ids = (pick: (i: Item) => boolean) => list.filter(pick).map((i) => i.id);
+    const numeric = ids((i) => NUMERIC.has(i.type));
+    const choice = ids((i) => CHOICES.has(i.type));
+    const dates = ids((i) => i.type === 'date');
+    const rest = ids((i) => !NUMERIC.has(i.type) && !CHOICES.has(i.type) && i.type !== 'date' && i.type !== 'geotag');
+    const from = `FROM ${this.db}.answers FINAL WHERE ${shape.where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0`;
+    const params = (items: number[]) => ({ ...shape.where.params, items });
+    if (numeric.length > 0) {
+      const rows = await this.engine.query<Parameters<typeof numberStats>[0] & { item_id: number; h: [number, number, number][] }>(
+        `SELECT item_id, count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
                 varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q, histogram(${shape.buckets})(num) AS h
-         ${from} AND num IS NOT NULL`,
-        params,
+         ${from} AND num IS NOT NULL GROUP BY item_id`,
+        params(numeric),
       );
-      const stats = numberStats(r ?? { count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
-      const histogram = stats.count > 0 ? (r?.h ?? []).map(([lower, upper, count]) => ({ lower, upper, count })) : [];
-      return { stats, histogram };
+      const byItem = new Map(rows.map((r) => [Number(r.item_id), r]));
+      for (const id of numeric) {
+        const r = byItem.get(id);
+        const stats = numberStats(r ?? { count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
+        out.set(id, { stats, histogram: stats.count > 0 ? (r?.h ?? []).map(([lower, upper, count]) => ({ lower, upper, count })) : [] });
+      }
     }
-    if (CHOICES.has(item.type)) {
-      const rows = await this.engine.query<{ choice: number; count: string }>(`SELECT arrayJoin(choices) AS choice, count() AS count ${from} GROUP BY choice`, params);
-      const counts = new Map(rows.map((r) => [Number(r.choice), Number(r.count)]));
-      const [t] = await this.engine.query<{ n: string }>(`SELECT count() AS n ${from} AND notEmpty(choices)`, params);
-      const answers = liveChoices(item, body).map((c) => ({ choice_id: c.id, name: c.name, code_name: c.codeName, count: counts.get(c.id) ?? 0 }));
-      return { stats: { count: Number(t?.n ?? 0) }, answers };
-    }
-    if (item.type === 'date') {
-      const [r] = await this.engine.query<{ count: string; min: string | null; max: string | null }>(
-        `SELECT count() AS count, if(count = 0, NULL, toString(min(date))) AS min, if(count = 0, NULL, toString(max(date))) AS max ${from} AND date IS NOT NULL`,
-        params,
+    if (choice.length > 0) {
+      // Per item: the answered count and a map of choice -> count in one pass.
+      const rows = await this.engine.query<{ item_id: number; answered: string; m: [number[], string[]] }>(
+        `SELECT item_id, countIf(notEmpty(choices)) AS answered, sumMap(choices, arrayMap(x -> toUInt64(1), choices)) AS m ${from} GROUP BY item_id`,
+        params(choice),
       );
-      // The answers per day, for the line chart of a date question.
-      const series = await this.engine.query<{ date: string; count: string }>(`SELECT toString(date) AS date, count() AS count ${from} AND date IS NOT NULL GROUP BY date ORDER BY date LIMIT 5000`, params);
-      return { stats: { count: Number(r?.count ?? 0), min: r?.min ?? null, max: r?.max ?? null }, series: series.map((x) => ({ date: x.date, count: Number(x.count) })) };
+      const byItem = new Map(rows.map((r) => [Number(r.item_id), r]));
+      for (const id of choice) {
+        const r = byItem.get(id);
+        const counts = new Map((r?.m[0] ?? []).map((c, i) => [Number(c), Number(r?.m[1][i] ?? 0)]));
+        const item = list.find((i) => i.id === id)!;
+        const answers = liveChoices(item, body).map((c) => ({ choice_id: c.id, name: c.name, code_name: c.codeName, count: counts.get(c.id) ?? 0 }));
+        out.set(id, { stats: { count: Number(r?.answered ?? 0) }, answers });
+      }
     }
-    if (item.type === 'geotag') {
-      // The points for the map of responses: all of them up to MAP_POINTS, an even sample beyond.
-      const [c] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
-      const count = Number(c?.count ?? 0);
-      const points = await this.engine.query<{ lng: number; lat: number }>(
-        `SELECT lng, lat ${from} AND lng IS NOT NULL AND lat IS NOT NULL AND cityHash64(response_id) % {every:UInt64} = 0 LIMIT {limit:UInt32}`,
-        { ...params, every: Math.max(1, Math.ceil(count / MAP_POINTS)), limit: MAP_POINTS },
+    if (dates.length > 0) {
+      const series = await this.engine.query<{ item_id: number; date: string; count: string }>(
+        `SELECT item_id, toString(date) AS date, count() AS count ${from} AND date IS NOT NULL GROUP BY item_id, date ORDER BY item_id, date`,
+        params(dates),
       );
-      return { stats: { count }, points: points.map((p) => [p.lng, p.lat]) };
+      for (const id of dates) {
+        const mine = series.filter((x) => Number(x.item_id) === id);
+        const count = mine.reduce((n, x) => n + Number(x.count), 0);
+        out.set(id, {
+          stats: { count, min: mine[0]?.date ?? null, max: mine.at(-1)?.date ?? null },
+          series: mine.slice(0, 5000).map((x) => ({ date: x.date, count: Number(x.count) })),
+        });
+      }
     }
-    const [r] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
-    return { stats: { count: Number(r?.count ?? 0) } };
+    if (rest.length > 0) {
+      const rows = await this.engine.query<{ item_id: number; count: string }>(`SELECT item_id, count() AS count ${from} GROUP BY item_id`, params(rest));
+      const byItem = new Map(rows.map((r) => [Number(r.item_id), Number(r.count)]));
+      for (const id of rest) out.set(id, { stats: { count: byItem.get(id) ?? 0 } });
+    }
+    return out;
+  }
+
+  /** A geotag question: its count and the points for the map of responses (all up to MAP_POINTS, an even sample beyond). */
+  private async geotag(item: Item, shape: Shape) {
+    const params = { ...shape.where.params, item: item.id };
+    const from = `FROM ${this.db}.answers FINAL WHERE ${shape.where.sql} AND item_id = {item:UInt32} AND removed = 0`;
+    const [c] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${from}`, params);
+    const count = Number(c?.count ?? 0);
+    const points = await this.engine.query<{ lng: number; lat: number }>(
+      `SELECT lng, lat ${from} AND lng IS NOT NULL AND lat IS NOT NULL AND cityHash64(response_id) % {every:UInt64} = 0 LIMIT {limit:UInt32}`,
+      { ...params, every: Math.max(1, Math.ceil(count / MAP_POINTS)), limit: MAP_POINTS },
+    );
+    return { stats: { count }, points: points.map((p) => [p.lng, p.lat]) };
   }
 
   /** The item's results per group of the comparison (site, group, team, collector, a choice question, a period). */
