@@ -185,8 +185,15 @@ describe('results', () => {
     expect((await compare([{ by: 'weather' }])).status).toBe(400);
     expect((await compare([], { time_zone: "UTC'; DROP TABLE x" })).status).toBe(400);
     const bins = areaOf((await compare([], { buckets: 4 })).body).histogram;
-    expect(bins.length).toBeLessThanOrEqual(4);
-    expect(sum(bins.map((h: Json) => h.count))).toBeCloseTo(live.length, 6);
+    // Four equal-width bins from the minimum to the maximum; the last one includes the maximum.
+    expect(bins).toHaveLength(4);
+    const areas = live.map((r) => r.area);
+    const [lo, hi] = [Math.min(...areas), Math.max(...areas)];
+    bins.forEach((h: Json, k: number) => {
+      expect(h.lower).toBeCloseTo(lo + (k * (hi - lo)) / 4, 6);
+      expect(h.count).toBe(areas.filter((a) => a >= h.lower - 1e-9 && (k === 3 ? a <= hi : a < h.upper - 1e-9)).length);
+    });
+    expect(sum(bins.map((h: Json) => h.count))).toBe(live.length);
 
     // The response ids the filters keep.
     const idsOf = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/responses/`, { token: owner.access, body: { filters: { site: north } } });

@@ -8,6 +8,7 @@ import type { Engine } from './engine/engine.js';
 import { migrateClickhouse } from './engine/migrate.js';
 import { ServerEngine } from './engine/server.engine.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
+import { Compactor } from './ingest/compactor.js';
 import { Ingestor } from './ingest/consumer.js';
 import { CountService } from './service/count.service.js';
 import { IngestService } from './service/ingest.service.js';
@@ -25,6 +26,8 @@ export async function buildResults(config: ResultsConfig, { log }: ServiceDeps):
   await migrateClickhouse(engine, db, log);
   const ingestor = new Ingestor(engine, { natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, db, log });
   ingestor.start();
+  const compactor = new Compactor(engine, { db, idleMs: config.CLICKHOUSE_COMPACT_IDLE_S * 1000, log, lastWriteAt: () => ingestor.stats.lastBatchAt });
+  compactor.start();
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
@@ -33,6 +36,7 @@ export async function buildResults(config: ResultsConfig, { log }: ServiceDeps):
     close: async () => {
       projectsClient.close();
       formsClient.close();
+      compactor.stop();
       await ingestor.stop();
       await engine.close();
     },

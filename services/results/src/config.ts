@@ -15,6 +15,8 @@ export const resultsConfigShape = {
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   /** The ClickHouse database of Fieldwork's tables. */
   CLICKHOUSE_DATABASE: vars.string('fieldwork'),
+  /** Seconds of ingestion idleness after which tables with several parts are merged into one (0: never). */
+  CLICKHOUSE_COMPACT_IDLE_S: vars.int(30),
 };
 export const loadResultsConfig = (env?: Record<string, string | undefined>) => loadConfig(resultsConfigShape, env);
 export type ResultsConfig = ReturnType<typeof loadResultsConfig>;

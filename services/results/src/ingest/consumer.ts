@@ -14,6 +14,8 @@ export interface IngestStats {
   lastBatchSize: number;
   messages: number;
   failures: number;
+  /** When the last batch was written (ms since the epoch; 0 before the first). */
+  lastBatchAt: number;
 }
 
 export class Ingestor {
@@ -24,7 +26,7 @@ export class Ingestor {
   private consumer: Consumer | undefined;
   private stopped = false;
   private paused = false;
-  readonly stats: IngestStats = { batches: 0, lastBatchSize: 0, messages: 0, failures: 0 };
+  readonly stats: IngestStats = { batches: 0, lastBatchSize: 0, messages: 0, failures: 0, lastBatchAt: 0 };
 
   constructor(
     private readonly engine: Engine,
@@ -135,6 +137,7 @@ export class Ingestor {
     this.stats.batches++;
     this.stats.lastBatchSize = good.length;
     this.stats.messages += good.length;
+    this.stats.lastBatchAt = Date.now();
   }
 
   /** Messages not acknowledged yet (0 before the consumer exists). */

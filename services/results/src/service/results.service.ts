@@ -7,7 +7,7 @@ import type { CallContext } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { z } from 'zod';
 import { evaluateAdvanced } from './advanced.js';
-import { COMPARE_BY, comparisonKey, numberStats, PERIODS, TIME_ZONE, TIMING_COLUMNS, whereOf, type Comparison, type Scope, type TimingColumn, type Where } from '../domain/query.js';
+import { COMPARE_BY, comparisonKey, numberStats, type NumberStats, PERIODS, TIME_ZONE, TIMING_COLUMNS, whereOf, type Comparison, type Scope, type TimingColumn, type Where } from '../domain/query.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
@@ -243,17 +243,17 @@ export class ResultsService {
     const from = `FROM ${this.db}.answers FINAL WHERE ${shape.where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0`;
     const params = (items: number[]) => ({ ...shape.where.params, items });
     if (numeric.length > 0) {
-      const rows = await this.engine.query<Parameters<typeof numberStats>[0] & { item_id: number; h: [number, number, number][] }>(
+      const rows = await this.engine.query<Parameters<typeof numberStats>[0] & { item_id: number }>(
         `SELECT item_id, count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
-                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q, histogram(${shape.buckets})(num) AS h
+                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q
          ${from} AND num IS NOT NULL GROUP BY item_id`,
         params(numeric),
       );
-      const byItem = new Map(rows.map((r) => [Number(r.item_id), r]));
+      const stats = new Map(rows.map((r) => [Number(r.item_id), numberStats(r)]));
+      const histograms = await this.histograms(stats, from, params, shape.buckets);
       for (const id of numeric) {
-        const r = byItem.get(id);
-        const stats = numberStats(r ?? { count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
-        out.set(id, { stats, histogram: stats.count > 0 ? (r?.h ?? []).map(([lower, upper, count]) => ({ lower, upper, count })) : [] });
+        const st = stats.get(id) ?? numberStats({ count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
+        out.set(id, { stats: st, histogram: histograms.get(id) ?? [] });
       }
     }
     if (choice.length > 0) {
@@ -290,6 +290,35 @@ export class ResultsService {
       const byItem = new Map(rows.map((r) => [Number(r.item_id), Number(r.count)]));
       for (const id of rest) out.set(id, { stats: { count: byItem.get(id) ?? 0 } });
     }
+    return out;
+  }
+
+  /**
+   * Histograms of equal-width bins between each item's minimum and maximum, for all the items in one grouped query
+   * (ClickHouse's adaptive histogram() cost 150 ms of a 210 ms query at 1,000,000 answers; this costs about 13).
+   */
+  private async histograms(stats: Map<number, NumberStats>, from: string, params: (items: number[]) => Record<string, unknown>, buckets: number) {
+    const out = new Map<number, { lower: number; upper: number; count: number }[]>();
+    const ranged = [...stats].filter(([, s]) => s.count > 0 && s.min !== null && s.max !== null);
+    if (ranged.length === 0) return out;
+    const lo = ranged.map(([, s]) => s.min!);
+    const width = ranged.map(([, s]) => (s.max! > s.min! ? (s.max! - s.min!) / buckets : 1));
+    const rows = await this.engine.query<{ item_id: number; bin: number; count: string }>(
+      `SELECT item_id, least(toUInt32(floor((num - transform(item_id, {hi:Array(UInt32)}, {lo:Array(Float64)}, 0.)) / transform(item_id, {hi:Array(UInt32)}, {w:Array(Float64)}, 1.))), {last:UInt32}) AS bin,
+              count() AS count
+       ${from} AND num IS NOT NULL GROUP BY item_id, bin`,
+      { ...params(ranged.map(([id]) => id)), hi: ranged.map(([id]) => id), lo, w: width, last: buckets - 1 },
+    );
+    ranged.forEach(([id, s], k) => {
+      const single = s.max === s.min;
+      const n = single ? 1 : buckets;
+      const counts = new Array<number>(n).fill(0);
+      for (const r of rows) if (Number(r.item_id) === id) counts[Math.min(n - 1, Number(r.bin))]! += Number(r.count);
+      out.set(
+        id,
+        counts.map((count, b) => ({ lower: lo[k]! + b * width[k]!, upper: single ? s.max! : b === n - 1 ? s.max! : lo[k]! + (b + 1) * width[k]!, count })),
+      );
+    });
     return out;
   }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@fieldwork/service-kit';
 import { ChdbEngine } from '../../src/engine/chdb.engine.js';
+import { Compactor } from '../../src/ingest/compactor.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { dropClickhouse, migrateClickhouse } from '../../src/engine/migrate.js';
 import { ServerEngine } from '../../src/engine/server.engine.js';
@@ -57,6 +58,12 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
       expect(sites.map((r) => Number(r.site_id))).toEqual([1, 2]);
       // A quote in a parameter stays data.
       expect(Number((await engine.query<{ n: string }>(`SELECT count() AS n FROM ${db}.responses WHERE response_id = {id:String}`, { id: "r1' OR '1'='1" }))[0]!.n)).toBe(0);
+      // Compaction merges the parts of the two inserts into one, keeping the newest versions.
+      const compactor = new Compactor(engine, { db, idleMs: 0, log, lastWriteAt: () => 0 });
+      expect(await compactor.compact()).toEqual(['responses']);
+      expect(await compactor.compact()).toEqual([]);
+      const merged = await engine.query<{ n: string; deleted: string }>(`SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses WHERE project_id = {p:UInt64}`, { p: 7 });
+      expect(merged.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);
     } finally {
       await dropClickhouse(engine, db).catch(() => undefined);
       await engine.exec(`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined);

@@ -1,0 +1,61 @@
+// Compaction: once ingestion has been idle for a while, tables with more than one active part are merged into one
+// (OPTIMIZE ... FINAL). Reads use FINAL so that the newest version of a response wins; over a single part FINAL has
+// nothing to merge and costs next to nothing (bench/results/variants.mjs at 1,000,000 responses: 35 ms -> 11 ms per
+// aggregate). While uploads keep coming, the parts stay and FINAL does the deduplication at read time.
+import type { Logger } from '@fieldwork/service-kit';
+import type { Engine } from '../engine/engine.js';
+
+const TABLES = ['responses', 'answers'] as const;
+const CHECK_MS = 5_000;
+
+export class Compactor {
+  private timer: NodeJS.Timeout | undefined;
+  private compactedAfter = -1;
+  private busy = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: { db: string; idleMs: number; log: Logger; lastWriteAt: () => number },
+  ) {}
+
+  start(): void {
+    if (this.options.idleMs <= 0) return;
+    this.timer = setInterval(() => void this.tick(), CHECK_MS);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    const last = this.options.lastWriteAt();
+    if (this.busy || last === this.compactedAfter || Date.now() - last < this.options.idleMs) return;
+    this.busy = true;
+    try {
+      await this.compact();
+      this.compactedAfter = last;
+    } catch (err) {
+      this.options.log.warn({ err }, 'compaction failed; will try again');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Merges each table that has more than one active part; answers the tables it merged. */
+  async compact(): Promise<string[]> {
+    const done: string[] = [];
+    for (const table of TABLES) {
+      const [r] = await this.engine.query<{ parts: string }>(`SELECT count() AS parts FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active`, {
+        db: this.options.db,
+        table,
+      });
+      if (Number(r?.parts ?? 0) <= 1) continue;
+      const t0 = Date.now();
+      await this.engine.exec(`OPTIMIZE TABLE ${this.options.db}.${table} FINAL`);
+      this.options.log.info({ table, parts: Number(r?.parts), ms: Date.now() - t0 }, 'compacted');
+      done.push(table);
+    }
+    return done;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
