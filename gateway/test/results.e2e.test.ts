@@ -56,7 +56,9 @@ describe('results', () => {
     expect(collector.status).toBe(200);
 
     const choices = [maize.id, beans.id, rice.id];
-    const rows: { id: string; area: number; crop: number; visit: string; site: number; completed: boolean; user: number; created: string; note?: string }[] = [];
+    const northGroup = (await api<Json>('POST', `project/${p.id}/groups/`, { token: owner.access, body: { name: 'North group', site: north } })).body.id as number;
+    const northTeam = (await api<Json>('POST', `project/${p.id}/teams/`, { token: owner.access, body: { name: 'North team', group: northGroup } })).body.id as number;
+    const rows: { id: string; area: number; crop: number; visit: string; site: number; group?: number; team?: number; completed: boolean; user: number; created: string; note?: string }[] = [];
     for (let i = 0; i < 60; i++) {
       const r = {
         id: `${p.id}-${schema}-1-r-${i}`,
@@ -64,6 +66,8 @@ describe('results', () => {
         crop: choices[(i * 7) % 3]!,
         visit: `2026-0${1 + (i % 6)}-${String(1 + (i % 27)).padStart(2, '0')}`,
         site: i % 3 === 0 ? north : south,
+        ...(i % 6 === 0 ? { group: northGroup } : {}),
+        ...(i % 12 === 0 ? { team: northTeam } : {}),
         completed: i % 4 === 0,
         user: i < 10 ? col.user.id : owner.user.id,
         created: new Date(Date.UTC(2026, 2, 1 + (i % 30))).toISOString(),
@@ -75,6 +79,8 @@ describe('results', () => {
           sampler_schema: schema,
           response_id: r.id,
           site: r.site,
+          ...(r.group ? { group: r.group } : {}),
+          ...(r.team ? { team: r.team } : {}),
           time_created: r.created,
           time_updated: new Date(Date.parse(r.created) + 60_000).toISOString(),
           data: { '0': { [area.id]: r.area, [crop.id]: [r.crop], [visit.id]: r.visit, ...(r.note ? { [note.id]: r.note } : {}) } },
@@ -144,6 +150,9 @@ describe('results', () => {
     await filtered({ site: north }, live.filter((r) => r.site === north));
     await filtered({ showOnlyCompleted: true }, live.filter((r) => r.completed));
     await filtered({ collector: col.user.id }, live.filter((r) => r.user === col.user.id));
+    await filtered({ createdBy: owner.user.id }, live.filter((r) => r.user === owner.user.id));
+    await filtered({ group: northGroup }, live.filter((r) => r.group === northGroup));
+    await filtered({ team: [northTeam] }, live.filter((r) => r.team === northTeam));
     const from = Date.UTC(2026, 2, 5) / 1000;
     const to = Date.UTC(2026, 2, 12) / 1000;
     await filtered(

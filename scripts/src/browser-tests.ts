@@ -437,6 +437,8 @@ const scenarios: Scenario[] = [
       assert.equal(await page.locator('.chart .main-svg').count(), 0, 'no charts in table mode');
       const firstCount = async () => (await page.locator('.result-card .muted').first().innerText()).trim();
       const before = await firstCount();
+      await page.locator('.export-toggle input').first().check();
+      assert.match(await page.getByTestId('export-list').innerText(), /^1 question in the export list/);
       await shot(page, '20-results-table');
       // A site filter: fewer responses, then toggle it off and on.
       await page.getByTestId('add-filter').selectOption('site');

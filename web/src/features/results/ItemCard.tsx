@@ -7,6 +7,8 @@ import { figureOf, localized, type KeyNames } from './figure';
 import { chartKind, cut, forcedMode, formatCurrency, formatNumber, formatPercent, formatResultDate, LABEL_LIMITS } from './format';
 import type { ItemResult, NumberStats } from './resultsApi';
 import { useShareItemMutation } from './resultsApi';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { resultsActions } from './resultsSlice';
 
 export const NO_RESULTS = 'Sorry. We could not find results for this item.';
 
@@ -37,11 +39,24 @@ export function ItemCard({ item, projectId, projectType, mode, view = 'results',
         <span className="muted">
           {item.stats.count} {item.stats.count === 1 ? 'answer' : 'answers'}
         </span>
+        {shareable && <ExportToggle item={item} />}
         {shareable && projectId !== undefined && <ShareButton projectId={projectId} item={item} />}
       </header>
       {showChart && figure && <Chart figure={figure} testId={`chart-${item.item_id}`} />}
       {showTable && <ResultTable item={item} lang={lang} names={names} />}
     </article>
+  );
+}
+
+/** Adds the item to the results export list (spec 001 §4: matched by question and schema), or takes it out. */
+function ExportToggle({ item }: { item: ItemResult }) {
+  const dispatch = useAppDispatch();
+  const key = { questionId: item.item_id, schemaId: item.schema_id };
+  const listed = useAppSelector((s) => s.results.exportList.some((e) => e.questionId === key.questionId && e.schemaId === key.schemaId));
+  return (
+    <label className="export-toggle">
+      <input type="checkbox" checked={listed} onChange={() => dispatch(listed ? resultsActions.removeFromExportList(key) : resultsActions.addToExportList(key))} /> Export
+    </label>
   );
 }
 

@@ -97,6 +97,14 @@ export function ResultsPage() {
           </select>
         </label>
       </div>
+      {state.exportList.length > 0 && (
+        <p className="muted" data-testid="export-list">
+          {state.exportList.length} {state.exportList.length === 1 ? 'question' : 'questions'} in the export list{' '}
+          <button type="button" className="link" onClick={() => dispatch(resultsActions.setExportList([]))}>
+            Clear
+          </button>
+        </p>
+      )}
       <FilterBar project={project} items={items} choiceName={(id) => localized(body?.entities.choices[id]?.name, 'en', String(id))} />
       {levels && (
         <p className="level-summary" data-testid="level-summary">
