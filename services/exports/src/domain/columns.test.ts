@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
+import { answerCell, dictionaryRows, exportColumns, MULTI_DELIMITER, neutralise, time, type ExportResponse, type Names } from './columns.js';
+
+function form() {
+  const b = addBlock(newSchemaBody('S'), { en: 'Household' });
+  const members = addItem(b.body, b.id, 'number', 'en', 'Members');
+  const fuel = addItem(members.body, b.id, 'choice', 'en', 'Fuel');
+  let body = updateItem(fuel.body, fuel.id, { options: { ...fuel.body.entities.items[fuel.id]!.options, multiselect: true } });
+  const gas = addChoice(body, fuel.id, 'en', 'Gas');
+  const wood = addChoice(gas.body, fuel.id, 'en', 'Wood');
+  const visit = addItem(wood.body, b.id, 'date', 'en', 'Visit');
+  const where = addItem(visit.body, b.id, 'geotag', 'en', 'Where');
+  const note = addItem(where.body, b.id, 'open', 'en', 'Note');
+  body = note.body;
+  return { body, ids: { members: members.id, fuel: fuel.id, gas: gas.id, wood: wood.id, visit: visit.id, where: where.id, note: note.id } };
+}
+
+const names: Names = { site: (id) => `Site ${id}`, group: (id) => `Group ${id}`, team: (id) => `Team ${id}`, user: (id) => `User ${id}` };
+
+describe('export columns (spec 001 §7 Exports)', () => {
+  const { body, ids } = form();
+  const response: ExportResponse = {
+    response_id: 'r1',
+    parent_id: null,
+    user_id: 4,
+    site_id: 2,
+    group_id: null,
+    team_id: 0,
+    device_id: 'web',
+    completed: true,
+    time_created: new Date('2026-03-04T05:06:07.890Z'),
+    time_updated: '2026-03-04T05:07:00Z',
+    time_completed: null,
+    time_uploaded: null,
+    geotag: { coordinates: [2.35, 48.85] },
+    data: { '0': { [ids.members]: 4, [ids.fuel]: [ids.gas, ids.wood], [ids.visit]: '2026-03-01', [ids.where]: { type: 'Point', coordinates: [3.5, 45.25] }, [ids.note]: '=HYPERLINK("x")' } },
+  };
+  it('puts response fields first, then questions in form order, named or coded', () => {
+    const named = exportColumns(body, 'named', 'en');
+    expect(named.map((c) => c.header).slice(14)).toEqual(['Members', 'Fuel', 'Visit', 'Where (latitude)', 'Where (longitude)', 'Note']);
+    expect(named.map((c) => c.cell(response, names))).toEqual([
+      'r1', '', 'Site 2', '', '', 'User 4', 'web', 1, '2026-03-04 05:06:07', '2026-03-04 05:07:00', '', '', 48.85, 2.35,
+      4, `Gas${MULTI_DELIMITER}Wood`, '2026-03-01', 45.25, 3.5, `'=HYPERLINK("x")`,
+    ]);
+    const coded = exportColumns(body, 'coded', 'en');
+    const codes = Object.fromEntries(Object.values(body.entities.choices).map((c) => [c.id, c.codeName]));
+    expect(coded.map((c) => c.header).slice(2, 6)).toEqual(['site_id', 'group_id', 'team_id', 'user_id']);
+    expect(coded[15]!.cell(response, names)).toBe(`${codes[ids.gas]}${MULTI_DELIMITER}${codes[ids.wood]}`);
+    expect(coded[2]!.cell(response, names)).toBe(2);
+  });
+  it('neutralises formulas but keeps numbers, and formats dates and times', () => {
+    for (const bad of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx']) expect(neutralise(bad)).toBe(`'${bad}`);
+    expect(neutralise('plain')).toBe('plain');
+    const item = body.entities.items[ids.members]!;
+    expect(answerCell(body, item, -5, 'named', 'en')).toBe(-5);
+    expect(answerCell(body, item, '=5', 'named', 'en')).toBe(`'=5`);
+    expect(answerCell(body, body.entities.items[ids.visit]!, '2026-12-31T10:00:00Z', 'named', 'en')).toBe('2026-12-31');
+    expect(answerCell(body, item, undefined, 'named', 'en')).toBe('');
+    expect(time('not a date')).toBe('');
+  });
+  it('describes every column in the data dictionary', () => {
+    const rows = dictionaryRows(body, 'en');
+    expect(rows[0]).toEqual(['column', 'code', 'label', 'type', 'required', 'choices (code = label)']);
+    const fuel = rows.find((r) => r[0] === 'Fuel')!;
+    expect(fuel[3]).toBe('choice');
+    expect(fuel[5]).toMatch(/= Gas \| .* = Wood$/);
+    expect(rows.filter((r) => r[2] === 'Where')).toHaveLength(2);
+    expect(rows).toHaveLength(exportColumns(body, 'named', 'en').length + 1);
+  });
+});
