@@ -9,6 +9,7 @@ import type { UploadService } from '../service/upload.service.js';
 export function responsesGrpc(s: { counts: CountService; uploads: UploadService; reads: ReadService; media: MediaService }, log: Logger): GrpcServiceRegistration {
   const handlers: AsyncHandlers<responses.ResponsesServiceServer> = {
     countResponses: (req) => s.counts.counts(req),
+    exportPage: (req) => s.counts.exportPage(req),
     upload: (req, ctx) => s.uploads.upload(req, ctx),
     list: (req, ctx) => s.reads.list(req, ctx),
     filter: (req, ctx) => s.reads.filter(req, ctx),

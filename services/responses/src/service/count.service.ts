@@ -1,4 +1,4 @@
-// Response counts for project pages (home, summary by site) and hierarchy checks.
+// Response counts for project pages (home, summary by site) and hierarchy checks; pages of responses for exports.
 import type { responses } from '@fieldwork/proto';
 import type { Sql } from '@fieldwork/service-kit';
 import { ResponseStore, type CountRow } from '../store/response.store.js';
@@ -14,6 +14,30 @@ export class CountService {
 
   constructor(sql: Sql) {
     this.store = new ResponseStore(sql);
+  }
+
+  /** A page of live responses for an export job, after the cursor. */
+  async exportPage(req: responses.ExportPageRequest): Promise<responses.ExportPageReply> {
+    const limit = req.limit > 0 ? Math.min(req.limit, 10_000) : 5_000;
+    const rows = await this.store.exportPage(req.project_id, req.schema_id, req.after_id, limit);
+    const out = rows.map((r) => ({
+      response_id: r.response_id,
+      schema_id: r.schema_id,
+      parent_id: r.parent_id,
+      user_id: r.user_id ?? 0,
+      site_id: r.site_id,
+      group_id: r.group_id,
+      team_id: r.team_id,
+      device_id: r.device_id,
+      completed: r.completed,
+      time_created: r.time_created,
+      time_updated: r.time_updated,
+      time_completed: r.time_completed,
+      time_uploaded: r.time_uploaded,
+      geotag: r.geotag,
+      data: r.data,
+    }));
+    return { rows_json: JSON.stringify(out), last_id: rows.length === limit ? rows.at(-1)!.id : 0 };
   }
 
   async counts(req: responses.CountResponsesRequest): Promise<responses.ResponseCounts> {

@@ -88,6 +88,14 @@ export class ResponseStore {
       group by 1`;
   }
 
+  /** Live responses of a project (or one schema) with an id above the cursor, in id order (keyset paging). */
+  exportPage(projectId: number, schemaId: number, afterId: number, limit: number): Promise<ResponseRow[]> {
+    return this.sql<ResponseRow[]>`
+      select * from responses
+      where project_id = ${projectId} and id > ${afterId} and not deleted ${schemaId > 0 ? this.sql`and schema_id = ${schemaId}` : this.sql``}
+      order by id limit ${limit}`;
+  }
+
   /** The stored response, locked for this transaction. */
   async forUpdate(responseId: string): Promise<ResponseRow | undefined> {
     const [row] = await this.sql<ResponseRow[]>`select * from responses where response_id = ${responseId} for update`;
