@@ -1,0 +1,61 @@
+// A CSV export written while it is read: pages of responses come in one at a time, csv-stringify turns rows into
+// text, and the object store takes the stream; nothing holds the whole file, so memory stays flat as rows grow.
+// A UTF-8 byte order mark comes first so that spreadsheet tools read accents right.
+import { PassThrough } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { ObjectStore } from '@fieldwork/service-kit';
+import type { Column, ExportResponse, Names } from '../domain/columns.js';
+
+export interface CsvExport {
+  key: string;
+  rows: number;
+  size: number;
+}
+
+/**
+ * Writes the header and one row per response of `pages` to `key`; `progress(rows)` after each page. Throws (and
+ * writes nothing usable) when `cancelled()` turns true or a page fails; the caller removes the partial object.
+ */
+export async function writeCsv(options: {
+  store: ObjectStore;
+  key: string;
+  columns: Column[];
+  names: Names;
+  pages: AsyncIterable<ExportResponse[]>;
+  progress?: (rows: number) => void | Promise<void>;
+  cancelled?: () => boolean;
+}): Promise<CsvExport> {
+  const { store, key, columns, names } = options;
+  const csv = stringify({ bom: true, cast: { number: (n) => String(n) } });
+  const out = new PassThrough();
+  csv.pipe(out);
+  const stored = store.put(key, out, { contentType: 'text/csv; charset=utf-8' });
+  let rows = 0;
+  const write = (row: unknown[]) => (csv.write(row) ? Promise.resolve() : new Promise<void>((r) => csv.once('drain', () => r())));
+  try {
+    await write(columns.map((c) => c.header));
+    for await (const page of options.pages) {
+      if (options.cancelled?.()) throw new ExportCancelled();
+      for (const r of page) await write(columns.map((c) => c.cell(r, names) ?? ''));
+      rows += page.length;
+      await options.progress?.(rows);
+    }
+    csv.end();
+  } catch (err) {
+    // The store's side sees the error and drops what it had; the stringifier just stops.
+    csv.unpipe(out);
+    csv.destroy();
+    out.destroy(err as Error);
+    await stored.catch(() => undefined);
+    throw err;
+  }
+  const { size } = await stored;
+  return { key, rows, size };
+}
+
+export class ExportCancelled extends Error {
+  constructor() {
+    super('the export was cancelled');
+    this.name = 'ExportCancelled';
+  }
+}
