@@ -23,6 +23,7 @@ import fileRoutes from './routes/files.js';
 import formRoutes from './routes/forms.js';
 import responseRoutes from './routes/responses.js';
 import resultRoutes from './routes/results.js';
+import exportRoutes from './routes/exports.js';
 import multipart from '@fastify/multipart';
 import { sharedSchemas } from './schemas.js';
 
@@ -95,6 +96,7 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(formRoutes, { clients });
   await app.register(responseRoutes, { clients });
   await app.register(resultRoutes, { clients, shareTtlSeconds: options.itemShareTtlSeconds ?? 365 * 86_400 });
+  await app.register(exportRoutes, { clients });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;

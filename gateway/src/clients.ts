@@ -1,7 +1,7 @@
 // The gateway's long-lived gRPC channels, one per service, and their health checks.
 import { credentials, makeClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { auth, forms, projects, responses, results } from '@fieldwork/proto';
+import { auth, exports_, forms, projects, responses, results } from '@fieldwork/proto';
 import { createClient, type PromiseClient } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
@@ -9,6 +9,7 @@ export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceServic
 export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
 export type ResultsClient = PromiseClient<typeof results.ResultsServiceService, results.ResultsServiceClient>;
 export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
+export type ExportsClient = PromiseClient<typeof exports_.ExportsServiceService, exports_.ExportsServiceClient>;
 
 export const SERVICE_NAMES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -19,6 +20,7 @@ export interface Clients {
   forms: FormsClient;
   responses: ResponsesClient;
   results: ResultsClient;
+  exports: ExportsClient;
   /** grpc.health.v1 Check of each service: resolves to its serving status. */
   health: Record<ServiceName, (timeoutMs: number) => Promise<string>>;
   close(): void;
@@ -49,6 +51,7 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
   const formsClient = createClient(forms.FormsServiceClient, addresses.forms, { defaultTimeoutMs: timeoutMs });
   const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, { defaultTimeoutMs: timeoutMs });
   const resultsClient = createClient(results.ResultsServiceClient, addresses.results, { defaultTimeoutMs: timeoutMs });
+  const exportsClient = createClient(exports_.ExportsServiceClient, addresses.exports, { defaultTimeoutMs: timeoutMs });
   const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<
     ServiceName,
     ReturnType<typeof healthCheck>
@@ -59,6 +62,7 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
     forms: formsClient,
     responses: responsesClient,
     results: resultsClient,
+    exports: exportsClient,
     health: Object.fromEntries(SERVICE_NAMES.map((n) => [n, checks[n].check])) as Clients['health'],
     close: () => {
       authClient.close();
@@ -66,6 +70,7 @@ export function connectClients(addresses: Record<ServiceName, string>, timeoutMs
       formsClient.close();
       responsesClient.close();
       resultsClient.close();
+      exportsClient.close();
       for (const c of Object.values(checks)) c.client.close();
     },
   };

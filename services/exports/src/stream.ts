@@ -8,3 +8,6 @@ export function jobsStream(prefix: string): Partial<StreamConfig> & { name: stri
     retention: 'workqueue' as StreamConfig['retention'],
   };
 }
+
+/** The subject export jobs are published on. */
+export const jobSubject = (prefix: string) => `${prefix === '' ? '' : `${prefix}.`}jobs.export`;

@@ -1,11 +1,17 @@
-// ExportsService over gRPC. It declares no calls yet; health is served by service-kit.
+// ExportsService over gRPC: each call goes to one use case.
 import { exports_ } from '@fieldwork/proto';
-import { implement, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
+import type { ExportService } from '../service/export.service.js';
 
-export function exportsGrpc(log: Logger): GrpcServiceRegistration {
+export function exportsGrpc(s: ExportService, log: Logger): GrpcServiceRegistration {
+  const handlers: AsyncHandlers<exports_.ExportsServiceServer> = {
+    createExport: (req, ctx) => s.create(req, ctx),
+    getJob: (req, ctx) => s.get(req, ctx),
+    cancelJob: (req, ctx) => s.cancel(req, ctx),
+  };
   return {
     name: 'fieldwork.exports.v1.ExportsService',
     definition: exports_.ExportsServiceService,
-    implementation: implement(exports_.ExportsServiceService, {}, log),
+    implementation: implement(exports_.ExportsServiceService, handlers, log),
   };
 }

@@ -1,0 +1,23 @@
+// What the exports use cases depend on.
+import type { forms, projects, responses } from '@fieldwork/proto';
+import type { Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
+
+export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
+export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
+export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
+
+export interface ExportsDeps {
+  sql: Sql;
+  log: Logger;
+  store: ObjectStore;
+  projects: ProjectsClient;
+  forms: FormsClient;
+  responses: ResponsesClient;
+  /** Publishes a job on the JOBS work queue. */
+  enqueue: (jobId: string) => Promise<void>;
+  fileTtlHours: number;
+}
+
+export interface Ctx {
+  requestId: string;
+}

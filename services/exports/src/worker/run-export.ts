@@ -1,0 +1,67 @@
+// One export job, start to end: the form, the names of sites, groups, teams and collectors, the total, then the
+// responses page by page from the responses service into a CSV in the object store. The file's key is the job's,
+// so a retried job writes the same object again, whole (the store replaces an object only once it is complete).
+import { common } from '@fieldwork/proto';
+import type { SchemaBody } from '@fieldwork/sampler';
+import { dictionaryRows, exportColumns, type ExportResponse, type Names } from '../domain/columns.js';
+import { writeCsv } from '../export/csv-writer.js';
+import type { ExportsDeps } from '../service/deps.js';
+import type { JobRow } from '../store/job.store.js';
+
+export interface ExportOutcome {
+  key: string;
+  rows: number;
+  size: number;
+}
+
+export async function runExport(
+  job: JobRow,
+  deps: ExportsDeps,
+  options: { pageSize: number; progress: (done: number, total: number) => Promise<void>; cancelled: () => boolean },
+): Promise<ExportOutcome> {
+  const ctx = { requestId: `job-${job.id}` };
+  const caller = common.Caller.fromPartial({ user_id: job.created_by });
+  const [doc, project, counts] = await Promise.all([
+    deps.forms.getSchemaInternal({ schema_id: job.schema_id }, ctx),
+    deps.projects.getProject({ caller, project_id: job.project_id }, ctx),
+    deps.responses.countResponses({ project_id: job.project_id }, ctx),
+  ]);
+  const body = JSON.parse(doc.body_json) as SchemaBody;
+  const lang = job.lang || body.primary_language || 'en';
+  const total = counts.by_schema[job.schema_id]?.total ?? 0;
+  const byId = <T extends { id: number; name: string }>(list: T[]) => new Map(list.map((x) => [x.id, x.name]));
+  const sites = byId(project.sites);
+  const groups = byId(project.groups);
+  const teams = byId(project.teams);
+  const users = new Map(project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username]));
+  const names: Names = {
+    site: (id) => sites.get(id) ?? String(id),
+    group: (id) => groups.get(id) ?? String(id),
+    team: (id) => teams.get(id) ?? String(id),
+    user: (id) => users.get(id) ?? String(id),
+  };
+  const key = `exports/${job.project_id}/${job.id}/${job.kind === 'coded_csv' ? 'coded' : job.kind === 'dictionary_csv' ? 'dictionary' : 'named'}-${job.schema_id}.csv`;
+  await options.progress(0, job.kind === 'dictionary_csv' ? 0 : total);
+
+  if (job.kind === 'dictionary_csv') {
+    const rows = dictionaryRows(body, lang);
+    const [header, ...rest] = rows;
+    const columns = header!.map((h, i) => ({ header: h, cell: (r: ExportResponse) => (r as unknown as { cells: string[] }).cells[i] ?? '' }));
+    async function* one() {
+      yield rest.map((cells) => ({ cells }) as unknown as ExportResponse);
+    }
+    return writeCsv({ store: deps.store, key, columns, names, pages: one(), cancelled: options.cancelled });
+  }
+
+  const columns = exportColumns(body, job.kind === 'coded_csv' ? 'coded' : 'named', lang);
+  async function* pages(): AsyncGenerator<ExportResponse[]> {
+    let after = 0;
+    do {
+      const page = await deps.responses.exportPage({ project_id: job.project_id, schema_id: job.schema_id, after_id: after, limit: options.pageSize }, ctx);
+      const rows = JSON.parse(page.rows_json) as ExportResponse[];
+      if (rows.length > 0) yield rows;
+      after = page.last_id;
+    } while (after !== 0);
+  }
+  return writeCsv({ store: deps.store, key, columns, names, pages: pages(), cancelled: options.cancelled, progress: (done) => options.progress(done, Math.max(total, done)) });
+}

@@ -1,0 +1,121 @@
+// The export workers: a durable pull consumer of the JOBS work queue, one job at a time per worker process, as many
+// processes as wanted. A running job tells JetStream it is alive; a worker that dies stops doing so and, after
+// EXPORT_ACK_WAIT_S, the job goes to another worker, which starts it again from the beginning (same object key, so no
+// duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
+// deleted on the side.
+import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
+import type { Logger, Nats } from '@fieldwork/service-kit';
+import { ExportCancelled } from '../export/csv-writer.js';
+import type { ExportsDeps } from '../service/deps.js';
+import { JobStore } from '../store/job.store.js';
+import { runExport } from './run-export.js';
+
+export const DURABLE = 'exports-workers';
+
+export class ExportWorker {
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private readonly jobs: JobStore;
+
+  constructor(
+    private readonly nats: Nats,
+    private readonly deps: ExportsDeps,
+    private readonly options: { stream: string; pageSize: number; maxAttempts: number; ackWaitS: number; log: Logger },
+  ) {
+    this.jobs = new JobStore(deps.sql);
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
+    } catch {
+      await this.nats.jsm.consumers.add(this.options.stream, {
+        durable_name: DURABLE,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: this.options.ackWaitS * 1_000_000_000,
+        max_ack_pending: 1000,
+      });
+    }
+    this.loop = this.run();
+    this.sweeper = setInterval(() => void this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  private async run(): Promise<void> {
+    let consumer: Consumer | undefined;
+    while (!this.stopped) {
+      try {
+        consumer ??= await this.nats.js.consumers.get(this.options.stream, DURABLE);
+        const batch = await consumer.fetch({ max_messages: 1, expires: 1000 });
+        for await (const m of batch) await this.handle(m);
+      } catch (err) {
+        consumer = undefined;
+        if (!this.stopped) this.options.log.warn({ err }, 'export worker: fetching failed; retrying');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  private async handle(m: JsMsg): Promise<void> {
+    const id = m.string();
+    const job = await this.jobs.start(id);
+    if (!job) return m.ack(); // finished, cancelled or unknown
+    const log = this.options.log.child({ jobId: id });
+    if (job.attempts > this.options.maxAttempts) {
+      await this.jobs.fail(id, 'The export failed too many times.');
+      return m.ack();
+    }
+    // Alive: JetStream keeps the job with this worker while it works.
+    const alive = setInterval(() => m.working(), Math.max(1000, (this.options.ackWaitS * 1000) / 3));
+    let cancelled = false;
+    try {
+      const out = await runExport(job, this.deps, {
+        pageSize: this.options.pageSize,
+        cancelled: () => cancelled || this.stopped,
+        progress: async (done, total) => {
+          if ((await this.jobs.progress(id, done, total)) === 'cancelled') cancelled = true;
+        },
+      });
+      const finished = await this.jobs.finish(id, { object_key: out.key, size: out.size, rows: out.rows, expires_at: new Date(Date.now() + this.deps.fileTtlHours * 3_600_000) });
+      if (!finished) await this.deps.store.delete(out.key); // cancelled at the last moment
+      log.info({ rows: out.rows, size: out.size, attempt: job.attempts }, 'export done');
+      m.ack();
+    } catch (err) {
+      if (err instanceof ExportCancelled && !this.stopped) {
+        log.info('export cancelled');
+        m.ack();
+      } else if (this.stopped) {
+        m.nak(); // shutting down: another worker takes it
+      } else if (job.attempts >= this.options.maxAttempts) {
+        log.error({ err }, 'export failed');
+        await this.jobs.fail(id, 'There was a problem updating the export files. Please try again.');
+        m.ack();
+      } else {
+        log.warn({ err, attempt: job.attempts }, 'export attempt failed; retrying');
+        m.nak(2000);
+      }
+    } finally {
+      clearInterval(alive);
+    }
+  }
+
+  /** Deletes the files of expired jobs. */
+  private async sweep(): Promise<void> {
+    try {
+      for (const job of await this.jobs.expired()) {
+        await this.deps.store.delete(job.object_key!);
+        await this.jobs.forget(job.id);
+      }
+    } catch (err) {
+      this.options.log.warn({ err }, 'export expiry sweep failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.loop;
+  }
+}
