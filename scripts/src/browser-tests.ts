@@ -1,6 +1,6 @@
 // Browser end-to-end tests: playwright-core driving Debian's Chromium against the built web app served by the
 // gateway of a whole test stack. Each scenario is a user's whole task; screenshots go to artifacts/screenshots/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { strict as assert } from 'node:assert';
 import postgres from 'postgres';
 import ExcelJS from 'exceljs';
@@ -440,6 +440,13 @@ const scenarios: Scenario[] = [
       await page.locator('.export-toggle input').first().check();
       assert.match(await page.getByTestId('export-list').innerText(), /^1 question in the export list/);
       await shot(page, '20-results-table');
+      // Export: a job with a progress bar, then the browser downloads the file and says so.
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('export-kind').selectOption('named_csv')]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      const lines = csv.trim().split('\n');
+      assert.match(lines[0]!, /response_id,parent_id,Site,.*Household members/);
+      assert.ok(lines.length >= 401, `exported ${lines.length - 1} rows`);
+      await page.getByTestId('export-success').waitFor();
       // A site filter: fewer responses, then toggle it off and on.
       await page.getByTestId('add-filter').selectOption('site');
       // The seeded responses are at the five named sites, not the default one.

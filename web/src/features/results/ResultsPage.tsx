@@ -9,6 +9,7 @@ import { LazyMap } from '../../components/LazyMap';
 import type { MapPoint } from '../../components/MapView';
 import { useSchemaQuery } from '../builder/builderApi';
 import type { Project } from '../projects/types';
+import { ExportMenu } from './ExportMenu';
 import { FilterBar } from './FilterBar';
 import { localized, type KeyNames } from './figure';
 import { formatResultDate } from './format';
@@ -59,6 +60,7 @@ export function ResultsPage() {
       </nav>
       <div className="results-toolbar">
         <ProfilePicker projectId={project.id} profile={profile} schemaId={schemaId} />
+        {!profile && <ExportMenu projectId={project.id} schemaId={schemaId} />}
         <div className="mode" role="group" aria-label="Chart or table">
           {(['chart', 'table'] as const).map((m) => (
             <button key={m} type="button" className={state.mode === m ? 'active' : ''} aria-pressed={state.mode === m} onClick={() => dispatch(resultsActions.setMode(m))} data-testid={`mode-${m}`}>
