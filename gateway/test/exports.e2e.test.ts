@@ -2,6 +2,7 @@
 // download link, who may export, cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { client, login, point, type Api, type Session } from './helpers.js';
@@ -28,7 +29,7 @@ async function download(url: string): Promise<string[][]> {
 }
 
 describe('exports', () => {
-  it('exports named, coded and dictionary CSVs that match the uploaded responses cell by cell', async () => {
+  it('exports named, coded and dictionary CSVs and XLSX that match the uploaded responses cell by cell', async () => {
     const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
     const area = addItem(b.body, b.id, 'number', 'en', 'Area');
     const crops = addItem(area.body, b.id, 'choice', 'en', 'Crops');
@@ -81,7 +82,18 @@ describe('exports', () => {
     expect((await api<Json>('POST', `project/${p.id}/export/`, { token: owner.access, body: {} })).status).toBe(202);
     expect((await api('GET', `exports/jobs/00000000-0000-0000-0000-000000000000/`, { token: owner.access })).status).toBe(404);
     expect((await api('GET', `project/${p.id}/named_csv/`, {})).status).toBe(401);
-    expect((await api('GET', `project/${p.id}/xlsx_excel/`, { token: owner.access })).status).toBe(400);
+    // Excel: the same cells in a workbook.
+    const xlsx = await api<Json>('GET', `project/${p.id}/xlsx_excel/`, { token: owner.access });
+    expect(xlsx.status, JSON.stringify(xlsx.body)).toBe(200);
+    const res = await fetch(xlsx.body.url.startsWith('http') ? xlsx.body.url : `${t.baseUrl}${xlsx.body.url}`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await res.arrayBuffer());
+    const sheet = book.getWorksheet('Responses')!;
+    expect(sheet.rowCount).toBe(26);
+    for (const [k, r] of rows.entries()) {
+      const v = (sheet.getRow(k + 2).values as unknown[]).slice(1);
+      expect([v[0], v[14], v[15]]).toEqual([r.id, r.area, r.crops.map((c) => (c === maize.id ? 'Maize' : 'Beans')).join(' | ')]);
+    }
     expect((await api<Json>('GET', `project/${p.id}/named_csv/?schema=999999`, { token: owner.access })).body).toEqual({ detail: 'Invalid Schema Id!' });
 
     // A collector may not export.

@@ -25,7 +25,6 @@ export class ExportService {
 
   async create(req: exports_.CreateExportRequest, ctx: Ctx): Promise<exports_.Job> {
     if (!KINDS.includes(req.kind as ExportKind)) throw problems.notFound();
-    if (req.kind === 'xlsx_excel') throw problems.invalid('Excel exports are not available yet; choose a CSV export.');
     const caller = await this.requireResults(req.caller, req.project_id, ctx);
     const schemas = (await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
     const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);

@@ -5,6 +5,7 @@ import { common } from '@fieldwork/proto';
 import type { SchemaBody } from '@fieldwork/sampler';
 import { dictionaryRows, exportColumns, type ExportResponse, type Names } from '../domain/columns.js';
 import { writeCsv } from '../export/csv-writer.js';
+import { writeXlsx } from '../export/xlsx-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import type { JobRow } from '../store/job.store.js';
 
@@ -40,7 +41,8 @@ export async function runExport(
     team: (id) => teams.get(id) ?? String(id),
     user: (id) => users.get(id) ?? String(id),
   };
-  const key = `exports/${job.project_id}/${job.id}/${job.kind === 'coded_csv' ? 'coded' : job.kind === 'dictionary_csv' ? 'dictionary' : 'named'}-${job.schema_id}.csv`;
+  const base = job.kind === 'coded_csv' ? 'coded' : job.kind === 'dictionary_csv' ? 'dictionary' : 'named';
+  const key = `exports/${job.project_id}/${job.id}/${base}-${job.schema_id}.${job.kind === 'xlsx_excel' ? 'xlsx' : 'csv'}`;
   await options.progress(0, job.kind === 'dictionary_csv' ? 0 : total);
 
   if (job.kind === 'dictionary_csv') {
@@ -63,5 +65,6 @@ export async function runExport(
       after = page.last_id;
     } while (after !== 0);
   }
-  return writeCsv({ store: deps.store, key, columns, names, pages: pages(), cancelled: options.cancelled, progress: (done) => options.progress(done, Math.max(total, done)) });
+  const write = job.kind === 'xlsx_excel' ? writeXlsx : writeCsv;
+  return write({ store: deps.store, key, columns, names, pages: pages(), cancelled: options.cancelled, progress: (done) => options.progress(done, Math.max(total, done)) });
 }

@@ -29,6 +29,7 @@ const KINDS: [string, string][] = [
   ['named_csv', 'CSV (names)'],
   ['coded_csv', 'CSV (codes)'],
   ['dictionary_csv', 'Data dictionary'],
+  ['xlsx_excel', 'Excel (XLSX)'],
 ];
 const FAILED = 'There was a problem updating the export files. Please try again.';
 
