@@ -8,6 +8,10 @@ export type LineSink = (name: string, line: string, stream: 'stdout' | 'stderr')
 export interface Child {
   name: string;
   process: ChildProcess;
+  /** How it was started, so that a test can start it (or a replica) again. */
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
   exited: Promise<number | null>;
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
@@ -23,6 +27,9 @@ export function startChild(name: string, command: string, args: string[], env: N
   return {
     name,
     process: child,
+    command,
+    args,
+    env,
     exited,
     stop: async (graceMs = 15_000) => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -15,6 +15,8 @@ export const exportsConfigShape = {
   EXPORT_FILE_TTL_H: vars.int(24),
   /** Responses read per page from the responses service. */
   EXPORT_PAGE_SIZE: vars.int(5000),
+  /** Pause between pages, in ms: throttles exports on a busy database (0: none). */
+  EXPORT_PAGE_DELAY_MS: vars.int(0),
   /** Attempts of a job before it is marked failed (a worker that dies mid-job leaves it to the next attempt). */
   EXPORT_MAX_ATTEMPTS: vars.int(3),
   /** Seconds without a sign of life before JetStream gives a running job to another worker. */

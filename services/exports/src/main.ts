@@ -31,7 +31,7 @@ runMain(async () => {
         enqueue: async (jobId) => void (await nats!.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
         fileTtlHours: config.EXPORT_FILE_TTL_H,
       };
-      const worker = new ExportWorker(nats!, deps, { stream: stream.name, pageSize: config.EXPORT_PAGE_SIZE, maxAttempts: config.EXPORT_MAX_ATTEMPTS, ackWaitS: config.EXPORT_ACK_WAIT_S, log });
+      const worker = new ExportWorker(nats!, deps, { stream: stream.name, pageSize: config.EXPORT_PAGE_SIZE, pageDelayMs: config.EXPORT_PAGE_DELAY_MS, maxAttempts: config.EXPORT_MAX_ATTEMPTS, ackWaitS: config.EXPORT_ACK_WAIT_S, log });
       await worker.start();
       return {
         services: [exportsGrpc(new ExportService(deps), log)],

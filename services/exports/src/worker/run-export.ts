@@ -18,7 +18,7 @@ export interface ExportOutcome {
 export async function runExport(
   job: JobRow,
   deps: ExportsDeps,
-  options: { pageSize: number; progress: (done: number, total: number) => Promise<void>; cancelled: () => boolean },
+  options: { pageSize: number; pageDelayMs?: number; progress: (done: number, total: number) => Promise<void>; cancelled: () => boolean },
 ): Promise<ExportOutcome> {
   const ctx = { requestId: `job-${job.id}` };
   const caller = common.Caller.fromPartial({ user_id: job.created_by });
@@ -63,6 +63,7 @@ export async function runExport(
       const rows = JSON.parse(page.rows_json) as ExportResponse[];
       if (rows.length > 0) yield rows;
       after = page.last_id;
+      if (after !== 0 && options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));
     } while (after !== 0);
   }
   const write = job.kind === 'xlsx_excel' ? writeXlsx : writeCsv;

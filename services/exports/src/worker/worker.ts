@@ -21,7 +21,7 @@ export class ExportWorker {
   constructor(
     private readonly nats: Nats,
     private readonly deps: ExportsDeps,
-    private readonly options: { stream: string; pageSize: number; maxAttempts: number; ackWaitS: number; log: Logger },
+    private readonly options: { stream: string; pageSize: number; pageDelayMs: number; maxAttempts: number; ackWaitS: number; log: Logger },
   ) {
     this.jobs = new JobStore(deps.sql);
   }
@@ -73,6 +73,7 @@ export class ExportWorker {
     try {
       const out = await runExport(job, this.deps, {
         pageSize: this.options.pageSize,
+        pageDelayMs: this.options.pageDelayMs,
         cancelled: () => cancelled || this.stopped,
         progress: async (done, total) => {
           if ((await this.jobs.progress(id, done, total)) === 'cancelled') cancelled = true;
