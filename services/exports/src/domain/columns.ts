@@ -97,7 +97,7 @@ export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string):
   return columns;
 }
 
-const answerOf = (r: ExportResponse, item: Item) => r.data?.['0']?.[String(item.id)];
+const answerOf = (r: ExportResponse, item: Item) => r.data?.['0']?.[item.id];
 
 function geotagPart(v: unknown, part: 'lat' | 'lng'): number | string {
   const g = v as { coordinates?: unknown; latitude?: unknown; longitude?: unknown } | null | undefined;

@@ -31,12 +31,13 @@ export async function writeCsv(options: {
   csv.pipe(out);
   const stored = store.put(key, out, { contentType: 'text/csv; charset=utf-8' });
   let rows = 0;
-  const write = (row: unknown[]) => (csv.write(row) ? Promise.resolve() : new Promise<void>((r) => csv.once('drain', () => r())));
+  const drained = () => new Promise<void>((r) => csv.once('drain', () => r()));
   try {
-    await write(columns.map((c) => c.header));
+    if (!csv.write(columns.map((c) => c.header))) await drained();
     for await (const page of options.pages) {
       if (options.cancelled?.()) throw new ExportCancelled();
-      for (const r of page) await write(columns.map((c) => c.cell(r, names) ?? ''));
+      // Wait only when the stream asks for it (an await per row costs more than the row).
+      for (const r of page) if (!csv.write(columns.map((c) => c.cell(r, names) ?? ''))) await drained();
       rows += page.length;
       await options.progress?.(rows);
     }
