@@ -1,13 +1,53 @@
-// An XLSX export written while it is read, with exceljs's streaming workbook writer: each row is committed as it
-// comes (not kept in memory) and the zip streams into the object store. Same columns and cells as the CSV.
+// An XLSX export written while it is read: the parts of a minimal workbook and the sheet's XML (inline strings and
+// numbers, row by row) go into a streaming zip (archiver) that streams into the object store, so nothing grows with
+// the rows. (exceljs's streaming writer was tried first: it emitted nothing until the workbook was committed and
+// held the whole sheet in memory, 1.6 GB at 1,000,000 rows.) Same columns and cells as the CSV.
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { createRequire } from 'node:module';
+import type { Archiver } from 'archiver';
 import type { ObjectStore } from '@fieldwork/service-kit';
 import type { Column, ExportResponse, Names } from '../domain/columns.js';
 import { ExportCancelled, type CsvExport } from './csv-writer.js';
 
+// archiver is CommonJS: its factory is the module itself.
+const archiver = createRequire(import.meta.url)('archiver') as (format: 'zip', options: { zlib: { level: number } }) => Archiver;
+
 /** Excel's limit of rows per sheet (the header included). */
 export const XLSX_MAX_ROWS = 1_048_576;
+
+const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`;
+const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
+const WORKBOOK = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Responses" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`;
+
+// Characters XML 1.0 cannot hold are dropped; the rest is escaped.
+const escape = (s: string) =>
+  s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+
+/** A, B, ... Z, AA, AB, ...: the column letters of cell references. */
+function letters(i: number): string {
+  let s = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+function rowXml(n: number, refs: string[], cells: (string | number | null)[]): string {
+  let xml = `<row r="${n}">`;
+  cells.forEach((v, i) => {
+    const r = `${refs[i]}${n}`;
+    if (typeof v === 'number' && Number.isFinite(v)) xml += `<c r="${r}"><v>${v}</v></c>`;
+    else if (v !== null && v !== '') xml += `<c r="${r}" t="inlineStr"><is><t xml:space="preserve">${escape(String(v))}</t></is></c>`;
+  });
+  return `${xml}</row>`;
+}
 
 export async function writeXlsx(options: {
   store: ObjectStore;
@@ -21,24 +61,37 @@ export async function writeXlsx(options: {
   const { store, key, columns, names } = options;
   const out = new PassThrough();
   const stored = store.put(key, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
-  // No shared strings: each text cell is written inline, so nothing grows with the rows.
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
-  const sheet = book.addWorksheet('Responses');
+  const zip = archiver('zip', { zlib: { level: 6 } });
+  zip.pipe(out);
+  const sheet = new PassThrough();
+  zip.append(CONTENT_TYPES, { name: '[Content_Types].xml' });
+  zip.append(ROOT_RELS, { name: '_rels/.rels' });
+  zip.append(WORKBOOK, { name: 'xl/workbook.xml' });
+  zip.append(WORKBOOK_RELS, { name: 'xl/_rels/workbook.xml.rels' });
+  zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
+  const done = zip.finalize();
+  const write = async (text: string) => {
+    if (!sheet.write(text)) await new Promise<void>((r) => sheet.once('drain', () => r()));
+  };
   let rows = 0;
   try {
-    sheet.addRow(columns.map((c) => c.header)).commit();
+    await write('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>');
+    const refs = columns.map((_, i) => letters(i));
+    await write(rowXml(1, refs, columns.map((c) => c.header)));
     for await (const page of options.pages) {
       if (options.cancelled?.()) throw new ExportCancelled();
       if (rows + page.length + 1 > XLSX_MAX_ROWS) throw new Error(`An Excel sheet holds at most ${XLSX_MAX_ROWS - 1} rows; export this project as CSV.`);
-      for (const r of page) sheet.addRow(columns.map((c) => c.cell(r, names) ?? '')).commit();
+      let chunk = '';
+      let n = rows + 2;
+      for (const r of page) chunk += rowXml(n++, refs, columns.map((c) => c.cell(r, names)));
+      await write(chunk);
       rows += page.length;
       await options.progress?.(rows);
-      // Let the zip stream drain before the next page.
-      if (out.writableNeedDrain) await new Promise<void>((res) => out.once('drain', () => res()));
     }
-    sheet.commit();
-    await book.commit();
+    sheet.end('</sheetData></worksheet>');
+    await done;
   } catch (err) {
+    zip.abort();
     out.destroy(err as Error);
     await stored.catch(() => undefined);
     throw err;
