@@ -6,6 +6,17 @@ import { stringify } from 'csv-stringify';
 import type { ObjectStore } from '@fieldwork/service-kit';
 import type { Column, ExportResponse, Names } from '../domain/columns.js';
 
+/** What an export writer takes: where to write, the columns, and the pages of responses. */
+export interface WriterOptions {
+  store: ObjectStore;
+  key: string;
+  columns: Column[];
+  names: Names;
+  pages: AsyncIterable<ExportResponse[]>;
+  progress?: (rows: number) => void | Promise<void>;
+  cancelled?: () => boolean;
+}
+
 export interface CsvExport {
   key: string;
   rows: number;
@@ -16,15 +27,7 @@ export interface CsvExport {
  * Writes the header and one row per response of `pages` to `key`; `progress(rows)` after each page. Throws (and
  * writes nothing usable) when `cancelled()` turns true or a page fails; the caller removes the partial object.
  */
-export async function writeCsv(options: {
-  store: ObjectStore;
-  key: string;
-  columns: Column[];
-  names: Names;
-  pages: AsyncIterable<ExportResponse[]>;
-  progress?: (rows: number) => void | Promise<void>;
-  cancelled?: () => boolean;
-}): Promise<CsvExport> {
+export async function writeCsv(options: WriterOptions): Promise<CsvExport> {
   const { store, key, columns, names } = options;
   const csv = stringify({ bom: true, cast: { number: (n) => String(n) } });
   const out = new PassThrough();

@@ -5,9 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { createRequire } from 'node:module';
 import type { Archiver } from 'archiver';
-import type { ObjectStore } from '@fieldwork/service-kit';
-import type { Column, ExportResponse, Names } from '../domain/columns.js';
-import { ExportCancelled, type CsvExport } from './csv-writer.js';
+import { ExportCancelled, type CsvExport, type WriterOptions } from './csv-writer.js';
 
 // archiver is CommonJS: its factory is the module itself.
 const archiver = createRequire(import.meta.url)('archiver') as (format: 'zip', options: { zlib: { level: number } }) => Archiver;
@@ -49,15 +47,7 @@ function rowXml(n: number, refs: string[], cells: (string | number | null)[]): s
   return `${xml}</row>`;
 }
 
-export async function writeXlsx(options: {
-  store: ObjectStore;
-  key: string;
-  columns: Column[];
-  names: Names;
-  pages: AsyncIterable<ExportResponse[]>;
-  progress?: (rows: number) => void | Promise<void>;
-  cancelled?: () => boolean;
-}): Promise<CsvExport> {
+export async function writeXlsx(options: WriterOptions): Promise<CsvExport> {
   const { store, key, columns, names } = options;
   const out = new PassThrough();
   const stored = store.put(key, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
