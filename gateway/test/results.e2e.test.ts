@@ -322,7 +322,12 @@ describe('results', () => {
     }
     expect(ana.body.profile).toEqual({ schema_id: top, response_id: homes.ana, responses: 4 });
     expect(ana.body.items[0].stats).toMatchObject({ count: 3, sum: 65, min: 10, max: 35 });
-    const ben = await profile('ben');
+    // Ben's visits were uploaded after Ana's: wait until ClickHouse has them too.
+    let ben = await profile('ben');
+    for (let i = 0; i < 100 && ben.body.levels?.[1]?.total_filtered_responses !== 2; i++) {
+      await new Promise((res) => setTimeout(res, 200));
+      ben = await profile('ben');
+    }
     expect(ben.body.levels.map((l: Json) => l.total_filtered_responses)).toEqual([1, 2]);
     expect(ben.body.items.find((i: Json) => i.item_id === spent.id && i.schema_id === visits).stats.sum).toBe(15);
     expect((await api('POST', `project/${p.id}/results/schema/${top}/response/${p.id}-${top}-1-d-99/`, { token: owner.access, body: {} })).status).toBe(404);
