@@ -39,7 +39,7 @@ describe('export pages', () => {
       let after = 0;
       let pages = 0;
       do {
-        const page = await grpc.exportPage({ project_id: p.id, schema_id: schema, after_id: after, limit: 3 });
+        const page = await grpc.exportPage({ project_id: p.id, schema_id: schema, after_id: after, limit: 3, profile: "" });
         seen.push(...(JSON.parse(page.rows_json) as Json[]));
         after = page.last_id;
         pages++;
@@ -48,7 +48,7 @@ describe('export pages', () => {
       expect(pages).toBe(3);
       expect(seen.map((r) => r.response_id)).toEqual([0, 1, 2, 4, 5, 6].map((i) => `${p.id}-${schema}-1-e-${i}`));
       expect(seen[1]).toMatchObject({ schema_id: schema, user_id: owner.user.id, completed: false, data: { '0': { [q.id]: 10 } } });
-      const other = await grpc.exportPage({ project_id: p.id, schema_id: schema + 1000, after_id: 0, limit: 0 });
+      const other = await grpc.exportPage({ project_id: p.id, schema_id: schema + 1000, after_id: 0, limit: 0, profile: "" });
       expect(JSON.parse(other.rows_json)).toEqual([]);
     } finally {
       grpc.close();

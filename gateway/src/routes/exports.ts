@@ -14,26 +14,60 @@ const KINDS = ['named_csv', 'coded_csv', 'dictionary_csv', 'xlsx_excel'] as cons
 /** How long a request waits for its export before answering 202 with the job. */
 const WAIT_MS = 10_000;
 
-type Q = { Params: { id: string }; Querystring: { schema?: string; lang?: string; wait?: string } };
+type Q = { Params: { id: string }; Querystring: { schema?: string; lang?: string; wait?: string; profile?: string } };
+type Json = Record<string, unknown>;
+
+/** Polls a job until it is finished or `ms` have passed. */
+export async function settleJob(clients: Clients, r: FastifyRequest, job: exports_.Job, ms: number): Promise<exports_.Job> {
+  const end = Date.now() + ms;
+  let j = job;
+  while (j.status !== 'done' && j.status !== 'failed' && j.status !== 'cancelled' && Date.now() < end) {
+    await new Promise((res) => setTimeout(res, 200));
+    j = await clients.exports.getJob({ caller: r.caller, job_id: j.id }, meta(r));
+  }
+  return j;
+}
+
+/** A job as JSON: its url and report_url null when absent, its result parsed. */
+export const jobJson = (j: exports_.Job) => ({ ...j, url: j.url || null, report_url: j.report_url || null, result: JSON.parse(j.result_json || '{}') as unknown, result_json: undefined });
+
+/** The import request of spec 001 §7: {data{label_map, dropped_columns, file_identifier, value_delimiter}} or the flat mapped form. */
+function importRequest(r: FastifyRequest<{ Params: { id: string }; Body: Json }>): Omit<exports_.ImportRequest, 'caller'> {
+  const b = r.body ?? {};
+  const d = (typeof b.data === 'object' && b.data !== null && !Array.isArray(b.data) ? b.data : b) as Json;
+  const obj = (v: unknown, field: string) => {
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'object' || Array.isArray(v)) throw problems.invalidFields({ [field]: ['Send an object of column header to question.'] });
+    return JSON.stringify(v);
+  };
+  const dropped = d.dropped_columns ?? b.dropped_columns;
+  if (dropped !== undefined && (!Array.isArray(dropped) || dropped.some((x) => typeof x !== 'string'))) throw problems.invalidFields({ dropped_columns: ['Send a list of column headers.'] });
+  const flag = d.import_current ?? b.import_current;
+  if (flag !== undefined && typeof flag !== 'boolean') throw problems.invalidFields({ import_current: ['Must be a valid boolean.'] });
+  return {
+    project_id: projectId(r),
+    schema_id: id(d.schema ?? b.schema ?? d.schema_id ?? b.schema_id),
+    file_identifier: str(d.file_identifier ?? b.file_identifier),
+    label_map_json: obj(d.label_map ?? b.label_map, 'label_map'),
+    dropped_columns: (dropped as string[] | undefined) ?? [],
+    mapped_columns_json: obj(d.mapped_columns ?? b.mapped_columns, 'mapped_columns'),
+    value_delimiter: str(d.value_delimiter ?? b.value_delimiter),
+    import_current: flag === true,
+    device_id: str(d.device_id ?? b.device_id),
+    lang: str(d.lang ?? b.lang),
+  };
+}
 
 export default async function exportRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   const opts = { preHandler: app.authenticate, schema: { tags: ['exports'], security: secured } };
-  const jobJson = (j: exports_.Job) => ({ ...j, url: j.url || null });
-
-  /** Polls the job until it is finished or `ms` have passed. */
-  async function settle(r: FastifyRequest, job: exports_.Job, ms: number): Promise<exports_.Job> {
-    const end = Date.now() + ms;
-    let j = job;
-    while (j.status !== 'done' && j.status !== 'failed' && j.status !== 'cancelled' && Date.now() < end) {
-      await new Promise((res) => setTimeout(res, 200));
-      j = await clients.exports.getJob({ caller: r.caller, job_id: j.id }, meta(r));
-    }
-    return j;
-  }
+  const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, r, job, ms);
 
   for (const kind of KINDS) {
     app.get<Q>(`/api/project/:id/${kind}/`, opts, async (r, reply) => {
-      const job = await clients.exports.createExport({ caller: r.caller, project_id: projectId(r), schema_id: id(r.query.schema), kind, lang: str(r.query.lang) }, meta(r));
+      const job = await clients.exports.createExport(
+        { caller: r.caller, project_id: projectId(r), schema_id: id(r.query.schema), kind, lang: str(r.query.lang), profile: str(r.query.profile) },
+        meta(r),
+      );
       const wait = r.query.wait === '0' ? 0 : WAIT_MS;
       const j = await settle(r, job, wait);
       if (j.status === 'failed') throw problems.invalid(j.error || 'There was a problem updating the export files. Please try again.');
@@ -42,9 +76,35 @@ export default async function exportRoutes(app: FastifyInstance, { clients }: { 
     });
   }
   app.post<Q>('/api/project/:id/export/', opts, async (r, reply) => {
-    const job = await clients.exports.createExport({ caller: r.caller, project_id: projectId(r), schema_id: id(r.query.schema), kind: 'named_csv', lang: '' }, meta(r));
+    const job = await clients.exports.createExport({ caller: r.caller, project_id: projectId(r), schema_id: id(r.query.schema), kind: 'named_csv', lang: '', profile: '' }, meta(r));
     return reply.status(202).send({ job: jobJson(job) });
   });
+
+  // Imports (spec 001 §7 Import): a preview for the mapping screen, then the job.
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/import/preview/', opts, async (r) => {
+    const p = await clients.exports.previewImport({ caller: r.caller, ...importRequest(r) }, meta(r));
+    return {
+      columns: p.columns,
+      rows: JSON.parse(p.rows_json) as unknown,
+      errors: JSON.parse(p.errors_json) as unknown,
+      row_problems: JSON.parse(p.row_problems_json) as unknown,
+      questions: JSON.parse(p.questions_json) as unknown,
+    };
+  });
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/import/', opts, async (r, reply) => {
+    const job = await clients.exports.createImport({ caller: r.caller, ...importRequest(r) }, meta(r));
+    return reply.status(202).send({ job: jobJson(job) });
+  });
+
+  // SQL access for BI tools: the password is in this answer only.
+  app.post<{ Params: { id: string } }>('/api/project/:id/postgres/', opts, async (r, reply) =>
+    reply.status(201).send(await clients.responses.enableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r))),
+  );
+  app.post<{ Params: { id: string } }>('/api/project/:id/disable_postgres/', opts, async (r) => {
+    const a = await clients.responses.disableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r));
+    return { enabled: a.enabled };
+  });
+
   app.get<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/', opts, async (r) => jobJson(await clients.exports.getJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))));
   app.post<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/cancel/', opts, async (r) => jobJson(await clients.exports.cancelJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))));
 }

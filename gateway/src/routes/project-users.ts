@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { isProblem, problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, ids, optId, optRolesIn, optStr, projectUserJson, rolesIn, str } from '../wire.js';
+import { jobJson, settleJob } from './exports.js';
 import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
 import { readUpload } from './uploads.js';
@@ -121,9 +122,13 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients 
     return p.bulkAddProjectUsers({ caller: r.caller, project_id: project, rows }, meta(r));
   });
 
-  app.post<{ Params: { id: string } }>('/api/project/:id/users/userslist/', opts, async (r) => {
+  // A bulk upload runs as a job (exports service); a small list answers its report at once, a large one 202 with the job.
+  app.post<{ Params: { id: string } }>('/api/project/:id/users/userslist/', opts, async (r, reply) => {
     const file = await readUpload(r, 5 * 1024 * 1024);
-    return p.bulkUploadProjectUsers({ caller: r.caller, project_id: projectId(r), content: file.content, filename: file.filename }, meta(r));
+    const job = await settleJob(clients, r, await clients.exports.createUsersImport({ caller: r.caller, project_id: projectId(r), content: file.content, filename: file.filename }, meta(r)), 15_000);
+    if (job.status === 'failed') throw problems.invalid(job.error);
+    if (job.status !== 'done') return reply.status(202).send({ job: jobJson(job) });
+    return { ...(JSON.parse(job.result_json) as object), job: jobJson(job) };
   });
 
   for (const method of ['post', 'put'] as const) {

@@ -10,6 +10,7 @@ import type { ResponsesDeps } from './service/deps.js';
 import { MediaService } from './service/media.service.js';
 import { ReadService } from './service/read.service.js';
 import { SchemaCache } from './service/schemas.js';
+import { SqlAccessService, type SqlEndpoint } from './service/sql-access.service.js';
 import { UploadService } from './service/upload.service.js';
 import { ResponseStore } from './store/response.store.js';
 
@@ -33,6 +34,7 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
     uploads: new UploadService(deps, access, schemas),
     reads: new ReadService(deps, access),
     media: new MediaService(deps, access),
+    sqlAccess: new SqlAccessService(deps, access, schemas, sqlEndpoint(config)),
   };
   return {
     services: [responsesGrpc(services, log)],
@@ -42,5 +44,15 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
       deps.projects.close();
       deps.forms.close();
     },
+  };
+}
+
+/** Where BI tools connect for SQL access: SQL_ACCESS_HOST/PORT when set (the address seen from outside), else DATABASE_URL's. */
+function sqlEndpoint(config: ResponsesConfig): SqlEndpoint {
+  const url = new URL(config.DATABASE_URL);
+  return {
+    host: config.SQL_ACCESS_HOST || url.hostname || 'localhost',
+    port: config.SQL_ACCESS_PORT || Number(url.port || 5432),
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres',
   };
 }

@@ -11,6 +11,9 @@ export const responsesConfigShape = {
   AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
+  /** Host and port shown to BI tools for SQL access (project/{id}/postgres/); default: those of DATABASE_URL. */
+  SQL_ACCESS_HOST: vars.string(''),
+  SQL_ACCESS_PORT: vars.int(0),
 };
 export const loadResponsesConfig = (env?: Record<string, string | undefined>) => loadConfig(responsesConfigShape, env);
 export type ResponsesConfig = ReturnType<typeof loadResponsesConfig>;

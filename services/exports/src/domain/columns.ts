@@ -3,7 +3,7 @@
 //   - multi-select answers are joined by MULTI_DELIMITER (" | ");
 //   - dates are YYYY-MM-DD, times YYYY-MM-DD HH:mm:ss in UTC (spec 001 §9 display format);
 //   - a geotag answer is two columns, latitude and longitude;
-//   - image and signature answers are their object keys here; the worker turns them into presigned links;
+//   - image and signature answers are download links (presigned, living as long as the export file);
 //   - a text cell starting with = + - @ (or a tab or carriage return) is prefixed with ' so that spreadsheets do not
 //     run it as a formula (CSV injection); numbers stay numbers.
 import { isQuestion, itemsInOrder, text, type Item, type SchemaBody } from '@fieldwork/sampler';
@@ -46,6 +46,8 @@ export interface Names {
   group(id: number): string;
   team(id: number): string;
   user(id: number): string;
+  /** A download link for a media object key (image and signature answers); the key itself when absent. */
+  media?(key: string): string;
 }
 
 const cut = (s: string) => (s.length > HEADER_LIMIT ? `${s.slice(0, HEADER_LIMIT - 3)}...` : s);
@@ -92,12 +94,33 @@ export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string):
       }
       continue;
     }
+    if (item.type === 'image' || item.type === 'signature') {
+      columns.push({ header: cut(base), item, cell: (r, n) => mediaCell(answerOf(r, item), n) });
+      continue;
+    }
     columns.push({ header: cut(base), item, cell: (r) => answerCell(body, item, answerOf(r, item), mode, lang) });
   }
   return columns;
 }
 
 const answerOf = (r: ExportResponse, item: Item) => r.data?.['0']?.[item.id];
+
+/** Media keys of a page's responses for these columns (to be turned into links before the page is written). */
+export function mediaKeys(columns: Column[], rows: ExportResponse[]): string[] {
+  const items = columns.filter((c) => c.item?.type === 'image' || c.item?.type === 'signature').map((c) => c.item!);
+  if (items.length === 0) return [];
+  const keys: string[] = [];
+  for (const r of rows) for (const item of items) {
+    const v = answerOf(r, item);
+    if (typeof v === 'string' && v !== '') keys.push(v);
+  }
+  return keys;
+}
+
+function mediaCell(v: unknown, names: Names): string {
+  if (typeof v !== 'string' || v === '') return '';
+  return neutralise(names.media?.(v) ?? v);
+}
 
 function geotagPart(v: unknown, part: 'lat' | 'lng'): number | string {
   const g = v as { coordinates?: unknown; latitude?: unknown; longitude?: unknown } | null | undefined;

@@ -8,6 +8,9 @@ export function exportsGrpc(s: ExportService, log: Logger): GrpcServiceRegistrat
     createExport: (req, ctx) => s.create(req, ctx),
     getJob: (req, ctx) => s.get(req, ctx),
     cancelJob: (req, ctx) => s.cancel(req, ctx),
+    previewImport: (req, ctx) => s.previewImport(req, ctx),
+    createImport: (req, ctx) => s.createImport(req, ctx),
+    createUsersImport: (req, ctx) => s.createUsersImport(req, ctx),
   };
   return {
     name: 'fieldwork.exports.v1.ExportsService',

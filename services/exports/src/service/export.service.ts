@@ -1,13 +1,43 @@
 // Export jobs (spec 001 §7 Exports): queued by those who see a project's results, read back with their progress and,
 // once done, a download link until the file expires; cancelled on request.
 import { randomUUID } from 'node:crypto';
-import type { common, exports_ } from '@fieldwork/proto';
+import { common, type exports_ } from '@fieldwork/proto';
+import { isQuestion, itemsInOrder, text, type SchemaBody } from '@fieldwork/sampler';
+import { IMPORT_MESSAGES, placesOf, resolveMapping, rowToPayload, targetLabel, type Cell, type RowContext } from '../domain/import-mapping.js';
+import { readRows } from '../import/read-rows.js';
+import type { ImportParams } from '../import/run-import.js';
 import { problems } from '@fieldwork/service-kit';
 import { JobStore, type ExportKind, type JobRow } from '../store/job.store.js';
 import type { Ctx, ExportsDeps } from './deps.js';
 
 export const KINDS: readonly ExportKind[] = ['named_csv', 'coded_csv', 'dictionary_csv', 'xlsx_excel'];
 const LINK_S = 3600;
+const PREVIEW_ROWS = 10;
+
+/** A JSON object field of a request ('' is {}); a field error otherwise. */
+function jsonObject(json: string, field: string, errors: Record<string, string[]>): Record<string, unknown> {
+  if (!json.trim()) return {};
+  try {
+    const v = JSON.parse(json) as unknown;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  errors[field] = ['Send an object of column header to question.'];
+  return {};
+}
+
+/** The questions a column may be mapped to, for the mapping screen. */
+function mappableQuestions(body: SchemaBody, lang: string) {
+  const out: { id: number; code: string; label: string; type: string; part?: string }[] = [];
+  for (const { item } of itemsInOrder(body)) {
+    if (!isQuestion(item) || item.type === 'calculated' || item.type === 'concatenation') continue;
+    const label = text(item.name, lang, body.primary_language) || item.codeName;
+    if (item.type === 'geotag') for (const part of ['lat', 'lng']) out.push({ id: item.id, code: `${item.codeName}_${part}`, label: `${label} (${part === 'lat' ? 'latitude' : 'longitude'})`, type: item.type, part });
+    else out.push({ id: item.id, code: item.codeName, label, type: item.type });
+  }
+  return out;
+}
 
 export class ExportService {
   private readonly jobs: JobStore;
@@ -16,10 +46,10 @@ export class ExportService {
     this.jobs = new JobStore(deps.sql);
   }
 
-  private async requireResults(caller: common.Caller | undefined, projectId: number, ctx: Ctx): Promise<common.Caller> {
+  private async requireResults(caller: common.Caller | undefined, projectId: number, ctx: Ctx, screens = ['results', 'dataManager']): Promise<common.Caller> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
     const a = await this.deps.projects.getAccess({ caller, project_id: projectId }, ctx);
-    if (!a.screens.includes('results') && !a.screens.includes('dataManager')) throw problems.forbidden();
+    if (!screens.some((s) => a.screens.includes(s))) throw problems.forbidden();
     return caller;
   }
 
@@ -29,10 +59,141 @@ export class ExportService {
     const schemas = (await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
     const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);
     if (!schema) throw problems.invalidSchemaId();
-    const job = await this.jobs.create({ id: randomUUID(), project_id: req.project_id, schema_id: schema.id, kind: req.kind as ExportKind, created_by: caller.user_id, lang: req.lang || '' });
+    const profile = req.profile.trim();
+    if (profile.length > 200) throw problems.invalidFields({ profile: ['Ensure this field has no more than 200 characters.'] });
+    const job = await this.jobs.create({
+      id: randomUUID(),
+      project_id: req.project_id,
+      schema_id: schema.id,
+      kind: req.kind as ExportKind,
+      created_by: caller.user_id,
+      lang: req.lang || '',
+      profile,
+    });
     await this.deps.enqueue(job.id);
     this.deps.log.info({ jobId: job.id, projectId: job.project_id, kind: job.kind }, 'export queued');
     return this.toJob(job);
+  }
+
+  /** The form of an import (the top level when none is named), the uploaded file, and the mapping asked. */
+  private async importSetup(req: exports_.ImportRequest, ctx: Ctx) {
+    const caller = await this.requireResults(req.caller, req.project_id, ctx, ['projectLevelIngestion']);
+    const schemas = (await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
+    const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);
+    if (!schema) throw problems.invalidSchemaId();
+    if (!req.file_identifier.trim()) throw problems.invalidFields({ file_identifier: ['This field is required.'] });
+    const file = await this.deps.projects.getFile({ caller, project_id: req.project_id, file_id: req.file_identifier }, ctx);
+    if (!/\.(csv|xlsx)$/i.test(file.filename)) throw problems.invalidFields({ file_identifier: ['Import a CSV or XLSX file.'] });
+    const fields: Record<string, string[]> = {};
+    const labelMap = jsonObject(req.label_map_json, 'label_map', fields) as Record<string, string>;
+    const mappedColumns = jsonObject(req.mapped_columns_json, 'mapped_columns', fields) as Record<string, string | number>;
+    if (req.value_delimiter.length > 5) fields.value_delimiter = ['Ensure this field has no more than 5 characters.'];
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    const doc = await this.deps.forms.getSchemaInternal({ schema_id: schema.id }, ctx);
+    const body = JSON.parse(doc.body_json) as SchemaBody;
+    const mapping = { labelMap, droppedColumns: req.dropped_columns, mappedColumns };
+    return { caller, schema, file, body, mapping };
+  }
+
+  /** The header and first rows of the file, and what each column would fill. */
+  async previewImport(req: exports_.ImportRequest, ctx: Ctx): Promise<exports_.ImportPreview> {
+    const { caller, schema, file, body, mapping } = await this.importSetup(req, ctx);
+    const { headers, rows } = await this.firstRows(file.object_key, file.filename, PREVIEW_ROWS);
+    const resolved = resolveMapping(body, headers, mapping);
+    const lang = req.lang || body.primary_language;
+    const project = await this.deps.projects.getProject({ caller, project_id: req.project_id }, ctx);
+    const rc: RowContext = {
+      body,
+      projectId: req.project_id,
+      schemaId: schema.id,
+      targets: resolved.targets,
+      headers,
+      places: placesOf(project),
+      valueDelimiter: req.value_delimiter,
+      importCurrent: req.import_current,
+      deviceId: req.device_id,
+    };
+    return {
+      columns: headers.map((header, i) => {
+        const t = resolved.targets[i];
+        return {
+          header,
+          target_kind: t?.kind ?? '',
+          item_id: t?.kind === 'item' ? t.item.id : 0,
+          target: t?.kind === 'field' ? t.field : t?.kind === 'item' ? (t.part ?? '') : '',
+          label: targetLabel(body, t, lang),
+        };
+      }),
+      rows_json: JSON.stringify(rows),
+      errors_json: JSON.stringify(resolved.errors),
+      row_problems_json: JSON.stringify(Object.keys(resolved.errors).length > 0 ? [] : rows.map((cells, k) => rowToPayload(rc, cells, k + 1).problems)),
+      questions_json: JSON.stringify(mappableQuestions(body, lang)),
+    };
+  }
+
+  async createImport(req: exports_.ImportRequest, ctx: Ctx): Promise<exports_.Job> {
+    const { caller, schema, file, body, mapping } = await this.importSetup(req, ctx);
+    const { headers } = await this.firstRows(file.object_key, file.filename, 0);
+    const resolved = resolveMapping(body, headers, mapping);
+    if (Object.keys(resolved.errors).length > 0) throw problems.invalidFields(resolved.errors);
+    if (!resolved.targets.some((t) => t?.kind === 'item')) throw problems.invalid('No column of the file is mapped to a question of this form.');
+    const params: ImportParams = {
+      caller: common.Caller.toJSON(caller),
+      file_id: file.file_id,
+      object_key: file.object_key,
+      filename: file.filename,
+      label_map: mapping.labelMap,
+      dropped_columns: mapping.droppedColumns,
+      mapped_columns: mapping.mappedColumns,
+      value_delimiter: req.value_delimiter,
+      import_current: req.import_current,
+      device_id: req.device_id.slice(0, 200),
+    };
+    const job = await this.jobs.create({ id: randomUUID(), project_id: req.project_id, schema_id: schema.id, kind: 'import_responses', created_by: caller.user_id, lang: req.lang || '', params: params as never });
+    await this.deps.enqueue(job.id);
+    this.deps.log.info({ jobId: job.id, projectId: job.project_id, file: file.file_id }, 'import queued');
+    return this.toJob(job);
+  }
+
+  /** Bulk users from the template CSV: kept in the store until the job has read it. */
+  async createUsersImport(req: exports_.UsersImportRequest, ctx: Ctx): Promise<exports_.Job> {
+    const caller = await this.requireResults(req.caller, req.project_id, ctx, ['admins', 'staff']);
+    if (req.content.length === 0) throw problems.invalidFields({ file: ['The file is empty.'] });
+    const id = randomUUID();
+    const key = `imports/${req.project_id}/${id}/users.csv`;
+    await this.deps.store.put(key, Buffer.from(req.content), { contentType: 'text/csv', size: req.content.length });
+    const job = await this.jobs.create({
+      id,
+      project_id: req.project_id,
+      schema_id: 0,
+      kind: 'import_users',
+      created_by: caller.user_id,
+      lang: '',
+      params: { caller: common.Caller.toJSON(caller), object_key: key, filename: req.filename } as never,
+    });
+    await this.deps.enqueue(job.id);
+    return this.toJob(job);
+  }
+
+  /** The header row and up to `n` data rows (blank rows skipped) of a stored file. */
+  private async firstRows(key: string, filename: string, n: number): Promise<{ headers: string[]; rows: Cell[][] }> {
+    const input = await this.deps.store.get(key);
+    try {
+      const it = readRows(input, filename).rows[Symbol.asyncIterator]();
+      const first = await it.next().catch(() => {
+        throw problems.invalidFields({ file_identifier: ['The file could not be read as ' + (/\.xlsx$/i.test(filename) ? 'an XLSX workbook.' : 'CSV.')] });
+      });
+      if (first.done) throw problems.invalidFields({ file_identifier: [IMPORT_MESSAGES.noHeader] });
+      const rows: Cell[][] = [];
+      while (rows.length < n) {
+        const next = await it.next();
+        if (next.done) break;
+        if (next.value.some((c) => c !== null && c !== undefined && String(c).trim() !== '')) rows.push(next.value.map((c) => (c instanceof Date ? c.toISOString() : c)));
+      }
+      return { headers: first.value.map((c) => String(c ?? '').trim()), rows };
+    } finally {
+      input.destroy();
+    }
   }
 
   async get(req: exports_.JobRef, ctx: Ctx): Promise<exports_.Job> {
@@ -49,14 +210,16 @@ export class ExportService {
   private async mine(req: exports_.JobRef, ctx: Ctx): Promise<JobRow> {
     const job = await this.jobs.get(req.job_id);
     if (!job) throw problems.notFound();
-    await this.requireResults(req.caller, job.project_id, ctx);
+    const screens = job.kind === 'import_users' ? ['admins', 'staff'] : job.kind === 'import_responses' ? ['projectLevelIngestion'] : ['results', 'dataManager'];
+    await this.requireResults(req.caller, job.project_id, ctx, screens);
     return job;
   }
 
   private async toJob(j: JobRow): Promise<exports_.Job> {
-    const live = j.status === 'done' && j.object_key !== null && (j.expires_at === null || j.expires_at.getTime() > Date.now());
+    const live = j.status === 'done' && (j.expires_at === null || j.expires_at.getTime() > Date.now());
     const seconds = live && j.expires_at ? Math.max(1, Math.min(LINK_S, Math.floor((j.expires_at.getTime() - Date.now()) / 1000))) : LINK_S;
-    const url = live ? await this.deps.store.presignGet(j.object_key!, { expiresInSeconds: seconds, filename: j.object_key!.split('/').pop() }) : '';
+    const link = async (key: string | null) => (live && key ? this.deps.store.presignGet(key, { expiresInSeconds: seconds, filename: key.split('/').pop() }) : '');
+    const url = await link(j.object_key);
     return {
       id: j.id,
       project_id: j.project_id,
@@ -71,6 +234,10 @@ export class ExportService {
       size: j.size,
       time_created: j.time_created.toISOString(),
       expires_at: j.expires_at?.toISOString() ?? '',
+      rows_failed: j.rows_failed,
+      report_url: await link(j.report_key),
+      result_json: JSON.stringify(j.result ?? {}),
+      profile: j.profile,
     };
   }
 }

@@ -3,12 +3,13 @@ import type { Sql } from '@fieldwork/service-kit';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export type ExportKind = 'named_csv' | 'coded_csv' | 'dictionary_csv' | 'xlsx_excel';
+export type JobKind = ExportKind | 'import_responses' | 'import_users';
 
 export interface JobRow {
   id: string;
   project_id: number;
   schema_id: number;
-  kind: ExportKind;
+  kind: JobKind;
   status: JobStatus;
   rows_done: number;
   rows_total: number;
@@ -21,13 +22,20 @@ export interface JobRow {
   time_created: Date;
   time_updated: Date;
   expires_at: Date | null;
+  profile: string;
+  /** What the job was asked (imports: the file, the mapping, the caller). */
+  params: Record<string, unknown>;
+  rows_failed: number;
+  report_key: string | null;
+  result: Record<string, unknown>;
 }
 
 export class JobStore {
   constructor(private readonly sql: Sql) {}
 
-  async create(j: Pick<JobRow, 'id' | 'project_id' | 'schema_id' | 'kind' | 'created_by' | 'lang'>): Promise<JobRow> {
-    const [row] = await this.sql<JobRow[]>`insert into jobs ${this.sql(j)} returning *`;
+  async create(j: Pick<JobRow, 'id' | 'project_id' | 'schema_id' | 'kind' | 'created_by' | 'lang'> & Partial<Pick<JobRow, 'profile' | 'params'>>): Promise<JobRow> {
+    const { params, ...rest } = j;
+    const [row] = await this.sql<JobRow[]>`insert into jobs ${this.sql({ ...rest, params: this.sql.json((params ?? {}) as never) })} returning *`;
     return row!;
   }
 
@@ -51,10 +59,14 @@ export class JobStore {
     return row?.status;
   }
 
-  async finish(id: string, f: { object_key: string; size: number; rows: number; expires_at: Date }): Promise<boolean> {
+  async finish(
+    id: string,
+    f: { object_key: string | null; size: number; rows: number; expires_at: Date; rows_failed?: number; report_key?: string | null; result?: Record<string, unknown> },
+  ): Promise<boolean> {
     const rows = await this.sql`
       update jobs set status = 'done', object_key = ${f.object_key}, size = ${f.size}, rows_done = ${f.rows}, rows_total = ${f.rows},
-        expires_at = ${f.expires_at}, error = '', time_updated = now()
+        expires_at = ${f.expires_at}, error = '', time_updated = now(), rows_failed = ${f.rows_failed ?? 0}, report_key = ${f.report_key ?? null},
+        result = ${this.sql.json((f.result ?? {}) as never)}
       where id = ${id} and status = 'running' returning id`;
     return rows.length > 0;
   }
@@ -72,10 +84,11 @@ export class JobStore {
 
   /** Done jobs whose file has expired (their files are deleted, then the rows say so). */
   expired(limit = 100): Promise<JobRow[]> {
-    return this.sql<JobRow[]>`select * from jobs where status = 'done' and expires_at < now() and object_key is not null limit ${limit}`;
+    return this.sql<JobRow[]>`
+      select * from jobs where status = 'done' and expires_at < now() and (object_key is not null or report_key is not null) limit ${limit}`;
   }
 
   async forget(id: string): Promise<void> {
-    await this.sql`update jobs set object_key = null, time_updated = now() where id = ${id}`;
+    await this.sql`update jobs set object_key = null, report_key = null, time_updated = now() where id = ${id}`;
   }
 }

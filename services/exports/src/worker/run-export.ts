@@ -3,23 +3,18 @@
 // so a retried job writes the same object again, whole (the store replaces an object only once it is complete).
 import { common } from '@fieldwork/proto';
 import type { SchemaBody } from '@fieldwork/sampler';
-import { dictionaryRows, exportColumns, type ExportResponse, type Names } from '../domain/columns.js';
+import { dictionaryRows, exportColumns, mediaKeys, type ExportResponse, type Names } from '../domain/columns.js';
 import { writeCsv } from '../export/csv-writer.js';
 import { writeXlsx } from '../export/xlsx-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import type { JobRow } from '../store/job.store.js';
 
-export interface ExportOutcome {
-  key: string;
-  rows: number;
-  size: number;
-}
 
 export async function runExport(
   job: JobRow,
   deps: ExportsDeps,
   options: { pageSize: number; pageDelayMs?: number; progress: (done: number, total: number) => Promise<void>; cancelled: () => boolean },
-): Promise<ExportOutcome> {
+): Promise<{ key: string; rows: number; size: number }> {
   const ctx = { requestId: `job-${job.id}` };
   const caller = common.Caller.fromPartial({ user_id: job.created_by });
   const [doc, project, counts] = await Promise.all([
@@ -29,7 +24,7 @@ export async function runExport(
   ]);
   const body = JSON.parse(doc.body_json) as SchemaBody;
   const lang = job.lang || body.primary_language || 'en';
-  const total = counts.by_schema[job.schema_id]?.total ?? 0;
+  const total = job.profile ? 0 : (counts.by_schema[job.schema_id]?.total ?? 0);
   const byId = <T extends { id: number; name: string }>(list: T[]) => new Map(list.map((x) => [x.id, x.name]));
   const sites = byId(project.sites);
   const groups = byId(project.groups);
@@ -42,7 +37,8 @@ export async function runExport(
     user: (id) => users.get(id) ?? String(id),
   };
   const base = job.kind === 'coded_csv' ? 'coded' : job.kind === 'dictionary_csv' ? 'dictionary' : 'named';
-  const key = `exports/${job.project_id}/${job.id}/${base}-${job.schema_id}.${job.kind === 'xlsx_excel' ? 'xlsx' : 'csv'}`;
+  const profile = job.profile ? `-profile-${job.profile.replace(/[^\w.-]/g, '_')}` : '';
+  const key = `exports/${job.project_id}/${job.id}/${base}-${job.schema_id}${profile}.${job.kind === 'xlsx_excel' ? 'xlsx' : 'csv'}`;
   await options.progress(0, job.kind === 'dictionary_csv' ? 0 : total);
 
   if (job.kind === 'dictionary_csv') {
@@ -56,11 +52,17 @@ export async function runExport(
   }
 
   const columns = exportColumns(body, job.kind === 'coded_csv' ? 'coded' : 'named', lang);
+  // Media answers become links that live as long as the file (S3 allows at most 7 days).
+  const links = new Map<string, string>();
+  const linkSeconds = Math.min(7 * 86_400, Math.max(60, deps.fileTtlHours * 3600));
+  names.media = (k) => links.get(k) ?? k;
   async function* pages(): AsyncGenerator<ExportResponse[]> {
     let after = 0;
     do {
-      const page = await deps.responses.exportPage({ project_id: job.project_id, schema_id: job.schema_id, after_id: after, limit: options.pageSize }, ctx);
+      const page = await deps.responses.exportPage({ project_id: job.project_id, schema_id: job.schema_id, after_id: after, limit: options.pageSize, profile: job.profile }, ctx);
       const rows = JSON.parse(page.rows_json) as ExportResponse[];
+      links.clear();
+      for (const k of mediaKeys(columns, rows)) if (!links.has(k)) links.set(k, await deps.store.presignGet(k, { expiresInSeconds: linkSeconds, filename: k.split('/').pop() }));
       if (rows.length > 0) yield rows;
       after = page.last_id;
       if (after !== 0 && options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));

@@ -4,10 +4,11 @@
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
 // deleted on the side.
 import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
-import type { Logger, Nats } from '@fieldwork/service-kit';
+import { isProblem, isServiceError, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import { JobStore } from '../store/job.store.js';
+import { ImportFailed, runImport, runUsersImport, type JobOutcome } from '../import/run-import.js';
 import { runExport } from './run-export.js';
 
 export const DURABLE = 'exports-workers';
@@ -64,34 +65,51 @@ export class ExportWorker {
     if (!job) return m.ack(); // finished, cancelled or unknown
     const log = this.options.log.child({ jobId: id });
     if (job.attempts > this.options.maxAttempts) {
-      await this.jobs.fail(id, 'The export failed too many times.');
+      await this.jobs.fail(id, 'The job failed too many times.');
       return m.ack();
     }
     // Alive: JetStream keeps the job with this worker while it works.
     const alive = setInterval(() => m.working(), Math.max(1000, (this.options.ackWaitS * 1000) / 3));
     let cancelled = false;
     try {
-      const out = await runExport(job, this.deps, {
+      const options = {
         pageSize: this.options.pageSize,
         pageDelayMs: this.options.pageDelayMs,
         cancelled: () => cancelled || this.stopped,
-        progress: async (done, total) => {
+        progress: async (done: number, total: number) => {
           if ((await this.jobs.progress(id, done, total)) === 'cancelled') cancelled = true;
         },
+      };
+      const out: JobOutcome =
+        job.kind === 'import_responses' ? await runImport(job, this.deps, options) : job.kind === 'import_users' ? await runUsersImport(job, this.deps, options) : await runExport(job, this.deps, options);
+      const finished = await this.jobs.finish(id, {
+        object_key: out.key,
+        size: out.size,
+        rows: out.rows,
+        expires_at: new Date(Date.now() + this.deps.fileTtlHours * 3_600_000),
+        rows_failed: out.rows_failed ?? 0,
+        report_key: out.report_key ?? null,
+        result: out.result ?? {},
       });
-      const finished = await this.jobs.finish(id, { object_key: out.key, size: out.size, rows: out.rows, expires_at: new Date(Date.now() + this.deps.fileTtlHours * 3_600_000) });
-      if (!finished) await this.deps.store.delete(out.key); // cancelled at the last moment
-      log.info({ rows: out.rows, size: out.size, attempt: job.attempts }, 'export done');
+      if (!finished) for (const key of [out.key, out.report_key]) if (key) await this.deps.store.delete(key); // cancelled at the last moment
+      log.info({ kind: job.kind, rows: out.rows, size: out.size, attempt: job.attempts }, 'job done');
       m.ack();
     } catch (err) {
+      const problem = isProblem(err) ? err : isServiceError(err) ? statusToProblem(err) : undefined;
+      const refused = err instanceof ImportFailed ? err.message : problem && problem.status < 500 ? problem.message : undefined;
       if (err instanceof ExportCancelled && !this.stopped) {
-        log.info('export cancelled');
+        log.info('job cancelled');
+        m.ack();
+      } else if (refused !== undefined && !this.stopped) {
+        // Bad input (a file without a header, a mapping gone wrong, a refused users list): trying again won't help.
+        log.info({ err }, 'job refused');
+        await this.jobs.fail(id, refused);
         m.ack();
       } else if (this.stopped) {
         m.nak(); // shutting down: another worker takes it
       } else if (job.attempts >= this.options.maxAttempts) {
         log.error({ err }, 'export failed');
-        await this.jobs.fail(id, 'There was a problem updating the export files. Please try again.');
+        await this.jobs.fail(id, job.kind.startsWith('import_') ? 'The import failed. Please try again.' : 'There was a problem updating the export files. Please try again.');
         m.ack();
       } else {
         log.warn({ err, attempt: job.attempts }, 'export attempt failed; retrying');
@@ -106,7 +124,7 @@ export class ExportWorker {
   private async sweep(): Promise<void> {
     try {
       for (const job of await this.jobs.expired()) {
-        await this.deps.store.delete(job.object_key!);
+        for (const key of [job.object_key, job.report_key]) if (key) await this.deps.store.delete(key);
         await this.jobs.forget(job.id);
       }
     } catch (err) {

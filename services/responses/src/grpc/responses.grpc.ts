@@ -4,13 +4,17 @@ import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logge
 import type { CountService } from '../service/count.service.js';
 import type { MediaService } from '../service/media.service.js';
 import type { ReadService } from '../service/read.service.js';
+import type { SqlAccessService } from '../service/sql-access.service.js';
 import type { UploadService } from '../service/upload.service.js';
 
-export function responsesGrpc(s: { counts: CountService; uploads: UploadService; reads: ReadService; media: MediaService }, log: Logger): GrpcServiceRegistration {
+export function responsesGrpc(s: { counts: CountService; uploads: UploadService; reads: ReadService; media: MediaService; sqlAccess: SqlAccessService }, log: Logger): GrpcServiceRegistration {
   const handlers: AsyncHandlers<responses.ResponsesServiceServer> = {
     countResponses: (req) => s.counts.counts(req),
     exportPage: (req) => s.counts.exportPage(req),
     upload: (req, ctx) => s.uploads.upload(req, ctx),
+    importBatch: (req, ctx) => s.uploads.importBatch(req, ctx),
+    enableSqlAccess: (req, ctx) => s.sqlAccess.enable(req, ctx),
+    disableSqlAccess: (req, ctx) => s.sqlAccess.disable(req, ctx),
     list: (req, ctx) => s.reads.list(req, ctx),
     filter: (req, ctx) => s.reads.filter(req, ctx),
     getOne: (req, ctx) => s.reads.getOne(req, ctx),

@@ -15,6 +15,8 @@ export interface ResponseAccess {
   surveyId: number;
   email: string;
   can: (action: 'collect' | 'edit' | 'delete' | 'editCompleted' | 'changeStatus' | 'results') => boolean;
+  /** The project screens the caller may open (packages/access): projectLevelIngestion for imports and SQL access. */
+  screens: ReadonlySet<string>;
   /** What the caller may read: everything (results, data management) or their own and their read_sites. */
   scope: Scope;
   placement: { site: number; group: number; team: number };
@@ -46,6 +48,7 @@ export class AccessCache {
       surveyId: caller.collect_survey_id,
       email: caller.collect_email,
       can: (action) => (action === 'results' ? readAll : actions.has(action)),
+      screens,
       scope: { all: readAll, userId: caller.user_id, sites: a.read_sites },
       placement: { site: a.site, group: a.group, team: a.team },
       projectType: a.project_type,

@@ -19,7 +19,7 @@ export class CountService {
   /** A page of live responses for an export job, after the cursor. */
   async exportPage(req: responses.ExportPageRequest): Promise<responses.ExportPageReply> {
     const limit = req.limit > 0 ? Math.min(req.limit, 10_000) : 5_000;
-    const rows = await this.store.exportPage(req.project_id, req.schema_id, req.after_id, limit);
+    const rows = await this.store.exportPage(req.project_id, req.schema_id, req.after_id, limit, req.profile);
     const out = rows.map((r) => ({
       response_id: r.response_id,
       schema_id: r.schema_id,

@@ -2,7 +2,7 @@
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
 import { checkResponseData, isAnswered, lookupAnswers, recordValidity, visibility, type Answers } from '@fieldwork/sampler';
-import { fieldErrorsOf, problems, transaction } from '@fieldwork/service-kit';
+import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
   clientTime,
   decide,
@@ -46,11 +46,50 @@ export class UploadService {
   ) {}
 
   async upload(req: responses.UploadRequest, ctx: Ctx): Promise<responses.UploadReply> {
-    if (!(UPLOAD_ACTIONS as readonly string[]).includes(req.action)) throw problems.invalid(`Unknown upload action ${req.action}.`);
-    const action = req.action as UploadAction;
+    const action = this.action(req.action);
     const access = await this.access.get(req.caller, req.project_id, ctx);
     if (!access.can('collect') && !access.can('edit')) throw problems.forbidden();
-    const p = this.parse(req.payload_json, req.project_id);
+    const reply = await transaction(this.deps.sql, (tx) => this.uploadOne(tx, access, action, req.payload_json, req.project_id, ctx));
+    if (reply.status === 'stored') this.deps.published();
+    return reply;
+  }
+
+  /**
+   * An import job's batch: every payload is decided as an upload, in one transaction with a savepoint each, so a
+   * refused row is reported and the others are kept. Importing needs the right to edit (data managers, owners).
+   */
+  async importBatch(req: responses.ImportBatchRequest, ctx: Ctx): Promise<responses.ImportBatchReply> {
+    const access = await this.access.get(req.caller, req.project_id, ctx);
+    if (!access.screens.has('projectLevelIngestion') || !access.can('collect')) throw problems.forbidden();
+    if (req.payloads_json.length > 5000) throw problems.invalid('An import batch holds at most 5000 rows.');
+    const actions = req.payloads_json.map((_, i) => this.action(req.actions[i] || 'save'));
+    const results = await transaction(this.deps.sql, async (tx) => {
+      const out: responses.ImportRowResult[] = [];
+      for (const [i, json] of req.payloads_json.entries()) {
+        try {
+          const reply = await (tx as unknown as { savepoint: <T>(fn: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint((sp) =>
+            this.uploadOne(sp, access, actions[i]!, json, req.project_id, ctx),
+          );
+          out.push({ status: reply.status, errors_json: '' });
+        } catch (err) {
+          if (!isProblem(err) || err.status >= 500) throw err;
+          out.push({ status: 'failed', errors_json: JSON.stringify(err.fields ?? { non_field_errors: [err.message] }) });
+        }
+      }
+      return out;
+    });
+    if (results.some((r) => r.status === 'stored')) this.deps.published();
+    return { results };
+  }
+
+  private action(a: string): UploadAction {
+    if (!(UPLOAD_ACTIONS as readonly string[]).includes(a)) throw problems.invalid(`Unknown upload action ${a}.`);
+    return a as UploadAction;
+  }
+
+  private async uploadOne(tx: Sql, access: ResponseAccess, action: UploadAction, payloadJson: string, projectId: number, ctx: Ctx): Promise<responses.UploadReply> {
+    const req = { project_id: projectId };
+    const p = this.parse(payloadJson, req.project_id);
     const schema = await this.schemas.get(p.sampler_schema, ctx).catch(() => {
       throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
     });
@@ -80,7 +119,7 @@ export class UploadService {
       }),
     );
 
-    return transaction(this.deps.sql, async (tx) => {
+    {
       const store = new ResponseStore(tx);
       const stored = await store.forUpdate(p.response_id);
       if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
@@ -147,10 +186,7 @@ export class UploadService {
       await store.addOutbox(row, eventOf(row, stored?.data));
       const media = hasMedia ? await store.pendingMedia(row.response_id) : { image: 0, signature: 0 };
       return { status: 'stored', response: toMessage(row, { media }) };
-    }).then((reply) => {
-      if (reply.status === 'stored') this.deps.published();
-      return reply;
-    });
+    }
   }
 
   private parse(json: string, projectId: number): UploadPayload {

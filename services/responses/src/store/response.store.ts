@@ -89,10 +89,11 @@ export class ResponseStore {
   }
 
   /** Live responses of a project (or one schema) with an id above the cursor, in id order (keyset paging). */
-  exportPage(projectId: number, schemaId: number, afterId: number, limit: number): Promise<ResponseRow[]> {
+  exportPage(projectId: number, schemaId: number, afterId: number, limit: number, profile = ''): Promise<ResponseRow[]> {
     return this.sql<ResponseRow[]>`
       select * from responses
       where project_id = ${projectId} and id > ${afterId} and not deleted ${schemaId > 0 ? this.sql`and schema_id = ${schemaId}` : this.sql``}
+        ${profile ? this.sql`and (response_id = ${profile} or ${profile} = any(ancestors))` : this.sql``}
       order by id limit ${limit}`;
   }
 

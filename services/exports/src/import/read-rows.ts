@@ -1,0 +1,68 @@
+// Rows of an uploaded CSV or XLSX file, streamed from the object store: the header row, then the data rows one by
+// one, never the whole file in memory. CSV through csv-parse (a BOM, quoted newlines and ragged rows are fine);
+// XLSX through exceljs's streaming reader (first sheet only; formulas give their cached result). `bytesRead` tells
+// how far into the stored object the reader is, for progress.
+import { Transform, type Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import type { Cell } from '../domain/import-mapping.js';
+
+export interface RowSource {
+  rows: AsyncIterable<Cell[]>;
+  bytesRead: () => number;
+}
+
+/** Counts the bytes that flow through. */
+function counter(): Transform & { bytes: number } {
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      t.bytes += chunk.length;
+      done(null, chunk);
+    },
+  }) as Transform & { bytes: number };
+  t.bytes = 0;
+  return t;
+}
+
+export function readRows(input: Readable, filename: string): RowSource {
+  const count = counter();
+  input.on('error', (err) => count.destroy(err));
+  input.pipe(count);
+  const xlsx = /\.xlsx$/i.test(filename);
+  return { rows: xlsx ? xlsxRows(count) : csvRows(count), bytesRead: () => count.bytes };
+}
+
+async function* csvRows(input: Readable): AsyncGenerator<Cell[]> {
+  const parser = input.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000 }));
+  for await (const record of parser) yield record as string[];
+}
+
+/** A cell value of exceljs as a plain value. */
+function plain(v: ExcelJS.CellValue): Cell {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
+  if (typeof v === 'object') {
+    if ('richText' in v) return v.richText.map((p) => p.text).join('');
+    if ('result' in v) return plain(v.result as ExcelJS.CellValue);
+    if ('text' in v) return String((v as { text: unknown }).text);
+    if ('error' in v) return null;
+  }
+  return String(v as unknown);
+}
+
+async function* xlsxRows(input: Readable): AsyncGenerator<Cell[]> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'emit' });
+  for await (const sheet of reader) {
+    let expected = 1;
+    for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+      // Empty rows are skipped by the reader; keep numbering by the sheet's own row numbers.
+      for (; expected < row.number; expected++) yield [];
+      expected = row.number + 1;
+      const values = row.values as ExcelJS.CellValue[];
+      const cells: Cell[] = [];
+      for (let i = 1; i < values.length; i++) cells.push(plain(values[i]));
+      yield cells;
+    }
+    return; // first sheet only
+  }
+}
