@@ -121,14 +121,8 @@ export async function runImport(
     }
   };
 
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const sent = batch;
-    batch = [];
-    const reply = await deps.responses.importBatch(
-      { caller, project_id: job.project_id, payloads_json: sent.map((b) => JSON.stringify(b.payload)), actions: sent.map((b) => b.action) },
-      ctx,
-    );
+  /** What a batch's rows did: counts, and the refused ones in the report. */
+  const record = async (sent: typeof batch, reply: { results: { status: string; errors_json: string }[] }) => {
     for (const [k, r] of reply.results.entries()) {
       if (r.status === 'failed') {
         const errors = JSON.parse(r.errors_json || '{}') as Record<string, string[]>;
@@ -148,6 +142,22 @@ export async function runImport(
     if (options.cancelled()) throw new ExportCancelled();
   };
 
+  // Two batches in flight: the next rows are read and checked while the responses service stores the last batch.
+  let inflight: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const sent = batch;
+    batch = [];
+    const request = deps.responses.importBatch(
+      { caller, project_id: job.project_id, payloads_json: sent.map((b) => JSON.stringify(b.payload)), actions: sent.map((b) => b.action) },
+      ctx,
+    );
+    request.catch(() => undefined); // awaited below, after the previous batch
+    await inflight;
+    inflight = request.then((reply) => record(sent, reply));
+    inflight.catch(() => undefined);
+  };
+
   try {
     await report.write(['row', 'column', 'value', 'message']);
     await options.progress(0, 0);
@@ -163,7 +173,9 @@ export async function runImport(
       if (batch.length >= BATCH) await flush();
     }
     await flush();
+    await inflight;
   } catch (err) {
+    await inflight.catch(() => undefined);
     await report.abort();
     await deps.store.delete(reportKey).catch(() => undefined);
     throw err;

@@ -36,6 +36,27 @@ export const UPLOAD_MESSAGES = {
   duplicateKey: 'A record with this identifier',
 } as const;
 
+/** What an import batch shares: the stored responses it read at once (and those it wrote since). */
+interface Batch {
+  stored: Map<string, ResponseRow>;
+  /** New responses waiting to be inserted together (ids in `pendingIds`). */
+  pending: NewResponse[];
+  pendingIds: Set<string>;
+}
+
+/** Inserts the batch's waiting new responses and their outbox rows, two statements for all of them. */
+async function flushPending(tx: Sql, batch: Batch): Promise<void> {
+  if (batch.pending.length === 0) return;
+  const store = new ResponseStore(tx);
+  const rows = await store.insertMany(batch.pending);
+  await store.addOutboxMany(rows.map((row) => ({ row, payload: eventOf(row, undefined) })));
+  for (const row of rows) batch.stored.set(row.response_id, row);
+  batch.pending = [];
+  batch.pendingIds.clear();
+}
+
+const savepoint = <T>(tx: Sql, fn: (sp: Sql) => Promise<T>): Promise<T> => (tx as unknown as { savepoint: (f: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint(fn);
+
 const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
 export class UploadService {
@@ -64,18 +85,29 @@ export class UploadService {
     if (req.payloads_json.length > 5000) throw problems.invalid('An import batch holds at most 5000 rows.');
     const actions = req.payloads_json.map((_, i) => this.action(req.actions[i] || 'save'));
     const results = await transaction(this.deps.sql, async (tx) => {
+      // One read of what is stored for the whole batch; savepoints only around writes that a unique key may refuse.
+      const ids = req.payloads_json.map((json) => {
+        try {
+          const id = (JSON.parse(json) as { response_id?: unknown }).response_id;
+          return typeof id === 'string' ? id : '';
+        } catch {
+          return '';
+        }
+      });
+      const batch: Batch = { stored: await new ResponseStore(tx).forUpdateMany(ids.filter((id) => id !== '')), pending: [], pendingIds: new Set() };
       const out: responses.ImportRowResult[] = [];
       for (const [i, json] of req.payloads_json.entries()) {
+        // A row naming a response still waiting (or a parent that may be) sees it stored first.
+        if (batch.pendingIds.has(ids[i]!) || json.includes('"parent_id"')) await flushPending(tx, batch);
         try {
-          const reply = await (tx as unknown as { savepoint: <T>(fn: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint((sp) =>
-            this.uploadOne(sp, access, actions[i]!, json, req.project_id, ctx),
-          );
+          const reply = await this.uploadOne(tx, access, actions[i]!, json, req.project_id, ctx, batch);
           out.push({ status: reply.status, errors_json: '' });
         } catch (err) {
           if (!isProblem(err) || err.status >= 500) throw err;
           out.push({ status: 'failed', errors_json: JSON.stringify(err.fields ?? { non_field_errors: [err.message] }) });
         }
       }
+      await flushPending(tx, batch);
       return out;
     });
     if (results.some((r) => r.status === 'stored')) this.deps.published();
@@ -87,7 +119,7 @@ export class UploadService {
     return a as UploadAction;
   }
 
-  private async uploadOne(tx: Sql, access: ResponseAccess, action: UploadAction, payloadJson: string, projectId: number, ctx: Ctx): Promise<responses.UploadReply> {
+  private async uploadOne(tx: Sql, access: ResponseAccess, action: UploadAction, payloadJson: string, projectId: number, ctx: Ctx, batch?: Batch): Promise<responses.UploadReply> {
     const req = { project_id: projectId };
     const p = this.parse(payloadJson, req.project_id);
     const schema = await this.schemas.get(p.sampler_schema, ctx).catch(() => {
@@ -121,7 +153,7 @@ export class UploadService {
 
     {
       const store = new ResponseStore(tx);
-      const stored = await store.forUpdate(p.response_id);
+      const stored = batch ? batch.stored.get(p.response_id) : await store.forUpdate(p.response_id);
       if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
@@ -176,13 +208,23 @@ export class UploadService {
       if (decision === 'ignored' || decision === 'unmodified') {
         return { status: decision, response: toMessage(stored!) };
       }
+      if (batch && !stored && incoming.lookup_key === null && !hasMedia) {
+        batch.pending.push(incoming);
+        batch.pendingIds.add(incoming.response_id);
+        return { status: 'stored', response: undefined };
+      }
+      // New responses keep the order of the batch (ids in file order): the waiting ones go first.
+      if (batch && !stored) await flushPending(tx, batch);
       let row: ResponseRow;
+      const write = (st: ResponseStore) => (stored ? st.update(stored.id, incoming) : st.insert(incoming));
       try {
-        row = stored ? await store.update(stored.id, incoming) : await store.insert(incoming);
+        // In a batch, a refused write must not end the transaction: a savepoint, only when a unique key may refuse.
+        row = batch && incoming.lookup_key !== null ? await savepoint(tx, (sp) => write(new ResponseStore(sp))) : await write(store);
       } catch (e) {
         if (isUniqueViolation(e)) throw problems.alreadyExists(UPLOAD_MESSAGES.duplicateKey);
         throw e;
       }
+      batch?.stored.set(row.response_id, row);
       await store.addOutbox(row, eventOf(row, stored?.data));
       const media = hasMedia ? await store.pendingMedia(row.response_id) : { image: 0, signature: 0 };
       return { status: 'stored', response: toMessage(row, { media }) };

@@ -103,6 +103,13 @@ export class ResponseStore {
     return row;
   }
 
+  /** Stored responses by response id, locked for this transaction (an import batch reads them at once). */
+  async forUpdateMany(responseIds: string[]): Promise<Map<string, ResponseRow>> {
+    if (responseIds.length === 0) return new Map();
+    const rows = await this.sql<ResponseRow[]>`select * from responses where response_id = any(${responseIds}) order by id for update`;
+    return new Map(rows.map((r) => [r.response_id, r]));
+  }
+
   async byResponseId(responseId: string): Promise<ResponseRow | undefined> {
     const [row] = await this.sql<ResponseRow[]>`select * from responses where response_id = ${responseId}`;
     return row;
@@ -122,6 +129,18 @@ export class ResponseStore {
   async insert(r: NewResponse): Promise<ResponseRow> {
     const [row] = await this.sql<ResponseRow[]>`insert into responses ${this.sql(this.values(r))} returning *`;
     return row!;
+  }
+
+  /** New responses in one statement (an import batch), in the order given. */
+  async insertMany(rs: NewResponse[]): Promise<ResponseRow[]> {
+    if (rs.length === 0) return [];
+    return this.sql<ResponseRow[]>`insert into responses ${this.sql(rs.map((r) => this.values(r)))} returning *`;
+  }
+
+  async addOutboxMany(items: { row: ResponseRow; payload: unknown }[]): Promise<void> {
+    if (items.length === 0) return;
+    const values = items.map(({ row, payload }) => ({ response_id: row.response_id, project_id: row.project_id, version: row.version, payload: this.sql.json(payload as never) }));
+    await this.sql`insert into response_outbox ${this.sql(values as never)}`;
   }
 
   async update(id: number, r: NewResponse): Promise<ResponseRow> {

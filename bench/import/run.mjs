@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Import benchmark: a CSV of N rows (default 100,000) of the 20-question form of bench/export, uploaded through the
+// API and imported by an import job on the whole stack (gateway, exports worker, responses service writing to
+// PostgreSQL with the outbox); rows per second from the job's start to its end, the job's own progress polled every
+// second, and the exports process's peak RSS. Then the same file imported again (everything unmodified).
+//   full:  pnpm bench:import          (records the figures in docs/benchmarks.md)
+//   smoke: node bench/import/run.mjs --smoke
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem, release } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startTestStack } from '@fieldwork/launcher';
+import { auth } from '@fieldwork/proto';
+import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
+import { createClient } from '@fieldwork/service-kit';
+
+const smoke = process.argv.includes('--smoke');
+const N = smoke ? 2_000 : Number(process.env.BENCH_ROWS ?? 100_000);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+let body = addBlock(newSchemaBody('S'), { en: 'Household' });
+const blockId = body.id;
+body = body.body;
+const kinds = [...Array(8).fill('number'), ...Array(7).fill('choice'), ...Array(4).fill('open'), 'date'];
+for (const [i, type] of kinds.entries()) body = addItem(body, blockId, type, 'en', `Question ${i + 1}`).body;
+for (let item = 9; item <= 15; item++) for (const label of ['Alpha', 'Beta', 'Gamma', 'Delta']) body = addChoice(body, item, 'en', label).body;
+const labels = ['Alpha', 'Beta', 'Gamma', 'Delta'];
+
+function csv(n) {
+  const lines = [['time_created', ...kinds.map((_, i) => `Question ${i + 1}`)].join(',')];
+  for (let i = 0; i < n; i++) {
+    const cells = [`2025-01-01 00:00:${String(i % 60).padStart(2, '0')}`];
+    for (let q = 1; q <= 8; q++) cells.push(String((i * 7 + q * 13) % 100));
+    for (let q = 9; q <= 15; q++) cells.push(labels[(i + q) % 4]);
+    for (let q = 16; q <= 19; q++) cells.push(`answer ${i % 997} to question ${q}`);
+    cells.push(`2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`);
+    lines.push(cells.join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** RSS of a process, in MB (Linux /proc). */
+function rssMb(pid) {
+  try {
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+const stack = await startTestStack();
+let exitCode = 0;
+try {
+  const api = async (method, path, options = {}) => {
+    const res = await fetch(`${stack.baseUrl}/api/${path}`, {
+      method,
+      headers: { ...(options.token ? { authorization: `JWT ${options.token}` } : {}), ...(options.form ? {} : { 'content-type': 'application/json' }) },
+      body: options.form ?? (options.body ? JSON.stringify(options.body) : undefined),
+    });
+    const json = await res.json().catch(() => null);
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const login0 = await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } });
+  const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${stack.ports.auth}`);
+  await admin.adminSetFeatures({ organization_id: login0.organization.id, enable: ['ingestion'], disable: [] });
+  admin.close();
+  const { access: token, organization } = await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } });
+  const project = await api('POST', 'project/', { token, body: { name: 'Import bench', organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } } });
+  await api('PUT', `samplerschema/${project.sampler_schemas[0].id}/`, { token, body: { ...body, revision: 1 } });
+  const text = csv(N);
+  const form = new FormData();
+  form.append('file', new Blob([text]), 'bench.csv');
+  const file = await api('POST', `project/${project.id}/upload/`, { token, form });
+  const exportsPid = stack.stack.children.get("exports")?.process.pid;
+
+  async function timedImport() {
+    const t0 = performance.now();
+    const { job } = await api('POST', `project/${project.id}/import/`, { token, body: { data: { file_identifier: file.file_id } } });
+    let j = job;
+    let peak = 0;
+    while (!['done', 'failed', 'cancelled'].includes(j.status)) {
+      await new Promise((r) => setTimeout(r, smoke ? 200 : 1000));
+      j = await api('GET', `exports/jobs/${job.id}/`, { token });
+      if (exportsPid) peak = Math.max(peak, rssMb(exportsPid));
+      if (!smoke) process.stdout.write(`\r${j.status} ${j.rows_done}/${j.rows_total} (${j.percent}%)   `);
+    }
+    const s = (performance.now() - t0) / 1000;
+    if (j.status !== 'done' || j.rows_failed !== 0) throw new Error(`import ${j.status}: ${j.error} ${j.rows_failed} failed`);
+    return { s, rate: N / s, result: j.result, peak };
+  }
+  const first = await timedImport();
+  const second = await timedImport();
+  if (first.result.stored !== N || second.result.unmodified !== N) throw new Error(`unexpected results ${JSON.stringify([first.result, second.result])}`);
+
+  const f = (n) => Math.round(n).toLocaleString('en');
+  const table = [
+    '| import | rows | MB | seconds | rows/s | stored | unmodified | exports RSS peak MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| first import (new responses) | ${f(N)} | ${(text.length / 2 ** 20).toFixed(1)} | ${first.s.toFixed(1)} | ${f(first.rate)} | ${f(first.result.stored)} | ${f(first.result.unmodified)} | ${first.peak || 'n/a'} |`,
+    `| same file again | ${f(N)} | ${(text.length / 2 ** 20).toFixed(1)} | ${second.s.toFixed(1)} | ${f(second.rate)} | ${f(second.result.stored)} | ${f(second.result.unmodified)} | ${second.peak || 'n/a'} |`,
+  ].join('\n');
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
+  const command = smoke ? 'node bench/import/run.mjs --smoke' : `BENCH_ROWS=${N} pnpm bench:import`;
+  console.log(`\n\n${table}\n\n${machine}\nreproduce: ${command}\n`);
+  if (!smoke) {
+    const path = `${root}docs/benchmarks.md`;
+    const title = '## Imports: CSV of 20 questions through an import job';
+    const date = new Date().toISOString().slice(0, 10);
+    const section = `${title}\n\n${date}, ${machine}. A CSV of ${f(N)} rows (20 questions: 8 numbers, 7 choices by label, 4 texts, 1 date, and time_created) uploaded through the API and imported by one import job on the whole stack started by the launcher (gateway, exports worker, responses service, PostgreSQL, NATS; results ingestion runs behind it). Time from the import request to the job's done state, polled every second. Each row is mapped and checked with packages/sampler in the worker, then stored through the responses service's ImportBatch (batches of 500, the upload's checks and decisions, a savepoint and an outbox row per response).\n\n${table}\n\nReproduce: \`${command}\`\n`;
+    let doc = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+    const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
+    writeFileSync(path, doc);
+    console.log('recorded in docs/benchmarks.md');
+  }
+} catch (err) {
+  console.error(err);
+  exitCode = 1;
+} finally {
+  await stack.stop();
+}
+process.exit(exitCode);
