@@ -91,6 +91,7 @@ if (mode === 'start') {
     ['ingest benchmark smoke run', process.execPath, [join(ROOT, 'bench/ingest/run.mjs'), '--smoke']],
     ['results benchmark smoke run', process.execPath, [join(ROOT, 'bench/results/run.mjs'), '--smoke']],
     ['export benchmark smoke run', process.execPath, [join(ROOT, 'bench/export/run.mjs'), '--smoke']],
+    ['import benchmark smoke run', process.execPath, [join(ROOT, 'bench/import/run.mjs'), '--smoke']],
   ];
   const results = [];
   for (const [name, cmd, args] of steps) {
