@@ -6,6 +6,8 @@ import postgres from 'postgres';
 import ExcelJS from 'exceljs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
+import { auth } from '@fieldwork/proto';
+import { createClient } from '@fieldwork/service-kit';
 import { aptInstall } from './infra/system.js';
 import { repoPath } from './paths.js';
 import { startTestStack, type TestStack } from './harness.js';
@@ -447,6 +449,8 @@ const scenarios: Scenario[] = [
       assert.match(lines[0]!, /response_id,parent_id,Site,.*Household members/);
       assert.ok(lines.length >= 401, `exported ${lines.length - 1} rows`);
       await page.getByTestId('export-success').waitFor();
+      await shot(page, '20b-export-success');
+      await page.getByTestId('export-success').getByRole('button', { name: 'Close' }).last().click();
       // A site filter: fewer responses, then toggle it off and on.
       await page.getByTestId('add-filter').selectOption('site');
       // The seeded responses are at the five named sites, not the default one.
@@ -524,9 +528,80 @@ const scenarios: Scenario[] = [
       }
     },
   ],
+  [
+    'an owner imports a CSV through the mapping screen, sees the refused rows in the preview and the report, and gets SQL access',
+    async (page, t) => {
+      // Imports need the workspace's ingestion feature.
+      const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`);
+      await admin.adminSetFeatures({ organization_id: t.demo.organizationId, enable: ['ingestion'], disable: [] });
+      admin.close();
+      // The demo password, changed by the reset scenario when it ran.
+      let password = t.demo.password;
+      let tokens = await apiLogin(t, t.demo.username, password);
+      if (!tokens) tokens = await apiLogin(t, t.demo.username, (password = 'a new demo password'));
+      assert.ok(tokens, 'the demo user logs in');
+      const access = tokens.access;
+      const call = (method: string, path: string, body: unknown) =>
+        fetch(`${t.baseUrl}/api/${path}`, { method, headers: { 'content-type': 'application/json', authorization: `JWT ${access}` }, body: JSON.stringify(body) }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { id: number; count: number; sampler_schemas: { id: number }[] },
+        }));
+      const project = (await call('POST', 'project/', { name: 'Imported Farms', organization_pk: tokens.organization.id, geotag: { type: 'Point', coordinates: [2, 1] } })).body;
+      const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
+      const area = addItem(b.body, b.id, 'number', 'en', 'Area');
+      const crop = addItem(area.body, b.id, 'choice', 'en', 'Crop');
+      const maize = addChoice(crop.body, crop.id, 'en', 'Maize');
+      const beans = addChoice(maize.body, crop.id, 'en', 'Beans');
+      const note = addItem(beans.body, b.id, 'open', 'en', 'Note');
+      assert.equal((await call('PUT', `samplerschema/${project.sampler_schemas[0]!.id}/`, { ...note.body, revision: 1 })).status, 200);
+
+      await page.goto(`${t.baseUrl}/project/${project.id}/import`);
+      await login(page, t, t.demo.username, password);
+      // Run alone, the terms of the first scenario are still to accept.
+      await page.getByTestId('import-page').or(page.getByTestId('accept-terms')).first().waitFor();
+      if (await page.getByTestId('accept-terms').isVisible()) {
+        await page.getByTestId('accept-terms').click();
+        await page.getByTestId('accept-privacy').click();
+      }
+      await page.getByTestId('import-page').waitFor();
+      const csv = 'Hectares,Crop,Note,Extra\n12,Maize,first farm,x\nlots,Beans,second farm,x\n3,Rice,third farm,x\n';
+      await page.getByTestId('import-file').setInputFiles({ name: 'farms.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByTestId('import-preview').waitFor();
+      // Crop and Note are recognised by their labels; Hectares is mapped by hand, Extra stays out.
+      assert.equal(await page.getByTestId('map-Crop').inputValue(), String(crop.id));
+      assert.equal(await page.getByTestId('map-Hectares').inputValue(), '');
+      await page.getByTestId('map-Hectares').selectOption(String(area.id));
+      await page.locator('td.bad', { hasText: 'Enter a number.' }).waitFor();
+      await page.locator('td.bad', { hasText: 'is not a choice of this question.' }).waitFor();
+      await shot(page, '24-import-mapping');
+      await page.getByTestId('import-start').click();
+      await page.getByTestId('import-done').waitFor({ timeout: 60_000 });
+      assert.match(await page.getByTestId('import-done').innerText(), /1 stored, 0 unchanged, 2 refused/);
+      const report = await fetch(new URL((await page.getByTestId('import-report').getAttribute('href'))!, t.baseUrl)).then((r) => r.text());
+      assert.match(report, /2,Hectares,lots,Enter a number\./);
+      assert.match(report, /3,Crop,Rice,.*Rice.* is not a choice of this question\./);
+      await shot(page, '25-import-done');
+      const stored = await call('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=10`, {});
+      assert.equal(stored.body.count, 1);
+
+      // SQL access: credentials shown once, then revoked.
+      await page.getByTestId('sql-enable').click();
+      assert.match(await page.getByTestId('sql-credentials').innerText(), /user=fw_sql_\w+\npassword=\S+\nselect \* from sql_p\d+\.responses;/);
+      await shot(page, '26-sql-access');
+      await page.getByTestId('sql-disable').click();
+      await page.getByText('SQL access is revoked.').waitFor();
+      assert.equal(await page.getByTestId('sql-credentials').count(), 0);
+    },
+  ],
 ];
 
+async function apiLogin(t: TestStack, username: string, password: string): Promise<{ access: string; organization: { id: number } } | undefined> {
+  const r = await fetch(`${t.baseUrl}/api/api-token-auth/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  return r.status === 200 ? ((await r.json()) as { access: string; organization: { id: number } }) : undefined;
+}
+
 async function main(): Promise<number> {
+
   if (!existsSync(CHROMIUM)) await aptInstall(['chromium'], (m) => console.log(`[browser-tests] ${m}`));
   if (!existsSync(repoPath('web', 'dist', 'index.html'))) throw new Error('web/dist is missing: build the web app first');
   mkdirSync(shots, { recursive: true });

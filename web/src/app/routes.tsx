@@ -9,7 +9,8 @@ import { LogoutPage } from '../features/session/LogoutPage';
 import { PasswordLinkPage } from '../features/session/PasswordLinkPage';
 import { ProjectsPage } from '../features/projects/ProjectsPage';
 import { UserSettingsPage } from '../features/user-settings/UserSettingsPage';
-import { PlaceholderPage } from '../features/placeholders/PlaceholderPage';
+import { ExportPage } from '../features/exports/ExportPage';
+import { ImportPage } from '../features/exports/ImportPage';
 import { RootError, RouteError } from '../features/errors/ErrorScreens';
 import { ProjectArea } from '../features/project/ProjectArea';
 import { ProjectHome } from '../features/project/ProjectHome';
@@ -27,7 +28,6 @@ import { ResultsPage } from '../features/results/ResultsPage';
 import { SharedItemPage } from '../features/results/SharedItemPage';
 import { CollectDonePage, GetNativePage, PublicCollectPage } from '../features/collect/PublicCollect';
 
-const P = (title: string) => <PlaceholderPage title={title} />;
 
 /** A nesting route that passes its parent's outlet context (the project) on to its children. */
 function PassContext() {
@@ -73,7 +73,7 @@ const projectChildren: RouteObject[] = [
     ],
   },
   { path: 'create-form-from-upload', element: <CreateFromUploadPage /> },
-  { path: 'import', element: P('Import') },
+  { path: 'import', element: <ImportPage /> },
   { path: 'results', element: <PassContext />, children: resultsChildren },
   {
     path: 'collect',
@@ -91,12 +91,12 @@ const projectChildren: RouteObject[] = [
     ? [
         {
           path: 'export',
-          element: <Outlet />,
+          element: <PassContext />,
           children: [
-            { index: true, element: P('Export') },
-            { path: 'schema/:schema', element: P('Export') },
-            { path: ':lookupSchema/profile/:profileId', element: P('Export') },
-            { path: ':lookupSchema/profile/:profileId/schema/:schema', element: P('Export') },
+            { index: true, element: <ExportPage /> },
+            { path: 'schema/:schema', element: <ExportPage /> },
+            { path: ':lookupSchema/profile/:profileId', element: <ExportPage /> },
+            { path: ':lookupSchema/profile/:profileId/schema/:schema', element: <ExportPage /> },
           ],
         },
       ]

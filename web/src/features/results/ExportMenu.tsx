@@ -1,92 +1,80 @@
-// Export from the results screen (spec 001 §7 Exports, §4): a CSV kind starts an export job; its progress shows as a
-// bar; when it is done the browser goes to the file's url and the export-success notice says so. Failures show the
-// server's detail or "There was a problem updating the export files. Please try again."
+// Export (spec 001 §7 Exports, §4): a kind starts an export job of the schema (or of one profile); its progress shows
+// as a bar; when it is done the browser goes to the file's url and the export-success notice says so. Failures show
+// the server's detail or "There was a problem updating the export files. Please try again."
 import { useEffect, useState } from 'react';
-import { api } from '../../app/api';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
 import { errorMessage } from '../errors/messages';
+import { JobProgress } from '../exports/JobProgress';
+import { isRunning, useJobQuery, useStartExportMutation } from '../exports/exportsApi';
 
-interface Job {
-  id: string;
-  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-  rows_done: number;
-  rows_total: number;
-  percent: number;
-  url: string | null;
-  error: string;
-}
+export const EXPORT_KINDS = ['named_csv', 'coded_csv', 'dictionary_csv', 'xlsx_excel'] as const;
+export const EXPORT_FAILED = 'There was a problem updating the export files. Please try again.';
 
-const exportsApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    startExport: build.mutation<{ job: Job; url: string | null }, { projectId: number; schemaId: number; kind: string }>({
-      query: ({ projectId, schemaId, kind }) => `project/${projectId}/${kind}/?schema=${schemaId}&wait=0`,
-    }),
-    exportJob: build.query<Job, string>({ query: (id) => `exports/jobs/${id}/`, keepUnusedDataFor: 0 }),
-    cancelExport: build.mutation<Job, string>({ query: (id) => ({ url: `exports/jobs/${id}/cancel/`, method: 'POST', body: {} }) }),
-  }),
-});
-
-const KINDS: [string, string][] = [
-  ['named_csv', 'CSV (names)'],
-  ['coded_csv', 'CSV (codes)'],
-  ['dictionary_csv', 'Data dictionary'],
-  ['xlsx_excel', 'Excel (XLSX)'],
-];
-const FAILED = 'There was a problem updating the export files. Please try again.';
-
-export function ExportMenu({ projectId, schemaId }: { projectId: number; schemaId: number }) {
-  const [start, { error: startError, reset }] = exportsApi.useStartExportMutation();
-  const [cancel] = exportsApi.useCancelExportMutation();
+/** Runs one export job at a time and follows it to its file. */
+export function useExport(projectId: number) {
+  const [start, { error: startError, reset }] = useStartExportMutation();
   const [jobId, setJobId] = useState<string | null>(null);
+  // The job whose file was opened (once), and whether the success dialog is showing.
+  const [opened, setOpened] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const { data: job } = exportsApi.useExportJobQuery(jobId ?? '', { skip: jobId === null, pollingInterval: 1000 });
+  const { data: job } = useJobQuery(jobId ?? '', { skip: jobId === null, pollingInterval: 1000 });
   useEffect(() => {
-    if (job?.status === 'done' && job.url && !done) {
+    if (job?.status === 'done' && job.url && opened !== job.id) {
+      setOpened(job.id);
       setDone(true);
       window.location.assign(job.url);
     }
-  }, [job, done]);
-  const running = job && jobId && (job.status === 'queued' || job.status === 'running');
+  }, [job, opened]);
+  const run = (schemaId: number, kind: string, profile?: string) => {
+    reset();
+    setDone(false);
+    void start({ projectId, schemaId, kind, profile })
+      .unwrap()
+      .then((r) => setJobId(r.job.id))
+      .catch(() => setJobId(null));
+  };
+  const error = startError ? errorMessage(startError) || EXPORT_FAILED : job?.status === 'failed' ? job.error || EXPORT_FAILED : '';
+  return { run, job: jobId ? job : undefined, done, error, dismiss: () => setDone(false) };
+}
+
+/** The export-success dialog: the download has started; a link to start it again. */
+export function ExportSuccess({ url, onClose }: { url: string | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog title={t('data.exportDone')} onClose={onClose} testId="export-success">
+      <p role="status">{t('data.exportReady')}</p>
+      {url && (
+        <p>
+          <a href={url}>{t('data.downloadAgain')}</a>
+        </p>
+      )}
+      <button type="button" onClick={onClose}>
+        {t('data.close')}
+      </button>
+    </Dialog>
+  );
+}
+
+export function ExportMenu({ projectId, schemaId, profile }: { projectId: number; schemaId: number; profile?: string }) {
+  const { t } = useTranslation();
+  const exp = useExport(projectId);
   return (
     <div className="export-menu" data-testid="export-menu">
       <label>
-        Export{' '}
-        <select
-          data-testid="export-kind"
-          value=""
-          disabled={Boolean(running)}
-          onChange={(e) => {
-            const kind = e.target.value;
-            if (!kind) return;
-            reset();
-            setDone(false);
-            void start({ projectId, schemaId, kind })
-              .unwrap()
-              .then((r) => setJobId(r.job.id))
-              .catch(() => setJobId(null));
-          }}
-        >
-          <option value="">Choose…</option>
-          {KINDS.map(([k, l]) => (
+        {t('data.export')}{' '}
+        <select data-testid="export-kind" value="" disabled={isRunning(exp.job)} onChange={(e) => e.target.value && exp.run(schemaId, e.target.value, profile)}>
+          <option value="">{t('data.choose')}</option>
+          {EXPORT_KINDS.map((k) => (
             <option key={k} value={k}>
-              {l}
+              {t(`data.kinds.${k}`)}
             </option>
           ))}
         </select>
       </label>
-      {running && (
-        <span className="export-progress">
-          <progress data-testid="export-progress" max={100} value={job.percent} /> {job.rows_done} / {job.rows_total || '…'}
-          <button type="button" className="link" onClick={() => void cancel(job.id)}>
-            Cancel
-          </button>
-        </span>
-      )}
-      {done && (
-        <p className="banner ok" role="status" data-testid="export-success">
-          Your export is ready; the download has started.
-        </p>
-      )}
-      {(startError || job?.status === 'failed') && <p className="banner error">{startError ? errorMessage(startError) || FAILED : job?.error || FAILED}</p>}
+      <JobProgress job={exp.job} />
+      {exp.done && <ExportSuccess url={exp.job?.url ?? null} onClose={exp.dismiss} />}
+      {exp.error && <p className="banner error">{exp.error}</p>}
     </div>
   );
 }

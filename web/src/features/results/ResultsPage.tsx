@@ -60,7 +60,7 @@ export function ResultsPage() {
       </nav>
       <div className="results-toolbar">
         <ProfilePicker projectId={project.id} profile={profile} schemaId={schemaId} />
-        {!profile && <ExportMenu projectId={project.id} schemaId={schemaId} />}
+        <ExportMenu projectId={project.id} schemaId={schemaId} profile={profile?.responseId} />
         <div className="mode" role="group" aria-label="Chart or table">
           {(['chart', 'table'] as const).map((m) => (
             <button key={m} type="button" className={state.mode === m ? 'active' : ''} aria-pressed={state.mode === m} onClick={() => dispatch(resultsActions.setMode(m))} data-testid={`mode-${m}`}>
