@@ -107,6 +107,13 @@ describe('imports', () => {
     }
     const before = table(await exportOf(a.id));
     expect(before).toHaveLength(31);
+    // Media answers are download links to the stored objects.
+    expect(before[1]![before[0]!.indexOf('Photo')]).toMatch(new RegExp(`^https?://.*images/${a.id}/r0/`));
+    expect(before[2]![before[0]!.indexOf('Photo')]).toBe('');
+    // One profile: that response only (and the responses under it, for hierarchical projects).
+    const profile = await api<Json>('GET', `project/${a.id}/named_csv/?profile=${before[3]![0]}`, { token: owner.access });
+    expect(profile.body.job).toMatchObject({ status: 'done', rows_done: 1, profile: before[3]![0] });
+    expect(table(await bytes(profile.body.url)).map((r) => r[0])).toEqual(['response_id', before[3]![0]]);
 
     // The empty copy: same form, same site names, no responses.
     const b = (await api<Json>('POST', `project/${a.id}/duplicate/`, { token: owner.access, body: {} })).body;

@@ -379,6 +379,9 @@ describe('project users', () => {
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'bulk_user_template.csv');
     const up = await api<Record<string, any>>('POST', `project/${p.id}/users/userslist/`, { token: owner.access, form });
     expect(up.body).toMatchObject({ added: 1, failed: 1, rows: [{ row: 1, status: 'added' }, { row: 2, status: 'failed', errors: ['No site "Atlantis" in this project.'] }] });
+    // It ran as a job of the exports service, readable afterwards by those who manage the project's users.
+    expect(up.body.job).toMatchObject({ kind: 'import_users', status: 'done', rows_failed: 1 });
+    expect((await api<Record<string, any>>('GET', `exports/jobs/${up.body.job.id}/`, { token: owner.access })).body).toMatchObject({ status: 'done', result: { added: 1 } });
     const noEmail = new FormData();
     noEmail.append('file', new Blob(['name\nx\n'], { type: 'text/csv' }), 'x.csv');
     expect(await api('POST', `project/${p.id}/users/userslist/`, { token: owner.access, form: noEmail })).toMatchObject({
