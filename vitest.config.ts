@@ -15,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts', 'scripts/test/**/*.int.test.ts'],
+          include: ['packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts', 'scripts/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

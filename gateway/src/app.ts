@@ -2,7 +2,7 @@
 // then the routes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from '@fieldwork/service-kit';
+import { childTrace, formatTraceparent, metrics, parseTraceparent, type Logger } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -60,11 +60,20 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, allowUnionTypes: true } },
   });
+  app.decorateRequest('traceparent', '');
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    // The trace of this request (the caller's traceparent continued, or a new one), passed on every gRPC call.
+    const header = request.headers.traceparent;
+    const trace = childTrace(parseTraceparent(typeof header === 'string' ? header : undefined));
+    request.traceparent = formatTraceparent(trace);
+    request.log = request.log.child({ traceId: trace.traceId });
   });
   // Access log at debug (metrics carry the rates); failures are logged where they are handled.
   app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     }

@@ -10,6 +10,8 @@ export const gatewayConfigShape = {
   /** Interface and port the gateway listens on. */
   GATEWAY_HOST: vars.string('0.0.0.0'),
   GATEWAY_PORT: vars.port(8080),
+  /** Port of the Prometheus metrics endpoint (GET /metrics); 0: none. */
+  METRICS_PORT: vars.port(0),
   /** Secret shared with the auth service that verifies access tokens (HS256). At least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Service addresses (host:port). */

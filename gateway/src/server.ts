@@ -1,6 +1,6 @@
 // The gateway process: config, clients, build, listen; close-with-grace on signals.
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, createLogger } from '@fieldwork/service-kit';
+import { ConfigError, createLogger, startMetricsServer } from '@fieldwork/service-kit';
 import { buildGateway } from './app.js';
 import { connectClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -36,11 +36,13 @@ async function main() {
       tls: config.TLS_TERMINATED,
     },
   });
+  const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GATEWAY_HOST, service: 'gateway', log }) : undefined;
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_S * 1000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'closing after an error');
     else log.info({ signal }, 'shutting down');
     await app.close();
     clients.close();
+    await metricsServer?.close();
   });
   if (config.EXIT_WITH_PARENT) {
     // Started by the launcher: stop when its pipe closes (the launcher died or stopped us).

@@ -66,6 +66,8 @@ async function deleteStreams(url: string, prefix: string): Promise<void> {
 
 export interface TestStack {
   baseUrl: string;
+  /** The metrics ports when started with `metrics: true`. */
+  metricsPorts: Partial<StackPorts>;
   infra: TestInfra;
   stack: Stack;
   ports: StackPorts;
@@ -86,10 +88,12 @@ export const TEST_DEMO: DemoSettings = {
  * The whole stack, started by the launcher's code on free ports with a fresh database and stream prefix, the demo
  * seeded. Process logs go to artifacts/logs/<run>/<process>.log.
  */
-export async function startTestStack(options: { extraEnv?: Record<string, string>; nodeArgs?: string[]; natsUrl?: string } = {}): Promise<TestStack> {
+export async function startTestStack(options: { extraEnv?: Record<string, string>; nodeArgs?: string[]; natsUrl?: string; metrics?: boolean } = {}): Promise<TestStack> {
   const testInfraHandle = await testInfra();
   const ports = { gateway: await freePort() } as StackPorts;
   for (const s of SERVICES) ports[s] = await freePort();
+  const metricsPorts: Partial<StackPorts> = {};
+  if (options.metrics) for (const s of ['gateway', ...SERVICES] as const) metricsPorts[s] = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldwork-e2e-'));
   const logDir = repoPath('artifacts', 'logs', testInfraHandle.runId);
   mkdirSync(logDir, { recursive: true });
@@ -108,6 +112,7 @@ export async function startTestStack(options: { extraEnv?: Record<string, string
     logLevel: 'info',
     extraEnv: options.extraEnv,
     nodeArgs: options.nodeArgs,
+    metricsPorts,
     sink: (name, line) => {
       let s = streams.get(name);
       if (!s) streams.set(name, (s = createWriteStream(join(logDir, `${name}.log`))));
@@ -123,6 +128,7 @@ export async function startTestStack(options: { extraEnv?: Record<string, string
     infra: testInfraHandle,
     stack,
     ports,
+    metricsPorts,
     demo: { ...TEST_DEMO, userId: seeded.userId, organizationId: seeded.organizationId },
     jwtSecret,
     logDir,

@@ -36,6 +36,8 @@ export interface StackConfig {
   logLevel: string;
   /** Extra variables for every process (e.g. a faster login throttle in tests). */
   extraEnv?: Record<string, string>;
+  /** Prometheus metrics ports (METRICS_PORT) of the processes that should serve /metrics. */
+  metricsPorts?: Partial<StackPorts>;
   /** Extra node arguments for every process (e.g. --cpu-prof when profiling). */
   nodeArgs?: string[];
   sink: LineSink;
@@ -88,6 +90,7 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
     EXIT_WITH_PARENT: 'true',
     ...addresses(c),
     [`${name.toUpperCase()}_GRPC_PORT`]: String(c.ports[name]),
+    ...(c.metricsPorts?.[name] ? { METRICS_PORT: String(c.metricsPorts[name]) } : {}),
   };
   const objects = { OBJECT_STORE_DIR: `${c.dataDir}/objects`, OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret, PUBLIC_URL: c.publicUrl };
   switch (name) {
@@ -111,6 +114,7 @@ function gatewayEnv(c: StackConfig): Record<string, string> {
     LOG_LEVEL: c.logLevel,
     GATEWAY_HOST: c.gatewayHost,
     GATEWAY_PORT: String(c.ports.gateway),
+    ...(c.metricsPorts?.gateway ? { METRICS_PORT: String(c.metricsPorts.gateway) } : {}),
     JWT_SECRET: c.jwtSecret,
     EXIT_WITH_PARENT: 'true',
     OBJECT_STORE_DIR: `${c.dataDir}/objects`,

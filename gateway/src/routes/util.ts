@@ -4,7 +4,7 @@ import type { CallMeta } from '@fieldwork/service-kit';
 import type { Problem } from '@fieldwork/service-kit/problems';
 
 /** The gRPC call metadata of a request: its id travels to the services. */
-export const meta = (request: FastifyRequest): CallMeta => ({ requestId: request.id });
+export const meta = (request: FastifyRequest): CallMeta => ({ requestId: request.id, headers: { traceparent: request.traceparent } });
 
 /** A positive integer path id, or the given problem (the spec's "Invalid ... Id!" messages). */
 export function parseId(value: string, invalid: () => Problem): number {

@@ -39,6 +39,10 @@ export const serviceVars = {
   DATABASE_URL: z.url(),
   /** PostgreSQL pool size. */
   DB_POOL_SIZE: vars.int(10),
+  /** auto: run the migrations at start; skip: someone else did (the chart's hook); only: run them and exit. */
+  MIGRATE: z.enum(['auto', 'skip', 'only']).default('auto'),
+  /** Port of the Prometheus metrics endpoint (GET /metrics); 0: no endpoint. */
+  METRICS_PORT: vars.port(0),
 };
 
 /** The variables of services that use NATS. */

@@ -52,6 +52,9 @@ export function createClient<D extends object, C extends Client>(
     'grpc.keepalive_timeout_ms': 10_000,
     // Retry transparently while a service restarts.
     'grpc.enable_retries': 1,
+    // Spread calls over every address the target resolves to (a headless Service's pods, or an ipv4:a,b list of
+    // replicas) instead of pinning one connection.
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     ...options.clientOptions,
   });
   const defaultTimeout = options.defaultTimeoutMs ?? 15_000;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import {
   Server,
   ServerCredentials,
+  status as grpcStatus,
   type Metadata,
   type ServerUnaryCall,
   type ServiceDefinition,
@@ -15,6 +16,8 @@ import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 import type { Logger } from './logger.js';
 import { isProblem, problems } from './problems.js';
 import { problemToStatus } from './grpc-status.js';
+import { metrics } from './metrics.js';
+import { TRACEPARENT, childTrace, formatTraceparent, parseTraceparent } from './trace.js';
 
 /** Metadata key of the request id, set by the gateway and passed along every hop. */
 export const REQUEST_ID_KEY = 'x-request-id';
@@ -25,6 +28,8 @@ export interface CallContext {
   requestId: string;
   log: Logger;
   metadata: Metadata;
+  /** Metadata for the calls this one makes: the trace context, continued (trace.ts). */
+  headers: Record<string, string>;
 }
 
 /** The async form of a ts-proto generated server interface. */
@@ -52,21 +57,29 @@ export function implement<S>(
     if (handler === undefined) throw new Error(`no handler for ${method.path}`);
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const requestId = requestIdOf(call.metadata);
-      const ctx: CallContext = { requestId, log: log.child({ reqId: requestId }), metadata: call.metadata };
+      const trace = childTrace(parseTraceparent(call.metadata.get(TRACEPARENT)[0]?.toString()));
+      const ctx: CallContext = { requestId, log: log.child({ reqId: requestId, traceId: trace.traceId }), metadata: call.metadata, headers: { [TRACEPARENT]: formatTraceparent(trace) } };
       const started = performance.now();
+      const done = (code: string) => {
+        metrics.grpcRequests.inc({ method: method.path, code });
+        metrics.grpcDuration.observe({ method: method.path }, (performance.now() - started) / 1000);
+      };
       handler(call.request, ctx).then(
         (reply) => {
           ctx.log.debug({ rpc: method.path, ms: Math.round(performance.now() - started) }, 'rpc ok');
+          done('OK');
           callback(null, reply);
         },
         (err: unknown) => {
+          const status = problemToStatus(isProblem(err) ? err : problems.internal());
+          done(grpcStatus[status.code ?? grpcStatus.UNKNOWN] ?? 'UNKNOWN');
           if (isProblem(err)) {
             ctx.log.debug({ rpc: method.path, code: err.code }, 'rpc refused');
-            callback(problemToStatus(err));
+            callback(status);
             return;
           }
           ctx.log.error({ err, rpc: method.path }, 'rpc failed');
-          callback(problemToStatus(problems.internal()));
+          callback(status);
         },
       );
     };

@@ -11,3 +11,5 @@ export * from './service.js';
 export * from './object-store/index.js';
 export * from './streams.js';
 export * from './input.js';
+export * from './metrics.js';
+export * from './trace.js';

@@ -2,6 +2,14 @@
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
+/** Thrown by startService under MIGRATE=only once the migrations are done: the process exits 0. */
+export class MigrationsDone extends Error {
+  constructor() {
+    super('migrations done');
+    this.name = 'MigrationsDone';
+  }
+}
+
 /**
  * Runs `main`. A ConfigError prints its list and exits 2; any other start-up failure exits 1.
  * `main` returns the function that stops what it started.
@@ -37,6 +45,7 @@ export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<v
       }
     },
     (err: unknown) => {
+      if (err instanceof MigrationsDone) process.exit(0);
       if (err instanceof ConfigError) {
         console.error(err.message);
         process.exit(2);

@@ -6,6 +6,8 @@ import { createPool, migrate, type Sql } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectNats, type Nats } from './nats.js';
 import { startGrpcServer, type GrpcServiceRegistration, type RunningGrpcServer } from './grpc-server.js';
+import { MigrationsDone } from './lifecycle.js';
+import { startMetricsServer } from './metrics.js';
 
 export interface ServiceDeps {
   log: Logger;
@@ -30,6 +32,8 @@ export interface ServiceOptions {
   schema?: string;
   /** The migrations folder, e.g. new URL('../migrations', import.meta.url). */
   migrations: URL | string;
+  /** Migrations beyond PostgreSQL's (the results service's ClickHouse tables), run in the same phase. */
+  migrate?: (log: Logger) => Promise<void>;
   /** Connect to NATS (config.NATS_URL). */
   nats?: boolean;
   healthIntervalMs?: number;
@@ -50,7 +54,16 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
   const log = createLogger(options.name, config.LOG_LEVEL);
   const sql = createPool(config.DATABASE_URL, { schema, max: config.DB_POOL_SIZE, appName: `fieldwork-${options.name}` });
   const dir = options.migrations instanceof URL ? fileURLToPath(options.migrations) : options.migrations;
-  await migrate(sql, { schema, dir, log });
+  if (config.MIGRATE !== 'skip') {
+    await migrate(sql, { schema, dir, log });
+    await options.migrate?.(log);
+  }
+  if (config.MIGRATE === 'only') {
+    await sql.end({ timeout: 5 });
+    log.info('migrations done (MIGRATE=only)');
+    throw new MigrationsDone();
+  }
+  const metrics = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GRPC_HOST, service: options.name, log }) : undefined;
   const nats = options.nats ? await connectNats(config.NATS_URL ?? 'nats://127.0.0.1:4222', { name: `fieldwork-${options.name}`, log }) : undefined;
   const built = await options.build({ log, sql, ...(nats ? { nats } : {}) });
   const grpc = await startGrpcServer({ host: config.GRPC_HOST, port: options.grpcPort, services: built.services, log });
@@ -104,6 +117,7 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
       await built.close?.();
       await nats?.close();
       await sql.end({ timeout: 5 });
+      await metrics?.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Wiring only: builds the results service from its dependencies.
 import { mkdir } from 'node:fs/promises';
 import { forms, projects } from '@fieldwork/proto';
-import { createClient, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import { createClient, type BuiltService, type Logger, type ServiceDeps } from '@fieldwork/service-kit';
 import type { ResultsConfig } from './config.js';
 import { ChdbEngine } from './engine/chdb.engine.js';
 import type { Engine } from './engine/engine.js';
@@ -20,18 +20,30 @@ export async function openEngine(config: ResultsConfig): Promise<Engine> {
   return new ChdbEngine(config.CLICKHOUSE_PATH);
 }
 
-export async function buildResults(config: ResultsConfig, { log }: ServiceDeps): Promise<BuiltService> {
-  const engine = await openEngine(config);
+/**
+ * The ClickHouse migrations (run by startService with the PostgreSQL ones, unless MIGRATE=skip), on the engine the
+ * service then keeps: a chDB path is opened once per process.
+ */
+export async function migrateResults(engine: Engine, config: ResultsConfig, log: Logger): Promise<void> {
+  await migrateClickhouse(engine, config.CLICKHOUSE_DATABASE, log, undefined, config.CLICKHOUSE_CLUSTER);
+}
+
+export async function buildResults(config: ResultsConfig, { log }: ServiceDeps, opened?: Engine): Promise<BuiltService> {
+  const engine = opened ?? (await openEngine(config));
   const db = config.CLICKHOUSE_DATABASE;
-  await migrateClickhouse(engine, db, log);
+  const writer = config.RESULTS_INGEST;
   const ingestor = new Ingestor(engine, { natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, db, log });
-  ingestor.start();
-  const compactor = new Compactor(engine, { db, idleMs: config.CLICKHOUSE_COMPACT_IDLE_S * 1000, log, lastWriteAt: () => ingestor.stats.lastBatchAt });
-  compactor.start();
+  const compactor = new Compactor(engine, { db, idleMs: config.CLICKHOUSE_COMPACT_IDLE_S * 1000, log, lastWriteAt: () => ingestor.stats.lastBatchAt, cluster: config.CLICKHOUSE_CLUSTER });
+  // With a ClickHouse server, query replicas leave the stream and the merges to the one writer.
+  if (writer) {
+    ingestor.start();
+    compactor.start();
+  }
+  log.info({ writer, cluster: config.CLICKHOUSE_CLUSTER || undefined }, writer ? 'results: writer and queries' : 'results: queries only');
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
-    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log), results: new ResultsService(engine, db, projectsClient, formsClient), counts: new CountService(engine, db) }, log)],
+    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log, { cluster: config.CLICKHOUSE_CLUSTER, writer }), results: new ResultsService(engine, db, projectsClient, formsClient), counts: new CountService(engine, db) }, log)],
     checks: [async () => void (await engine.query('SELECT 1'))],
     close: async () => {
       projectsClient.close();

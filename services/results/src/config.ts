@@ -17,6 +17,10 @@ export const resultsConfigShape = {
   CLICKHOUSE_DATABASE: vars.string('fieldwork'),
   /** Seconds of ingestion idleness after which tables with several parts are merged into one (0: never). */
   CLICKHOUSE_COMPACT_IDLE_S: vars.int(30),
+  /** A ClickHouse cluster name (remote_servers): Replicated tables on every node and Distributed tables over them. */
+  CLICKHOUSE_CLUSTER: vars.string(''),
+  /** This process reads the RESPONSES stream into ClickHouse and compacts (the writer); false: queries only. */
+  RESULTS_INGEST: vars.bool(true),
 };
 export const loadResultsConfig = (env?: Record<string, string | undefined>) => loadConfig(resultsConfigShape, env);
 export type ResultsConfig = ReturnType<typeof loadResultsConfig>;

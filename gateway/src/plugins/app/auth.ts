@@ -56,6 +56,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: common.Caller;
+    /** W3C trace context of this request, passed to the services (app.ts). */
+    traceparent: string;
   }
 }
 

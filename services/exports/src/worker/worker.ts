@@ -4,7 +4,7 @@
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
 // deleted on the side.
 import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
-import { isProblem, isServiceError, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
+import { isProblem, isServiceError, metrics, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import { JobStore } from '../store/job.store.js';
@@ -77,6 +77,7 @@ export class ExportWorker {
         pageDelayMs: this.options.pageDelayMs,
         cancelled: () => cancelled || this.stopped,
         progress: async (done: number, total: number) => {
+          metrics.jobProgress.set({ job_id: id, kind: job.kind }, total > 0 ? Math.min(1, done / total) : 0);
           if ((await this.jobs.progress(id, done, total)) === 'cancelled') cancelled = true;
         },
       };
@@ -93,23 +94,28 @@ export class ExportWorker {
       });
       if (!finished) for (const key of [out.key, out.report_key]) if (key) await this.deps.store.delete(key); // cancelled at the last moment
       log.info({ kind: job.kind, rows: out.rows, size: out.size, attempt: job.attempts }, 'job done');
+      metrics.jobsFinished.inc({ kind: job.kind, status: finished ? 'done' : 'cancelled' });
+      metrics.jobRows.inc({ kind: job.kind }, out.rows);
       m.ack();
     } catch (err) {
       const problem = isProblem(err) ? err : isServiceError(err) ? statusToProblem(err) : undefined;
       const refused = err instanceof ImportFailed ? err.message : problem && problem.status < 500 ? problem.message : undefined;
       if (err instanceof ExportCancelled && !this.stopped) {
         log.info('job cancelled');
+        metrics.jobsFinished.inc({ kind: job.kind, status: 'cancelled' });
         m.ack();
       } else if (refused !== undefined && !this.stopped) {
         // Bad input (a file without a header, a mapping gone wrong, a refused users list): trying again won't help.
         log.info({ err }, 'job refused');
         await this.jobs.fail(id, refused);
+        metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
         m.ack();
       } else if (this.stopped) {
         m.nak(); // shutting down: another worker takes it
       } else if (job.attempts >= this.options.maxAttempts) {
         log.error({ err }, 'export failed');
         await this.jobs.fail(id, job.kind.startsWith('import_') ? 'The import failed. Please try again.' : 'There was a problem updating the export files. Please try again.');
+        metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
         m.ack();
       } else {
         log.warn({ err, attempt: job.attempts }, 'export attempt failed; retrying');
@@ -117,12 +123,16 @@ export class ExportWorker {
       }
     } finally {
       clearInterval(alive);
+      metrics.jobProgress.remove({ job_id: id, kind: job.kind });
     }
   }
 
-  /** Deletes the files of expired jobs. */
+  /** Deletes the files of expired jobs; reads the queue's lag for the metrics. */
   private async sweep(): Promise<void> {
     try {
+      const info = await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
+      metrics.jetstreamPending.set({ stream: this.options.stream, consumer: DURABLE }, info.num_pending);
+      metrics.jetstreamAckPending.set({ stream: this.options.stream, consumer: DURABLE }, info.num_ack_pending);
       for (const job of await this.jobs.expired()) {
         for (const key of [job.object_key, job.report_key]) if (key) await this.deps.store.delete(key);
         await this.jobs.forget(job.id);

@@ -1,7 +1,7 @@
 // Publishes the response outbox to JetStream (DESIGN.md §2): kicked after each commit, and swept every second so
 // that rows written while NATS was down, or by a replica that died, go out when it is back. Each message carries
 // Nats-Msg-Id <response_id>:<version>, so a retry after a lost ack is dropped by the stream's duplicate window.
-import { connectNats, ensureStream, responseSubject, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
+import { connectNats, ensureStream, metrics, responseSubject, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
 import type { ResponseStore } from '../store/response.store.js';
 
 export const OUTBOX_BATCH = 500;
@@ -78,6 +78,9 @@ export function startOutboxRelay(options: { store: ResponseStore; natsUrl: strin
 
   const timer = setInterval(drain, options.sweepMs ?? 1000);
   timer.unref();
+  // The outbox backlog, for the metrics (a growing one means NATS is away or slow).
+  const gauge = setInterval(() => void options.store.unpublishedCount().then((n) => metrics.outboxUnpublished.set(n), () => undefined), 15_000);
+  gauge.unref();
 
   return {
     kick: drain,
@@ -85,6 +88,7 @@ export function startOutboxRelay(options: { store: ResponseStore; natsUrl: strin
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      clearInterval(gauge);
       await connecting;
       await running;
       await nats?.close();

@@ -15,7 +15,7 @@ export class Compactor {
 
   constructor(
     private readonly engine: Engine,
-    private readonly options: { db: string; idleMs: number; log: Logger; lastWriteAt: () => number },
+    private readonly options: { db: string; idleMs: number; log: Logger; lastWriteAt: () => number; cluster?: string },
   ) {}
 
   start(): void {
@@ -41,14 +41,17 @@ export class Compactor {
   /** Merges each table that has more than one active part; answers the tables it merged. */
   async compact(): Promise<string[]> {
     const done: string[] = [];
-    for (const table of TABLES) {
+    // On a cluster the data lives in <table>_local on every node: its parts are counted on this node and merged on all.
+    const cluster = this.options.cluster ?? '';
+    for (const name of TABLES) {
+      const table = cluster ? `${name}_local` : name;
       const [r] = await this.engine.query<{ parts: string }>(`SELECT count() AS parts FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active`, {
         db: this.options.db,
         table,
       });
       if (Number(r?.parts ?? 0) <= 1) continue;
       const t0 = Date.now();
-      await this.engine.exec(`OPTIMIZE TABLE ${this.options.db}.${table} FINAL`);
+      await this.engine.exec(`OPTIMIZE TABLE ${this.options.db}.${table}${cluster ? ` ON CLUSTER ${cluster}` : ''} FINAL`);
       this.options.log.info({ table, parts: Number(r?.parts), ms: Date.now() - t0 }, 'compacted');
       done.push(table);
     }

@@ -2,7 +2,7 @@
 // inserted (responses, then answers) and acknowledged only after ClickHouse has it. A failed insert naks the batch
 // for redelivery; a re-delivered version collapses into itself in the ReplacingMergeTree tables.
 import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
-import { connectNats, ensureStream, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
+import { connectNats, ensureStream, metrics, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
 
@@ -41,9 +41,10 @@ export class Ingestor {
     return 'results-clickhouse';
   }
 
-  /** Connects (retrying while NATS is away) and runs the loop in the background. */
+  /** Connects (retrying while NATS is away) and runs the loop in the background; reads the lag every 15 s. */
   start(): void {
     this.running = this.loop();
+    setInterval(() => void this.pending().catch(() => undefined), 15_000).unref();
   }
 
   private async connect(): Promise<Nats> {
@@ -134,16 +135,22 @@ export class Ingestor {
       throw err;
     }
     for (const m of good) m.ack();
+    metrics.clickhouseInsertRows.observe({ table: 'responses' }, responses.length);
+    metrics.clickhouseInsertRows.observe({ table: 'answers' }, answers.length);
+    metrics.clickhouseInsertedRows.inc({ table: 'responses' }, responses.length);
+    metrics.clickhouseInsertedRows.inc({ table: 'answers' }, answers.length);
     this.stats.batches++;
     this.stats.lastBatchSize = good.length;
     this.stats.messages += good.length;
     this.stats.lastBatchAt = Date.now();
   }
 
-  /** Messages not acknowledged yet (0 before the consumer exists). */
+  /** Messages not acknowledged yet (0 before the consumer exists); also the consumer's lag for the metrics. */
   async pending(): Promise<number> {
     if (!this.nats) return 0;
     const info = await this.nats.jsm.consumers.info(this.stream, this.durable);
+    metrics.jetstreamPending.set({ stream: this.stream, consumer: this.durable }, info.num_pending);
+    metrics.jetstreamAckPending.set({ stream: this.stream, consumer: this.durable }, info.num_ack_pending);
     return info.num_pending + info.num_ack_pending;
   }
 

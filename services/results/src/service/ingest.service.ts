@@ -1,6 +1,6 @@
 // What ClickHouse holds, and the rebuild from the stream.
 import type { results } from '@fieldwork/proto';
-import type { Logger } from '@fieldwork/service-kit';
+import { problems, type Logger } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { dropClickhouse, migrateClickhouse } from '../engine/migrate.js';
 import type { Ingestor } from '../ingest/consumer.js';
@@ -11,6 +11,7 @@ export class IngestService {
     private readonly ingestor: Ingestor,
     private readonly db: string,
     private readonly log: Logger,
+    private readonly options: { cluster: string; writer: boolean } = { cluster: '', writer: true },
   ) {}
 
   async status(req: results.IngestStatusRequest): Promise<results.IngestStatusReply> {
@@ -39,9 +40,11 @@ export class IngestService {
   }
 
   async rebuild(): Promise<results.RebuildReply> {
+    // Only the writer reads the stream; a query replica (RESULTS_INGEST=false) refuses.
+    if (!this.options.writer) throw problems.invalid('This results replica serves queries only; run the rebuild on the results writer.');
     const messages = await this.ingestor.replay(async () => {
-      await dropClickhouse(this.engine, this.db);
-      await migrateClickhouse(this.engine, this.db, this.log);
+      await dropClickhouse(this.engine, this.db, this.options.cluster);
+      await migrateClickhouse(this.engine, this.db, this.log, undefined, this.options.cluster);
     });
     this.log.info({ messages }, 'results rebuild: replaying the stream');
     return { messages };

@@ -1,0 +1,29 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { clusterStatements, MIGRATIONS_DIR, statements } from './migrate.js';
+
+describe('ClickHouse migrations on a cluster', () => {
+  const dir = fileURLToPath(MIGRATIONS_DIR);
+  const all = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .flatMap((f) => statements(readFileSync(`${dir}/${f}`, 'utf8'), 'fw'));
+
+  it('makes replicated local tables and distributed tables over them, sharded by project, every statement on the cluster', () => {
+    const out = clusterStatements(all, 'main', 'fw');
+    const responses = out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.responses/.test(s));
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^CREATE TABLE IF NOT EXISTS fw\.responses_local ON CLUSTER main \(/);
+    expect(responses[0]).toMatch(/ENGINE = ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/responses', '\{replica\}', version\)\nORDER BY \(project_id, schema_id, response_id\)$/);
+    expect(responses[1]).toBe('CREATE TABLE IF NOT EXISTS fw.responses ON CLUSTER main AS fw.responses_local ENGINE = Distributed(main, fw, responses_local, cityHash64(project_id))');
+    expect(out.filter((s) => s.startsWith('CREATE TABLE IF NOT EXISTS fw.answers'))).toHaveLength(2);
+    expect(out.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([
+      "ALTER TABLE fw.responses_local ON CLUSTER main ADD COLUMN IF NOT EXISTS ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)",
+      "ALTER TABLE fw.responses ON CLUSTER main ADD COLUMN IF NOT EXISTS ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)",
+    ]);
+    expect(out.every((s) => s.includes('ON CLUSTER main'))).toBe(true);
+    // A cluster name that is not a plain identifier is quoted.
+    expect(clusterStatements(all, 'prod-eu', 'fw')[0]).toContain('ON CLUSTER `prod-eu`');
+  });
+});
