@@ -12,7 +12,7 @@ import { freePort } from './infra/net.js';
 import { repoPath } from './paths.js';
 import { formatLine } from './processes.js';
 import { seedDemo, type DemoSettings } from './seed.js';
-import { SERVICES, startStack, type Stack, type StackPorts } from './stack.js';
+import { SERVICES, startStack, type ServiceName, type Stack, type StackPorts } from './stack.js';
 
 export interface TestInfra {
   databaseUrl: string;
@@ -88,10 +88,17 @@ export const TEST_DEMO: DemoSettings = {
  * The whole stack, started by the launcher's code on free ports with a fresh database and stream prefix, the demo
  * seeded. Process logs go to artifacts/logs/<run>/<process>.log.
  */
-export async function startTestStack(options: { extraEnv?: Record<string, string>; nodeArgs?: string[]; natsUrl?: string; metrics?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { extraEnv?: Record<string, string>; nodeArgs?: string[]; natsUrl?: string; metrics?: boolean; replicas?: Partial<Record<ServiceName, number>> } = {},
+): Promise<TestStack> {
   const testInfraHandle = await testInfra();
   const ports = { gateway: await freePort() } as StackPorts;
   for (const s of SERVICES) ports[s] = await freePort();
+  const replicaPorts: Partial<Record<ServiceName, number[]>> = {};
+  for (const [name, n] of Object.entries(options.replicas ?? {}) as [ServiceName, number][]) {
+    replicaPorts[name] = [];
+    for (let i = 1; i < n; i++) replicaPorts[name].push(await freePort());
+  }
   const metricsPorts: Partial<StackPorts> = {};
   if (options.metrics) for (const s of ['gateway', ...SERVICES] as const) metricsPorts[s] = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldwork-e2e-'));
@@ -113,6 +120,7 @@ export async function startTestStack(options: { extraEnv?: Record<string, string
     extraEnv: options.extraEnv,
     nodeArgs: options.nodeArgs,
     metricsPorts,
+    replicaPorts,
     sink: (name, line) => {
       let s = streams.get(name);
       if (!s) streams.set(name, (s = createWriteStream(join(logDir, `${name}.log`))));

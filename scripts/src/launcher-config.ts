@@ -26,6 +26,11 @@ export const launcherConfigShape = {
   RESPONSES_GRPC_PORT: vars.port(50054),
   RESULTS_GRPC_PORT: vars.port(50055),
   EXPORTS_GRPC_PORT: vars.port(50056),
+  /**
+   * Processes per service (all but the results service, whose chDB directory one process owns): replica n listens on
+   * its service's port + 100 x (n - 1), and the callers balance over them.
+   */
+  FIELDWORK_REPLICAS: vars.int(1),
   /** Public URL printed and used in mailed links; defaults to http://localhost:<GATEWAY_PORT>. */
   PUBLIC_URL: vars.string(''),
   /** Secret signing access tokens; defaults to one generated once and kept in the data directory. */

@@ -38,6 +38,12 @@ export interface StackConfig {
   extraEnv?: Record<string, string>;
   /** Prometheus metrics ports (METRICS_PORT) of the processes that should serve /metrics. */
   metricsPorts?: Partial<StackPorts>;
+  /**
+   * Ports of further replicas of a service (the first listens on `ports`): processes `<name>-2`, `<name>-3`... The
+   * callers get every address and balance round robin. Not the results service on chDB: a chDB directory is opened
+   * by one process only.
+   */
+  replicaPorts?: Partial<Record<ServiceName, number[]>>;
   /** Extra node arguments for every process (e.g. --cpu-prof when profiling). */
   nodeArgs?: string[];
   sink: LineSink;
@@ -75,9 +81,14 @@ export async function waitServing(address: string, what: string, child: Child, t
   }
 }
 
-/** Where each service listens, for the processes that call it. */
+/** Where each service listens, for the processes that call it: one address, or the list of its replicas. */
 function addresses(c: StackConfig): Record<string, string> {
-  return Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${c.ports[s]}`]));
+  return Object.fromEntries(
+    SERVICES.map((s) => {
+      const more = c.replicaPorts?.[s] ?? [];
+      return [`${s.toUpperCase()}_GRPC_ADDR`, more.length === 0 ? `127.0.0.1:${c.ports[s]}` : `ipv4:${[c.ports[s], ...more].map((p) => `127.0.0.1:${p}`).join(',')}`];
+    }),
+  );
 }
 
 export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, string> {
@@ -129,19 +140,33 @@ function baseEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 }
 
+/** Starts replica `n` (1 for the first) of a service on `port`; named `<service>` or `<service>-<n>`. */
+export function startReplica(c: StackConfig, name: ServiceName, n: number, port: number): Child {
+  const env = { ...baseEnv(), ...serviceEnv(name, c), ...c.extraEnv, [`${name.toUpperCase()}_GRPC_PORT`]: String(port) };
+  if (n > 1) delete env.METRICS_PORT;
+  return startChild(n === 1 ? name : `${name}-${n}`, process.execPath, [...(c.nodeArgs ?? []), repoPath('services', name, 'dist', 'main.js')], env, c.sink);
+}
+
 export async function startStack(c: StackConfig): Promise<Stack> {
   const children = new Map<string, Child>();
   const stop = async () => {
     const gateway = children.get('gateway');
     if (gateway) await gateway.stop();
-    await Promise.all(SERVICES.map((s) => children.get(s)?.stop()));
+    await Promise.all([...children].filter(([name]) => name !== 'gateway').map(([, child]) => child.stop()));
   };
   try {
-    for (const name of SERVICES) {
-      const child = startChild(name, process.execPath, [...(c.nodeArgs ?? []), repoPath('services', name, 'dist', 'main.js')], { ...baseEnv(), ...serviceEnv(name, c), ...c.extraEnv }, c.sink);
-      children.set(name, child);
+    if ((c.replicaPorts?.results?.length ?? 0) > 0 && !c.extraEnv?.CLICKHOUSE_URL) {
+      throw new Error('the results service runs once with the embedded chDB engine (one process per chDB directory); replicas need CLICKHOUSE_URL');
     }
-    await Promise.all(SERVICES.map((name) => waitServing(`127.0.0.1:${c.ports[name]}`, name, children.get(name)!)));
+    const started: [string, number][] = [];
+    for (const name of SERVICES) {
+      for (const [i, port] of [c.ports[name], ...(c.replicaPorts?.[name] ?? [])].entries()) {
+        const child = startReplica(c, name, i + 1, port);
+        children.set(child.name, child);
+        started.push([child.name, port]);
+      }
+    }
+    await Promise.all(started.map(([name, port]) => waitServing(`127.0.0.1:${port}`, name, children.get(name)!)));
     const gateway = startChild('gateway', process.execPath, [...(c.nodeArgs ?? []), repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
     children.set('gateway', gateway);
     const gatewayUrl = `http://127.0.0.1:${c.ports.gateway}`;

@@ -11,7 +11,7 @@ import { formatLine } from './processes.js';
 import { localSecrets } from './secrets.js';
 import { seedDemo } from './seed.js';
 import { seedDemoData } from './demo-data.js';
-import { SERVICES, startStack, type Stack, type StackPorts } from './stack.js';
+import { SERVICES, startStack, type ServiceName, type Stack, type StackPorts } from './stack.js';
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 const say = (msg: string) => console.log(formatLine('launcher', msg, color));
@@ -30,8 +30,15 @@ async function main() {
     results: config.RESULTS_GRPC_PORT,
     exports: config.EXPORTS_GRPC_PORT,
   };
+  const replicaPorts: Partial<Record<ServiceName, number[]>> = {};
+  for (const name of SERVICES) {
+    if (name === 'results' || config.FIELDWORK_REPLICAS <= 1) continue;
+    replicaPorts[name] = Array.from({ length: config.FIELDWORK_REPLICAS - 1 }, (_, i) => ports[name] + 100 * (i + 1));
+  }
   const busy = [];
-  for (const [name, port] of Object.entries(ports)) if (await portOpen(port)) busy.push(`${name} port ${port}`);
+  for (const [name, port] of [...Object.entries(ports), ...Object.entries(replicaPorts).flatMap(([n, list]) => list.map((p, i) => [`${n}-${i + 2}`, p] as const))]) {
+    if (await portOpen(port)) busy.push(`${name} port ${port}`);
+  }
   if (busy.length > 0) {
     throw new Error(`already in use: ${busy.join(', ')}. Is Fieldwork already running? Set GATEWAY_PORT or the *_GRPC_PORT variables to move it.`);
   }
@@ -69,6 +76,7 @@ async function main() {
       jwtSecret: config.JWT_SECRET || localSecrets(dataDir).jwtSecret,
       objectStoreSecret: config.OBJECT_STORE_SIGNING_SECRET || localSecrets(dataDir).objectStoreSecret,
       ports,
+      replicaPorts,
       gatewayHost: config.GATEWAY_HOST,
       publicUrl,
       logLevel: config.LOG_LEVEL,
