@@ -92,6 +92,7 @@ if (mode === 'start') {
     ['results benchmark smoke run', process.execPath, [join(ROOT, 'bench/results/run.mjs'), '--smoke']],
     ['export benchmark smoke run', process.execPath, [join(ROOT, 'bench/export/run.mjs'), '--smoke']],
     ['import benchmark smoke run', process.execPath, [join(ROOT, 'bench/import/run.mjs'), '--smoke']],
+    ['load test smoke run (the k6 scenarios with autocannon)', process.execPath, [join(ROOT, 'loadtest/run.mjs'), '--smoke']],
   ];
   const results = [];
   for (const [name, cmd, args] of steps) {

@@ -6,6 +6,8 @@ import { connectNats, ensureStream, metrics, responsesStream, type Logger, type 
 import type { Engine } from '../engine/engine.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
 
+/** Seconds before an unacknowledged message is delivered again. */
+const ACK_WAIT_S = 10;
 export const BATCH_MAX = 5000;
 const FETCH_EXPIRES_MS = 1000;
 
@@ -62,16 +64,24 @@ export class Ingestor {
     }
   }
 
+  /**
+   * The durable consumer. Its ack wait is short: a message delivered to a fetch that expired just before it arrived
+   * is dropped by the client and comes back only after the ack wait (it was 120 s, and responses showed up in the
+   * results two minutes late under load); a redelivery while a slow insert is still running only inserts the same
+   * version again, which the ReplacingMergeTree tables collapse.
+   */
   private async ensureConsumer(n: Nats): Promise<void> {
+    const ackWait = ACK_WAIT_S * 1_000_000_000;
     try {
-      await n.jsm.consumers.info(this.stream, this.durable);
+      const info = await n.jsm.consumers.info(this.stream, this.durable);
+      if (info.config.ack_wait !== ackWait) await n.jsm.consumers.update(this.stream, this.durable, { ack_wait: ackWait });
     } catch {
       await n.jsm.consumers.add(this.stream, {
         durable_name: this.durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         max_ack_pending: BATCH_MAX * 4,
-        ack_wait: 120_000_000_000,
+        ack_wait: ackWait,
       });
     }
   }

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Plays the k6 scenarios of loadtest/ on this machine, where no k6 binary exists: the same scenarios.json (what each
+// sends, how many connections, how long, the thresholds) and the same form.json, driven by autocannon against a
+// whole stack started by the launcher (or BASE_URL). Prints each scenario's figures against its thresholds and, on a
+// full run, records them in docs/benchmarks.md.
+//   full:  pnpm loadtest          (records the figures)
+//   smoke: node loadtest/run.mjs --smoke
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startTestStack } from '@fieldwork/launcher';
+
+const smoke = process.argv.includes('--smoke');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SCENARIOS = JSON.parse(readFileSync(new URL('./scenarios.json', import.meta.url), 'utf8'));
+const FORM = JSON.parse(readFileSync(new URL('./form.json', import.meta.url), 'utf8'));
+
+/** The answers of response number i (the same function as lib/fieldwork.js). */
+function answers(i) {
+  const data = {};
+  FORM.items.number.forEach((id, k) => (data[id] = (i * 7 + k * 13) % 100));
+  FORM.items.choice.forEach((id, k) => (data[id] = [FORM.choices[id][(i + k) % 4]]));
+  FORM.items.open.forEach((id, k) => (data[id] = `answer ${i % 97} to ${k}`));
+  FORM.items.date.forEach((id) => (data[id] = `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`));
+  return { 0: data };
+}
+
+const quantile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+const shape = (name) => ({ connections: smoke ? Math.min(4, SCENARIOS[name].connections) : SCENARIOS[name].connections, duration: smoke ? 3 : SCENARIOS[name].duration });
+const WAIT_TRIES = smoke ? 80 : 600;
+
+/** Runs autocannon and measures every response's latency (autocannon's own percentiles have no p95). */
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    const latencies = [];
+    let failed = 0;
+    const instance = autocannon({ ...opts, timeout: 30 }, (err, r) => {
+      if (err) return reject(err);
+      latencies.sort((a, b) => a - b);
+      resolve({ requests: latencies.length + r.errors, rps: r.requests.average, failed: failed + r.errors + r.timeouts, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) });
+    });
+    instance.on('response', (_client, status, _bytes, ms) => {
+      latencies.push(ms);
+      if (status >= 400) failed++;
+    });
+  });
+}
+
+const given = process.env.BASE_URL;
+const stack = given ? undefined : await startTestStack();
+const base = (given ?? stack.baseUrl).replace(/\/$/, '');
+let exitCode = 0;
+try {
+  const api = async (method, path, token, body) => {
+    const res = await fetch(`${base}/api/${path}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const json = await res.json().catch(() => null);
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const username = process.env.USERNAME ?? stack?.demo.username ?? 'demo';
+  const password = process.env.PASSWORD ?? stack?.demo.password ?? 'fieldwork-demo';
+  const session = await api('POST', 'api-token-auth/', undefined, { username, password });
+  const project = await api('POST', 'project/', session.access, { name: `Load test ${Date.now()}`, organization_pk: session.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } });
+  const schemaId = project.sampler_schemas[0].id;
+  await api('PUT', `samplerschema/${schemaId}/`, session.access, { ...FORM.body, revision: 1 });
+  const headers = { 'content-type': 'application/json', authorization: `JWT ${session.access}` };
+  const rows = [];
+
+  // login
+  rows.push({ name: 'login', ...(await cannon({ url: `${base}/api/api-token-auth/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }), ...shape('login') })) });
+
+  // upload: a new response each request
+  let n = 0;
+  rows.push({
+    name: 'upload',
+    ...(await cannon({
+      url: `${base}/api/project/${project.id}/response/`,
+      ...shape('upload'),
+      requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ sampler_schema: schemaId, response_id: `${project.id}-${schemaId}-lt-${n}`, data: answers(n++) }) }) }],
+    })),
+  });
+  // Wait until the results have every stored response (ingestion through NATS into ClickHouse).
+  const stored = (await api('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=1`, session.access, {})).count;
+  const t0 = Date.now();
+  let visible = 0;
+  for (let i = 0; i < WAIT_TRIES && visible < stored; i++) {
+    visible = (await api('POST', `project/${project.id}/results/schema/${schemaId}/`, session.access, { filters: {}, item_ids: [] })).levels?.[0]?.total_filtered_responses ?? 0;
+    if (visible < stored) await new Promise((r) => setTimeout(r, 250));
+  }
+  const catchUp = ((Date.now() - t0) / 1000).toFixed(1);
+  if (visible < stored) console.log(`only ${visible} of ${stored} responses visible in the results`);
+
+  // results: the whole form
+  rows.push({ name: 'results', ...(await cannon({ url: `${base}/api/project/${project.id}/results/schema/${schemaId}/`, method: 'POST', headers, body: JSON.stringify({ filters: {} }), ...shape('results') })) });
+
+  // exports: jobs end to end (queue, poll until the file is ready, download), on `connections` loops
+  const ex = shape('exports');
+  const jobTimes = [];
+  let exportFailures = 0;
+  const end = Date.now() + ex.duration * 1000;
+  await Promise.all(
+    Array.from({ length: ex.connections }, async () => {
+      while (Date.now() < end) {
+        const s = Date.now();
+        try {
+          let { job } = await api('GET', `project/${project.id}/named_csv/?schema=${schemaId}&wait=0`, session.access);
+          while (job.status === 'queued' || job.status === 'running') {
+            await new Promise((r) => setTimeout(r, 250));
+            job = await api('GET', `exports/jobs/${job.id}/`, session.access);
+          }
+          if (job.status !== 'done') throw new Error(job.error);
+          const file = await fetch(job.url.startsWith('http') ? job.url : `${base}${job.url}`);
+          if (file.status !== 200) throw new Error(`download ${file.status}`);
+          await file.arrayBuffer();
+          jobTimes.push(Date.now() - s);
+        } catch {
+          exportFailures++;
+        }
+      }
+    }),
+  );
+  jobTimes.sort((a, b) => a - b);
+  rows.push({ name: 'exports', requests: jobTimes.length + exportFailures, rps: jobTimes.length / ex.duration, failed: exportFailures, p50: quantile(jobTimes, 0.5), p95: quantile(jobTimes, 0.95), p99: quantile(jobTimes, 0.99) });
+
+  const verdict = (r) => {
+    const t = SCENARIOS[r.name].thresholds;
+    const rate = r.requests > 0 ? r.failed / r.requests : 1;
+    const misses = [rate >= t.failedRate && `failed ${(rate * 100).toFixed(2)}% >= ${t.failedRate * 100}%`, r.p95 >= t.p95 && `p95 ${r.p95} >= ${t.p95}`, r.p99 >= t.p99 && `p99 ${r.p99} >= ${t.p99}`].filter(Boolean);
+    if (rate >= t.failedRate) exitCode = 1; // errors are failures; slow latencies are figures to report
+    return misses.length === 0 ? 'met' : `not met (${misses.join(', ')})`;
+  };
+  const f = (x) => Math.round(x).toLocaleString('en');
+  const table = [
+    '| scenario | connections | seconds | requests | per second | failed | p50 ms | p95 ms | p99 ms | thresholds |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map((r) => `| ${r.name}${r.name === 'exports' ? ' (whole jobs)' : ''} | ${shape(r.name).connections} | ${shape(r.name).duration} | ${f(r.requests)} | ${r.rps.toFixed(1)} | ${r.failed} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${verdict(r)} |`),
+  ].join('\n');
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
+  const command = smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest';
+  console.log(`\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load.\n${machine}\nreproduce: ${command}\n`);
+  if (!smoke) {
+    const path = `${root}docs/benchmarks.md`;
+    const title = '## Load tests: the k6 scenarios played with autocannon';
+    const date = new Date().toISOString().slice(0, 10);
+    const section = `${title}\n\n${date}, ${machine}. loadtest/scenarios.json played by loadtest/run.mjs (autocannon; k6 is not installable here) against one whole stack started by the launcher on this machine — the load generator, the gateway, six services, PostgreSQL, NATS and chDB share the 2 cores. Exports are whole jobs (queue, poll, download) of the upload scenario's project. The same scenarios and thresholds are the k6 scripts in loadtest/.\n\n${table}\n\nThe ${f(stored)} uploaded responses were all visible in the results ${catchUp} s after the upload load ended.\n\nReproduce: \`${command}\`\n`;
+    let doc = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+    const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
+    writeFileSync(path, doc);
+    console.log('recorded in docs/benchmarks.md');
+  }
+} catch (err) {
+  console.error(err);
+  exitCode = 1;
+} finally {
+  await stack?.stop();
+}
+process.exit(exitCode);
