@@ -126,7 +126,7 @@ try {
   const verdict = (r) => {
     const t = SCENARIOS[r.name].thresholds;
     const rate = r.requests > 0 ? r.failed / r.requests : 1;
-    const misses = [rate >= t.failedRate && `failed ${(rate * 100).toFixed(2)}% >= ${t.failedRate * 100}%`, r.p95 >= t.p95 && `p95 ${r.p95} >= ${t.p95}`, r.p99 >= t.p99 && `p99 ${r.p99} >= ${t.p99}`].filter(Boolean);
+    const misses = [rate >= t.failedRate && `failed ${(rate * 100).toFixed(2)}% >= ${t.failedRate * 100}%`, r.p95 >= t.p95 && `p95 ${Math.round(r.p95)} >= ${t.p95}`, r.p99 >= t.p99 && `p99 ${Math.round(r.p99)} >= ${t.p99}`].filter(Boolean);
     if (rate >= t.failedRate) exitCode = 1; // errors are failures; slow latencies are figures to report
     return misses.length === 0 ? 'met' : `not met (${misses.join(', ')})`;
   };
