@@ -28,8 +28,10 @@ export async function migrateResults(engine: Engine, config: ResultsConfig, log:
   await migrateClickhouse(engine, config.CLICKHOUSE_DATABASE, log, undefined, config.CLICKHOUSE_CLUSTER);
 }
 
+/** Builds the service on `opened` (migrated by startService's hook), or on an engine it opens and migrates itself. */
 export async function buildResults(config: ResultsConfig, { log }: ServiceDeps, opened?: Engine): Promise<BuiltService> {
   const engine = opened ?? (await openEngine(config));
+  if (!opened && config.MIGRATE !== 'skip') await migrateResults(engine, config, log);
   const db = config.CLICKHOUSE_DATABASE;
   const writer = config.RESULTS_INGEST;
   const ingestor = new Ingestor(engine, { natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, db, log });
