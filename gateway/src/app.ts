@@ -2,7 +2,7 @@
 // then the routes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { childTrace, formatTraceparent, metrics, parseTraceparent, type Logger } from '@fieldwork/service-kit';
+import { childTrace, formatTraceparent, metrics, parseTraceparent, problems, type Logger } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -44,6 +44,14 @@ export interface GatewayOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** Whether a string anywhere in a parsed request part holds U+0000 (depth-limited; bodies are size-limited). */
+function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (depth > 64 || typeof v !== 'object' || v === null) return false;
+  for (const [k, x] of Object.entries(v)) if (k.includes('\u0000') || hasNul(x, depth + 1)) return true;
+  return false;
+}
+
 export async function buildGateway(deps: { clients: Clients; log: Logger; options: GatewayOptions }): Promise<FastifyInstance> {
   const { clients, options } = deps;
   const app = Fastify({
@@ -79,6 +87,17 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
     }
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
+  // Bodies are JSON objects (or multipart uploads): text is refused as an unsupported type, and a JSON string,
+  // number or list where every route reads fields would otherwise reach code that expects an object.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('preValidation', async (request) => {
+    const b = request.body;
+    if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b)) && String(request.headers['content-type'] ?? '').includes('json')) {
+      throw problems.invalid('Send the request body as a JSON object.');
+    }
+    // PostgreSQL text cannot hold U+0000: refuse it here rather than fail deep in a service.
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(b)) throw problems.invalid('Text may not contain the NUL character.');
+  });
 
   await app.register(security, { corsOrigins: options.corsOrigins, tls: options.tls, mapTileOrigins: options.mapTileOrigins ?? '' });
   await app.register(openapi);

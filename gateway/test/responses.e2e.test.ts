@@ -134,7 +134,7 @@ describe('upload', () => {
     expect(await post({ ...base, project: p.id + 1000 })).toMatchObject({ status: 400, body: { project: ['This response belongs to another project.'] } });
     expect(await post({ ...base, time_updated: '2999-01-01T00:00:00Z' })).toMatchObject({ status: 400, body: { time_updated: ['Enter a valid time, not in the future.'] } });
     expect(await post({ ...base, data: 'nope' })).toMatchObject({ status: 400, body: { data: [expect.any(String)] } });
-    expect(await post([1, 2])).toMatchObject({ status: 400, body: { non_field_errors: ['Send the response as a JSON object.'] } });
+    expect(await post([1, 2])).toMatchObject({ status: 400, body: { non_field_errors: ['Send the request body as a JSON object.'] } });
     expect((await api('POST', `project/${p.id}/response/`, { token: owner.access, body: '{"broken' })).status).toBe(400);
     // Another project's form.
     const other = await projectWithForm('Upload B2', body);

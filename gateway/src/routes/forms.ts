@@ -25,6 +25,9 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
 
   app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: 10 * 1024 * 1024 }, async (r) => {
     const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
+    if (revision !== undefined && revision !== null && !(typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 0)) {
+      throw problems.invalidFields({ revision: ['A valid integer is required.'] });
+    }
     const saved = await f.saveSchemaDocument(
       {
         caller: r.caller,

@@ -214,7 +214,13 @@ export class ProjectService {
         goal_count: src.goal_count,
       });
       const defaults = await copyStructure(new StructureStore(tx), src.id, created.id);
-      await new ProjectUserStore(tx).upsert(created.id, a.caller.user_id, { project_owner: true, ...defaults });
+      // A source whose default group or team was deleted has none to copy: the owner is then placed without one.
+      await new ProjectUserStore(tx).upsert(created.id, a.caller.user_id, {
+        project_owner: true,
+        site_id: defaults.site_id || null,
+        group_id: defaults.group_id || null,
+        team_id: defaults.team_id || null,
+      });
       return created;
     });
     try {
