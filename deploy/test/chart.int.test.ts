@@ -116,7 +116,7 @@ describe('the Helm chart', () => {
     const fromIngress = (name: string) => (policy(name).spec.ingress as { from: { namespaceSelector?: { matchLabels?: Record<string, string> } }[] }[]).some((r) => r.from.some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx'));
     expect(fromIngress('gateway') && fromIngress('web')).toBe(true);
     for (const name of GRPC) expect(fromIngress(name), name).toBe(false);
-    expect(callers('auth')).toEqual(['gateway', 'projects', 'responses']);
+    expect(callers('auth')).toEqual(['exports', 'gateway', 'projects', 'responses']);
     expect(callers('exports')).toEqual(['gateway']);
     expect(callers('results')).toEqual(['gateway', 'projects']);
     expect(callers('results-ingest')).toEqual([]);

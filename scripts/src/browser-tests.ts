@@ -1,6 +1,8 @@
 // Browser end-to-end tests: playwright-core driving Debian's Chromium against the built web app served by the
 // gateway of a whole test stack. Each scenario is a user's whole task; screenshots go to artifacts/screenshots/.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { strict as assert } from 'node:assert';
 import postgres from 'postgres';
 import ExcelJS from 'exceljs';
@@ -591,6 +593,66 @@ const scenarios: Scenario[] = [
       await page.getByTestId('sql-disable').click();
       await page.getByText('SQL access is revoked.').waitFor();
       assert.equal(await page.getByTestId('sql-credentials').count(), 0);
+    },
+  ],
+  [
+    'a page on another site cannot act for, read as, or frame the signed-in user (CSRF, CORS, frame-ancestors)',
+    async (page, t) => {
+      // Signed in through the web app: the session lives in this origin's localStorage, the API sets no cookie.
+      const password = (await apiLogin(t, t.demo.username, t.demo.password)) ? t.demo.password : 'a new demo password';
+      const tokens = (await apiLogin(t, t.demo.username, password))!;
+      await page.goto(`${t.baseUrl}/projects`);
+      await page.waitForURL(/\/login-home\/login/);
+      const loginAnswer = page.waitForResponse((r) => r.url().endsWith('/api/api-token-auth/'));
+      await login(page, t, t.demo.username, password);
+      assert.equal((await loginAnswer).headers()['set-cookie'], undefined, 'the login answer sets no cookie');
+      await page.waitForURL((url) => !url.pathname.startsWith('/login-home'));
+      assert.equal((await page.context().cookies()).length, 0, 'no cookie for another site to ride on');
+      const projectsBefore = await fetch(`${t.baseUrl}/api/organization/${tokens.organization.id}/`, { headers: { authorization: `JWT ${tokens.access}` } }).then((r) => r.text());
+
+      // The other site (localhost is another origin and another site than 127.0.0.1) tries every trick a browser allows.
+      const gateway = t.baseUrl;
+      const body = JSON.stringify({ name: 'CSRF', organization_pk: tokens.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } });
+      const evil = `<!doctype html><html><body>
+<iframe name="sink"></iframe>
+<form id="plain" method="POST" action="${gateway}/api/project/" enctype="text/plain" target="sink"><input name='${body.slice(0, -1)},"x":"' value='"}'></form>
+<form id="urlenc" method="POST" action="${gateway}/api/project/" target="sink"><input name="name" value="CSRF"><input name="organization_pk" value="${tokens.organization.id}"></form>
+<iframe id="framed" src="${gateway}/projects"></iframe>
+<script>
+window.results = {};
+document.getElementById('plain').submit();
+setTimeout(() => document.getElementById('urlenc').submit(), 300);
+const attempt = (name, p) => p.then((r) => r.text().then((text) => (window.results[name] = 'read: ' + r.status + ' ' + text.slice(0, 80))), (e) => (window.results[name] = 'blocked: ' + e.name));
+attempt('read', fetch('${gateway}/api/organization/${tokens.organization.id}/', { credentials: 'include' }));
+attempt('json', fetch('${gateway}/api/project/', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(body)} }));
+attempt('login', fetch('${gateway}/api/api-token-auth/', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: '${t.demo.username}', password: '${password}' }) }));
+</script></body></html>`;
+      const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(evil));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        const formAnswers: number[] = [];
+        page.on('response', (r) => {
+          if (r.url() === `${gateway}/api/project/` && r.request().method() === 'POST') formAnswers.push(r.status());
+        });
+        await page.goto(`http://localhost:${port}/`);
+        await page.waitForFunction('Object.keys(window.results || {}).length === 3', undefined, { timeout: 15_000 });
+        await page.waitForTimeout(1500);
+        const results = await page.evaluate<Record<string, string>>('window.results');
+        assert.deepEqual(results, { read: 'blocked: TypeError', json: 'blocked: TypeError', login: 'blocked: TypeError' }, 'CORS keeps the other site from reading or sending JSON');
+        // The cross-site forms reached the gateway and were refused: not a JSON object (400) and no Authorization header (401).
+        assert.ok(formAnswers.length >= 1 && formAnswers.every((s) => s === 400 || s === 401 || s === 415), `cross-site forms refused (${formAnswers.join(', ')})`);
+        // The web app refuses to be framed by another site.
+        const framed = page.frames().find((f) => f !== page.mainFrame());
+        const framedText = await framed?.evaluate<string>("document.body ? document.body.innerText : ''").catch(() => '');
+        assert.ok(!/projects|Projects/.test(framedText ?? ''), 'the web app does not render inside another site');
+        await shot(page, '40-csrf-page');
+      } finally {
+        server.close();
+      }
+      const projectsAfter = await fetch(`${t.baseUrl}/api/organization/${tokens.organization.id}/`, { headers: { authorization: `JWT ${tokens.access}` } }).then((r) => r.text());
+      assert.equal(projectsAfter, projectsBefore, 'nothing changed in the workspace');
+      assert.ok(!projectsAfter.includes('"CSRF"'));
     },
   ],
 ];

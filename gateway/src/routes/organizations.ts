@@ -41,6 +41,36 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
     },
   );
 
+  // The audit log of security events (workspace owners): logins, failed logins, lockouts, role and permission
+  // changes, API keys, exports and imports, SQL access.
+  app.get<{ Params: { id: string }; Querystring: { event?: string; page?: string; page_size?: string } }>(
+    '/api/organization/:id/audit/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security: secured,
+        summary: 'The workspace audit log (owners only), newest first',
+        querystring: {
+          type: 'object',
+          properties: { event: { type: 'string', maxLength: 64 }, page: { type: 'string', pattern: '^[0-9]{1,6}$' }, page_size: { type: 'string', pattern: '^[0-9]{1,3}$' } },
+        },
+      },
+    },
+    async (request) => {
+      const id = parseId(request.params.id, problems.invalidOrganizationId);
+      const num = (v: string | undefined) => (v !== undefined && /^\d{1,6}$/.test(v) ? Number(v) : 0);
+      const list = await clients.auth.listAudit(
+        { caller: request.caller, organization_id: id, event: request.query.event ?? '', page: num(request.query.page), page_size: num(request.query.page_size) },
+        meta(request),
+      );
+      return {
+        count: list.count,
+        results: list.results.map((e) => ({ id: e.id, time: e.time, event: e.event, actor_user_id: e.actor_user_id || null, target: e.target, ip: e.ip, details: JSON.parse(e.details_json || '{}') as unknown })),
+      };
+    },
+  );
+
   app.get<{ Params: { id: string } }>(
     '/api/organization/:id/',
     { preHandler: app.authenticate, schema: { tags, security: secured, response: orgResponse } },

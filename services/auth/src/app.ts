@@ -5,6 +5,8 @@ import { CredentialService, httpCrmVerifier } from './service/credential.service
 import { MemberService } from './service/member.service.js';
 import type { AuthConfig } from './config.js';
 import { mailSender, startMailRelay } from './events/mail-relay.js';
+import { AuditLog, AuditService } from './service/audit.service.js';
+import { OrganizationStore } from './store/organization.store.js';
 import { authGrpc } from './grpc/auth.grpc.js';
 import { AccountService } from './service/account.service.js';
 import { AdminService } from './service/admin.service.js';
@@ -34,6 +36,7 @@ export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): 
       },
     },
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    audit: new AuditLog(sql, log.child({ component: 'audit' })),
   };
   const accounts = new AccountService(deps);
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
@@ -46,6 +49,7 @@ export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): 
     members: new MemberService(deps, accounts),
     credentials: new CredentialService(deps, httpCrmVerifier(config.INTEGRATION_CRM_VERIFY_URL), projectIdsOf),
     admin: new AdminService(deps),
+    audit: new AuditService(deps.audit, new OrganizationStore(sql)),
   };
   const stopRelay = await startMailRelay(
     new OutboxStore(sql),

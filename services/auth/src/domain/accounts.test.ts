@@ -32,12 +32,19 @@ describe('isValidEmail', () => {
 
 describe('passwordProblems', () => {
   it('refuses short, numeric and username-like passwords', () => {
-    expect(passwordProblems('short')).toEqual([MESSAGES.passwordShort]);
-    expect(passwordProblems('1234567890')).toEqual([MESSAGES.passwordNumeric]);
+    expect(passwordProblems('sh0rt!x')).toEqual([MESSAGES.passwordShort]);
+    expect(passwordProblems('8302916475')).toEqual([MESSAGES.passwordNumeric]);
     expect(passwordProblems('anamaria2024', { username: 'anamaria2024' })).toEqual([MESSAGES.passwordSimilar]);
     expect(passwordProblems('ana.lopez', { email: 'ana.lopez@example.com' })).toEqual([MESSAGES.passwordSimilar]);
     expect(passwordProblems('fieldwork-demo', { username: 'demo', email: 'demo@example.com' })).toEqual([]);
     expect(passwordProblems('fieldwork-demo', { username: 'alice', email: 'alice@example.com' })).toEqual([]);
+  });
+
+  it('refuses the passwords seen most in breaches, whatever their case', () => {
+    expect(passwordProblems('password123')).toEqual([MESSAGES.passwordCommon]);
+    expect(passwordProblems('QwertyUiop')).toEqual([MESSAGES.passwordCommon]);
+    expect(passwordProblems('1234567890')).toEqual([MESSAGES.passwordNumeric, MESSAGES.passwordCommon]);
+    expect(passwordProblems('correct horse battery')).toEqual([]);
   });
 });
 

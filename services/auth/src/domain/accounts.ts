@@ -1,4 +1,5 @@
 // Account rules of spec 000 §5 and §9: login normalisation, email and password checks, names, terms versions.
+import { dictionary } from '@zxcvbn-ts/language-common';
 import type { FieldErrors } from '@fieldwork/service-kit/problems';
 
 /** Current versions of the terms of service and the privacy policy (spec 000 §9). */
@@ -15,6 +16,7 @@ export const MESSAGES = {
   passwordLong: 'This password is too long. It must contain at most 128 characters.',
   passwordNumeric: 'This password is entirely numeric.',
   passwordSimilar: 'The password is too similar to the username.',
+  passwordCommon: 'This password is too common.',
   wrongPassword: 'Wrong password.',
   badVersion: 'Unknown version.',
   nameTooLong: 'Ensure this field has no more than 150 characters.',
@@ -37,6 +39,9 @@ export function usernameFromEmail(email: string): string {
 }
 
 /** Password policy; returns the messages that apply (empty when acceptable). */
+/** 49,233 passwords seen most in breaches (zxcvbn-ts's common list), as Django's CommonPasswordValidator refuses them. */
+const COMMON_PASSWORDS = new Set(dictionary['passwords-common']);
+
 export function passwordProblems(password: string, identity: { username?: string; email?: string } = {}): string[] {
   const out: string[] = [];
   if (password.length < 8) out.push(MESSAGES.passwordShort);
@@ -48,6 +53,7 @@ export function passwordProblems(password: string, identity: { username?: string
     (s) => s !== undefined && s !== '' && s.toLowerCase().includes(lower),
   );
   if (similar) out.push(MESSAGES.passwordSimilar);
+  if (COMMON_PASSWORDS.has(lower)) out.push(MESSAGES.passwordCommon);
   return out;
 }
 

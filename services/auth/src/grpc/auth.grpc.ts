@@ -3,6 +3,7 @@ import { auth } from '@fieldwork/proto';
 import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
 import type { AccountService } from '../service/account.service.js';
 import type { AdminService } from '../service/admin.service.js';
+import type { AuditService } from '../service/audit.service.js';
 import type { OrganizationService } from '../service/organization.service.js';
 import type { SessionService } from '../service/session.service.js';
 import type { MemberService } from '../service/member.service.js';
@@ -16,11 +17,14 @@ export function authGrpc(
     members: MemberService;
     credentials: CredentialService;
     admin: AdminService;
+    audit: AuditService;
   },
   log: Logger,
 ): GrpcServiceRegistration {
   const handlers: AsyncHandlers<auth.AuthServiceServer> = {
     login: (req) => s.sessions.login(req),
+    recordAudit: (req) => s.audit.record(req),
+    listAudit: (req) => s.audit.list(req),
     refreshToken: (req) => s.sessions.refresh(req),
     logout: (req) => s.sessions.logout(req),
     getUser: (req) => s.accounts.getUser(req),

@@ -98,6 +98,7 @@ export class CredentialService {
     const key = `fwk_${prefix}_${randomBytes(32).toString('base64url')}`;
     const row = await this.store.addApiKey({ organization_id: org.id, name, prefix, key_hash: sha256(key), created_by: caller.user_id });
     this.deps.log.info({ organizationId: org.id, prefix, by: caller.user_id }, 'api key created');
+    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'api_key_created', target: prefix, details: { name } });
     return { api_key: toApiKey(row), key };
   }
 
@@ -106,6 +107,7 @@ export class CredentialService {
     const row = /^[0-9a-f]{8}$/.test(req.prefix) ? await this.store.revokeApiKey(org.id, req.prefix) : undefined;
     if (!row) throw problems.invalidFields({ prefix: ['No API key of this workspace has this prefix.'] });
     this.deps.log.info({ organizationId: org.id, prefix: row.prefix, by: caller.user_id }, 'api key revoked');
+    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'api_key_revoked', target: row.prefix });
     return toApiKey(row);
   }
 

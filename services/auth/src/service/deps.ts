@@ -1,6 +1,7 @@
 // What the auth use cases depend on; passed in, so unit tests can use fakes.
 import type { Logger, Sql } from '@fieldwork/service-kit';
 import type { ThrottlePolicy } from '../domain/login-throttle.js';
+import type { AuditLog } from './audit.service.js';
 import type { PasswordHasher, TokenIssuer } from './crypto.js';
 
 export interface AuthSettings {
@@ -18,6 +19,8 @@ export interface AuthDeps {
   hasher: PasswordHasher;
   tokens: TokenIssuer;
   settings: AuthSettings;
+  /** The audit log of security events (audit.service.ts). */
+  audit: AuditLog;
   /** Waits, for the login slow-down; replaceable in tests. */
   sleep: (ms: number) => Promise<void>;
 }

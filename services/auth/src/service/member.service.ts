@@ -73,6 +73,10 @@ export class MemberService {
       }
     });
     this.deps.log.info({ organizationId: org.id, userId: target.user_id, by: caller.user_id, roles: rolesAsked }, 'workspace user edited');
+    if (rolesAsked) {
+      const roles = Object.fromEntries((['user_admin', 'project_admin', 'billing_admin'] as const).filter((k) => req[k] !== undefined).map((k) => [k, req[k]]));
+      await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'workspace_user_updated', target: String(target.user_id), details: { roles } });
+    }
     return toMember((await this.orgs.member(org.id, target.user_id))!);
   }
 
@@ -81,6 +85,7 @@ export class MemberService {
     const { org, target } = await this.editable(caller, req.organization_id, req.user_id);
     await this.orgs.deactivateMember(org.id, target.user_id);
     this.deps.log.info({ organizationId: org.id, userId: target.user_id, by: caller.user_id }, 'workspace user removed');
+    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'workspace_user_removed', target: String(target.user_id) });
     return {};
   }
 

@@ -36,7 +36,10 @@ export class SessionService {
 
     const now = new Date();
     const lock = lockStatus(await this.users.attempts(username), now);
-    if (lock.locked) throw problems.tooManyLoginAttempts(lock.minutes);
+    if (lock.locked) {
+      await this.deps.audit.record({ organization_id: null, actor_user_id: null, event: 'login_failed', target: username, ip: req.client_ip, details: { reason: 'locked' } });
+      throw problems.tooManyLoginAttempts(lock.minutes);
+    }
 
     const user = await this.users.byLogin(username);
     const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.dummy()), password);
@@ -44,6 +47,11 @@ export class SessionService {
       const state = afterFailure(await this.users.attempts(username), now, this.deps.settings.throttle);
       await this.users.saveAttempts(username, state);
       this.deps.log.info({ username, failures: state.failures, locked: state.locked_until !== null }, 'login failed');
+      const org = user?.current_organization_id ?? null;
+      await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'login_failed', target: username, ip: req.client_ip, details: { failures: state.failures } });
+      if (state.locked_until !== null) {
+        await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'lockout', target: username, ip: req.client_ip, details: { until: state.locked_until } });
+      }
       await this.deps.sleep(failureDelayMs(state.failures, this.deps.settings.throttle));
       throw problems.loginFailed();
     }
@@ -59,6 +67,7 @@ export class SessionService {
     const refresh = await this.issueRefresh(sessionId);
     const logged = await this.users.recordLogin(user.id);
     this.deps.log.info({ userId: user.id, sessionId }, 'login');
+    await this.deps.audit.record({ organization_id: current.id, actor_user_id: user.id, event: 'login', target: user.username, ip: req.client_ip });
     return {
       access: this.access(logged, sessionId),
       refresh,

@@ -82,7 +82,7 @@ async function latestMail(to: string): Promise<{ subject: string; body: string }
 describe('migrations', () => {
   it('recorded the auth schema migrations in order', async () => {
     const rows = await sql`select name from auth.schema_migrations`;
-    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql', '0003-audit.sql']);
   });
 });
 
@@ -236,7 +236,7 @@ describe('password reset and change', () => {
     await expect(
       client.changePassword({ caller: callerOf(user), email, new_password: 'new secret 99', old_password: 'wrong', firebase_id: '' }),
     ).rejects.toMatchObject({ fields: { old_password: ['Wrong password.'] } });
-    await expect(client.changePassword({ caller: callerOf(user), email, new_password: 'short', old_password: PASSWORD, firebase_id: '' })).rejects.toMatchObject({
+    await expect(client.changePassword({ caller: callerOf(user), email, new_password: 'Zq7#kp', old_password: PASSWORD, firebase_id: '' })).rejects.toMatchObject({
       fields: { new_password: ['This password is too short. It must contain at least 8 characters.'] },
     });
     const other = await newUser();

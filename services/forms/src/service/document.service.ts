@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import type { common, forms, projects } from '@fieldwork/proto';
 import { saveRefusal, SAVE_REFUSALS, countQuestions, type SchemaBody } from '@fieldwork/sampler';
-import { problems, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
+import { checkZip, problems, UnsafeZip, type ZipLimits, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
 import { fromQuestionList, fromXlsForm, type Converted, type Row } from '../domain/convert.js';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
@@ -140,6 +140,8 @@ function sheetRows(ws: ExcelJS.Worksheet | undefined): Row[] {
   return out;
 }
 
+const FORM_XLSX_LIMITS: ZipLimits = { maxEntries: 1000, maxEntryBytes: 100 * 1024 ** 2, maxTotalBytes: 100 * 1024 ** 2, maxRatio: 100 };
+
 /** Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet). */
 export async function convertFile(filename: string, content: Buffer, projectType: string): Promise<{ format: string; converted: Converted }> {
   if (/\.csv$/i.test(filename)) {
@@ -152,6 +154,12 @@ export async function convertFile(filename: string, content: Buffer, projectType
     return { format: 'question list (CSV)', converted: fromQuestionList(rows, projectType) };
   }
   if (!/\.xlsx$/i.test(filename)) throw problems.invalid('Upload a CSV question list, an XLSX question list or an XLSForm (.xlsx).');
+  // A form's question list is small: a workbook expanding past 100 MB is refused before exceljs inflates it in memory.
+  try {
+    await checkZip(content, FORM_XLSX_LIMITS);
+  } catch (err) {
+    throw problems.invalid(err instanceof UnsafeZip ? err.message : 'The file is not a readable XLSX workbook.');
+  }
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(content as unknown as ArrayBuffer);

@@ -20,6 +20,9 @@ export interface Placement {
   team_id: number | null;
 }
 
+/** The role names set to true. */
+const rolesOf = (r: Partial<ProjectRoles>) => Object.entries(r).filter(([, v]) => v === true).map(([k]) => k);
+
 export class ProjectUserService {
   readonly store: ProjectUserStore;
   private readonly structure: StructureStore;
@@ -86,6 +89,7 @@ export class ProjectUserService {
     }
     const { row } = await this.store.upsert(a.project.id, userId, { ...roles, ...placement, read_sites: readSites });
     this.deps.log.info({ projectId: a.project.id, userId, by: a.caller.user_id }, 'project user added');
+    await this.audit(a, 'project_user_added', userId, { roles: rolesOf(roles) }, ctx);
     return this.one(a, row, ctx);
   }
 
@@ -111,6 +115,7 @@ export class ProjectUserService {
       );
     }
     const row = await this.store.update(a.project.id, current.user_id, patch);
+    if (req.roles || req.read_sites_given) await this.audit(a, 'project_user_updated', current.user_id, { ...(req.roles ? { roles: rolesOf(req.roles) } : {}), ...(patch.read_sites ? { read_sites: patch.read_sites } : {}) }, ctx);
     return this.one(a, row, ctx);
   }
 
@@ -120,6 +125,7 @@ export class ProjectUserService {
     this.checkEdit(a, current.user_id, current, current);
     await this.store.delete(a.project.id, current.user_id);
     this.deps.log.info({ projectId: a.project.id, userId: current.user_id, by: a.caller.user_id }, 'project user removed');
+    await this.audit(a, 'project_user_removed', current.user_id, {}, ctx);
     return {};
   }
 
@@ -142,8 +148,18 @@ export class ProjectUserService {
       }
       return out;
     });
+    for (const t of targets) {
+      await this.audit(a, 'permissions_changed', t.user_id, { ...(req.permissions_given ? { roles: rolesOf(roles) } : {}), ...(readSites ? { read_sites: readSites } : {}) }, ctx);
+    }
     const briefs = await this.briefs(a, rows, ctx);
     return { results: rows.map((r) => toProjectUser(r, briefs.get(r.user_id), a.organizationId)), count: rows.length };
+  }
+
+  /** A role or permission change in the workspace's audit log (auth); a failure to record is logged, not thrown. */
+  private async audit(a: ProjectAccess, event: string, userId: number, details: Record<string, unknown>, ctx: Ctx): Promise<void> {
+    await this.deps.auth
+      .recordAudit({ organization_id: a.organizationId, actor_user_id: a.caller.user_id, event, target: `project ${a.project.id} user ${userId}`, ip: '', details_json: JSON.stringify(details), id: 0, time: '' }, ctx)
+      .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
   /** The caller may edit the target: admins, or the target stays a collector only; never oneself. */

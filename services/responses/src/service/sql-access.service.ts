@@ -36,13 +36,21 @@ export class SqlAccessService {
     private readonly endpoint: SqlEndpoint,
   ) {}
 
-  private async owner(req: responses.SqlAccessRequest, ctx: Ctx): Promise<void> {
+  private async owner(req: responses.SqlAccessRequest, ctx: Ctx): Promise<number> {
     const a = await this.access.get(req.caller, req.project_id, ctx, true);
     if (!a.screens.has('projectLevelIngestion')) throw problems.forbidden();
+    return a.organizationId;
+  }
+
+  /** SQL-access grants in the workspace's audit log (auth); a failure to record is logged, not thrown. */
+  private async audit(organizationId: number, req: responses.SqlAccessRequest, event: string, details: Record<string, unknown>, ctx: Ctx): Promise<void> {
+    await this.deps.auth
+      .recordAudit({ organization_id: organizationId, actor_user_id: req.caller?.user_id ?? 0, event, target: `project ${req.project_id}`, ip: '', details_json: JSON.stringify(details), id: 0, time: '' }, ctx)
+      .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
   async enable(req: responses.SqlAccessRequest, ctx: Ctx): Promise<responses.SqlAccess> {
-    await this.owner(req, ctx);
+    const organizationId = await this.owner(req, ctx);
     const list = await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx);
     const forms = await Promise.all(
       [...list.results].sort((a, b) => a.level - b.level || a.id - b.id).map(async (s) => ({ id: s.id, body: (await this.schemas.get(s.id, ctx)).body })),
@@ -79,11 +87,12 @@ export class SqlAccessService {
       return made!;
     });
     this.deps.log.info({ projectId: req.project_id, role }, 'sql access enabled');
+    await this.audit(organizationId, req, 'sql_access_granted', { role }, ctx);
     return this.toReply(row, password);
   }
 
   async disable(req: responses.SqlAccessRequest, ctx: Ctx): Promise<responses.SqlAccess> {
-    await this.owner(req, ctx);
+    const organizationId = await this.owner(req, ctx);
     await transaction(this.deps.sql, async (tx) => {
       const [old] = await tx<AccessRow[]>`delete from sql_access where project_id = ${req.project_id} returning *`;
       if (!old) return;
@@ -91,6 +100,7 @@ export class SqlAccessService {
       await tx.unsafe(`drop schema if exists ${ident(`sql_p${Math.trunc(req.project_id)}`)} cascade`);
     });
     this.deps.log.info({ projectId: req.project_id }, 'sql access disabled');
+    await this.audit(organizationId, req, 'sql_access_revoked', {}, ctx);
     return { enabled: false, host: '', port: 0, database: '', username: '', password: '', view: '', time_created: '' };
   }
 
