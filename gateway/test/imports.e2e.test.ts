@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import postgres from 'postgres';
+import yazl from 'yazl';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { auth } from '@fieldwork/proto';
@@ -232,6 +233,29 @@ describe('imports', () => {
     expect((await api('POST', `project/${p.id}/import/preview/`, { token: col.access, body: { data: { file_identifier: file } } })).status).toBe(403);
     expect((await api('GET', `exports/jobs/${job.id}/`, { token: col.access })).status).toBe(403);
   }, 120_000);
+
+  it('refuses a zip bomb posing as a workbook, for an import and for a form, before it is inflated', async () => {
+    // 20 KB of zip holding a 20 MB sheet of spaces (and one of 1 GB would be the same 1,000-to-1): no spreadsheet
+    // export compresses like that.
+    const archive = new yazl.ZipFile();
+    archive.addBuffer(Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'), '[Content_Types].xml');
+    archive.addBuffer(Buffer.alloc(20 * 1024 ** 2, ' '), 'xl/worksheets/sheet1.xml');
+    archive.end();
+    const chunks: Buffer[] = [];
+    for await (const c of archive.outputStream) chunks.push(c as Buffer);
+    const bomb = Buffer.concat(chunks);
+    expect(bomb.length).toBeLessThan(100_000);
+    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Bombed', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const file = await uploadFile(p.id, 'bomb.xlsx', bomb);
+    const preview = await api<Json>('POST', `project/${p.id}/import/preview/`, { token: owner.access, body: { data: { file_identifier: file } } });
+    expect(preview.status).toBe(400);
+    expect(preview.body.file_identifier[0]).toMatch(/^The workbook was refused: xl\/worksheets\/sheet1\.xml expands \d+ times \(at most 250\)\..*zip bomb/);
+    const started = await api<Json>('POST', `project/${p.id}/import/`, { token: owner.access, body: { data: { file_identifier: file } } });
+    expect(started.status).toBe(400);
+    const form = await api<Json>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: await uploadFile(p.id, 'form.xlsx', bomb) } });
+    expect(form.status).toBe(400);
+    expect(JSON.stringify(form.body)).toContain('The workbook was refused');
+  }, 60_000);
 
   it('gives a read-only PostgreSQL role that sees only the project as a flat view, and takes it back', async () => {
     const { body, ids } = form();

@@ -13,3 +13,4 @@ export * from './streams.js';
 export * from './input.js';
 export * from './metrics.js';
 export * from './trace.js';
+export * from './zip-guard.js';

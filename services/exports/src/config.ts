@@ -8,6 +8,7 @@ export const exportsConfigShape = {
   /** gRPC port of the exports service. */
   EXPORTS_GRPC_PORT: vars.port(50056),
   /** Addresses (host:port) of the services exports calls. */
+  AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   RESPONSES_GRPC_ADDR: vars.string('127.0.0.1:50054'),

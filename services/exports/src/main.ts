@@ -1,5 +1,5 @@
 // The exports service process: config, build, listen, signals.
-import { forms, projects, responses } from '@fieldwork/proto';
+import { auth, forms, projects, responses } from '@fieldwork/proto';
 import { createClient, createObjectStore, ensureStream, runMain, startService } from '@fieldwork/service-kit';
 import { loadExportsConfig } from './config.js';
 import { exportsGrpc } from './grpc/exports.grpc.js';
@@ -25,6 +25,7 @@ runMain(async () => {
         sql,
         log,
         store,
+        auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR),
         projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR),
         forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
         responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR),
@@ -37,6 +38,7 @@ runMain(async () => {
         services: [exportsGrpc(new ExportService(deps), log)],
         close: async () => {
           await worker.stop();
+          deps.auth.close();
           deps.projects.close();
           deps.forms.close();
           deps.responses.close();

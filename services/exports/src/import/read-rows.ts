@@ -1,8 +1,15 @@
 // Rows of an uploaded CSV or XLSX file, streamed from the object store: the header row, then the data rows one by
 // one, never the whole file in memory. CSV through csv-parse (a BOM, quoted newlines and ragged rows are fine);
 // XLSX through exceljs's streaming reader (first sheet only; formulas give their cached result). `bytesRead` tells
-// how far into the stored object the reader is, for progress.
+// how far into the stored object the reader is, for progress. A workbook is first copied to a temporary file and
+// checked against zip bombs (service-kit's checkZip) before exceljs opens it.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { checkZip, XLSX_LIMITS, type ZipLimits } from '@fieldwork/service-kit';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import type { Cell } from '../domain/import-mapping.js';
@@ -24,12 +31,33 @@ function counter(): Transform & { bytes: number } {
   return t;
 }
 
-export function readRows(input: Readable, filename: string): RowSource {
+export function readRows(input: Readable, filename: string, limits: ZipLimits = XLSX_LIMITS): RowSource {
   const count = counter();
+  if (/\.xlsx$/i.test(filename)) return { rows: guardedXlsxRows(input, count, limits), bytesRead: () => count.bytes };
   input.on('error', (err) => count.destroy(err));
   input.pipe(count);
-  const xlsx = /\.xlsx$/i.test(filename);
-  return { rows: xlsx ? xlsxRows(count) : csvRows(count), bytesRead: () => count.bytes };
+  return { rows: csvRows(count), bytesRead: () => count.bytes };
+}
+
+/**
+ * The workbook copied to a temporary file and checked; then read from there. The file is unlinked as soon as it is
+ * open, so nothing is left behind however the reading ends.
+ */
+async function* guardedXlsxRows(input: Readable, count: Transform & { bytes: number }, limits: ZipLimits): AsyncGenerator<Cell[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'fieldwork-xlsx-'));
+  let handle: FileHandle;
+  try {
+    const file = join(dir, 'workbook.xlsx');
+    await pipeline(input, createWriteStream(file));
+    await checkZip(file, limits);
+    handle = await open(file, 'r');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const stored = handle.createReadStream();
+  stored.on('error', (err) => count.destroy(err));
+  stored.pipe(count);
+  yield* xlsxRows(count);
 }
 
 async function* csvRows(input: Readable): AsyncGenerator<Cell[]> {

@@ -1,7 +1,8 @@
 // What the exports use cases depend on.
-import type { forms, projects, responses } from '@fieldwork/proto';
+import type { auth, forms, projects, responses } from '@fieldwork/proto';
 import type { Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
 
+export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
 export type ResponsesClient = PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>;
@@ -10,6 +11,8 @@ export interface ExportsDeps {
   sql: Sql;
   log: Logger;
   store: ObjectStore;
+  /** For the audit log (exports and imports are security events). */
+  auth: AuthClient;
   projects: ProjectsClient;
   forms: FormsClient;
   responses: ResponsesClient;

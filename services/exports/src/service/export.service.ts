@@ -6,7 +6,7 @@ import { isQuestion, itemsInOrder, text, type SchemaBody } from '@fieldwork/samp
 import { IMPORT_MESSAGES, placesOf, resolveMapping, rowToPayload, targetLabel, type Cell, type RowContext } from '../domain/import-mapping.js';
 import { readRows } from '../import/read-rows.js';
 import type { ImportParams } from '../import/run-import.js';
-import { problems } from '@fieldwork/service-kit';
+import { problems, UnsafeZip } from '@fieldwork/service-kit';
 import { JobStore, type ExportKind, type JobRow } from '../store/job.store.js';
 import type { Ctx, ExportsDeps } from './deps.js';
 
@@ -41,6 +41,8 @@ function mappableQuestions(body: SchemaBody, lang: string) {
 
 export class ExportService {
   private readonly jobs: JobStore;
+  /** The workspace of each project seen (from its access check), for the audit log. */
+  private readonly orgOf = new Map<number, number>();
 
   constructor(private readonly deps: ExportsDeps) {
     this.jobs = new JobStore(deps.sql);
@@ -50,7 +52,18 @@ export class ExportService {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
     const a = await this.deps.projects.getAccess({ caller, project_id: projectId }, ctx);
     if (!screens.some((s) => a.screens.includes(s))) throw problems.forbidden();
+    this.orgOf.set(projectId, a.organization_id);
     return caller;
+  }
+
+  /** Exports and imports in the workspace's audit log (auth); a failure to record is logged, not thrown. */
+  private async audit(job: JobRow, event: 'export_created' | 'import_created', ctx: Ctx): Promise<void> {
+    await this.deps.auth
+      .recordAudit(
+        { organization_id: this.orgOf.get(job.project_id) ?? 0, actor_user_id: job.created_by, event, target: `project ${job.project_id}`, ip: '', details_json: JSON.stringify({ job: job.id, kind: job.kind, schema: job.schema_id, ...(job.profile ? { profile: job.profile } : {}) }), id: 0, time: '' },
+        ctx,
+      )
+      .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
   async create(req: exports_.CreateExportRequest, ctx: Ctx): Promise<exports_.Job> {
@@ -72,6 +85,7 @@ export class ExportService {
     });
     await this.deps.enqueue(job.id);
     this.deps.log.info({ jobId: job.id, projectId: job.project_id, kind: job.kind }, 'export queued');
+    await this.audit(job, 'export_created', ctx);
     return this.toJob(job);
   }
 
@@ -152,6 +166,7 @@ export class ExportService {
     const job = await this.jobs.create({ id: randomUUID(), project_id: req.project_id, schema_id: schema.id, kind: 'import_responses', created_by: caller.user_id, lang: req.lang || '', params: params as never });
     await this.deps.enqueue(job.id);
     this.deps.log.info({ jobId: job.id, projectId: job.project_id, file: file.file_id }, 'import queued');
+    await this.audit(job, 'import_created', ctx);
     return this.toJob(job);
   }
 
@@ -178,9 +193,10 @@ export class ExportService {
   /** The header row and up to `n` data rows (blank rows skipped) of a stored file. */
   private async firstRows(key: string, filename: string, n: number): Promise<{ headers: string[]; rows: Cell[][] }> {
     const input = await this.deps.store.get(key);
+    const it = readRows(input, filename).rows[Symbol.asyncIterator]();
     try {
-      const it = readRows(input, filename).rows[Symbol.asyncIterator]();
-      const first = await it.next().catch(() => {
+      const first = await it.next().catch((err: unknown) => {
+        if (err instanceof UnsafeZip) throw problems.invalidFields({ file_identifier: [err.message] });
         throw problems.invalidFields({ file_identifier: ['The file could not be read as ' + (/\.xlsx$/i.test(filename) ? 'an XLSX workbook.' : 'CSV.')] });
       });
       if (first.done) throw problems.invalidFields({ file_identifier: [IMPORT_MESSAGES.noHeader] });
@@ -192,6 +208,8 @@ export class ExportService {
       }
       return { headers: first.value.map((c) => String(c ?? '').trim()), rows };
     } finally {
+      // Ends the reader (a workbook's temporary copy is removed) whether or not it was read to the end.
+      await it.return?.(undefined).catch(() => undefined);
       input.destroy();
     }
   }

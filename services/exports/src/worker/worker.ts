@@ -4,7 +4,7 @@
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
 // deleted on the side.
 import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
-import { isProblem, isServiceError, metrics, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
+import { isProblem, UnsafeZip, isServiceError, metrics, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import { JobStore } from '../store/job.store.js';
@@ -99,7 +99,7 @@ export class ExportWorker {
       m.ack();
     } catch (err) {
       const problem = isProblem(err) ? err : isServiceError(err) ? statusToProblem(err) : undefined;
-      const refused = err instanceof ImportFailed ? err.message : problem && problem.status < 500 ? problem.message : undefined;
+      const refused = err instanceof ImportFailed || err instanceof UnsafeZip ? err.message : problem && problem.status < 500 ? problem.message : undefined;
       if (err instanceof ExportCancelled && !this.stopped) {
         log.info('job cancelled');
         metrics.jobsFinished.inc({ kind: job.kind, status: 'cancelled' });
