@@ -3,7 +3,8 @@
 // Talks to a running auth service over gRPC (AUTH_GRPC_ADDR, default 127.0.0.1:50051).
 import { parseArgs } from 'node:util';
 import { auth, results } from '@fieldwork/proto';
-import { createClient, isProblem, loadConfig, vars } from '@fieldwork/service-kit';
+import { createClient, createObjectStore, FsObjectStore, isProblem, loadConfig, objectStoreVars, vars, type ObjectStore } from '@fieldwork/service-kit';
+import { createBackup, republish, restoreProject } from './ops/backup.js';
 import { seedDemo } from './seed.js';
 
 const USAGE = `Usage: pnpm fieldwork <command> [options]
@@ -14,12 +15,19 @@ const USAGE = `Usage: pnpm fieldwork <command> [options]
   workspace features --id ID [--enable F,...] [--disable F,...]   (feature flags, e.g. ingestion)
   demo seed [--username U] [--email E] [--password P] [--workspace W]
   results rebuild     (empties the ClickHouse tables and replays the response stream into them)
+  results republish [--id PROJECT_ID]   (rebuilds the results from PostgreSQL: each response's latest version is
+                      queued on the outbox again and published by the responses service)
   results status [--id PROJECT_ID]
+  backup create --out DIR   (pg_dump of the database and a copy of every object, see docs/operations.md)
+  backup restore-project --from DIR --id PROJECT_ID   (one project back as it was in the backup)
 
 Environment: AUTH_GRPC_ADDR (default 127.0.0.1:50051), PROJECTS_GRPC_ADDR (default 127.0.0.1:50052),
-RESULTS_GRPC_ADDR (default 127.0.0.1:50055).`;
+RESULTS_GRPC_ADDR (default 127.0.0.1:50055); for backups and republishing DATABASE_URL and the object store's
+variables (OBJECT_STORE=fs|s3, OBJECT_STORE_DIR or S3_*), as the services have them.`;
 
 const config = loadConfig({
+  ...objectStoreVars,
+  DATABASE_URL: vars.string(''),
   AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   RESULTS_GRPC_ADDR: vars.string('127.0.0.1:50055'),
@@ -44,6 +52,8 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       enable: { type: 'string' },
       disable: { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -120,6 +130,21 @@ async function main(argv: string[]): Promise<number> {
           r.close();
         }
       }
+      case 'results republish': {
+        const n = await republish({ databaseUrl: database(), projectId: values.id === undefined ? undefined : Number(values.id) });
+        console.log(`${n} responses queued for the results; the responses service publishes them`);
+        return 0;
+      }
+      case 'backup create': {
+        const m = await createBackup({ databaseUrl: database(), store: objectStore(), out: need('out'), log: console.log });
+        console.log(`backup written to ${values.out}: the database and ${m.objects} objects (${m.object_bytes} bytes)`);
+        return 0;
+      }
+      case 'backup restore-project': {
+        const r = await restoreProject({ databaseUrl: database(), store: objectStore(), from: need('from'), projectId: Number(need('id')), log: console.log });
+        console.log(`project ${values.id} restored: ${r.rows['responses.responses'] ?? 0} responses, ${r.objects} files, ${r.republished} result updates queued`);
+        return 0;
+      }
       default:
         console.log(USAGE);
         return values.help === true || command === '' ? 0 : 64;
@@ -127,6 +152,17 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     client.close();
   }
+}
+
+function database(): string {
+  if (config.DATABASE_URL === '') throw new UsageError('DATABASE_URL is required for this command');
+  return config.DATABASE_URL;
+}
+
+/** The services' object store; with the fs adapter nothing is signed here, so no signing secret is needed. */
+function objectStore(): ObjectStore {
+  if (config.OBJECT_STORE === 'fs') return new FsObjectStore({ root: config.OBJECT_STORE_DIR, signingSecret: 'the-cli-signs-no-url'.padEnd(32, '-'), publicBaseUrl: 'http://cli.invalid' });
+  return createObjectStore(config);
 }
 
 class UsageError extends Error {

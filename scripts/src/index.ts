@@ -7,3 +7,4 @@ export * from './infra/postgres.js';
 export * from './infra/nats.js';
 export * from './infra/net.js';
 export * from './demo-data.js';
+export * from './ops/backup.js';

@@ -83,6 +83,17 @@ describe.each(adapters)('%s object store', (kind, make) => {
     expect(await store.stat('gone.txt')).toBeUndefined();
   });
 
+  it('lists the keys under a prefix, and every key', async () => {
+    for (const key of ['list/a/1.txt', 'list/a/2 b.txt', 'list/b/3.txt']) await store.put(key, Buffer.from(key), { contentType: 'text/plain' });
+    const under = async (prefix?: string) => {
+      const keys: string[] = [];
+      for await (const k of store.list(prefix)) keys.push(k);
+      return keys.sort();
+    };
+    expect(await under('list/a/')).toEqual(['list/a/1.txt', 'list/a/2 b.txt']);
+    expect((await under()).filter((k) => k.startsWith('list/'))).toEqual(['list/a/1.txt', 'list/a/2 b.txt', 'list/b/3.txt']);
+  });
+
   it('keeps keys with spaces and unicode', async () => {
     await store.put('logos/ünïcode name (1).png', Buffer.from('png'));
     expect(await text(await store.get('logos/ünïcode name (1).png'))).toBe('png');

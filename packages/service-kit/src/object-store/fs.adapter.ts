@@ -2,7 +2,7 @@
 // short-lived signed gateway URLs (/api/files/<key>?method=&exp=&sig=) that the gateway verifies.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -83,6 +83,16 @@ export class FsObjectStore implements ObjectStore {
     const file = this.path(key);
     await rm(file, { force: true });
     await rm(file + META, { force: true });
+  }
+
+  async *list(prefix = ''): AsyncIterable<string> {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
+    const keys = entries
+      .filter((e) => e.isFile() && !e.name.endsWith(META) && !e.name.startsWith('.tmp-'))
+      .map((e) => join(e.parentPath, e.name).slice(this.root.length + 1).split(sep).join('/'))
+      .filter((k) => k.startsWith(prefix))
+      .sort();
+    yield* keys;
   }
 
   async presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string> {

@@ -17,6 +17,8 @@ export interface ObjectStore {
   stat(key: string): Promise<ObjectInfo | undefined>;
   /** Idempotent. */
   delete(key: string): Promise<void>;
+  /** Every key under `prefix` (all keys when empty), for backups. */
+  list(prefix?: string): AsyncIterable<string>;
   /** A URL that downloads the object until it expires. */
   presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string>;
   /** A URL that accepts one PUT of the object until it expires. */

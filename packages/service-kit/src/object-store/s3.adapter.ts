@@ -72,6 +72,12 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.removeObject(this.options.bucket, key);
   }
 
+  async *list(prefix = ''): AsyncIterable<string> {
+    for await (const item of this.client.listObjectsV2(this.options.bucket, prefix, true) as AsyncIterable<{ name?: string }>) {
+      if (item.name) yield item.name;
+    }
+  }
+
   async presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string> {
     validateKey(key);
     const headers: Record<string, string> = options.filename
