@@ -37,18 +37,19 @@ function infra() {
 }
 
 /** A fresh database and NATS prefix on the machine's (or a throwaway) PostgreSQL and NATS. */
-export async function testInfra(): Promise<TestInfra> {
+export async function testInfra(postgresAdminUrl?: string): Promise<TestInfra> {
   const { pg, nats } = await infra();
+  const adminUrl = postgresAdminUrl ?? pg.adminUrl;
   const runId = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const dbName = `fw_test_${runId}`;
-  await createDatabaseIfMissing(pg.adminUrl, dbName);
+  await createDatabaseIfMissing(adminUrl, dbName);
   return {
-    databaseUrl: databaseUrl(pg.adminUrl, dbName),
+    databaseUrl: databaseUrl(adminUrl, dbName),
     natsUrl: nats.url,
     natsPrefix: runId,
     runId,
     dispose: async () => {
-      await dropDatabase(pg.adminUrl, dbName);
+      await dropDatabase(adminUrl, dbName);
       await deleteStreams(nats.url, runId);
     },
   };
@@ -89,9 +90,17 @@ export const TEST_DEMO: DemoSettings = {
  * seeded. Process logs go to artifacts/logs/<run>/<process>.log.
  */
 export async function startTestStack(
-  options: { extraEnv?: Record<string, string>; nodeArgs?: string[]; natsUrl?: string; metrics?: boolean; replicas?: Partial<Record<ServiceName, number>> } = {},
+  options: {
+    extraEnv?: Record<string, string>;
+    nodeArgs?: string[];
+    natsUrl?: string;
+    /** Another PostgreSQL server (its maintenance database) for the run's database, e.g. one a test restarts. */
+    postgresAdminUrl?: string;
+    metrics?: boolean;
+    replicas?: Partial<Record<ServiceName, number>>;
+  } = {},
 ): Promise<TestStack> {
-  const testInfraHandle = await testInfra();
+  const testInfraHandle = await testInfra(options.postgresAdminUrl);
   const ports = { gateway: await freePort() } as StackPorts;
   for (const s of SERVICES) ports[s] = await freePort();
   const replicaPorts: Partial<Record<ServiceName, number[]>> = {};

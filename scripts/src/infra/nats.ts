@@ -11,6 +11,8 @@ import { portOpen, waitFor } from './net.js';
 export interface NatsHandle {
   url: string;
   started: boolean;
+  /** The server's process id when this process started it. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -83,9 +85,10 @@ export async function ensureNats(options: {
   return {
     url,
     started: true,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

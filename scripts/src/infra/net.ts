@@ -1,4 +1,5 @@
 // Ports: is one open, find a free one, wait for one.
+import { randomInt } from 'node:crypto';
 import { createServer, connect } from 'node:net';
 
 export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
@@ -14,18 +15,33 @@ export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 500): Pro
   });
 }
 
-/** A port the OS says is free now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Below Linux's ephemeral range (32768-60999): outgoing connections never take these between our check and use. */
+const PORT_LOW = 20_000;
+const PORT_HIGH = 32_000;
+const handedOut = new Set<number>();
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port that is free now. Ports the kernel picks (listen on 0) come from the ephemeral range, where a client's
+ * outgoing connection can take one before our child binds it (a flaky EADDRINUSE when stacks start side by side), so
+ * the port is drawn at random below that range, never twice in this process, and checked.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = randomInt(PORT_LOW, PORT_HIGH);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port found between ${PORT_LOW} and ${PORT_HIGH}`);
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 200): Promise<T> {

@@ -1,5 +1,6 @@
 // PostgreSQL for the single machine and for tests: the URL given, else the local server if one answers, else a
 // throwaway cluster of our own from the machine's PostgreSQL binaries (installing Debian's postgresql if needed).
+import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -12,6 +13,8 @@ export interface PostgresHandle {
   /** True when this process started the server (and stop() stops it). */
   started: boolean;
   stop(): Promise<void>;
+  /** Restarts a server this process started; `immediate` aborts every server process as a crash would. */
+  restart?(mode: 'fast' | 'immediate'): Promise<void>;
 }
 
 const LOCAL_CANDIDATES = ['postgres://postgres@127.0.0.1:5432/postgres', 'postgres://postgres@localhost/postgres?host=/var/run/postgresql'];
@@ -35,6 +38,16 @@ function findBinDir(): string | undefined {
     .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? undefined : join(base, versions[0], 'bin');
+}
+
+/** A PostgreSQL client program (pg_dump, pg_restore, ...): on PATH, else the newest of the machine's versions. */
+export function postgresBinary(name: string): string {
+  const onPath = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  const dir = findBinDir();
+  // Debian's wrappers on PATH pick a version by cluster; the newest binary reads dumps of every older server.
+  if (dir && existsSync(join(dir, name))) return join(dir, name);
+  if (onPath) return onPath;
+  throw new Error(`${name} not found: install PostgreSQL's client programs (apt-get install -y postgresql-client)`);
 }
 
 /** Runs a PostgreSQL binary as the `postgres` user when we are root (initdb refuses root). */
@@ -90,20 +103,28 @@ export async function ensurePostgres(options: {
     await pgRun(join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale']);
   }
   log(`starting PostgreSQL on port ${options.port}`);
-  await pgRun(join(bin, 'pg_ctl'), [
-    '-D',
-    dir,
-    '-l',
-    join(dir, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${options.port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
-    'start',
-  ]);
-  await waitFor('PostgreSQL', async () => ((await canConnect(ownUrl)) ? true : undefined), 30_000);
+  const start = async () => {
+    await pgRun(join(bin, 'pg_ctl'), [
+      '-D',
+      dir,
+      '-l',
+      join(dir, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${options.port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
+      'start',
+    ]);
+    await waitFor('PostgreSQL', async () => ((await canConnect(ownUrl)) ? true : undefined), 30_000);
+  };
+  await start();
   return {
     adminUrl: ownUrl,
     started: true,
+    restart: async (mode) => {
+      log(`restarting PostgreSQL (${mode})`);
+      await pgRun(join(bin, 'pg_ctl'), ['-D', dir, '-m', mode, '-w', 'stop']);
+      await start();
+    },
     stop: async () => {
       await pgRun(join(bin, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']).catch((err: unknown) => log(`stopping PostgreSQL: ${String(err)}`));
     },

@@ -122,8 +122,10 @@ export class UploadService {
   private async uploadOne(tx: Sql, access: ResponseAccess, action: UploadAction, payloadJson: string, projectId: number, ctx: Ctx, batch?: Batch): Promise<responses.UploadReply> {
     const req = { project_id: projectId };
     const p = this.parse(payloadJson, req.project_id);
-    const schema = await this.schemas.get(p.sampler_schema, ctx).catch(() => {
-      throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
+    // Only a refusal from the forms service means there is no such form; an outage stays a 5xx, which clients retry.
+    const schema = await this.schemas.get(p.sampler_schema, ctx).catch((err: unknown) => {
+      if (isProblem(err) && err.status < 500) throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
+      throw err;
     });
     if (schema.doc.project_id !== req.project_id) throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
     if (!responseIdFits(p.response_id, req.project_id, p.sampler_schema)) {
