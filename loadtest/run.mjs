@@ -5,26 +5,15 @@
 // full run, records them in docs/benchmarks.md.
 //   full:  pnpm loadtest          (records the figures)
 //   smoke: node loadtest/run.mjs --smoke
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startTestStack } from '@fieldwork/launcher';
+import { recordSection } from '../bench/record.mjs';
+import { answers, FORM } from './answers.mjs';
 
 const smoke = process.argv.includes('--smoke');
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SCENARIOS = JSON.parse(readFileSync(new URL('./scenarios.json', import.meta.url), 'utf8'));
-const FORM = JSON.parse(readFileSync(new URL('./form.json', import.meta.url), 'utf8'));
-
-/** The answers of response number i (the same function as lib/fieldwork.js). */
-function answers(i) {
-  const data = {};
-  FORM.items.number.forEach((id, k) => (data[id] = (i * 7 + k * 13) % 100));
-  FORM.items.choice.forEach((id, k) => (data[id] = [FORM.choices[id][(i + k) % 4]]));
-  FORM.items.open.forEach((id, k) => (data[id] = `answer ${i % 97} to ${k}`));
-  FORM.items.date.forEach((id) => (data[id] = `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`));
-  return { 0: data };
-}
 
 const quantile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
 const shape = (name) => ({ connections: smoke ? Math.min(4, SCENARIOS[name].connections) : SCENARIOS[name].connections, duration: smoke ? 3 : SCENARIOS[name].duration });
@@ -140,15 +129,10 @@ try {
   const command = smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest';
   console.log(`\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load.\n${machine}\nreproduce: ${command}\n`);
   if (!smoke) {
-    const path = `${root}docs/benchmarks.md`;
     const title = '## Load tests: the k6 scenarios played with autocannon';
     const date = new Date().toISOString().slice(0, 10);
     const section = `${title}\n\n${date}, ${machine}. loadtest/scenarios.json played by loadtest/run.mjs (autocannon; k6 is not installable here) against one whole stack started by the launcher on this machine — the load generator, the gateway, six services, PostgreSQL, NATS and chDB share the 2 cores. Exports are whole jobs (queue, poll, download) of the upload scenario's project. The same scenarios and thresholds are the k6 scripts in loadtest/.\n\n${table}\n\nThe ${f(stored)} uploaded responses were all visible in the results ${catchUp} s after the upload load ended.\n\nReproduce: \`${command}\`\n`;
-    let doc = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
-    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
-    writeFileSync(path, doc);
-    console.log('recorded in docs/benchmarks.md');
+    recordSection(title, section);
   }
 } catch (err) {
   console.error(err);

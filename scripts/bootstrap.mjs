@@ -82,6 +82,7 @@ if (mode === 'start') {
   const steps = [
     ['type-check the tests', pnpm, ['exec', 'tsc', '-p', 'tsconfig.tests.json']],
     ['lint', pnpm, ['exec', 'eslint', '.', '--max-warnings', '0']],
+    ['dependency audit (high and critical advisories)', process.execPath, [join(ROOT, 'scripts/audit.mjs')]],
     ['unit tests', pnpm, ['exec', 'vitest', 'run', '--project', 'unit', '--project', 'web']],
     ['integration tests', pnpm, ['exec', 'vitest', 'run', '--project', 'integration']],
     ['API end-to-end tests', pnpm, ['exec', 'vitest', 'run', '--project', 'e2e']],

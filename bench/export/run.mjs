@@ -5,20 +5,19 @@
 // whether memory stays flat as rows grow. The PostgreSQL read (ExportPage) is not in these figures.
 //   full:  pnpm bench:export          (records the figures in docs/benchmarks.md)
 //   smoke: node bench/export/run.mjs --smoke
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { FsObjectStore } from '@fieldwork/service-kit';
 import { exportColumns } from '../../services/exports/dist/domain/columns.js';
 import { writeCsv } from '../../services/exports/dist/export/csv-writer.js';
 import { writeXlsx } from '../../services/exports/dist/export/xlsx-writer.js';
+import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 20_000 : Number(process.env.BENCH_RESPONSES ?? 1_000_000);
 const PAGE = 5000;
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 // The form: 8 numbers, 7 choices of 4, 4 open texts, 1 date.
 let body = addBlock(newSchemaBody('S'), { en: 'Household' });
@@ -95,13 +94,8 @@ const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(to
 const command = smoke ? 'node bench/export/run.mjs --smoke' : `BENCH_RESPONSES=${N} pnpm bench:export`;
 console.log(`\n${N.toLocaleString('en')} responses x 20 questions (${columns.length} columns)\n\n${table}\n\ntargets: CSV >= 100,000 rows/s, XLSX >= 30,000 rows/s, memory flat as rows grow\n${machine}\nreproduce: ${command}\n`);
 if (!smoke) {
-  const file = `${root}docs/benchmarks.md`;
   const title = '## Exports: named CSV and XLSX writers';
   const date = new Date().toISOString().slice(0, 10);
   const section = `${title}\n\n${date}, ${machine}. ${N.toLocaleString('en')} responses of 20 questions (${columns.length} columns: response fields, 8 numbers, 7 choices written by name, 4 texts, 1 date), generated in pages of ${PAGE} as ExportPage answers them and written by the exports service's writers (csv-stringify; exceljs streaming workbook without shared strings) into the fs object store. Peak memory is sampled every 50 ms and read at a quarter, half and all of the rows. The PostgreSQL read path (ExportPage) is not included.\n\n${table}\n\nTargets: CSV at least 100,000 rows/s, XLSX at least 30,000 rows/s, memory flat as rows grow.\n\nReproduce: \`${command}\`\n`;
-  let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
-  doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
-  writeFileSync(file, doc);
-  console.log('recorded in docs/benchmarks.md');
+  recordSection(title, section);
 }

@@ -5,17 +5,16 @@
 // second, and the exports process's peak RSS. Then the same file imported again (everything unmodified).
 //   full:  pnpm bench:import          (records the figures in docs/benchmarks.md)
 //   smoke: node bench/import/run.mjs --smoke
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem, release } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { startTestStack } from '@fieldwork/launcher';
 import { auth } from '@fieldwork/proto';
 import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { createClient } from '@fieldwork/service-kit';
+import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 2_000 : Number(process.env.BENCH_ROWS ?? 100_000);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let body = addBlock(newSchemaBody('S'), { en: 'Household' });
 const blockId = body.id;
@@ -103,15 +102,10 @@ try {
   const command = smoke ? 'node bench/import/run.mjs --smoke' : `BENCH_ROWS=${N} pnpm bench:import`;
   console.log(`\n\n${table}\n\n${machine}\nreproduce: ${command}\n`);
   if (!smoke) {
-    const path = `${root}docs/benchmarks.md`;
     const title = '## Imports: CSV of 20 questions through an import job';
     const date = new Date().toISOString().slice(0, 10);
     const section = `${title}\n\n${date}, ${machine}. A CSV of ${f(N)} rows (20 questions: 8 numbers, 7 choices by label, 4 texts, 1 date, and time_created) uploaded through the API and imported by one import job on the whole stack started by the launcher (gateway, exports worker, responses service, PostgreSQL, NATS; results ingestion runs behind it). Time from the import request to the job's done state, polled every second. Each row is mapped and checked with packages/sampler in the worker, then stored through the responses service's ImportBatch (batches of 500, the upload's checks and decisions, a savepoint and an outbox row per response).\n\n${table}\n\nReproduce: \`${command}\`\n`;
-    let doc = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
-    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
-    writeFileSync(path, doc);
-    console.log('recorded in docs/benchmarks.md');
+    recordSection(title, section);
   }
 } catch (err) {
   console.error(err);

@@ -4,9 +4,7 @@
 // the time until each response is on the RESPONSES stream and queryable in the results store (ClickHouse).
 //   full:  pnpm bench:ingest            (records the figures in docs/benchmarks.md)
 //   smoke: node bench/ingest/run.mjs --smoke
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, release } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { connect } from '@nats-io/transport-node';
@@ -15,11 +13,11 @@ import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldw
 import { startTestStack } from '@fieldwork/launcher';
 import { results } from '@fieldwork/proto';
 import { createClient } from '@fieldwork/service-kit';
+import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const duration = smoke ? 2 : Number(process.env.BENCH_DURATION_S ?? 20);
 const connections = smoke ? 4 : Number(process.env.BENCH_CONNECTIONS ?? 32);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A form of 20 questions: 8 numbers, 6 single choices, 4 open texts, 1 date, 1 multiple choice. */
 function twentyQuestions() {
@@ -179,14 +177,9 @@ try {
     exitCode = 1;
   }
   if (!smoke) {
-    const file = `${root}docs/benchmarks.md`;
     const title = '## Ingestion: response uploads through the gateway';
     const section = `${title}\n\n${date}, ${machine}. ${connections} connections, ${duration} s, 20-question responses, autocannon in the same 2 cores as the stack (gateway, five services, PostgreSQL, NATS).\n\n${table}\n\nTarget: at least 2,000 responses/s. Where the time goes: during the run the gateway and the responses service each keep about one core busy (seen with ps), next to PostgreSQL, NATS, the load generator and the results service writing every response into ClickHouse at the same time (about 330,000 answer rows in 20 s), so the two cores are the limit here, and the commit-to-queryable lag grows under that load (under light load it is about one fetch window, 0.6-1.4 s); the per-upload work is JWT check, JSON, one gRPC hop, schema validation with packages/sampler and one transaction of three statements. Replicas on more cores are the scale-out issue. The results service consumes the stream into ClickHouse (embedded chDB here) in batches of up to 5,000; the commit-to-queryable lag is measured in ClickHouse from time_uploaded to the row's ingested_at.\n\nReproduce: \`${command}\`\n`;
-    let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const re = new RegExp(`${title}\\n[\\s\\S]*?(?=\\n## |$)`);
-    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
-    writeFileSync(file, doc);
-    console.log('recorded in docs/benchmarks.md');
+    recordSection(title, section);
   }
 } catch (err) {
   console.error(err);

@@ -5,10 +5,9 @@
 // JSONB data column (the way comparable platforms store answers) in the same run, as the baseline.
 //   full:  pnpm bench:results            (records the figures in docs/benchmarks.md)
 //   smoke: node bench/results/run.mjs --smoke
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { testInfra } from '@fieldwork/launcher';
@@ -17,11 +16,11 @@ import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
 import { migrateClickhouse } from '../../services/results/dist/engine/migrate.js';
 import { Compactor } from '../../services/results/dist/ingest/compactor.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
+import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 20_000 : Number(process.env.BENCH_RESPONSES ?? 1_000_000);
 const RUNS = smoke ? 3 : Number(process.env.BENCH_RUNS ?? 15);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const log = createLogger('bench', 'silent');
 
 // The form: 8 numbers, 7 choices of 4, 4 open texts, 1 date (item ids 1-20 in that order).
@@ -150,15 +149,10 @@ try {
   ].join('\n');
   console.log(`\n${N.toLocaleString('en')} responses x 20 questions; load: ClickHouse ${chLoadS.toFixed(1)} s, PostgreSQL ${pgLoadS.toFixed(1)} s; compaction ${compactS.toFixed(1)} s (${compacted.join(', ')}); ${RUNS} runs each after a warm-up\n\n${table}\n\ntargets: results p50 <= 50 ms and >= 20x faster than the baseline\n${machine}\nreproduce: ${command}\n`);
   if (!smoke) {
-    const file = `${root}docs/benchmarks.md`;
     const title = '## Results: ClickHouse (chDB) vs PostgreSQL JSONB';
     const date = new Date().toISOString().slice(0, 10);
     const section = `${title}\n\n${date}, ${machine}. ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; load took ${chLoadS.toFixed(1)} s into chDB and ${pgLoadS.toFixed(1)} s into PostgreSQL. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables, one query per kind of question), and the same aggregates in PostgreSQL over a JSONB data column. "Results" columns are after the compaction the results service runs once ingestion has been idle (CLICKHOUSE_COMPACT_IDLE_S, default 30; it took ${compactS.toFixed(1)} s here); "before compaction" is the same query over the parts as loaded, which is what results cost while uploads keep arriving.\n\n${table}\n\nTargets: results p50 <= 50 ms and at least 20 times faster than the baseline.\n\nReproduce: \`${command}\`\n`;
-    let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const re = new RegExp(`${title.replace(/[()]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
-    doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}`;
-    writeFileSync(file, doc);
-    console.log('recorded in docs/benchmarks.md');
+    recordSection(title, section);
   }
 } catch (err) {
   console.error(err);
