@@ -1,6 +1,7 @@
 // Shared by the k6 scripts: the address, the scenarios and form files, logging in, and a project with the load form.
 import http from 'k6/http';
 import { check, fail } from 'k6';
+import { answersTo } from './answers.js';
 
 export const BASE = (__ENV.BASE_URL || 'http://localhost:8080').replace(/\/$/, '');
 export const SCENARIOS = JSON.parse(open('../scenarios.json'));
@@ -53,14 +54,9 @@ export function projectWithForm(session, name) {
   return { projectId: project.id, schemaId };
 }
 
-/** The answers of response number i (the same function as run.mjs). */
+/** The answers of response number i (lib/answers.js, shared with the Node runners). */
 export function answers(i) {
-  const data = {};
-  FORM.items.number.forEach((id, k) => (data[id] = (i * 7 + k * 13) % 100));
-  FORM.items.choice.forEach((id, k) => (data[id] = [FORM.choices[id][(i + k) % 4]]));
-  FORM.items.open.forEach((id, k) => (data[id] = `answer ${i % 97} to ${k}`));
-  FORM.items.date.forEach((id) => (data[id] = `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`));
-  return { 0: data };
+  return answersTo(FORM, i);
 }
 
 export function summary(name, data) {
