@@ -17,7 +17,7 @@ import { ResponseStore } from './store/response.store.js';
 export async function buildResponses(config: ResponsesConfig, { sql, log }: ServiceDeps): Promise<BuiltService> {
   const files = createObjectStore(config);
   await files.ensureReady();
-  const relay = startOutboxRelay({ store: new ResponseStore(sql), natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, log });
+  const relay = startOutboxRelay({ store: new ResponseStore(sql), natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, log, retentionHours: config.OUTBOX_RETENTION_HOURS });
   const deps: ResponsesDeps = {
     sql,
     log,

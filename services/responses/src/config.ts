@@ -14,6 +14,8 @@ export const responsesConfigShape = {
   /** Host and port shown to BI tools for SQL access (project/{id}/postgres/); default: those of DATABASE_URL. */
   SQL_ACCESS_HOST: vars.string(''),
   SQL_ACCESS_PORT: vars.int(0),
+  /** Published outbox events superseded by a newer one of the same response are deleted after this many hours. */
+  OUTBOX_RETENTION_HOURS: vars.int(168),
 };
 export const loadResponsesConfig = (env?: Record<string, string | undefined>) => loadConfig(responsesConfigShape, env);
 export type ResponsesConfig = ReturnType<typeof loadResponsesConfig>;

@@ -5,6 +5,8 @@ import { connectNats, ensureStream, metrics, responseSubject, responsesStream, t
 import type { ResponseStore } from '../store/response.store.js';
 
 export const OUTBOX_BATCH = 500;
+const PRUNE_BATCH = 10_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 const PUBLISH_TIMEOUT_MS = 3000;
 
 export interface OutboxRelay {
@@ -14,7 +16,15 @@ export interface OutboxRelay {
   stop: () => Promise<void>;
 }
 
-export function startOutboxRelay(options: { store: ResponseStore; natsUrl: string; prefix: string; log: Logger; sweepMs?: number }): OutboxRelay {
+export function startOutboxRelay(options: {
+  store: ResponseStore;
+  natsUrl: string;
+  prefix: string;
+  log: Logger;
+  sweepMs?: number;
+  /** Superseded published events older than this are pruned, every hour (and a minute after start). */
+  retentionHours?: number;
+}): OutboxRelay {
   const { store, prefix, log } = options;
   let nats: Nats | undefined;
   let stopped = false;
@@ -78,6 +88,21 @@ export function startOutboxRelay(options: { store: ResponseStore; natsUrl: strin
 
   const timer = setInterval(drain, options.sweepMs ?? 1000);
   timer.unref();
+  // Pruning: superseded published events go after the retention, in batches, so the table stays about one row per response.
+  const prune = async () => {
+    try {
+      let total = 0;
+      for (let n = PRUNE_BATCH; n === PRUNE_BATCH && !stopped; total += n) n = await store.pruneOutbox(options.retentionHours ?? 168, PRUNE_BATCH);
+      if (total > 0) log.info({ pruned: total }, 'outbox pruned');
+    } catch (err) {
+      log.warn({ err }, 'outbox pruning failed; will try again');
+    }
+  };
+  const firstPrune = setTimeout(() => void prune(), 60_000);
+  firstPrune.unref();
+  const pruner = setInterval(() => void prune(), PRUNE_EVERY_MS);
+  pruner.unref();
+
   // The outbox backlog, for the metrics (a growing one means NATS is away or slow).
   const gauge = setInterval(() => void options.store.unpublishedCount().then((n) => metrics.outboxUnpublished.set(n), () => undefined), 15_000);
   gauge.unref();
@@ -89,6 +114,8 @@ export function startOutboxRelay(options: { store: ResponseStore; natsUrl: strin
       stopped = true;
       clearInterval(timer);
       clearInterval(gauge);
+      clearTimeout(firstPrune);
+      clearInterval(pruner);
       await connecting;
       await running;
       await nats?.close();

@@ -292,6 +292,26 @@ export class ResponseStore {
     }) as Promise<number>;
   }
 
+  /**
+   * Deletes published outbox rows older than `retentionHours` that a newer row of the same response supersedes, at
+   * most `limit`; the latest row of every response stays (restores and republishing read it). One replica at a time
+   * (an advisory lock; the others skip). Answers how many went.
+   */
+  async pruneOutbox(retentionHours: number, limit: number): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      const [lock] = await tx<{ ok: boolean }[]>`select pg_try_advisory_xact_lock(hashtext('fieldwork.response_outbox.prune')) as ok`;
+      if (!lock!.ok) return 0;
+      const gone = await tx`
+        delete from response_outbox where id in (
+          select o.id from response_outbox o
+          where o.published_at < now() - make_interval(hours => ${retentionHours})
+            and exists (select 1 from response_outbox n where n.response_id = o.response_id and n.id > o.id)
+          order by o.id
+          limit ${limit})`;
+      return gone.count;
+    }) as Promise<number>;
+  }
+
   async unpublishedCount(): Promise<number> {
     const [row] = await this.sql<{ n: number }[]>`select count(*)::int as n from response_outbox where published_at is null`;
     return row!.n;
