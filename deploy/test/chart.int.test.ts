@@ -148,6 +148,24 @@ describe('the Helm chart', () => {
     expect(d.spec.template.spec.containers[0].envFrom[1]).toEqual({ secretRef: { name: 'fieldwork-prod-secrets' } });
   });
 
+  it('backs up on a schedule into a volume of its own or an existing claim, when asked', () => {
+    const aio = rendered.get('all-in-one-values.yaml')!;
+    const cron = aio.find((o) => o.kind === 'CronJob')!;
+    expect(cron.spec).toMatchObject({ schedule: '17 3 * * *', concurrencyPolicy: 'Forbid' });
+    const pod = cron.spec.jobTemplate.spec.template.spec;
+    expect(pod.containers[0].image).toBe('ghcr.io/fieldwork/fieldwork-tools:0.1.0');
+    expect(pod.containers[0].args[0]).toContain('node /app/dist/cli.js backup create --out "$out.partial"');
+    expect(pod.containers[0].args[0]).toContain('head -n -14');
+    expect(pod.volumes[0]).toEqual({ name: 'backups', persistentVolumeClaim: { claimName: 'fw-fieldwork-backups' } });
+    const claim = aio.find((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.name === 'fw-fieldwork-backups')!;
+    expect(claim.spec.resources.requests.storage).toBe('20Gi');
+    expect(claim.metadata.annotations!['helm.sh/resource-policy']).toBe('keep');
+    const existing = rendered.get('existing-secret-values.yaml')!;
+    expect(existing.find((o) => o.kind === 'CronJob')!.spec.jobTemplate.spec.template.spec.volumes[0].persistentVolumeClaim.claimName).toBe('fieldwork-backups-nfs');
+    expect(existing.some((o) => o.kind === 'PersistentVolumeClaim')).toBe(false);
+    expect(rendered.get('external-values.yaml')!.some((o) => o.kind === 'CronJob')).toBe(false);
+  });
+
   it('refuses to render without the settings it needs, naming them', async () => {
     await expect(helm('template', 'fw', CHART)).rejects.toThrow(/nats.external.url is required/);
     const partial = join(DEPLOY, 'node_modules', '.cache', 'partial-values.yaml');
@@ -157,8 +175,8 @@ describe('the Helm chart', () => {
 
   it('has a Dockerfile for every image the chart runs', () => {
     const root = join(DEPLOY, '..');
-    for (const name of ['gateway', 'web', 'auth', 'projects', 'forms', 'responses', 'results', 'exports']) {
-      const file = ['gateway', 'web'].includes(name) ? join(root, name, 'Dockerfile') : join(root, 'services', name, 'Dockerfile');
+    for (const name of ['gateway', 'web', 'tools', 'auth', 'projects', 'forms', 'responses', 'results', 'exports']) {
+      const file = name === 'tools' ? join(root, 'scripts', 'Dockerfile') : ['gateway', 'web'].includes(name) ? join(root, name, 'Dockerfile') : join(root, 'services', name, 'Dockerfile');
       expect(existsSync(file), file).toBe(true);
       expect(readFileSync(file, 'utf8'), file).toMatch(/^FROM (node:24|nginxinc\/nginx-unprivileged)/m);
     }
