@@ -113,7 +113,7 @@ export async function restoreProject(options: { databaseUrl: string; store: Obje
     const report: RestoreReport = { rows: {}, objects: 0, republished: 0 };
     const keys = new Set<string>();
     await dst.begin(async (tx) => {
-      const before = await responseStates(tx, projectId);
+      await keepLiveState(tx, projectId);
       // What the live database holds of the project goes first (children before parents), then the backup's rows.
       for (const { table, where } of [...parts].reverse()) await tx.unsafe(`delete from ${table} where ${where}`);
       for (const { table, where } of parts) {
@@ -126,7 +126,7 @@ export async function restoreProject(options: { databaseUrl: string; store: Obje
         }
         report.rows[table] = n;
       }
-      report.republished = await supersede(tx, projectId, before);
+      report.republished = await supersede(tx, projectId);
     });
     // The files the rows name, where the live store lacks them.
     const folder = folderStore(options.from);
@@ -146,57 +146,52 @@ export async function restoreProject(options: { databaseUrl: string; store: Obje
   }
 }
 
-interface ResponseState {
-  version: number;
-  data: Record<string, Record<string, unknown>>;
-  payload: Record<string, unknown> | null;
-}
-
-/** Each response of the project: its version, answers and latest event. */
-async function responseStates(tx: postgres.TransactionSql, projectId: number): Promise<Map<string, ResponseState>> {
-  const rows = await tx<{ response_id: string; version: number; data: ResponseState['data']; payload: ResponseState['payload'] }[]>`
+/**
+ * Keeps the live state of the project's responses (version, answers, latest event) in a temporary table for
+ * `supersede`, in PostgreSQL rather than in this process: a project may hold millions of responses.
+ */
+async function keepLiveState(tx: postgres.TransactionSql, projectId: number): Promise<void> {
+  await tx`
+    create temp table restore_before on commit drop as
     select r.response_id, r.version, r.data, o.payload
     from responses.responses r
     left join lateral (select payload from responses.response_outbox where response_id = r.response_id order by id desc limit 1) o on true
     where r.project_id = ${projectId}`;
-  return new Map(rows.map((r) => [r.response_id, { version: r.version, data: r.data, payload: r.payload }]));
-}
-
-/** Answers `${repeat}.${item}` present before and absent now (what the results must forget). */
-function removedAnswers(previous: ResponseState['data'] | undefined, next: ResponseState['data']): string[] {
-  const out: string[] = [];
-  for (const [repeat, answers] of Object.entries(previous ?? {})) for (const id of Object.keys(answers)) if (next[repeat]?.[id] === undefined) out.push(`${repeat}.${id}`);
-  return out;
 }
 
 /**
  * A restore is a change like any other: every restored response gets a version above both its backup and its live
- * one, with an event that says which answers went; a response that exists only live (made after the backup) is gone
- * from PostgreSQL and gets a deleting event. The results then follow, as for any upload.
+ * one, with an event that names the answers that went (present live, absent restored); a response that exists only
+ * live (made after the backup) is gone from PostgreSQL and gets a deleting event. The results then follow, as for any
+ * upload. All of it in SQL over the live state kept by `keepLiveState`.
  */
-async function supersede(tx: postgres.TransactionSql, projectId: number, before: Map<string, ResponseState>): Promise<number> {
-  const after = await responseStates(tx, projectId);
-  const events: { response_id: string; project_id: number; version: number; payload: Record<string, unknown> }[] = [];
-  for (const [id, now] of after) {
-    if (!now.payload) continue;
-    const version = Math.max(now.version, before.get(id)?.version ?? 0) + 1;
-    events.push({ response_id: id, project_id: projectId, version, payload: { ...now.payload, version, removed: removedAnswers(before.get(id)?.data, now.data) } });
-  }
-  for (const [id, was] of before) {
-    if (after.has(id) || !was.payload) continue;
-    events.push({ response_id: id, project_id: projectId, version: was.version + 1, payload: { ...was.payload, version: was.version + 1, deleted: true, removed: [] } });
-  }
-  for (let i = 0; i < events.length; i += 1000) {
-    const chunk = tx.json(events.slice(i, i + 1000) as never);
-    await tx`
-      update responses.responses r set version = x.version
-      from jsonb_to_recordset(${chunk}) as x(response_id text, version int)
-      where r.response_id = x.response_id`;
-    await tx`
-      insert into responses.response_outbox (response_id, project_id, version, payload)
-      select response_id, project_id, version, payload from jsonb_to_recordset(${chunk}) as x(response_id text, project_id bigint, version int, payload jsonb)`;
-  }
-  return events.length;
+async function supersede(tx: postgres.TransactionSql, projectId: number): Promise<number> {
+  await tx`
+    create temp table restore_events on commit drop as
+    with restored as (
+      select r.response_id, r.data, o.payload, greatest(r.version, coalesce(b.version, 0)) + 1 as version, b.data as was
+      from responses.responses r
+      join lateral (select payload from responses.response_outbox where response_id = r.response_id order by id desc limit 1) o on true
+      left join restore_before b using (response_id)
+      where r.project_id = ${projectId}
+    )
+    select response_id, version, payload || jsonb_build_object('version', version, 'removed', coalesce((
+             select jsonb_agg(w.repeat || '.' || a.item order by w.n, a.n)
+             from jsonb_each(coalesce(was, '{}'::jsonb)) with ordinality as w(repeat, answers, n),
+                  jsonb_each(w.answers) with ordinality as a(item, value, n)
+             where not coalesce((data -> w.repeat) ? a.item, false)), '[]'::jsonb)) as payload, false as deleted
+    from restored
+    union all
+    select b.response_id, b.version + 1, b.payload || jsonb_build_object('version', b.version + 1, 'deleted', true, 'removed', '[]'::jsonb), true
+    from restore_before b
+    where b.payload is not null and not exists (select 1 from responses.responses r where r.response_id = b.response_id and r.project_id = ${projectId})`;
+  await tx`
+    update responses.responses r set version = e.version
+    from restore_events e where r.response_id = e.response_id and not e.deleted`;
+  const queued = await tx`
+    insert into responses.response_outbox (response_id, project_id, version, payload)
+    select response_id, ${projectId}, version, payload from restore_events order by response_id`;
+  return queued.count;
 }
 
 /** Queues the latest version of each response (of one project, or all) on the outbox again; answers how many. */
