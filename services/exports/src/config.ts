@@ -21,7 +21,7 @@ export const exportsConfigShape = {
   /** Attempts of a job before it is marked failed (a worker that dies mid-job leaves it to the next attempt). */
   EXPORT_MAX_ATTEMPTS: vars.int(3),
   /** Seconds without a sign of life before JetStream gives a running job to another worker. */
-  EXPORT_ACK_WAIT_S: vars.int(30),
+  EXPORT_ACK_WAIT_S: vars.int(10),
 };
 export const loadExportsConfig = (env?: Record<string, string | undefined>) => loadConfig(exportsConfigShape, env);
 export type ExportsConfig = ReturnType<typeof loadExportsConfig>;

@@ -3,7 +3,7 @@
 // EXPORT_ACK_WAIT_S, the job goes to another worker, which starts it again from the beginning (same object key, so no
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
 // deleted on the side.
-import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, type Consumer, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { isProblem, UnsafeZip, isServiceError, metrics, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
@@ -17,6 +17,7 @@ export class ExportWorker {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  private pull: ConsumerMessages | undefined;
   private readonly jobs: JobStore;
 
   constructor(
@@ -28,14 +29,17 @@ export class ExportWorker {
   }
 
   async start(): Promise<void> {
+    const ackWait = this.options.ackWaitS * 1_000_000_000;
     try {
-      await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
+      const info = await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
+      // A consumer made with another EXPORT_ACK_WAIT_S (an older default) takes the configured one.
+      if (info.config.ack_wait !== ackWait) await this.nats.jsm.consumers.update(this.options.stream, DURABLE, { ack_wait: ackWait });
     } catch {
       await this.nats.jsm.consumers.add(this.options.stream, {
         durable_name: DURABLE,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        ack_wait: this.options.ackWaitS * 1_000_000_000,
+        ack_wait: ackWait,
         max_ack_pending: 1000,
       });
     }
@@ -49,8 +53,12 @@ export class ExportWorker {
     while (!this.stopped) {
       try {
         consumer ??= await this.nats.js.consumers.get(this.options.stream, DURABLE);
-        const batch = await consumer.fetch({ max_messages: 1, expires: 1000 });
+        // A job delivered just as a pull expires is dropped by the client and comes back after the ack wait: pulls
+        // that last 5 s make that rarer than 1 s ones, and a stop waits for at most one.
+        const batch = await consumer.fetch({ max_messages: 1, expires: 5000 });
+        this.pull = batch;
         for await (const m of batch) await this.handle(m);
+        this.pull = undefined;
       } catch (err) {
         consumer = undefined;
         if (!this.stopped) this.options.log.warn({ err }, 'export worker: fetching failed; retrying');
@@ -145,6 +153,7 @@ export class ExportWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweeper) clearInterval(this.sweeper);
+    this.pull?.stop(); // ends a pull that waits for a job; a job being handled runs to its end
     await this.loop;
   }
 }
