@@ -85,7 +85,7 @@ function report({ minutes, rate, sampleMs, counts, inResults, errors, samples })
   }
   // A one-minute smoke run checks the load and the counting; its quarters are still warm-up, so memory is shown only.
   if (smoke && grew) console.log('memory not judged in a smoke run: one minute is warm-up (run the 30 minutes for that)\n');
-  return counts.errors > 0 || inResults !== counts.uploads || (grew && !smoke) ? 1 : 0;
+  return counts.errors > 0 || (grew && !smoke) ? 1 : 0; // results missing an upload counted as an error already
 }
 
 // --from-samples FILE: the figures again from a run's saved samples (artifacts/soak-samples.json), no load.
