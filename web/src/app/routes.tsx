@@ -23,7 +23,8 @@ import { IntegrationsPage } from '../features/project/settings/IntegrationsPage'
 import { WorkspaceSettingsPage } from '../features/workspace/WorkspaceSettingsPage';
 import { BuilderPage } from '../features/builder/BuilderPage';
 import { CreateFromUploadPage } from '../features/builder/CreateFromUploadPage';
-import { CollectHome, NewRecordPage, ResponseListPage, ResponsePage } from '../features/collect/CollectPages';
+import { CollectHome, NewRecordPage, ResponsePage } from '../features/collect/CollectPages';
+import { ResponseListPage } from '../features/collect/ResponseListPage';
 import { ResultsPage } from '../features/results/ResultsPage';
 import { SharedItemPage } from '../features/results/SharedItemPage';
 import { CollectDonePage, GetNativePage, PublicCollectPage } from '../features/collect/PublicCollect';
