@@ -131,6 +131,14 @@ export const en = {
     row: 'Row {{row}}',
   },
   builder: {
+    rules: {
+      minLength: 'Fewest characters',
+      maxLength: 'Most characters',
+      pattern: 'Pattern the answer must match (regular expression)',
+      patternMessage: 'Message when it does not match',
+      minChoices: 'Fewest choices',
+      maxChoices: 'Most choices',
+    },
     moveTo: 'Move to category',
     reference: 'Reference',
     questionText: 'Question',
@@ -239,6 +247,14 @@ export const en = {
     unsent_other: '{{count}} responses on this device have not been sent yet. If you log out, they stay on this device and are sent the next time you log in here.',
     stay: 'Stay logged in',
     anyway: 'Log out anyway',
+  },
+  access: {
+    title: 'Not open to your role',
+    needsRole: 'This screen needs the role {{roles}} in this project. A project owner or admin can give it to you.',
+    needsWorkspace: 'This screen is for the workspace’s owners and administrators.',
+    needsFeature: 'This needs the workspace feature “{{feature}}”, which is off in this workspace. An operator turns it on with: {{command}}',
+    or: ' or ',
+    roles: { project_owner: 'project owner', project_admin: 'project admin', staff_admin: 'staff admin', researcher: 'researcher', collector: 'collector', data_manager: 'data manager' },
   },
   collect: {
     needAttention_one: '{{count}} answer needs attention',

@@ -133,6 +133,14 @@ export const fr: Messages = {
     row: 'Ligne {{row}}',
   },
   builder: {
+    rules: {
+      minLength: 'Nombre minimal de caractères',
+      maxLength: 'Nombre maximal de caractères',
+      pattern: 'Motif que la réponse doit suivre (expression régulière)',
+      patternMessage: 'Message si elle ne le suit pas',
+      minChoices: 'Nombre minimal de choix',
+      maxChoices: 'Nombre maximal de choix',
+    },
     moveTo: 'Déplacer vers la catégorie',
     reference: 'Référence',
     questionText: 'Question',
@@ -241,6 +249,14 @@ export const fr: Messages = {
     unsent_other: '{{count}} réponses de cet appareil n’ont pas encore été envoyées. Si vous vous déconnectez, elles restent sur cet appareil et seront envoyées à votre prochaine connexion ici.',
     stay: 'Rester connecté',
     anyway: 'Me déconnecter quand même',
+  },
+  access: {
+    title: 'Pas ouvert à votre rôle',
+    needsRole: 'Cet écran demande le rôle {{roles}} dans ce projet. Un propriétaire ou administrateur du projet peut vous le donner.',
+    needsWorkspace: 'Cet écran est réservé aux propriétaires et administrateurs de l’espace de travail.',
+    needsFeature: 'Ceci demande la fonction « {{feature}} » de l’espace de travail, désactivée ici. Un opérateur l’active avec : {{command}}',
+    or: ' ou ',
+    roles: { project_owner: 'propriétaire du projet', project_admin: 'administrateur du projet', staff_admin: 'administrateur du personnel', researcher: 'chercheur', collector: 'enquêteur', data_manager: 'gestionnaire de données' },
   },
   collect: {
     needAttention_one: '{{count}} réponse à revoir',

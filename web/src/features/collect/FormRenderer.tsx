@@ -287,8 +287,10 @@ function SignaturePad({ onDone }: { onDone: (png: Blob) => void }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
   const point = (e: React.PointerEvent<HTMLCanvasElement>) => {
-    const r = e.currentTarget.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top] as const;
+    // The canvas may be drawn narrower than its 300 px on a small screen: back to its own pixels.
+    const c = e.currentTarget;
+    const r = c.getBoundingClientRect();
+    return [((e.clientX - r.left) * c.width) / r.width, ((e.clientY - r.top) * c.height) / r.height] as const;
   };
   return (
     <span className="signature">
