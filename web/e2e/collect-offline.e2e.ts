@@ -3,6 +3,7 @@
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { expect, forEachViewport, test } from './support/fixtures.js';
 import { FIELD_3G, setOffline, setOnline, throttle } from './support/network.js';
+import { expectNoHorizontalScroll } from './support/layout.js';
 import { logIn } from './support/ui.js';
 
 forEachViewport(['phone'], () => {
@@ -50,20 +51,24 @@ forEachViewport(['phone'], () => {
     await page.locator(`[data-item="${fuel.id}"] label`, { hasText: 'Gas' }).locator('input').check();
     await shot('offline-form');
     await page.getByTestId('complete-response').click();
+    // Told honestly where it is: on this device, waiting.
+    await expect(page.getByTestId('notice')).toHaveText('Saved on this device. It will be sent when the network is back.');
     await expect(page.getByTestId('response-list')).toBeVisible();
-    const row = page.getByTestId('response-row').first();
+    const row = page.getByTestId('queue-row').first();
     await expect(row.getByText('Waiting to upload')).toBeVisible();
     const responseId = (await row.getAttribute('data-response-id'))!;
+    await expectNoHorizontalScroll(page);
 
     // Still offline: a reload keeps everything, and nothing reached the server.
     await page.reload();
-    await expect(page.getByTestId('response-row').filter({ hasText: 'Waiting to upload' })).toHaveCount(1);
+    await expect(page.getByTestId('queue-row').filter({ hasText: 'Waiting to upload' })).toHaveCount(1);
     await shot('offline-after-reload');
     expect((await api.get(`project/${project.id}/response/single/${responseId}/`)).status).toBe(404);
 
-    // Online again (still slow): it uploads by itself.
+    // Online again (still slow): it uploads by itself, leaves the device's queue and is in the server's list.
     await setOnline(page);
-    await expect(page.getByTestId('response-row').filter({ hasText: 'Uploaded' })).toHaveCount(1, { timeout: 30_000 });
+    await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator(`[data-testid="response-row"][data-response-id="${responseId}"]`)).toHaveCount(1, { timeout: 15_000 });
     await shot('synced');
     const stored = await api.get<{ completed: boolean; data: unknown }>(
       `project/${project.id}/response/single/${responseId}/`,

@@ -107,8 +107,8 @@ test('an owner builds a form with every question type, a condition and a calcula
 
   await page.getByTestId('panel-preview').click();
   await expect(page.getByTestId('preview')).toBeVisible();
-  await page.getByTestId('preview-question').filter({ hasText: 'The number question' }).locator('input').fill('21');
-  await expect(page.getByTestId('preview-calculated')).toHaveText('42');
+  await page.getByTestId('preview').getByTestId('form-question').filter({ hasText: 'The number question' }).locator('input').fill('21');
+  await expect(page.getByTestId('preview').getByTestId('calculated')).toHaveText('42');
   await shot('preview');
 
   // Discard restores the last saved copy.

@@ -35,6 +35,8 @@ export interface Project {
   id: number;
   name: string;
   sampler_schemas: { id: number }[];
+  /** The project's sites, its Default Site first. */
+  sites?: { id: number; name: string }[];
 }
 
 /** A project role of spec 000 §6, as the project-user call takes it (a flag named after it). */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from './store';
 import { api } from './api';
 import { REFRESH_THRESHOLD_MS, refreshDue, session } from './session';
+import { refreshSession } from './baseQuery';
 import { loggedIn } from '../features/session/sessionSlice';
 import type { User } from '../features/session/types';
 import { json } from '../test/render';
@@ -103,5 +104,22 @@ describe('baseQuery', () => {
     expect(store.getState().session.expired).toBe(false);
     expect(store.getState().session.user).not.toBeNull();
     expect(session.read()).toMatchObject({ access: 'acc-offline', refresh: 'ref-offline' });
+  });
+
+  it('does not spend the new refresh token on a caller that decided to refresh just before another refresh ended', async () => {
+    session.store('acc-a', 'ref-a', Date.now() - REFRESH_THRESHOLD_MS);
+    const sent: string[] = [];
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.includes('api-token-refresh')) return json(200, { ok: true });
+      const body = JSON.parse(String(init?.body ?? (input instanceof Request ? await input.text() : '{}'))) as { refresh: string };
+      sent.push(body.refresh);
+      return json(200, { access: `acc-after-${body.refresh}`, refresh: `after-${body.refresh}` });
+    });
+    expect(await refreshSession()).toBe('ok');
+    // A second caller that read the old refresh time: the pair just made serves it.
+    expect(await refreshSession()).toBe('ok');
+    expect(sent).toEqual(['ref-a']);
+    expect(session.read()).toMatchObject({ access: 'acc-after-ref-a', refresh: 'after-ref-a' });
   });
 });

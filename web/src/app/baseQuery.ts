@@ -26,9 +26,18 @@ export type RefreshOutcome = 'ok' | 'refused' | 'unavailable';
 export const REFRESH_TIMEOUT_MS = 15_000;
 
 let inFlight: Promise<RefreshOutcome> | null = null;
+/** The last refresh that succeeded: when (performance.now()) and the refresh token it gave. */
+let lastSuccess = { at: Number.NEGATIVE_INFINITY, refresh: '' };
+/** Callers that decided to refresh before a refresh completed get its pair instead of spending the new token. */
+const SHARE_SUCCESS_MS = 10_000;
 
-/** Exchanges the refresh token for a new pair; concurrent callers share one request. */
+/**
+ * Exchanges the refresh token for a new pair; concurrent callers share one request, and so do callers that decided
+ * to refresh just before another refresh completed (the server takes each refresh token once: a second use of the
+ * same one is refused).
+ */
 export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<RefreshOutcome> {
+  if (session.read().refresh === lastSuccess.refresh && performance.now() - lastSuccess.at < SHARE_SUCCESS_MS) return Promise.resolve('ok');
   inFlight ??= (async (): Promise<RefreshOutcome> => {
     const { refresh } = session.read();
     if (!refresh) return 'refused';
@@ -49,6 +58,7 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<Refresh
     try {
       const body = (await res.json()) as { access: string; refresh: string };
       session.store(body.access, body.refresh);
+      lastSuccess = { at: performance.now(), refresh: body.refresh };
       return 'ok';
     } catch {
       return 'unavailable';

@@ -17,7 +17,7 @@ export function Preview({ body, lang, schemaId }: { body: SchemaBody; lang: stri
   const valid = count === 0 && problems.general.length === 0;
   return (
     <div className="preview" data-testid="preview">
-      <FormRenderer body={body} lang={lang} answers={answers} onChange={setAnswers} shown={check.shown} problems={answered} preview responseId="preview" projectId={0} />
+      <FormRenderer body={body} lang={lang} answers={answers} onChange={(update) => setAnswers(update)} shown={check.shown} problems={answered} preview responseId="preview" projectId={0} />
       <p className={valid ? 'ok' : 'field-error'} data-testid="preview-validity">
         {valid ? t('builder.recordValid') : [...problems.general, count > 0 ? t('collect.needAttention', { count }) : ''].filter(Boolean).join(' ')}
       </p>

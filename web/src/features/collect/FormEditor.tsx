@@ -22,6 +22,36 @@ export interface SchemaDoc extends SchemaBody {
 /** How long the form waits for the server before it tells the person the response waits on the device. */
 export const SEND_WAIT_MS = 20_000;
 
+/** The form from the server, kept on the device as it comes; undefined with the server's status when it refuses. */
+async function fetchForm(schemaId: number, token?: string): Promise<{ doc?: SchemaDoc; status: number }> {
+  const auth = token ?? session.read().access;
+  const res = await fetch(`${API_BASE}samplerschema/${schemaId}/`, { headers: { Accept: 'application/json', ...(auth ? { Authorization: `JWT ${auth}` } : {}) } });
+  if (!res.ok) return { status: res.status };
+  const doc = (await res.json()) as SchemaDoc;
+  await localStore.saveForm({ id: doc.id, project: doc.project, doc, saved_at: new Date().toISOString() });
+  return { doc, status: res.status };
+}
+
+/** A form kept on the device is read again from the server when it is older than this. */
+const FORM_FRESH_MS = 10 * 60_000;
+
+/**
+ * Keeps the project's forms on the device while the network is there, so that a collector who opened the project
+ * online can fill any of its forms offline later.
+ */
+export function useFormsOnDevice(schemaIds: number[]): void {
+  const key = schemaIds.join(',');
+  useEffect(() => {
+    if (!navigator.onLine) return;
+    for (const id of key.split(',').map(Number).filter((n) => n > 0)) {
+      void localStore
+        .form(id)
+        .then((kept) => (kept && Date.now() - Date.parse(kept.saved_at) < FORM_FRESH_MS ? undefined : fetchForm(id)))
+        .catch(() => undefined);
+    }
+  }, [key]);
+}
+
 /** The form: from the server when it answers (then kept on the device), else the device's copy. */
 export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDoc; error?: string } {
   const [state, setState] = useState<{ doc?: SchemaDoc; error?: string }>({});
@@ -31,16 +61,13 @@ export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDo
     if (!(schemaId > 0)) return;
     void (async () => {
       try {
-        const auth = token ?? session.read().access;
-        const res = await fetch(`${API_BASE}samplerschema/${schemaId}/`, { headers: { Accept: 'application/json', ...(auth ? { Authorization: `JWT ${auth}` } : {}) } });
-        if (res.ok) {
-          const doc = (await res.json()) as SchemaDoc;
-          await localStore.saveForm({ id: doc.id, project: doc.project, doc, saved_at: new Date().toISOString() });
-          if (live) setState({ doc });
+        const fetched = await fetchForm(schemaId, token);
+        if (fetched.doc) {
+          if (live) setState({ doc: fetched.doc });
           return;
         }
         const local = await localStore.form(schemaId);
-        if (live) setState(local ? { doc: local.doc as SchemaDoc } : { error: `${res.status}` });
+        if (live) setState(local ? { doc: local.doc as SchemaDoc } : { error: `${fetched.status}` });
       } catch {
         const local = await localStore.form(schemaId);
         if (live) setState(local ? { doc: local.doc as SchemaDoc } : { error: 'offline' });
@@ -104,12 +131,37 @@ export function FormEditor(props: {
   useEffect(() => {
     if (jump > 0) jumpToFirstProblem(formRef.current);
   }, [jump]);
+  // A question left by tapping another one shows its problem only once the tap is over: a message appearing under
+  // it while the finger is down would move the next question away from under the finger.
+  const pointerDown = useRef(false);
+  const left = useRef(new Set<number>());
+  useEffect(() => {
+    const flush = () => {
+      if (left.current.size === 0) return;
+      const ids = [...left.current];
+      left.current.clear();
+      setTouched((prev) => new Set([...prev, ...ids]));
+    };
+    const down = () => (pointerDown.current = true);
+    const up = () => {
+      pointerDown.current = false;
+      // After the click that follows this pointerup.
+      window.setTimeout(flush, 0);
+    };
+    document.addEventListener('pointerdown', down, true);
+    document.addEventListener('pointerup', up, true);
+    document.addEventListener('pointercancel', up, true);
+    return () => {
+      document.removeEventListener('pointerdown', down, true);
+      document.removeEventListener('pointerup', up, true);
+      document.removeEventListener('pointercancel', up, true);
+    };
+  }, []);
 
-  const change = (next: Answers) => {
+  const change = (update: (answers: Answers) => Answers, itemId: number) => {
     // A question answered again loses the server's message about it.
-    const changed = Object.keys({ ...answers, ...next }).filter((k) => next[k] !== answers[k]).map(Number);
-    if (changed.some((id) => server.byItem.has(id))) setServer({ byItem: new Map([...server.byItem].filter(([id]) => !changed.includes(id))), general: server.general });
-    setAnswers(next);
+    if (server.byItem.has(itemId)) setServer({ byItem: new Map([...server.byItem].filter(([id]) => id !== itemId)), general: server.general });
+    setAnswers(update);
   };
 
   const submit = async (complete: boolean) => {
@@ -169,7 +221,9 @@ export function FormEditor(props: {
       onBlurCapture={(e) => {
         const q = (e.target as HTMLElement).closest<HTMLElement>('[data-item]');
         const id = Number(q?.dataset.item);
-        if (Number.isSafeInteger(id) && !touched.has(id)) setTouched(new Set([...touched, id]));
+        if (!Number.isSafeInteger(id) || touched.has(id)) return;
+        if (pointerDown.current) left.current.add(id);
+        else setTouched((prev) => new Set([...prev, id]));
       }}
       onSubmit={(e) => {
         e.preventDefault();

@@ -19,7 +19,11 @@ export function FormRenderer(props: {
   body: SchemaBody;
   lang: string;
   answers: Answers;
-  onChange: (answers: Answers) => void;
+  /**
+   * An answer changed: `update` makes the new answers from the latest ones (a location or a photo arrives seconds
+   * after it was asked for, when other answers may have changed), `itemId` says which question.
+   */
+  onChange: (update: (answers: Answers) => Answers, itemId: number) => void;
   shown: { blocks: Map<number, Visibility>; items: Map<number, Visibility> };
   /** The message at each question that needs attention, by item id. */
   problems: Map<number, string>;
@@ -30,7 +34,8 @@ export function FormRenderer(props: {
   projectId: number;
 }) {
   const { body, lang, answers, shown, readOnly } = props;
-  const set = (id: number, v: unknown) => props.onChange({ ...answers, [id]: v });
+  const set = (id: number, v: unknown) => props.onChange((a) => ({ ...a, [id]: v }), id);
+  const update = (id: number, fn: (previous: unknown) => unknown) => props.onChange((a) => ({ ...a, [id]: fn(a[id]) }), id);
 
   const renderBlock = (b: Block, depth: number) => {
     const vis = shown.blocks.get(b.id);
@@ -54,6 +59,7 @@ export function FormRenderer(props: {
               answers={answers}
               value={answers[String(item.id)]}
               set={(v) => set(item.id, v)}
+              update={(fn) => update(item.id, fn)}
               problem={props.problems.get(item.id)}
               readOnly={readOnly === true}
               preview={props.preview === true}
@@ -75,6 +81,7 @@ function Question(p: {
   answers: Answers;
   value: unknown;
   set: (v: unknown) => void;
+  update: (fn: (previous: unknown) => unknown) => void;
   problem: string | undefined;
   readOnly: boolean;
   preview: boolean;
@@ -107,7 +114,14 @@ function Question(p: {
               name={`q${item.id}`}
               disabled={readOnly}
               checked={chosen.includes(c)}
-              onChange={(e) => set(o.multiselect ? (e.target.checked ? [...chosen, c] : chosen.filter((x) => x !== c)) : [c])}
+              onChange={(e) => {
+                const on = e.target.checked;
+                // From the answer as it is now, not as it was drawn: quick taps on several choices all count.
+                p.update((prev) => {
+                  const now = Array.isArray(prev) ? (prev as number[]) : [];
+                  return o.multiselect ? (on ? [...now.filter((x) => x !== c), c] : now.filter((x) => x !== c)) : [c];
+                });
+              }}
             />
             {text(body.entities.choices[c]?.name, lang, body.primary_language)}
           </label>

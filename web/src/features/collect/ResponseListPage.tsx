@@ -9,6 +9,7 @@ import { formatDate } from '../../lib/dates';
 import { errorMessage } from '../errors/messages';
 import type { Project } from '../projects/types';
 import { collectApi, PAGE_SIZES, SORTS, useResponsePageQuery, type ListQuery, type Sort } from './collectApi';
+import { useFormsOnDevice } from './FormEditor';
 import { onLocalChange } from './localStore';
 import { QueuePanel } from './QueuePanel';
 import { answersSummary } from './summary';
@@ -60,6 +61,7 @@ export function ResponseListPage() {
   const local = useLocalResponses(project.id);
   const unsent = local.unsent.filter((r) => r.sampler_schema === schemaId);
   useEffect(() => startSync(), []);
+  useFormsOnDevice((project.sampler_schemas ?? []).map((s) => s.id));
   // When something of this device reaches the server, the page is read again (at most once a second).
   useEffect(() => {
     let timer: number | undefined;

@@ -38,7 +38,7 @@ class ServerFailure extends Error {}
 class SignedOut extends Error {}
 class Refused extends Error {
   constructor(readonly problems: FormProblems) {
-    super(problems.general[0] ?? SYNC_MESSAGES.refused);
+    super(problems.general[0] ?? problems.byItem.values().next().value ?? SYNC_MESSAGES.refused);
   }
 }
 
@@ -180,7 +180,9 @@ let running: Promise<void> | undefined;
 export function syncAll(now = false): Promise<void> {
   running ??= (async () => {
     const s = session.read();
-    if (s.refresh && refreshDue(s.lastRefresh)) await refreshSession();
+    // A refused refresh ends the session: nothing goes up until the same user logs in again (the app's next call
+    // takes them to the login screen). No answer keeps the session: the access token is tried as it is.
+    if (s.refresh && refreshDue(s.lastRefresh) && (await refreshSession()) === 'refused') return;
     const me = decodeAccess(session.read().access)?.user_id ?? -1;
     const due = now ? Number.POSITIVE_INFINITY : Date.now();
     // A response goes up with its own link's token, or with the session of the user who saved it.
@@ -205,7 +207,7 @@ export function startSync(): () => void {
   const timer = window.setInterval(() => {
     if (navigator.onLine) kick();
   }, RESPONSE_POLL_MS);
-  kick();
+  if (navigator.onLine) kick();
   return () => {
     window.removeEventListener('online', back);
     window.clearInterval(timer);

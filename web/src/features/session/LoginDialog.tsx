@@ -7,6 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
 import { useLoginMutation } from './sessionApi';
 import { loggedIn } from './sessionSlice';
+import { api } from '../../app/api';
 
 export function LoginDialog() {
   const { t } = useTranslation();
@@ -21,6 +22,8 @@ export function LoginDialog() {
       const reply = await login({ username, password }).unwrap();
       session.store(reply.access, reply.refresh);
       dispatch(loggedIn({ user: reply.user, organization: reply.organization }));
+      // The screen under the dialog keeps its data; what was refused when the session ended is asked again.
+      dispatch(api.util.invalidateTags(['User', 'Project', 'Organization', 'Response']));
     } catch {
       // shown below
     }

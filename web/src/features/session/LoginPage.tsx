@@ -9,6 +9,7 @@ import { LanguageSelect } from '../../components/LanguageSelect';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
 import { sessionApi, useLoginMutation, useRequestResetMutation } from './sessionApi';
 import { loggedIn } from './sessionSlice';
+import { api } from '../../app/api';
 import { afterLoginPath } from './redirects';
 
 export function LoginPage() {
@@ -44,6 +45,8 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
       const reply = await login({ username, password }).unwrap();
       session.store(reply.access, reply.refresh);
       session.recordLastLogin();
+      // Answers cached for an earlier session (a 401 from when it ended) must not end this one.
+      dispatch(api.util.resetApiState());
       dispatch(loggedIn({ user: reply.user, organization: reply.organization }));
       let onlyProject: number | undefined;
       if (reply.organization) {

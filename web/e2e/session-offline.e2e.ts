@@ -1,0 +1,103 @@
+// An offline collector keeps their session: a refresh that fails for a network reason keeps the session and every
+// response on the device. Only the server refusing the refresh token ends the session, and even then the waiting
+// responses stay on the device, bound to their user, and go up when that user logs in again.
+import type { Page } from '@playwright/test';
+import { expect, forEachViewport, test } from './support/fixtures.js';
+import { householdForm } from './support/forms.js';
+import { setOffline, setOnline } from './support/network.js';
+import { logIn } from './support/ui.js';
+
+type List = { count: number };
+
+/** The responses this device keeps (IndexedDB), as the app stored them. */
+function onDevice(page: Page): Promise<{ response_id: string; sync: string; user: number }[]> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('fieldwork-collect');
+        open.onerror = () => reject(new Error(String(open.error)));
+        open.onsuccess = () => {
+          const all = open.result.transaction('responses').objectStore('responses').getAll();
+          all.onsuccess = () => {
+            resolve((all.result as { response_id: string; sync: string; user: number }[]).map(({ response_id, sync, user }) => ({ response_id, sync, user })));
+            open.result.close();
+          };
+        };
+      }),
+  );
+}
+
+forEachViewport(['phone'], () => {
+  test('an offline collector stays logged in through a failed refresh; only a refused refresh ends the session, and the queue survives it', async ({
+    page,
+    api,
+    shot,
+  }) => {
+    const form = householdForm();
+    const { ids } = form;
+    const project = await api.createProject('Long day offline');
+    const schemaId = project.sampler_schemas[0]!.id;
+    await api.saveSchema(schemaId, form.body);
+    const collector = await api.addProjectUser(project.id, 'collector');
+    const list = `/project/${project.id}/collect/${schemaId}/list`;
+    await page.clock.install();
+    await page.goto(`/login-home/login?next=${encodeURIComponent(list)}`);
+    await logIn(page, collector, page.getByTestId('response-list'));
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    // Once with the network: the page is read from the server, and kept by the service worker.
+    await page.reload();
+    await expect(page.getByTestId('list-count')).toBeVisible();
+
+    const fill = async (age: string) => {
+      await page.getByTestId('new-record').click();
+      await page.locator(`#q${ids.age}-input`).fill(age);
+      await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
+      await page.getByTestId('complete-response').click();
+      await expect(page.getByTestId('response-list')).toBeVisible();
+    };
+
+    // Offline, and 31 minutes later: the next call must refresh first, and cannot reach the server.
+    await setOffline(page);
+    await page.clock.fastForward('31:00');
+    const refreshTried = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/api/api-token-refresh/'));
+    await page.reload();
+    await refreshTried;
+    await expect(page.getByTestId('response-list')).toBeVisible();
+    await expect(page).not.toHaveURL(/login-home/);
+    expect(await page.evaluate(() => [localStorage.getItem('fw.access') !== null, localStorage.getItem('fw.refresh') !== null])).toEqual([true, true]);
+    await fill('44');
+    await expect(page.getByTestId('queue-row')).toHaveCount(1);
+    await shot('offline-after-failed-refresh');
+
+    // The network comes back: the session refreshes and the response goes up.
+    await setOnline(page);
+    await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
+    expect((await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(1);
+
+    // The session is revoked elsewhere (a logout on another device, an administrator): the server refuses the
+    // refresh token. A response made offline in the meantime waits on the device.
+    const tokens = await page.evaluate(() => ({ access: localStorage.getItem('fw.access')!, refresh: localStorage.getItem('fw.refresh')! }));
+    const revoked = await fetch(new URL('/api/accounts/logout/', page.url()), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${tokens.access}` },
+      body: JSON.stringify({ refresh: tokens.refresh }),
+    });
+    expect(revoked.status).toBeLessThan(300);
+    await setOffline(page);
+    await fill('52');
+    await expect(page.getByTestId('queue-row')).toHaveCount(1);
+    await page.clock.fastForward('31:00');
+    await setOnline(page);
+    await page.reload();
+    await expect(page).toHaveURL(/login-home\/login/);
+    await shot('session-ended');
+    const kept = await onDevice(page);
+    expect(kept.filter((r) => r.sync !== 'uploaded')).toEqual([expect.objectContaining({ user: collector.userId })]);
+    expect((await api.get<List>(`project/${project.id}/response/`)).body.count, 'nothing was sent without a session').toBe(1);
+
+    // The same collector logs in again: the waiting response goes up.
+    await logIn(page, collector, page.getByTestId('response-list'));
+    await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
+    await expect.poll(async () => (await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(2);
+  });
+});
