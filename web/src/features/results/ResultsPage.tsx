@@ -13,6 +13,7 @@ import { ExportMenu } from './ExportMenu';
 import { FilterBar } from './FilterBar';
 import { localized, type KeyNames } from './figure';
 import { formatResultDate } from './format';
+import { loadPlotly } from './Chart';
 import { ItemCard, NO_RESULTS } from './ItemCard';
 import { useItemResultsQuery, useLookupsQuery, type ItemsArgs, type Level } from './resultsApi';
 import { filterModelOf, resultsActions, type Comparison } from './resultsSlice';
@@ -41,6 +42,10 @@ export function ResultsPage() {
   const names = useKeyNames(project, body);
   const [levels, setLevels] = useState<Level | null>(null);
   useEffect(() => () => void dispatch(resultsActions.reset()), [dispatch, project.id]);
+  // plotly is the largest download of this screen: fetch it alongside the first results requests, not after them.
+  useEffect(() => {
+    if (state.mode === 'chart') void loadPlotly().catch(() => undefined);
+  }, [state.mode]);
 
   if (schemas.length === 0) return <p className="muted">{NO_RESULTS}</p>;
   if (schemaError) return <p className="banner error">{NO_RESULTS}</p>;
