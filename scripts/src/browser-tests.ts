@@ -655,6 +655,58 @@ attempt('login', fetch('${gateway}/api/api-token-auth/', { method: 'POST', crede
       assert.ok(!projectsAfter.includes('"CSRF"'));
     },
   ],
+  [
+    'the chart and map libraries stay out of the first screen and the install-time precache, then are kept for offline use',
+    async (page, t) => {
+      const password = (await apiLogin(t, t.demo.username, t.demo.password)) ? t.demo.password : 'a new demo password';
+      const heavy = /\/assets\/(plotly|MapView)[^/]*\.js$/;
+      const early: string[] = [];
+      const onRequest = (r: { url(): string }) => void (heavy.test(r.url()) && early.push(r.url()));
+      page.context().on('request', onRequest);
+      await page.goto(`${t.baseUrl}/login-home/login`);
+      await login(page, t, t.demo.username, password);
+      await page.getByTestId('projects-screen').or(page.getByTestId('accept-terms')).first().waitFor();
+      if (await page.getByTestId('accept-terms').isVisible()) {
+        await page.getByTestId('accept-terms').click();
+        await page.getByTestId('accept-privacy').click();
+      }
+      await page.getByTestId('project-card').first().waitFor();
+      page.context().off('request', onRequest);
+      assert.deepEqual(early, [], 'no plotly or deck.gl chunk before the first screen is usable');
+      // Once the service worker is in control, a reload keeps the API answers for offline use (as a collector does).
+      await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await page.reload();
+      await page.getByTestId('project-card').first().waitFor();
+      // Runs in the page: the service worker's caches.
+      const cached = (prefix: string) =>
+        page.evaluate(async (p) => {
+          const c = (globalThis as unknown as { caches: { keys(): Promise<string[]>; open(n: string): Promise<{ keys(): Promise<{ url: string }[]> }> } }).caches;
+          const urls: string[] = [];
+          for (const name of await c.keys()) if (name.startsWith(p)) urls.push(...(await (await c.open(name)).keys()).map((r) => r.url));
+          return urls;
+        }, prefix);
+      const precached = await cached('workbox-precache');
+      assert.ok(precached.some((u) => /\/assets\/index-[^/]+\.js/.test(u)), 'the app shell is precached');
+      assert.ok(!precached.some((u) => heavy.test(new URL(u).pathname)), 'plotly and deck.gl are not in the install-time precache');
+      let kept: string[] = [];
+      for (let i = 0; i < 120 && !(kept.some((u) => /plotly/.test(u)) && kept.some((u) => /MapView/.test(u))); i++) {
+        await page.waitForTimeout(500);
+        kept = await cached('fw-heavy');
+      }
+      assert.ok(kept.some((u) => /plotly/.test(u)) && kept.some((u) => /MapView/.test(u)), `kept after the first screen: ${kept.join(', ')}`);
+
+      // Offline: the app reloads, the map view draws from the kept deck.gl chunks, plotly answers from the cache.
+      await page.context().setOffline(true);
+      await page.reload();
+      await page.getByTestId('project-card').first().waitFor();
+      await page.getByTestId('view-mode').selectOption('map');
+      await page.getByTestId('map').waitFor();
+      await shot(page, '41-offline-map');
+      const plotly = kept.find((u) => /plotly/.test(u))!;
+      assert.equal(await page.evaluate(async (u) => (await fetch(u)).status, plotly), 200, 'plotly is served offline');
+      await page.context().setOffline(false);
+    },
+  ],
 ];
 
 async function apiLogin(t: TestStack, username: string, password: string): Promise<{ access: string; organization: { id: number } } | undefined> {

@@ -7,6 +7,7 @@ import './styles.css';
 import { makeStore } from './app/store';
 import { routes } from './app/routes';
 import { TopLevelBoundary } from './features/errors/ErrorScreens';
+import { warmHeavyChunksWhenIdle } from './app/warmHeavy';
 
 const store = makeStore();
 const router = createBrowserRouter(routes);
@@ -20,3 +21,4 @@ createRoot(document.getElementById('root')!).render(
     </TopLevelBoundary>
   </StrictMode>,
 );
+warmHeavyChunksWhenIdle();

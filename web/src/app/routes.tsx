@@ -122,6 +122,8 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <AppShell />,
+    // Shown while the first screen's chunk loads when it is not in the first bundle.
+    hydrateFallbackElement: <div className="loading" aria-busy="true" />,
     errorElement: <RootError />,
     children: [
       {
