@@ -131,11 +131,21 @@ try {
       if (url.origin === stack.baseUrl && /\.(m?js|css)$/.test(url.pathname) && ['script', 'stylesheet'].includes(r.resourceType())) assets.add(url.pathname);
     };
     page.on('request', onRequest);
+    // BENCH_TRACE=1 prints each visit's requests (the page's and its service worker's) with their start and end.
+    const trace = [];
+    const onTraceEnd = (r) => trace.push({ url: r.url().replace(stack.baseUrl, ''), start: r.timing().startTime, end: r.timing().responseEnd, sw: r.serviceWorker() ? 'sw' : '' });
+    if (process.env.BENCH_TRACE) page.context().on('requestfinished', onTraceEnd);
     const t0 = performance.now();
+    const wall0 = Date.now();
     await page.goto(`${stack.baseUrl}${screen.path}`, { waitUntil: 'commit', timeout: 120_000 });
     await screen.usable(page);
     const ms = performance.now() - t0;
     page.off('request', onRequest);
+    if (process.env.BENCH_TRACE) {
+      page.context().off('requestfinished', onTraceEnd);
+      console.log(`  ${screen.name} ${(ms / 1000).toFixed(2)} s:`);
+      for (const x of trace.sort((a, b) => a.start - b.start)) console.log(`    ${String(Math.round(x.start - wall0)).padStart(6)} ms +${String(Math.round(x.end)).padStart(5)} ${x.sw} ${x.url}`);
+    }
     const files = [...assets];
     for (const f of files) sizes(f);
     let transferred = 0;
@@ -145,20 +155,24 @@ try {
     return { ms, files, transferred };
   }
 
-  /** Waits until the page has had no request in flight for quietMs (the service worker's install, idle fetches). */
-  async function quiet(page, quietMs = 1500, maxMs = 180_000) {
+  /**
+   * Waits until the context (the page and its service worker: install, fetches after the first screen) has had no
+   * request in flight for quietMs.
+   */
+  async function quiet(page, quietMs = 5000, maxMs = 180_000) {
+    const context = page.context();
     let inFlight = 0;
     let last = performance.now();
     const up = () => ((inFlight++), (last = performance.now()));
     const down = () => ((inFlight = Math.max(0, inFlight - 1)), (last = performance.now()));
-    page.on('request', up);
-    page.on('requestfinished', down);
-    page.on('requestfailed', down);
+    context.on('request', up);
+    context.on('requestfinished', down);
+    context.on('requestfailed', down);
     const t0 = performance.now();
     while (performance.now() - t0 < maxMs && (inFlight > 0 || performance.now() - last < quietMs)) await page.waitForTimeout(100);
-    page.off('request', up);
-    page.off('requestfinished', down);
-    page.off('requestfailed', down);
+    context.off('request', up);
+    context.off('requestfinished', down);
+    context.off('requestfailed', down);
   }
 
   const runs = Object.fromEntries(screens.map((s) => [s.name, []]));
@@ -217,7 +231,7 @@ try {
   const command = smoke ? 'node bench/web/run.mjs --smoke' : `BENCH_RUNS=${RUNS} BENCH_RESPONSES=${RESPONSES} pnpm bench:web`;
   const network = smoke ? 'unthrottled (smoke)' : '1.6 Mbps down, 750 kbps up, 150 ms RTT (CDP Network.emulateNetworkConditions)';
   console.log(`\n${network}; median of ${RUNS} run(s); ${RESPONSES} responses\n\n${table}\n\ntargets: login and collect JS <= 250 kB gzip; collect usable <= 3 s cold and <= 1 s warm; results <= 8 s cold\n${machine}\nreproduce: ${command}\n`);
-  if (!smoke) {
+  if (!smoke && !process.env.BENCH_TRACE) {
     const title = process.env.BENCH_WEB_TITLE ?? '### After';
     const date = new Date().toISOString().slice(0, 10);
     const section = `${title}\n\n${date}, ${machine}. ${network}, median of ${RUNS} runs; the Household Survey demo project with ${RESPONSES} responses. "Received cold" is what the browser received for those JS and CSS files on the cold visit (compressed when the gateway served them compressed; headers included).\n\n${table}\n\nReproduce: \`${command}\`\n`;
