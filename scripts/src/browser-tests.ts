@@ -432,6 +432,8 @@ const scenarios: Scenario[] = [
       // Charts: plotly draws SVG; a choice question with more than 2 options is a bar chart, the binary one a pie.
       const cards = page.locator('[data-testid^="result-"][data-kind]');
       await page.locator('.chart .main-svg').first().waitFor({ timeout: 30_000 });
+      // The queue loads the items six at a time and the first chart can come before the later ones (tables).
+      await page.locator('[data-testid^="result-"][data-kind="none"]').first().waitFor({ timeout: 30_000 });
       const kinds = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
       assert.ok(kinds.includes('bar') && kinds.includes('pie') && kinds.includes('line') && kinds.includes('none'), `chart kinds: ${kinds.join(',')}`);
       await page.getByTestId('results-map').waitFor();
