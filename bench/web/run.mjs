@@ -208,13 +208,15 @@ try {
   const sec = (ms) => (ms / 1000).toFixed(2);
   const rows = screens.map((s) => {
     const r = runs[s.name];
-    const files = r[0].cold.files;
-    const sum = (ext, k) => files.filter((f) => f.endsWith(ext)).reduce((a, f) => a + sizes(f)[k], 0);
+    // What a screen loads before it is usable can differ between runs (a chunk that comes after it in one run may
+    // come before it in another): each figure is the median over the runs.
+    const sum = (files, ext, k) => files.filter((f) => f.endsWith(ext)).reduce((a, f) => a + sizes(f)[k], 0);
+    const med = (ext, k) => median(r.map((x) => sum(x.cold.files, ext, k)));
     return {
       name: s.name,
-      files: files.length,
-      js: { raw: sum('js', 'raw'), gzip: sum('js', 'gzip'), brotli: sum('js', 'brotli') },
-      css: { raw: sum('css', 'raw'), gzip: sum('css', 'gzip'), brotli: sum('css', 'brotli') },
+      files: median(r.map((x) => x.cold.files.length)),
+      js: { raw: med('js', 'raw'), gzip: med('js', 'gzip'), brotli: med('js', 'brotli') },
+      css: { raw: med('css', 'raw'), gzip: med('css', 'gzip'), brotli: med('css', 'brotli') },
       received: median(r.map((x) => x.cold.transferred)),
       cold: median(r.map((x) => x.cold.ms)),
       warm: median(r.map((x) => x.warm.ms)),
@@ -234,7 +236,7 @@ try {
   if (!smoke && !process.env.BENCH_TRACE) {
     const title = process.env.BENCH_WEB_TITLE ?? '### After';
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}. ${network}, median of ${RUNS} runs; the Household Survey demo project with ${RESPONSES} responses. "Received cold" is what the browser received for those JS and CSS files on the cold visit (compressed when the gateway served them compressed; headers included).\n\n${table}\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}. ${network}, median of ${RUNS} runs; the Household Survey demo project with ${RESPONSES} responses. "Received cold" is what the browser received for those JS and CSS files on the cold visit (compressed when the gateway served them compressed; headers included; a file the service worker served once it took control of the page counts as what it received).\n\n${table}\n\nReproduce: \`${command}\`\n`;
     recordWeb(title, section);
   }
 } catch (err) {
