@@ -25,7 +25,7 @@ async function build(webDir: string): Promise<FastifyInstance> {
   const app = await buildGateway({
     clients: {} as Clients,
     log: createLogger('gateway', 'silent'),
-    options: { jwtSecret: 'x'.repeat(32), bodyLimit: 1024 * 1024, corsOrigins: '', webDir },
+    options: { jwtSecret: 'x'.repeat(32), bodyLimit: 1024 * 1024, corsOrigins: '', webDir, tls: false },
   });
   await app.ready();
   return app;
