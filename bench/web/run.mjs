@@ -193,7 +193,7 @@ try {
         if (!smoke) await cdp.send('Network.emulateNetworkConditions', NETWORK);
         const cold = await visit(page, cdp, screen);
         await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-        await quiet(page);
+        await quiet(page, smoke ? 1500 : 5000);
         const warm = await visit(page, cdp, screen);
         runs[screen.name].push({ cold, warm });
         console.log(`  run ${run + 1} ${screen.name}: cold ${(cold.ms / 1000).toFixed(2)} s (${cold.files.length} files, ${Math.round(cold.transferred / 1024)} KiB received), warm ${(warm.ms / 1000).toFixed(2)} s`);
