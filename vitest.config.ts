@@ -1,5 +1,5 @@
 // Test tiers (STYLE.md): unit beside the code, integration against real infrastructure, API end-to-end on the
-// whole stack. Browser end-to-end tests run with playwright-core (scripts/src/browser-tests.ts).
+// whole stack. Browser end-to-end tests run with @playwright/test (web/e2e/).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

@@ -58,7 +58,8 @@ function build(pnpm) {
   }
   say('compiling TypeScript');
   must(pnpm, ['exec', 'tsc', '-b'], 'tsc -b');
-  const webSources = Math.max(newest(join(ROOT, 'web')), mtime(join(ROOT, 'pnpm-lock.yaml')));
+  // The browser tests (web/e2e) are not part of the app: editing them does not rebuild it.
+  const webSources = Math.max(newest(join(ROOT, 'web'), new Set(['node_modules', 'dist', 'e2e'])), mtime(join(ROOT, 'pnpm-lock.yaml')));
   if (mtime(join(ROOT, 'web/dist/index.html')) < webSources) {
     say('building the web app');
     must(pnpm, ['--filter', '@fieldwork/web', 'run', 'build'], 'web build');
@@ -81,12 +82,14 @@ if (mode === 'start') {
   build(pnpm);
   const steps = [
     ['type-check the tests', pnpm, ['exec', 'tsc', '-p', 'tsconfig.tests.json']],
+    // Apart: they type code that runs in the page (DOM), which the Node tests must not see.
+    ['type-check the browser tests', pnpm, ['exec', 'tsc', '-p', 'web/e2e/tsconfig.json']],
     ['lint', pnpm, ['exec', 'eslint', '.', '--max-warnings', '0']],
     ['dependency audit (high and critical advisories)', process.execPath, [join(ROOT, 'scripts/audit.mjs')]],
     ['unit tests', pnpm, ['exec', 'vitest', 'run', '--project', 'unit', '--project', 'web']],
     ['integration tests', pnpm, ['exec', 'vitest', 'run', '--project', 'integration']],
     ['API end-to-end tests', pnpm, ['exec', 'vitest', 'run', '--project', 'e2e']],
-    ['browser end-to-end tests', process.execPath, [join(ROOT, 'scripts/dist/browser-tests.js')]],
+    ['browser end-to-end tests', pnpm, ['--filter', '@fieldwork/e2e', 'test']],
     ['benchmark smoke runs', process.execPath, [join(ROOT, 'bench/gateway/run.mjs'), '--smoke']],
     ['formula benchmark smoke run', process.execPath, [join(ROOT, 'bench/formula/run.mjs'), '--smoke']],
     ['ingest benchmark smoke run', process.execPath, [join(ROOT, 'bench/ingest/run.mjs'), '--smoke']],

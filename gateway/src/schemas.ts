@@ -100,6 +100,8 @@ export const organizationSchema = {
     projects: { type: 'array', items: int },
     project_details: { type: 'array', items: { $ref: 'ProjectSummary#' } },
     time_created: str,
+    // What the caller may do in this workspace (spec 000 §6 workspace permissions), for the screens to offer only that.
+    permissions: { type: 'array', items: str },
   },
 } as const;
 

@@ -64,7 +64,7 @@ export function projectJson(p: projects.Project) {
     current_survey: p.current_survey ?? null,
     ...(full
       ? { sites: p.sites.map(siteJson), projectuser_set: p.projectuser_set.map(projectUserJson) }
-      : { sites: undefined, groups: undefined, teams: undefined, projectuser_set: undefined, sampler_schemas: undefined }),
+      : { sites: undefined, groups: undefined, teams: undefined, projectuser_set: undefined, sampler_schemas: undefined, collect_sites: undefined }),
   };
 }
 

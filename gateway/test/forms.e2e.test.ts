@@ -94,6 +94,14 @@ describe('sampler schemas', () => {
     expect(r.body.formula![0]).toMatch(/^total: Not a valid formula! Line 1, col \d+: .* Your calculation will not be saved until fixed\.$/);
     const fine = updateItem(calc.body, calc.id, { options: { formula: `Q${block}_${ids[0]}*2` } });
     expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: fine })).status).toBe(200);
+    // Answer rules that could never work, or could hold a service: refused with the builder's own messages.
+    const text = addItem(fine, block, 'open', 'en', 'Code');
+    const rules = updateItem(text.body, text.id, { options: { minLength: { active: true, value: 8 }, maxLength: { active: true, value: 4 }, pattern: { active: true, value: '(\\w+)\\1' } } });
+    const refused = await api<Record<string, string[]>>('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: rules });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { rules: ['code: The fewest characters must not be more than the most.', 'code: Back-references and look-arounds cannot be checked safely: write the pattern without them.'] },
+    });
   });
 
   it('answers "Invalid Schema Id!" for unknown and foreign schemas, and lets collectors read but not write', async () => {

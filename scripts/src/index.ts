@@ -8,3 +8,4 @@ export * from './infra/nats.js';
 export * from './infra/net.js';
 export * from './demo-data.js';
 export * from './ops/backup.js';
+export { aptInstall } from './infra/system.js';

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
+import { WORKSPACE_PERMISSIONS, workspacePermissions } from '@fieldwork/access';
 import { bodies, organizationJson } from '../schemas.js';
 import { meta, parseId, secured } from './util.js';
 
@@ -76,9 +77,14 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
     { preHandler: app.authenticate, schema: { tags, security: secured, response: orgResponse } },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
-      const org = await clients.auth.getOrganization({ caller: request.caller, id }, meta(request));
-      const { results } = await clients.projects.listProjects({ caller: request.caller, organization_id: id }, meta(request));
-      return organizationJson(org, results);
+      const [org, { results }, membership] = await Promise.all([
+        clients.auth.getOrganization({ caller: request.caller, id }, meta(request)),
+        clients.projects.listProjects({ caller: request.caller, organization_id: id }, meta(request)),
+        clients.auth.getMembership({ user_id: request.caller.user_id, organization_id: id }, meta(request)),
+      ]);
+      const staff = membership.is_staff || membership.is_superuser;
+      const permissions = staff ? [...WORKSPACE_PERMISSIONS] : membership.member ? [...workspacePermissions(membership, membership.flagged_features)] : [];
+      return { ...organizationJson(org, results), permissions };
     },
   );
 

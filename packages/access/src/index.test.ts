@@ -6,6 +6,7 @@ import {
   canInWorkspace,
   projectScreens,
   projectUserKind,
+  rolesGranting,
   workspacePermissions,
   type ProjectRoles,
   type WorkspaceRoles,
@@ -90,5 +91,14 @@ describe('projectScreens and kinds', () => {
     expect(canEditProjectUser(1, new Set(), { user_id: 2, roles: { ...noProjectRoles, collector: true } })).toBe(true);
     expect(canEditProjectUser(1, new Set(), { user_id: 2, roles: noProjectRoles })).toBe(false);
     expect(canEditProjectUser(1, admin, { user_id: 1, roles: noProjectRoles })).toBe(false);
+  });
+});
+
+describe('rolesGranting', () => {
+  it('names the roles that open a screen (spec 000 §6 screen access)', () => {
+    expect(rolesGranting('form')).toEqual(['project_owner', 'project_admin']);
+    expect(rolesGranting('collector')).toEqual(['project_owner', 'collector']);
+    expect(rolesGranting('staff')).toEqual(['project_owner', 'staff_admin']);
+    expect(rolesGranting('projectLevelIngestion')).toEqual(['project_owner']);
   });
 });

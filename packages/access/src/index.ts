@@ -104,6 +104,11 @@ const ROLE_SCREENS: Record<ProjectRole | 'staff_admin', readonly ScreenPermissio
   data_manager: ['home', 'dataManager'],
 };
 
+/** The roles that open `screen` (with the staff admin role of spec 000 §6), for a screen to say what it needs. */
+export function rolesGranting(screen: ScreenPermission): (ProjectRole | 'staff_admin')[] {
+  return (Object.keys(ROLE_SCREENS) as (ProjectRole | 'staff_admin')[]).filter((r) => ROLE_SCREENS[r].includes(screen));
+}
+
 /** A project user with no role is a guest; one with project_admin is a collaborator. */
 export function projectUserKind(roles: ProjectRoles): 'owner' | 'collaborator' | 'guest' | 'member' {
   if (roles.project_owner) return 'owner';

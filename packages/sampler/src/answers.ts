@@ -2,8 +2,10 @@
 // question id (spec 001 §3 Response). Calculated and concatenation answers are recomputed, never taken as sent.
 import { calculate } from './calculation.js';
 import { concatenate } from './concatenation.js';
-import { isAnswered, type Answers } from './conditions.js';
-import type { Item, SchemaBody } from './schema.js';
+import { isAnswered, visibility, type Answers, type ConditionContext, type Visibility } from './conditions.js';
+import { recordValidity, requiredUnanswered, type RecordValidity } from './record.js';
+import { matchesPattern } from './patterns.js';
+import { text as localized, type Bound, type Item, type SchemaBody } from './schema.js';
 
 /** Answers by repeat number ("0" for a category asked once), then by question id. */
 export type ResponseData = Record<string, Answers>;
@@ -17,6 +19,11 @@ export const ANSWER_MESSAGES = {
   choice: 'Choose among the choices of this question.',
   single: 'Choose one answer only.',
   text: 'Enter text of at most 10000 characters.',
+  minLength: (n: number) => `Ensure this field has at least ${n} characters.`,
+  maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
+  pattern: 'Enter a value in the expected format.',
+  minChoices: (n: number) => `Choose at least ${n} answers.`,
+  maxChoices: (n: number) => `Choose at most ${n} answers.`,
   date: 'Enter a date as YYYY-MM-DD.',
   geotag: 'Enter a location as a point of two coordinates.',
   media: 'Upload the file first and send the key it returned.',
@@ -33,8 +40,33 @@ function dateOf(v: unknown): string | undefined {
   return d.getUTCMonth() === Number(m[2]) - 1 ? d.toISOString().slice(0, 10) : undefined;
 }
 
-/** The problem with one answer, or undefined when it fits the question. Empty answers always fit. */
-export function answerProblem(body: SchemaBody, item: Item, value: unknown): string | undefined {
+/** The bound's number when it is active and set, else undefined. */
+function bound(b: Bound<number | string> | undefined): number | undefined {
+  if (!b?.active || b.value === '' || b.value === null) return undefined;
+  const n = Number(b.value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Length and pattern rules of a text answer (open and barcode questions). */
+function textProblem(item: Item, value: string, lang: string | undefined): string | undefined {
+  const o = item.options;
+  // Characters as the person sees them (code points), not UTF-16 units.
+  const length = [...value].length;
+  const min = bound(o.minLength);
+  const max = bound(o.maxLength);
+  if (min !== undefined && length < min) return ANSWER_MESSAGES.minLength(min);
+  if (max !== undefined && length > max) return ANSWER_MESSAGES.maxLength(max);
+  if (o.pattern?.active && o.pattern.value !== '' && !matchesPattern(o.pattern.value, value)) {
+    return localized(o.pattern.message, lang ?? '') || ANSWER_MESSAGES.pattern;
+  }
+  return undefined;
+}
+
+/**
+ * The problem with one answer, or undefined when it fits the question. Empty answers always fit. `lang` chooses the
+ * language of a form designer's own message (a pattern's).
+ */
+export function answerProblem(body: SchemaBody, item: Item, value: unknown, lang?: string): string | undefined {
   if (!isAnswered(value)) return undefined;
   const o = item.options;
   switch (item.type) {
@@ -53,10 +85,18 @@ export function answerProblem(body: SchemaBody, item: Item, value: unknown): str
       const allowed = new Set((o.choices ?? []).filter((c) => !body.entities.choices[c]?.deleted));
       if (!ids.every((c) => typeof c === 'number' && allowed.has(c))) return ANSWER_MESSAGES.choice;
       if ((item.type === 'binary' || !o.multiselect) && ids.length > 1) return ANSWER_MESSAGES.single;
+      if (o.multiselect) {
+        const min = bound(o.minChoices);
+        const max = bound(o.maxChoices);
+        if (min !== undefined && ids.length < min) return ANSWER_MESSAGES.minChoices(min);
+        if (max !== undefined && ids.length > max) return ANSWER_MESSAGES.maxChoices(max);
+      }
       return undefined;
     }
     case 'open':
     case 'barcode':
+      if (typeof value !== 'string' || value.length > MAX_TEXT) return ANSWER_MESSAGES.text;
+      return textProblem(item, value, lang);
     case 'reference_project':
       return typeof value === 'string' && value.length <= MAX_TEXT ? undefined : ANSWER_MESSAGES.text;
     case 'date': {
@@ -83,32 +123,80 @@ export function answerProblem(body: SchemaBody, item: Item, value: unknown): str
   }
 }
 
+/** What a required (or primary-key, or lookup) question says when it is shown and not answered. */
+export const REQUIRED_MESSAGE = 'This question is required.';
+
+export interface CheckOptions {
+  /** The schema's id: conditions name the questions of their own schema by it (or by 0). */
+  schemaId: number;
+  /** Answers of the parent and ancestor responses and of referenced projects, by schema id. */
+  other?: Record<number, Answers>;
+  /** A draft (a plain save): answers must fit their questions, but required questions may wait. */
+  lenient?: boolean;
+  /** The language of the form designer's own messages. */
+  lang?: string;
+}
+
+export interface ResponseCheck {
+  /** The answers as stored: checked, normalised, hidden ones dropped, calculated and concatenated ones recomputed. */
+  data: ResponseData;
+  /** Problems of the answers by "repeat.itemId" (or by repeat for a malformed repeat). */
+  problems: Record<string, string>;
+  /** Shown primary-key, lookup and required questions left unanswered (none when lenient), in form order. */
+  missing: number[];
+  /** The record validity of spec 001 §5 (the first repeat), in the spec's words. */
+  record: RecordValidity;
+  /** What the first repeat shows, after its hidden answers were dropped. */
+  shown: { blocks: Map<number, Visibility>; items: Map<number, Visibility> };
+}
+
+/** Visibility of a repeat and its answers without those of skipped questions (repeated until a drop hides nothing more). */
+function visibleAnswers(body: SchemaBody, answers: Answers, ctx: Omit<ConditionContext, 'answers'>, base: Answers) {
+  let current = answers;
+  for (let round = 0; ; round++) {
+    const shown = visibility(body, { ...ctx, answers: { ...base, ...current } });
+    const kept = Object.fromEntries(Object.entries(current).filter(([id]) => shown.items.get(Number(id)) !== 'skipped'));
+    if (Object.keys(kept).length === Object.keys(current).length || round > 50) return { shown, answers: current };
+    current = kept;
+  }
+}
+
 /**
- * Checks every answer of a record against its schema and recomputes calculated and concatenation answers.
- * Answers the cleaned data and the problems by "repeat.itemId".
+ * The one check of a response, run by the web form before it queues or sends anything and by the responses service
+ * before it stores anything: every answer against its question's rules, answers of skipped questions dropped (a
+ * hidden question is never required and keeps no answer), calculated and concatenation answers recomputed, and
+ * unless lenient every shown required, primary-key and lookup question answered.
  */
-export function checkResponseData(body: SchemaBody, data: ResponseData, lang = body.primary_language): { data: ResponseData; problems: Record<string, string> } {
+export function checkResponse(body: SchemaBody, data: ResponseData, options: CheckOptions): ResponseCheck {
+  const lang = options.lang ?? body.primary_language;
   const problems: Record<string, string> = {};
   const out: ResponseData = {};
-  for (const [repeat, answers] of Object.entries(data)) {
-    if (!/^\d{1,4}$/.test(repeat) || typeof answers !== 'object' || answers === null) {
+  let first: ResponseCheck['shown'] = { blocks: new Map(), items: new Map() };
+  const ctx = { schemaId: options.schemaId, ...(options.other ? { other: options.other } : {}) };
+  for (const [repeat, raw] of Object.entries(data)) {
+    if (!/^\d{1,4}$/.test(repeat) || typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       problems[repeat] = 'Answers are keyed by repeat number, then question id.';
       continue;
     }
+    const known: Answers = {};
+    for (const [id, value] of Object.entries(raw as Answers)) {
+      const item = body.entities.items[id];
+      if (!item || item.deleted) problems[`${repeat}.${id}`] = ANSWER_MESSAGES.unknown;
+      else if (item.type !== 'calculated' && item.type !== 'concatenation') known[id] = value;
+    }
+    // A later repeat sees the first repeat's answers in its conditions.
+    const base = repeat === '0' ? {} : (data['0'] ?? {});
+    const { shown, answers } = visibleAnswers(body, known, ctx, typeof base === 'object' && base !== null ? base : {});
+    if (repeat === '0') first = shown;
     const clean: Answers = {};
     for (const [id, value] of Object.entries(answers)) {
-      const item = body.entities.items[id];
-      if (!item || item.deleted) {
-        problems[`${repeat}.${id}`] = ANSWER_MESSAGES.unknown;
-        continue;
-      }
-      if (item.type === 'calculated' || item.type === 'concatenation') continue;
-      const p = answerProblem(body, item, value);
+      const item = body.entities.items[id]!;
+      const p = answerProblem(body, item, value, lang);
       if (p) problems[`${repeat}.${id}`] = p;
       else if (isAnswered(value)) clean[id] = item.type === 'date' ? dateOf(value) : item.type === 'number' || item.type === 'currency' ? Number(value) : value;
     }
     for (const item of Object.values(body.entities.items)) {
-      if (item.deleted) continue;
+      if (item.deleted || shown.items.get(item.id) === 'skipped') continue;
       if (item.type === 'calculated') {
         const r = calculate(body, item.id, clean, lang);
         if ('value' in r) clean[String(item.id)] = r.value;
@@ -119,7 +207,17 @@ export function checkResponseData(body: SchemaBody, data: ResponseData, lang = b
     }
     out[repeat] = clean;
   }
-  return { data: out, problems };
+  const answers = out['0'] ?? {};
+  const record = recordValidity(body, answers, first.items, options.lenient === true);
+  const missing = options.lenient ? [] : requiredUnanswered(body, answers, first.items);
+  return { data: out, problems, missing, record, shown: first };
+}
+
+/** Every problem of a check by "repeat.itemId": the answers' and the unanswered required questions'. */
+export function checkProblems(check: Pick<ResponseCheck, 'problems' | 'missing'>): Record<string, string> {
+  const all = { ...check.problems };
+  for (const id of check.missing) all[`0.${id}`] ??= REQUIRED_MESSAGE;
+  return all;
 }
 
 /** The answers of the primary-key and lookup questions (what identifies a record of a longitudinal project). */

@@ -36,6 +36,10 @@ export const filterModel = z
       .default([]),
     showDeleted: z.boolean().default(false),
     showOnlyCompleted: z.boolean().default(false),
+    /** Response lists: completed or open (not completed) responses only; showOnlyCompleted is the spec's "completed". */
+    status: z.enum(['any', 'completed', 'open']).default('any'),
+    /** Response lists: newest first by this time (spec 001 §9 sort options). */
+    sort: z.enum(FILTER_DATE_TYPES).default('time_updated'),
   })
   .passthrough();
 

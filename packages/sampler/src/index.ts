@@ -10,4 +10,5 @@ export * from './answer-text.js';
 export * from './formula/index.js';
 export * from './calculation.js';
 export * from './answers.js';
+export * from './patterns.js';
 export * from './filters.js';

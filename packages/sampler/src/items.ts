@@ -1,5 +1,6 @@
 // Items: the options each type starts with (spec 001 §3 table, §9 defaults) and item validity (spec 001 §5).
 import { BARCODE_FORMATS, type ItemType } from './constants.js';
+import { patternProblem } from './patterns.js';
 import { isQuestion, text, type Item, type ItemOptions, type SchemaBody } from './schema.js';
 
 /** Number defaults: range 0 to 100, integers only (spec 001 §9). */
@@ -71,6 +72,29 @@ export function itemValid(item: Item, lang: string, body?: Pick<SchemaBody, 'ent
     default:
       return !blank(item.name[lang]);
   }
+}
+
+export const RULE_PROBLEMS = {
+  negative: 'A count of characters or choices cannot be negative.',
+  lengths: 'The fewest characters must not be more than the most.',
+  choices: 'The fewest choices must not be more than the most.',
+} as const;
+
+/** What is wrong with the answer rules a designer set on a question (lengths, pattern, choice counts). */
+export function ruleProblems(item: Item): string[] {
+  const o = item.options;
+  const out: string[] = [];
+  const n = (b: { active: boolean; value: number } | undefined) => (b?.active && Number.isFinite(Number(b.value)) ? Number(b.value) : undefined);
+  const bounds = [n(o.minLength), n(o.maxLength), n(o.minChoices), n(o.maxChoices)];
+  if (bounds.some((v) => v !== undefined && v < 0)) out.push(RULE_PROBLEMS.negative);
+  const [minLength, maxLength, minChoices, maxChoices] = bounds;
+  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) out.push(RULE_PROBLEMS.lengths);
+  if (minChoices !== undefined && maxChoices !== undefined && minChoices > maxChoices) out.push(RULE_PROBLEMS.choices);
+  if (o.pattern?.active) {
+    const p = patternProblem(o.pattern.value);
+    if (p) out.push(p);
+  }
+  return out;
 }
 
 /** Primary key questions of a schema; more than one is flagged (hasMultiplePrimaryKeys). */

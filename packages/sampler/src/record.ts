@@ -1,6 +1,6 @@
 // Record validity (spec 001 §5): what a response needs before it can be saved, unless it is forced valid.
 import { isAnswered, type Answers, type Visibility } from './conditions.js';
-import { isQuestion, type SchemaBody } from './schema.js';
+import { isQuestion, itemsInOrder, type SchemaBody } from './schema.js';
 
 export const RECORD_MESSAGES = {
   noAnswer: 'At least one question must be answered to save this record.',
@@ -30,6 +30,16 @@ export function recordValidity(body: SchemaBody, answers: Answers, shown: Map<nu
     .map((q) => q.id);
   if (missing(required).length > 0) return { valid: false, message: RECORD_MESSAGES.required, itemIds: missing(required) };
   return { valid: true };
+}
+
+/** Every shown question that must be answered (primary key, lookup, required) and is not, in form order. */
+export function requiredUnanswered(body: SchemaBody, answers: Answers, shown: Map<number, Visibility>): number[] {
+  return itemsInOrder(body)
+    .map((e) => e.item)
+    .filter((q) => isQuestion(q) && q.type !== 'calculated' && q.type !== 'concatenation' && shown.get(q.id) === 'shown')
+    .filter((q) => q.options.isPrimaryKey || q.options.isLookupQuestion || q.options.isRequiredQuestion === true || blockRequiresAll(body, q.id))
+    .filter((q) => !isAnswered(answers[String(q.id)]))
+    .map((q) => q.id);
 }
 
 /** A category marked "all questions required" makes its questions required. */

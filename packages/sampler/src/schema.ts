@@ -63,6 +63,14 @@ export interface ItemOptions {
   allowDecimal?: boolean;
   minimum?: Bound<number | string>;
   maximum?: Bound<number | string>;
+  /** Open and barcode answers: fewest and most characters. */
+  minLength?: Bound<number>;
+  maxLength?: Bound<number>;
+  /** Open and barcode answers: a regular expression the answer must match (a search; anchor with ^ and $). */
+  pattern?: { active: boolean; value: string; message?: LocalizedText };
+  /** Multiselect choice answers: fewest and most choices. */
+  minChoices?: Bound<number>;
+  maxChoices?: Bound<number>;
   currency?: string;
   showInForm?: boolean;
   showInResults?: boolean;

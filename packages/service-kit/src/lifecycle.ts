@@ -1,4 +1,5 @@
 // Start and stop of a process: config errors exit non-zero, SIGTERM/SIGINT stop cleanly, a second signal exits at once.
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -15,6 +16,9 @@ export class MigrationsDone extends Error {
  * `main` returns the function that stops what it started.
  */
 export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<void>; exitWithParent?: boolean }>): void {
+  // Answers are matched against patterns written by form designers (packages/sampler/src/patterns.ts): a pattern
+  // that backtracks too much falls back to V8's linear-time engine instead of holding the event loop.
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   main().then(
     ({ log, stop, exitWithParent }) => {
       let stopping = false;

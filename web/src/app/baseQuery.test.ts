@@ -84,4 +84,24 @@ describe('baseQuery', () => {
     expect(store.getState().session.expired).toBe(true);
     expect(session.read()).toMatchObject({ access: null, refresh: null });
   });
+
+  it.each([
+    ['the network is down', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['the server fails', () => Promise.resolve(json(503, { error_message: 'Service unavailable' }))],
+  ])('keeps the session, the tokens and the device cache when the refresh gets no answer because %s', async (_why, refreshAnswer) => {
+    session.store('acc-offline', 'ref-offline', Date.now() - REFRESH_THRESHOLD_MS);
+    fetchMock.mockImplementation(async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('api-token-refresh')) return refreshAnswer();
+      return json(200, { ok: true });
+    });
+    const store = makeStore();
+    store.dispatch(loggedIn({ user, organization: null }));
+    const result = await store.dispatch(probe.endpoints.probe.initiate(6));
+    // The call goes ahead with the token it has; nothing is cleared.
+    expect(result.data).toEqual({ ok: true });
+    expect(store.getState().session.expired).toBe(false);
+    expect(store.getState().session.user).not.toBeNull();
+    expect(session.read()).toMatchObject({ access: 'acc-offline', refresh: 'ref-offline' });
+  });
 });

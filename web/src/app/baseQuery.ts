@@ -16,25 +16,42 @@ const raw = fetchBaseQuery({
   },
 });
 
-let inFlight: Promise<boolean> | null = null;
+/**
+ * How a refresh ended: a new pair; a refusal of the refresh token (the only end of a session); or no usable answer
+ * (offline, a timeout, a 5xx), which keeps the session and everything on the device.
+ */
+export type RefreshOutcome = 'ok' | 'refused' | 'unavailable';
+
+/** A refresh that has not answered in this time is unavailable. */
+export const REFRESH_TIMEOUT_MS = 15_000;
+
+let inFlight: Promise<RefreshOutcome> | null = null;
 
 /** Exchanges the refresh token for a new pair; concurrent callers share one request. */
-export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<boolean> {
-  inFlight ??= (async () => {
+export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<RefreshOutcome> {
+  inFlight ??= (async (): Promise<RefreshOutcome> => {
     const { refresh } = session.read();
-    if (!refresh) return false;
+    if (!refresh) return 'refused';
+    let res: Response;
     try {
-      const res = await fetchImpl(`${API_BASE}api-token-refresh/`, {
+      res = await fetchImpl(`${API_BASE}api-token-refresh/`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify({ refresh }),
+        signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
       });
-      if (!res.ok) return false;
+    } catch {
+      return 'unavailable';
+    }
+    // Only the server saying no to this refresh token ends the session (a revoked, expired or replayed token).
+    if (res.status === 400 || res.status === 401 || res.status === 403) return 'refused';
+    if (!res.ok) return 'unavailable';
+    try {
       const body = (await res.json()) as { access: string; refresh: string };
       session.store(body.access, body.refresh);
-      return true;
+      return 'ok';
     } catch {
-      return false;
+      return 'unavailable';
     }
   })().finally(() => {
     inFlight = null;
@@ -47,8 +64,10 @@ const loggedOutError: FetchBaseQueryError = { status: 401, data: { detail: 'Your
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const { access, refresh, lastRefresh } = session.read();
   if (access && refreshDue(lastRefresh)) {
-    // No refresh token, or a failed refresh, logs the user out.
-    if (!refresh || !(await refreshSession())) {
+    // No refresh token, or a refresh the server refuses, logs the user out (spec 000 §4). A refresh that gets no
+    // answer (offline) keeps the session: the call goes ahead and the device's copies serve it.
+    const outcome = refresh ? await refreshSession() : 'refused';
+    if (outcome === 'refused') {
       session.clear();
       api.dispatch(sessionExpired());
       return { error: loggedOutError };

@@ -12,7 +12,8 @@ import { LoginPage } from '../features/session/LoginPage';
 import { LogoutPage } from '../features/session/LogoutPage';
 import { RootError, RouteError } from '../features/errors/ErrorScreens';
 import { ProjectArea } from '../features/project/ProjectArea';
-import { CollectHome, NewRecordPage, ResponseListPage, ResponsePage } from '../features/collect/CollectPages';
+import { CollectHome, NewRecordPage, ResponsePage } from '../features/collect/CollectPages';
+import { ResponseListPage } from '../features/collect/ResponseListPage';
 
 /** A screen loaded on its route's first visit, rendered with the given props. */
 function screen<P extends object>(load: () => Promise<ComponentType<P>>, ...props: keyof P extends never ? [] : [P]): Pick<RouteObject, 'lazy'> {

@@ -2,6 +2,7 @@
 import { Link, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../app/hooks';
+import { useWorkspace } from '../features/session/useWorkspace';
 import { LanguageSelect } from './LanguageSelect';
 
 export function Layout() {
@@ -9,6 +10,9 @@ export function Layout() {
   const user = useAppSelector((s) => s.session.user);
   const workspace = useAppSelector((s) => s.session.organizationName);
   const organizationId = useAppSelector((s) => s.session.organizationId);
+  const ws = useWorkspace();
+  // Workspace settings only for those with a workspace role that has something there.
+  const settles = (['org_details', 'user_access', 'user_create', 'billing'] as const).some((p) => ws.can(p));
   return (
     <div className="layout">
       <header className="topbar">
@@ -22,7 +26,7 @@ export function Layout() {
         )}
         <nav className="usermenu">
           <LanguageSelect />
-          {organizationId !== null && (
+          {organizationId !== null && settles && (
             <Link to={`/workspace-settings/${organizationId}`} data-testid="workspace-settings-link">
               {t('nav.workspaceSettings')}
             </Link>

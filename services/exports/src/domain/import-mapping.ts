@@ -6,7 +6,7 @@
 // or id, several joined by the value delimiter; dates YYYY-MM-DD; times YYYY-MM-DD HH:mm:ss in UTC; a cell that an
 // export neutralised with a leading ' gets it back off.
 import { createHash } from 'node:crypto';
-import { checkResponseData, isQuestion, itemsInOrder, text, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { checkResponse, isQuestion, itemsInOrder, text, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { HEADER_LIMIT, MULTI_DELIMITER } from './columns.js';
 
 export const RESPONSE_FIELDS = [
@@ -305,7 +305,7 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
   }
 
   // Checked by packages/sampler as the server will: types, ranges, choices, dates.
-  const checked = checkResponseData(ctx.body, { '0': answers } as never);
+  const checked = checkResponse(ctx.body, { '0': answers } as never, { schemaId: ctx.schemaId, lenient: true });
   for (const [key, msg] of Object.entries(checked.problems)) {
     const id = key.split('.')[1] ?? key;
     problems[headerOf[id] ?? key] ??= msg;

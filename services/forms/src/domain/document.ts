@@ -1,5 +1,5 @@
 // A schema document sent by the builder: its shape is checked before anything else, then the rules of spec 001 §5.
-import { concatenationError, formulaProblems, ITEM_TYPES, type SchemaBody } from '@fieldwork/sampler';
+import { concatenationError, formulaProblems, ITEM_TYPES, ruleProblems, type SchemaBody } from '@fieldwork/sampler';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -60,7 +60,7 @@ export function parseDocument(json: string): { body: SchemaBody } | { errors: Fi
   };
 }
 
-/** Calculations and concatenations that would not work; the builder shows the same messages as you type. */
+/** Calculations, concatenations and answer rules that would not work; the builder shows the same messages as you type. */
 export function documentProblems(body: SchemaBody): FieldErrors {
   const errors: FieldErrors = {};
   for (const item of Object.values(body.entities.items)) {
@@ -73,6 +73,7 @@ export function documentProblems(body: SchemaBody): FieldErrors {
       const p = concatenationError(body, item.options.concatenation ?? '');
       if (p) (errors.concatenation ??= []).push(`${item.codeName}: ${p}`);
     }
+    for (const p of ruleProblems(item)) (errors.rules ??= []).push(`${item.codeName}: ${p}`);
   }
   return errors;
 }

@@ -36,6 +36,20 @@ export interface ProjectAccess extends WorkspaceAccess {
   actions: Set<ProjectAction>;
 }
 
+/**
+ * The sites the caller may file responses under: every site of the project for those who manage its data (workspace
+ * project managers, project owners and admins, data managers), else the caller's own site, then their read_sites.
+ */
+export function collectSites(a: ProjectAccess, projectSiteIds: readonly number[]): number[] {
+  if (a.manager || a.actions.has('editCompleted')) {
+    const own = a.projectUser?.site_id;
+    return own && projectSiteIds.includes(own) ? [own, ...projectSiteIds.filter((s) => s !== own)] : [...projectSiteIds];
+  }
+  if (!a.actions.has('collect')) return [];
+  const mine = [a.projectUser?.site_id ?? 0, ...(a.projectUser?.read_sites ?? [])];
+  return [...new Set(mine)].filter((s) => projectSiteIds.includes(s));
+}
+
 export function callerOf(c: common.Caller | undefined): common.Caller {
   if (!c || c.user_id <= 0) throw problems.notAuthenticated();
   return c;

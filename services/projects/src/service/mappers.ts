@@ -47,6 +47,7 @@ export function toProject(row: ProjectRow, logoUrl = ''): projects.Project {
     time_created: iso(row.time_created),
     time_updated: iso(row.time_updated),
     permissions: [],
+    collect_sites: [],
     full: false,
   };
 }

@@ -6,7 +6,7 @@ import { ProjectStore, type ProjectPatch, type ProjectRow } from '../store/proje
 import { ProjectUserStore } from '../store/project-user.store.js';
 import { StructureStore } from '../store/structure.store.js';
 import { CollectionStore } from '../store/collection.store.js';
-import { AccessResolver, type ProjectAccess } from './access.js';
+import { AccessResolver, collectSites, type ProjectAccess } from './access.js';
 import type { Ctx, ProjectsDeps } from './deps.js';
 import { toGroup, toProject, toProjectUser, toSite, toSurvey, toTeam } from './mappers.js';
 
@@ -119,6 +119,7 @@ export class ProjectService {
       incomplete_responses: (all?.total ?? 0) - (all?.complete ?? 0),
       last_response: all?.last_response ?? '',
       permissions: [...a.screens],
+      collect_sites: collectSites(a, sites.map((s) => s.id)),
       full: true,
     };
   }
@@ -352,6 +353,7 @@ export class ProjectService {
       is_hierarchical: a.project.is_hierarchical,
       project_hierarchy: a.project.project_hierarchy,
       reference_ids: a.project.reference_ids,
+      collect_sites: a.projectUser || a.manager ? collectSites(a, (await this.structure.sites(a.project.id)).map((s) => s.id)) : [],
     };
   }
 

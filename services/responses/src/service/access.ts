@@ -20,6 +20,8 @@ export interface ResponseAccess {
   /** What the caller may read: everything (results, data management) or their own and their read_sites. */
   scope: Scope;
   placement: { site: number; group: number; team: number };
+  /** The sites the caller may file responses under, their own first (every site for those who manage the data). */
+  collectSites: number[];
   projectType: string;
   projectState: string;
   hierarchy: projects.HierarchyLevel[];
@@ -51,6 +53,7 @@ export class AccessCache {
       screens,
       scope: { all: readAll, userId: caller.user_id, sites: a.read_sites },
       placement: { site: a.site, group: a.group, team: a.team },
+      collectSites: a.collect_sites,
       projectType: a.project_type,
       projectState: a.project_state,
       hierarchy: a.project_hierarchy,

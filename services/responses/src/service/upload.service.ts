@@ -1,7 +1,7 @@
 // Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
-import { checkResponseData, isAnswered, lookupAnswers, recordValidity, visibility, type Answers } from '@fieldwork/sampler';
+import { checkProblems, checkResponse, isAnswered, lookupAnswers, type Answers } from '@fieldwork/sampler';
 import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
   clientTime,
@@ -34,6 +34,7 @@ export const UPLOAD_MESSAGES = {
   lock: "Only a mobile manager or the response's own creator may lock a response.",
   locked: "This response is locked: only a mobile manager or the response's own creator may change it.",
   duplicateKey: 'A record with this identifier',
+  site: 'You cannot add responses to this site.',
 } as const;
 
 /** What an import batch shares: the stored responses it read at once (and those it wrote since). */
@@ -54,6 +55,9 @@ async function flushPending(tx: Sql, batch: Batch): Promise<void> {
   batch.pending = [];
   batch.pendingIds.clear();
 }
+
+/** Problems by "repeat.itemId" as the field errors of the upload body ("data.0.12"), so a client puts each at its question. */
+const dataErrors = (p: Record<string, string>): Record<string, string[]> => Object.fromEntries(Object.entries(p).map(([k, v]) => [`data.${k}`, [v]]));
 
 const savepoint = <T>(tx: Sql, fn: (sp: Sql) => Promise<T>): Promise<T> => (tx as unknown as { savepoint: (f: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint(fn);
 
@@ -132,13 +136,19 @@ export class UploadService {
       throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.responseId(req.project_id, p.sampler_schema)] });
     }
 
-    const checked = checkResponseData(schema.body, p.data as never);
-    if (Object.keys(checked.problems).length > 0) {
-      throw problems.invalidFields(Object.fromEntries(Object.entries(checked.problems).map(([k, v]) => [`data.${k}`, [v]])));
-    }
     const now = new Date();
     const timeUpdated = clientTime(p.time_updated, now);
     const timeCreated = clientTime(p.time_created, now);
+
+    const store = new ResponseStore(tx);
+    const level = schema.doc.level;
+    const parent = await this.parent(store, p, level, req.project_id);
+    const other: Record<number, Answers> = {};
+    if (parent) other[parent.schema_id] = parent.data['0'] ?? {};
+    // The web form runs this same check before it sends: a refusal here means a tampered or outdated client. Every
+    // answer must fit its question; required ones only when the response is completed (else they make it not valid).
+    const checked = checkResponse(schema.body, p.data as never, { schemaId: p.sampler_schema, other });
+    if (Object.keys(checked.problems).length > 0) throw problems.invalidFields(dataErrors(checked.problems));
     if (!timeUpdated) throw problems.invalidFields({ time_updated: [UPLOAD_MESSAGES.time] });
     if (!timeCreated) throw problems.invalidFields({ time_created: [UPLOAD_MESSAGES.time] });
 
@@ -154,21 +164,14 @@ export class UploadService {
     );
 
     {
-      const store = new ResponseStore(tx);
       const stored = batch ? batch.stored.get(p.response_id) : await store.forUpdate(p.response_id);
       if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
-
-      const level = schema.doc.level;
-      const parent = await this.parent(store, p, level, req.project_id);
-      const other: Record<number, Answers> = {};
-      if (parent) other[parent.schema_id] = parent.data['0'] ?? {};
-      const shown = visibility(schema.body, { schemaId: p.sampler_schema, answers, other });
-      const validity = recordValidity(schema.body, answers, shown.items);
+      const validity = checked.record;
 
       const completed = action === 'complete' ? true : action === 'uncomplete' ? false : (stored?.completed ?? false);
-      if (action === 'complete' && !validity.valid) throw problems.invalid(validity.message);
+      if (action === 'complete' && !validity.valid) throw problems.invalidFields({ non_field_errors: [validity.message], ...dataErrors(checkProblems(checked)) });
       const lookup = lookupAnswers(schema.body, answers);
       const geotag = p.geotag ? toGeotag(p.geotag, now) : (stored?.geotag ?? null);
       const incoming: NewResponse = {
@@ -178,9 +181,7 @@ export class UploadService {
         user_id: stored ? stored.user_id : access.anonymous ? null : access.userId,
         email: stored?.email ?? (access.anonymous ? access.email || p.email || '' : ''),
         anonymous: stored?.anonymous ?? access.anonymous,
-        site_id: p.site ?? stored?.site_id ?? (access.placement.site || null),
-        group_id: p.group ?? stored?.group_id ?? (access.placement.group || null),
-        team_id: p.team ?? stored?.team_id ?? (access.placement.team || null),
+        ...this.placement(access, p, stored),
         device_id: p.device_id || stored?.device_id || '',
         completed,
         deleted: p.deleted ?? stored?.deleted ?? false,
@@ -231,6 +232,24 @@ export class UploadService {
       const media = hasMedia ? await store.pendingMedia(row.response_id) : { image: 0, signature: 0 };
       return { status: 'stored', response: toMessage(row, { media }) };
     }
+  }
+
+  /**
+   * Where the response is filed: the site sent (one the caller may collect in, or the stored one), else the stored
+   * place, else the caller's own site, group and team. A site other than the caller's own takes no group or team
+   * unless they are sent.
+   */
+  private placement(access: ResponseAccess, p: UploadPayload, stored: ResponseRow | undefined): Pick<NewResponse, 'site_id' | 'group_id' | 'team_id'> {
+    // 0 and null both mean "not said".
+    const sent = p.site || null;
+    if (sent !== null && sent !== stored?.site_id && !access.collectSites.includes(sent)) throw problems.invalidFields({ site: [UPLOAD_MESSAGES.site] });
+    const site = sent ?? stored?.site_id ?? (access.placement.site || null);
+    const own = site !== null && site === access.placement.site;
+    return {
+      site_id: site,
+      group_id: p.group ?? (stored && stored.site_id === site ? stored.group_id : null) ?? (own ? access.placement.group || null : null),
+      team_id: p.team ?? (stored && stored.site_id === site ? stored.team_id : null) ?? (own ? access.placement.team || null : null),
+    };
   }
 
   private parse(json: string, projectId: number): UploadPayload {

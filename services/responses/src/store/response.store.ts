@@ -173,7 +173,8 @@ export class ResponseStore {
     const parts = [sql`project_id = ${projectId}`, this.scope(scope)];
     if (schemaId > 0) parts.push(sql`schema_id = ${schemaId}`);
     if (!f.showDeleted) parts.push(sql`not deleted`);
-    if (f.showOnlyCompleted) parts.push(sql`completed`);
+    if (f.showOnlyCompleted || f.status === 'completed') parts.push(sql`completed`);
+    if (f.status === 'open') parts.push(sql`not completed`);
     for (const [column, value] of [['user_id', f.collector], ['group_id', f.group], ['team_id', f.team], ['site_id', f.site]] as const) {
       const list = idList(value);
       if (list.length > 0) parts.push(sql`${sql(column)} = any(${list})`);
@@ -214,11 +215,14 @@ export class ResponseStore {
       }
     }
     const where = parts.reduce((acc, p) => sql`${acc} and ${p}`);
-    const rows = await sql<(ResponseRow & { full_count: number })[]>`
-      select *, count(*) over () as full_count from responses where ${where}
-      order by time_updated desc, id desc limit ${pageSize} offset ${(page - 1) * pageSize}`;
-    const count = rows[0]?.full_count ?? (page > 1 ? Number((await sql<{ n: number }[]>`select count(*)::bigint as n from responses where ${where}`)[0]!.n) : 0);
-    return { rows, count: Number(count) };
+    // The page and the count apart: a window count would read every matching row, answers and all, for one page.
+    const [rows, [total]] = await Promise.all([
+      sql<ResponseRow[]>`
+        select * from responses where ${where}
+        order by ${sql(f.sort)} desc nulls last, id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
+      sql<{ n: number }[]>`select count(*)::bigint as n from responses where ${where}`,
+    ]);
+    return { rows, count: Number(total!.n) };
   }
 
   async byLookupKey(projectId: number, schemaId: number, key: string): Promise<ResponseRow[]> {

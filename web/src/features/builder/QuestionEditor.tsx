@@ -16,6 +16,7 @@ import {
   moveEntity,
   parentOf,
   refName,
+  ruleProblems,
   updateChoice,
   updateItem,
   text,
@@ -46,6 +47,22 @@ export function QuestionEditor({
   const concatError = item.type === 'concatenation' ? concatenationError(body, o.concatenation ?? '') : undefined;
   const money = useMemo(() => (item.type === 'currency' ? currencies() : []), [item.type]);
   const used = useMemo(() => choicesInUse(body), [body]);
+  const rules = useMemo(() => ruleProblems(item), [item]);
+  /** A count bound (characters, choices): on when a number is entered, off when emptied. */
+  const countBound = (k: 'minLength' | 'maxLength' | 'minChoices' | 'maxChoices', label: string) => (
+    <label key={k}>
+      {label}
+      <input
+        data-testid={`${k}-value`}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        value={o[k]?.active ? String(o[k].value) : ''}
+        onChange={(e) => set({ [k]: e.target.value === '' ? { active: false, value: 0 } : { active: true, value: Math.max(0, Math.trunc(Number(e.target.value))) } })}
+      />
+    </label>
+  );
 
   return (
     <div className="question-editor card" data-testid="question-editor">
@@ -155,6 +172,45 @@ export function QuestionEditor({
             {t('builder.addFollowUp')}
           </button>
         </section>
+      )}
+      {item.type === 'choice' && o.multiselect === true && (
+        <section className="row" data-testid="choice-counts">
+          {countBound('minChoices', t('builder.rules.minChoices'))}
+          {countBound('maxChoices', t('builder.rules.maxChoices'))}
+        </section>
+      )}
+      {(item.type === 'open' || item.type === 'barcode') && (
+        <section data-testid="text-rules">
+          <div className="row">
+            {countBound('minLength', t('builder.rules.minLength'))}
+            {countBound('maxLength', t('builder.rules.maxLength'))}
+          </div>
+          <label>
+            {t('builder.rules.pattern')}
+            <input
+              data-testid="pattern-input"
+              className="mono"
+              value={o.pattern?.value ?? ''}
+              placeholder="^[A-Z]{2}[0-9]{4}$"
+              onChange={(e) => set({ pattern: { active: e.target.value !== '', value: e.target.value, message: o.pattern?.message ?? {} } })}
+            />
+          </label>
+          {o.pattern?.active && (
+            <label>
+              {t('builder.rules.patternMessage')}
+              <input
+                data-testid="pattern-message"
+                value={o.pattern.message?.[lang] ?? ''}
+                onChange={(e) => set({ pattern: { ...o.pattern!, message: { ...o.pattern!.message, [lang]: e.target.value } } })}
+              />
+            </label>
+          )}
+        </section>
+      )}
+      {rules.length > 0 && (
+        <p className="field-error" data-testid="rule-error">
+          {rules.join(' ')}
+        </p>
       )}
       {(item.type === 'number' || item.type === 'currency' || item.type === 'date') && (
         <section className="row">

@@ -1,13 +1,16 @@
 // Filling one response: the form (loaded from the server, or from the device when offline), the answers, save and
-// complete. Saving writes to the device first and then lets the sync upload it.
-import { useEffect, useMemo, useState } from 'react';
+// complete. Every answer is checked with packages/sampler (the responses service's own check) before anything is
+// queued or sent; a response is kept on the device, durably, before it is sent; the person is told it is saved only
+// when the server has it, or that it waits on this device when it does not yet.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { recordValidity, visibility, type Answers, type SchemaBody } from '@fieldwork/sampler';
+import { type Answers, type SchemaBody } from '@fieldwork/sampler';
 import { API_BASE } from '../../app/baseQuery';
 import { session } from '../../app/session';
 import { FormRenderer, type GeotagValue } from './FormRenderer';
-import { deviceId, localStore, type LocalResponse } from './localStore';
-import { syncAll } from './sync';
+import { deviceId, localStore, newResponseId, type LocalResponse } from './localStore';
+import { uploadOne, type Outcome } from './sync';
+import { checkForm, hasProblems, NO_PROBLEMS, problemsFromStored, type FormProblems } from './validation';
 
 export interface SchemaDoc extends SchemaBody {
   id: number;
@@ -16,11 +19,16 @@ export interface SchemaDoc extends SchemaBody {
   level: number;
 }
 
+/** How long the form waits for the server before it tells the person the response waits on the device. */
+export const SEND_WAIT_MS = 20_000;
+
 /** The form: from the server when it answers (then kept on the device), else the device's copy. */
 export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDoc; error?: string } {
   const [state, setState] = useState<{ doc?: SchemaDoc; error?: string }>({});
   useEffect(() => {
     let live = true;
+    // No form yet (a response still loading): nothing to ask for.
+    if (!(schemaId > 0)) return;
     void (async () => {
       try {
         const auth = token ?? session.read().access;
@@ -45,6 +53,18 @@ export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDo
   return state;
 }
 
+/** Where a submitted response ended: on the server, or waiting on this device (offline, slow, signed out). */
+export type Submitted = 'uploaded' | 'queued' | 'signed-out';
+
+/** Moves to the first question that needs attention and puts the focus in it. */
+function jumpToFirstProblem(form: HTMLFormElement | null): void {
+  const first = form?.querySelector<HTMLElement>('[data-testid="form-question"].invalid') ?? form?.querySelector<HTMLElement>('[data-testid="validity-message"]');
+  if (!first) return;
+  first.scrollIntoView({ block: 'center' });
+  const control = first.querySelector<HTMLElement>('input, select, textarea, [tabindex]') ?? first;
+  control.focus({ preventScroll: true });
+}
+
 export function FormEditor(props: {
   doc: SchemaDoc;
   projectId: number;
@@ -54,26 +74,54 @@ export function FormEditor(props: {
   site?: number;
   token?: string;
   email?: string;
-  onSaved: (r: LocalResponse) => void;
+  onSubmitted: (how: Submitted, r: LocalResponse) => void;
   onCancel?: () => void;
 }) {
   const { t } = useTranslation();
   const { doc, projectId } = props;
   const lang = doc.primary_language;
-  const [responseId] = useState(() => props.existing?.response_id ?? `${projectId}-${doc.id}-${props.user}-${deviceId()}-${Date.now()}-${Math.floor(Math.random() * 1000)}`);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [responseId] = useState(() => props.existing?.response_id ?? newResponseId(projectId, doc.id, props.user));
   const [answers, setAnswers] = useState<Answers>(props.existing?.data['0'] ?? {});
-  const [message, setMessage] = useState<{ text: string; items: number[] }>({ text: '', items: [] });
+  // What the server said of this response last (kept with a queued response that needs attention).
+  const [server, setServer] = useState<FormProblems>(() => problemsFromStored(props.existing?.problems));
+  // Questions the person has left, and whether they tried to save (then every problem shows) and how.
+  const [touched, setTouched] = useState<ReadonlySet<number>>(new Set());
+  const [attempt, setAttempt] = useState<'save' | 'complete' | undefined>();
+  const [sending, setSending] = useState(false);
+  const [jump, setJump] = useState(0);
   const other = useMemo(() => (props.parent ? { [props.parent.sampler_schema]: props.parent.data['0'] ?? {} } : {}), [props.parent]);
-  const shown = useMemo(() => visibility(doc, { schemaId: doc.id, answers, other }), [doc, answers, other]);
+  const local = useMemo(() => checkForm(doc, doc.id, answers, { complete: attempt === 'complete', other, lang }), [doc, answers, attempt, other, lang]);
 
-  const save = async (complete: boolean) => {
-    const validity = recordValidity(doc, answers, shown.items, !complete);
-    if (!validity.valid) {
-      setMessage({ text: validity.message, items: validity.itemIds });
+  // The problems on screen: the server's (until the question is answered again), then the sampler's, for the
+  // questions left or all of them once a save was tried.
+  const problems = useMemo(() => {
+    const byItem = new Map(server.byItem);
+    for (const [id, message] of local.problems.byItem) if (attempt !== undefined || touched.has(id)) byItem.set(id, message);
+    const general = attempt !== undefined ? [...new Set([...server.general, ...local.problems.general])] : server.general;
+    return { byItem, general };
+  }, [server, local, attempt, touched]);
+  useEffect(() => {
+    if (jump > 0) jumpToFirstProblem(formRef.current);
+  }, [jump]);
+
+  const change = (next: Answers) => {
+    // A question answered again loses the server's message about it.
+    const changed = Object.keys({ ...answers, ...next }).filter((k) => next[k] !== answers[k]).map(Number);
+    if (changed.some((id) => server.byItem.has(id))) setServer({ byItem: new Map([...server.byItem].filter(([id]) => !changed.includes(id))), general: server.general });
+    setAnswers(next);
+  };
+
+  const submit = async (complete: boolean) => {
+    if (sending) return;
+    setAttempt(complete ? 'complete' : 'save');
+    const { check, problems: found } = checkForm(doc, doc.id, answers, { complete, other, lang });
+    if (hasProblems(found)) {
+      setServer(NO_PROBLEMS);
+      setJump((n) => n + 1);
       return;
     }
-    const full = recordValidity(doc, answers, shown.items);
-    const geotag = Object.values(answers).find((v): v is GeotagValue => typeof v === 'object' && v !== null && (v as GeotagValue).type === 'Point');
+    const geotag = Object.values(check.data['0'] ?? {}).find((v): v is GeotagValue => typeof v === 'object' && v !== null && (v as GeotagValue).type === 'Point');
     const now = new Date().toISOString();
     const r: LocalResponse = {
       response_id: responseId,
@@ -83,10 +131,10 @@ export function FormEditor(props: {
       site: props.site ?? props.existing?.site,
       device_id: deviceId(),
       user: typeof props.user === 'number' ? props.user : 0,
-      data: { '0': answers },
+      data: check.data,
       geotag: geotag ?? props.existing?.geotag,
       completed: complete || (props.existing?.completed ?? false),
-      is_valid: full.valid,
+      is_valid: check.record.valid,
       time_created: props.existing?.time_created ?? now,
       time_updated: now,
       time_uploaded: props.existing?.time_uploaded ?? null,
@@ -94,18 +142,38 @@ export function FormEditor(props: {
       token: props.token,
       email: props.email,
     };
-    await localStore.put(r);
-    void syncAll();
-    props.onSaved(r);
+    // On the device first, on disk: from here nothing the person entered can be lost.
+    await localStore.put(r, true);
+    if (!navigator.onLine) return props.onSubmitted('queued', r);
+    setSending(true);
+    const outcome = await Promise.race<Outcome | { kind: 'slow' }>([uploadOne(r), new Promise((resolve) => setTimeout(() => resolve({ kind: 'slow' }), SEND_WAIT_MS))]);
+    setSending(false);
+    if (outcome.kind === 'uploaded') return props.onSubmitted('uploaded', r);
+    if (outcome.kind === 'signed-out') return props.onSubmitted('signed-out', r);
+    if (outcome.kind === 'refused') {
+      // Every answer stays on screen to fix; the response waits on the device, marked as needing attention.
+      setServer(outcome.problems);
+      setJump((n) => n + 1);
+      return;
+    }
+    props.onSubmitted('queued', r);
   };
 
+  const count = problems.byItem.size;
   return (
     <form
+      ref={formRef}
       className="collect-form"
       data-testid="collect-form"
+      noValidate
+      onBlurCapture={(e) => {
+        const q = (e.target as HTMLElement).closest<HTMLElement>('[data-item]');
+        const id = Number(q?.dataset.item);
+        if (Number.isSafeInteger(id) && !touched.has(id)) setTouched(new Set([...touched, id]));
+      }}
       onSubmit={(e) => {
         e.preventDefault();
-        void save(true);
+        void submit(true);
       }}
     >
       <h2>{doc.name}</h2>
@@ -113,26 +181,30 @@ export function FormEditor(props: {
         body={doc}
         lang={lang}
         answers={answers}
-        onChange={(a) => {
-          setAnswers(a);
-          setMessage({ text: '', items: [] });
-        }}
-        shown={shown}
-        invalid={message.items}
+        onChange={change}
+        shown={local.check.shown}
+        problems={problems.byItem}
         responseId={responseId}
         projectId={projectId}
       />
-      {message.text && (
-        <p className="banner error" role="alert" data-testid="validity-message">
-          {message.text}
-        </p>
+      {problems.general.length > 0 && (
+        <div className="banner error" role="alert" data-testid="validity-message">
+          {problems.general.map((m) => (
+            <p key={m}>{m}</p>
+          ))}
+        </div>
       )}
-      <div className="actions">
-        <button type="button" onClick={() => void save(false)} data-testid="save-response">
+      <div className="actions submit-bar">
+        {count > 0 && (
+          <button type="button" className="link attention" data-testid="problem-count" onClick={() => setJump((n) => n + 1)}>
+            {t('collect.needAttention', { count })}
+          </button>
+        )}
+        <button type="button" onClick={() => void submit(false)} data-testid="save-response" disabled={sending}>
           {t('collect.save')}
         </button>
-        <button type="submit" className="primary" data-testid="complete-response">
-          {t('collect.complete')}
+        <button type="submit" className="primary" data-testid="complete-response" disabled={sending}>
+          {sending ? t('collect.sending') : t('collect.complete')}
         </button>
         {props.onCancel && (
           <button type="button" className="link" onClick={props.onCancel}>

@@ -21,8 +21,11 @@ export function FormRenderer(props: {
   answers: Answers;
   onChange: (answers: Answers) => void;
   shown: { blocks: Map<number, Visibility>; items: Map<number, Visibility> };
-  invalid: number[];
+  /** The message at each question that needs attention, by item id. */
+  problems: Map<number, string>;
   readOnly?: boolean;
+  /** The builder's preview: files and locations are not asked for. */
+  preview?: boolean;
   responseId: string;
   projectId: number;
 }) {
@@ -51,8 +54,9 @@ export function FormRenderer(props: {
               answers={answers}
               value={answers[String(item.id)]}
               set={(v) => set(item.id, v)}
-              invalid={props.invalid.includes(item.id)}
+              problem={props.problems.get(item.id)}
               readOnly={readOnly === true}
+              preview={props.preview === true}
               responseId={props.responseId}
               projectId={props.projectId}
             />
@@ -71,8 +75,9 @@ function Question(p: {
   answers: Answers;
   value: unknown;
   set: (v: unknown) => void;
-  invalid: boolean;
+  problem: string | undefined;
   readOnly: boolean;
+  preview: boolean;
   responseId: string;
   projectId: number;
 }) {
@@ -80,6 +85,10 @@ function Question(p: {
   const { item, body, lang, value, set, readOnly } = p;
   const label = text(item.name, lang, body.primary_language);
   const o = item.options;
+  const inputId = `q${item.id}-input`;
+  const errorId = `q${item.id}-error`;
+  // What every answer control carries: its label, and its message when it needs attention.
+  const a11y = { id: inputId, 'aria-invalid': p.problem !== undefined, 'aria-describedby': p.problem !== undefined ? errorId : undefined };
   let input: React.ReactNode;
   switch (item.type) {
     case 'instruction':
@@ -92,7 +101,7 @@ function Question(p: {
       input = (o.choices ?? [])
         .filter((c) => !body.entities.choices[c]?.deleted)
         .map((c) => (
-          <label key={c} className="check">
+          <label key={c} className="check choice-option">
             <input
               type={o.multiselect ? 'checkbox' : 'radio'}
               name={`q${item.id}`}
@@ -109,8 +118,13 @@ function Question(p: {
     case 'currency':
       input = (
         <input
+          {...a11y}
           type="number"
+          // The phone's number keyboard: digits only for whole numbers, with a decimal separator otherwise.
+          inputMode={o.allowDecimal === false ? 'numeric' : 'decimal'}
           step={o.allowDecimal === false ? 1 : 'any'}
+          min={o.minimum?.active && o.minimum.value !== '' ? Number(o.minimum.value) : undefined}
+          max={o.maximum?.active && o.maximum.value !== '' ? Number(o.maximum.value) : undefined}
           disabled={readOnly}
           value={value === undefined || value === null ? '' : String(value)}
           onChange={(e) => set(e.target.value === '' ? null : Number(e.target.value))}
@@ -118,7 +132,17 @@ function Question(p: {
       );
       break;
     case 'date':
-      input = <input type="date" disabled={readOnly} value={String(value ?? '')} onChange={(e) => set(e.target.value)} />;
+      input = (
+        <input
+          {...a11y}
+          type="date"
+          min={o.minimum?.active && typeof o.minimum.value === 'string' && o.minimum.value !== '' ? o.minimum.value : undefined}
+          max={o.maximum?.active && typeof o.maximum.value === 'string' && o.maximum.value !== '' ? o.maximum.value : undefined}
+          disabled={readOnly}
+          value={String(value ?? '')}
+          onChange={(e) => set(e.target.value)}
+        />
+      );
       break;
     case 'calculated': {
       if (o.showInForm === false) return null;
@@ -132,26 +156,56 @@ function Question(p: {
       break;
     }
     case 'geotag':
-      input = <GeotagInput value={value as GeotagValue | undefined} set={set} readOnly={readOnly} />;
-      break;
     case 'image':
     case 'signature':
-      input = <MediaInput kind={item.type} value={value as string | undefined} set={set} readOnly={readOnly} responseId={p.responseId} projectId={p.projectId} />;
+      if (p.preview) {
+        input = <span className="muted">{t(`builder.types.${item.type}`)}</span>;
+        break;
+      }
+      input =
+        item.type === 'geotag' ? (
+          <GeotagInput value={value as GeotagValue | undefined} set={set} readOnly={readOnly} />
+        ) : (
+          <MediaInput kind={item.type} value={value as string | undefined} set={set} readOnly={readOnly} responseId={p.responseId} projectId={p.projectId} />
+        );
       break;
     case 'barcode':
-      input = <BarcodeInput value={value as string | undefined} set={set} readOnly={readOnly} />;
+      input = <BarcodeInput a11y={a11y} value={value as string | undefined} set={set} readOnly={readOnly} />;
       break;
     default:
-      input = <input disabled={readOnly} value={String(value ?? '')} onChange={(e) => set(e.target.value)} />;
+      input = <input {...a11y} disabled={readOnly} value={String(value ?? '')} onChange={(e) => set(e.target.value)} />;
   }
   const required = o.isRequiredQuestion === true || o.isPrimaryKey === true;
+  // One control takes the question as its label; a group of choices (or a file, a location) is labelled as a group.
+  const single = ['number', 'currency', 'date', 'open', 'barcode', 'reference_project'].includes(item.type);
+  const title = (
+    <>
+      {label}
+      {required && <span className="required" title={t('collect.required')}> *</span>}
+    </>
+  );
   return (
-    <div className={`form-question${p.invalid ? ' invalid' : ''}`} data-testid="form-question" data-item={item.id}>
-      <div className="question-label">
-        {label}
-        {required && <span className="required" title={t('collect.required')}> *</span>}
+    <div className={`form-question${p.problem !== undefined ? ' invalid' : ''}`} data-testid="form-question" data-item={item.id} id={`q${item.id}`}>
+      {single ? (
+        <label className="question-label" htmlFor={inputId}>
+          {title}
+        </label>
+      ) : (
+        <div className="question-label" id={`q${item.id}-label`}>
+          {title}
+        </div>
+      )}
+      <div
+        className="question-input"
+        {...(single ? {} : { role: 'group', 'aria-labelledby': `q${item.id}-label`, 'aria-describedby': a11y['aria-describedby'], tabIndex: -1, id: inputId })}
+      >
+        {input}
       </div>
-      <div className="question-input">{input}</div>
+      {p.problem !== undefined && (
+        <p className="field-error" id={errorId} data-testid="question-error">
+          {p.problem}
+        </p>
+      )}
     </div>
   );
 }
@@ -233,8 +287,10 @@ function SignaturePad({ onDone }: { onDone: (png: Blob) => void }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
   const point = (e: React.PointerEvent<HTMLCanvasElement>) => {
-    const r = e.currentTarget.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top] as const;
+    // The canvas may be drawn narrower than its 300 px on a small screen: back to its own pixels.
+    const c = e.currentTarget;
+    const r = c.getBoundingClientRect();
+    return [((e.clientX - r.left) * c.width) / r.width, ((e.clientY - r.top) * c.height) / r.height] as const;
   };
   return (
     <span className="signature">
@@ -272,12 +328,12 @@ interface Detector {
 }
 
 /** Barcode entry: typed, or read from a photo where the browser has a BarcodeDetector. */
-function BarcodeInput({ value, set, readOnly }: { value: string | undefined; set: (v: unknown) => void; readOnly: boolean }) {
+function BarcodeInput({ a11y, value, set, readOnly }: { a11y: Record<string, unknown>; value: string | undefined; set: (v: unknown) => void; readOnly: boolean }) {
   const { t } = useTranslation();
   const Ctor = (globalThis as { BarcodeDetector?: new () => Detector }).BarcodeDetector;
   return (
     <span className="barcode-input">
-      <input disabled={readOnly} value={value ?? ''} placeholder={t('collect.barcode.placeholder')} onChange={(e) => set(e.target.value)} />
+      <input {...a11y} disabled={readOnly} value={value ?? ''} placeholder={t('collect.barcode.placeholder')} onChange={(e) => set(e.target.value)} />
       {Ctor && !readOnly && (
         <input
           type="file"

@@ -1,10 +1,11 @@
 // Collection without an account (spec 001 §2): anonymous links (collect/anonymous/{token}[/{email}]) and surveys
 // (collect/survey/{token}), their success and cancel pages, and get-native/{os}: the installable web app.
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { API_BASE } from '../../app/baseQuery';
 import { FormEditor, useSchemaDoc } from './FormEditor';
+import { localStore, onLocalChange, type SyncState } from './localStore';
 import { startSync } from './sync';
 
 interface Opened {
@@ -88,15 +89,43 @@ function PublicForm({ opened, kind, email }: { opened: Opened; kind: 'anonymous'
         user="anon"
         token={opened.token}
         email={email || undefined}
-        onSaved={() => void navigate(`/collect/${kind}/success`)}
+        // The thank-you page only once the server has the response; else the page says it waits on this device.
+        onSubmitted={(how, r) => void navigate(`/collect/${kind}/success`, { state: how === 'uploaded' ? undefined : { queued: r.response_id } })}
         onCancel={() => void navigate(`/collect/${kind}/cancel`)}
       />
     </section>
   );
 }
 
+/** Where a response that waits on this device is now (it keeps being sent while this page is open). */
+function useQueued(responseId: string | undefined): SyncState | undefined {
+  const [state, setState] = useState<SyncState | undefined>();
+  useEffect(() => {
+    if (!responseId) return;
+    const read = () => void localStore.get(responseId).then((r) => setState(r?.sync));
+    read();
+    const stopSync = startSync();
+    const stopListening = onLocalChange(read);
+    return () => {
+      stopSync();
+      stopListening();
+    };
+  }, [responseId]);
+  return state;
+}
+
 export function CollectDonePage({ outcome }: { outcome: 'success' | 'cancel' }) {
   const { t } = useTranslation();
+  const queued = (useLocation().state as { queued?: string } | null)?.queued;
+  const state = useQueued(outcome === 'success' ? queued : undefined);
+  if (queued && state !== 'uploaded') {
+    return (
+      <section className="public-collect" data-testid="collect-queued">
+        <h1>{t('collect.done.queued.title')}</h1>
+        <p>{state === 'failed' ? t('collect.done.queued.failed') : t('collect.done.queued.text')}</p>
+      </section>
+    );
+  }
   return (
     <section className="public-collect" data-testid={`collect-${outcome}`}>
       <h1>{t(`collect.done.${outcome}.title`)}</h1>

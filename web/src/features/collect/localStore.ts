@@ -3,7 +3,10 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Answers } from '@fieldwork/sampler';
 
-/** Where a response is on its way to the server (spec 001 §4). */
+/**
+ * Where a response is on its way to the server (spec 001 §4). 'failed' is a response that needs attention: the server
+ * refused it (or failed it three times); it stays on the device, editable, until the person sends it again.
+ */
 export type SyncState = 'draft' | 'pending' | 'uploading' | 'uploaded' | 'failed';
 
 export interface LocalResponse {
@@ -21,7 +24,15 @@ export interface LocalResponse {
   time_updated: string;
   time_uploaded: string | null;
   sync: SyncState;
+  /** Why it needs attention, in one line. */
   error?: string;
+  /** The server's refusal by question (item id) and the rest, shown in the form when it is opened again. */
+  problems?: { items: Record<string, string>; general: string[] };
+  /** Failed tries in a row, which space the next ones out (backoff); server failures in a row, of which three stop the retries. */
+  attempts?: number;
+  server_failures?: number;
+  /** Not retried before this time (ms since the epoch). */
+  next_attempt_at?: number;
   /** Who saved it on this device (0 for a respondent of a link): only their session uploads it. */
   user: number;
   /** A collection link's token, for anonymous respondents. */
@@ -80,8 +91,11 @@ export function needsUpload(r: Pick<LocalResponse, 'sync' | 'time_updated' | 'ti
 }
 
 export const localStore = {
-  async put(r: LocalResponse): Promise<void> {
-    await (await db()).put('responses', r);
+  /** Stores a response; `durable` waits until it is on disk (a response the person was told is saved on this device). */
+  async put(r: LocalResponse, durable = false): Promise<void> {
+    const tx = (await db()).transaction('responses', 'readwrite', durable ? { durability: 'strict' } : undefined);
+    await tx.store.put(r);
+    await tx.done;
     notify();
   },
   async get(responseId: string): Promise<LocalResponse | undefined> {
@@ -92,6 +106,10 @@ export const localStore = {
   },
   async all(): Promise<LocalResponse[]> {
     return (await db()).getAll('responses');
+  },
+  /** Responses of `user` (or of collection links) not yet on the server: waiting, being sent, or needing attention. */
+  async unsent(user?: number): Promise<LocalResponse[]> {
+    return (await this.all()).filter((r) => needsUpload(r) && (user === undefined || r.user === user));
   },
   async update(responseId: string, patch: Partial<LocalResponse>): Promise<void> {
     const d = await db();

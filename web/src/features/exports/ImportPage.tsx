@@ -4,7 +4,10 @@
 import { useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { FEATURE_INGESTION } from '@fieldwork/access';
 import { errorMessage } from '../errors/messages';
+import { AccessHint } from '../project/AccessHint';
+import { useWorkspace } from '../session/useWorkspace';
 import { useUploadProjectFileMutation } from '../projects/projectsApi';
 import type { Project } from '../projects/types';
 import { JobProgress } from './JobProgress';
@@ -24,7 +27,16 @@ import {
 /** A column's mapping as the value of its select: a question id (with _lat/_lng for geotag parts), a field, or ''. */
 const valueOf = (c: ImportColumn) => (c.target_kind === 'item' ? (c.target ? `${c.item_id}_${c.target}` : String(c.item_id)) : c.target_kind === 'field' ? c.target : '');
 
+/** Imports need the projectLevelIngestion screen, which the workspace's ingestion feature switches on. */
 export function ImportPage() {
+  const project = useOutletContext<Project>();
+  const ws = useWorkspace();
+  if (project.permissions.includes('projectLevelIngestion')) return <ImportScreen />;
+  if (!ws.loaded) return null;
+  return ws.hasFeature(FEATURE_INGESTION) ? <AccessHint screens={['projectLevelIngestion']} /> : <AccessHint feature={FEATURE_INGESTION} workspaceId={project.primary_organization} />;
+}
+
+function ImportScreen() {
   const { t } = useTranslation();
   const project = useOutletContext<Project>();
   const schemas = project.sampler_schemas ?? [];

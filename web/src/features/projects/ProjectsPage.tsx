@@ -13,6 +13,7 @@ import { FAILURES, failure } from '../errors/failures';
 import { useGetOrganizationQuery, useListOrganizationsQuery } from '../session/sessionApi';
 import { workspaceChosen } from '../session/sessionSlice';
 import type { ProjectSummary } from '../session/types';
+import { useWorkspace } from '../session/useWorkspace';
 import { DeleteProjectDialog, ProjectEditor } from './ProjectEditor';
 import { useCreateFolderMutation, useDeleteFolderMutation, useFoldersQuery, useSetStatusMutation } from './projectsApi';
 import type { FolderItem, GeoPoint } from './types';
@@ -27,7 +28,11 @@ export function ProjectsPage() {
   const [params, setParams] = useSearchParams();
   const folderId = Number(params.get('folder') ?? 0);
   const view = (VIEW_MODES as readonly string[]).includes(params.get('view') ?? '') ? params.get('view')! : 'cards';
-  const { data: org, error, isLoading } = useGetOrganizationQuery(organizationId ?? 0, { skip: organizationId === null });
+  const {
+    data: org,
+    error,
+    isLoading,
+  } = useGetOrganizationQuery(organizationId ?? 0, { skip: organizationId === null });
   const { data: folderList } = useFoldersQuery(organizationId ?? 0, { skip: organizationId === null });
   const { data: all } = useListOrganizationsQuery(undefined);
   const [creating, setCreating] = useState(false);
@@ -35,16 +40,24 @@ export function ProjectsPage() {
   const [setStatus, statusState] = useSetStatusMutation();
   const [createFolder] = useCreateFolderMutation();
   const [deleteFolder] = useDeleteFolderMutation();
+  // Projects and folders are made and removed by those who manage the workspace's projects (spec 000 §6).
+  const manages = useWorkspace().can('projects');
 
   const folders = useMemo(() => (folderList?.results ?? []).filter((f) => f.type === 'folder'), [folderList]);
   const projects = ((org?.project_details ?? []) as Summary[]).filter((p) => (p.folder_id ?? 0) === folderId);
   const here = folders.filter((f) => f.folder === folderId);
   const trail: FolderItem[] = [];
-  for (let f = folders.find((x) => x.id === folderId); f && trail.length < 50; f = folders.find((x) => x.id === f!.folder)) trail.unshift(f);
+  for (
+    let f = folders.find((x) => x.id === folderId);
+    f && trail.length < 50;
+    f = folders.find((x) => x.id === f!.folder)
+  )
+    trail.unshift(f);
   const go = (next: Record<string, string | null>) => {
     const p = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(next)) if (v === null) p.delete(k);
-    else p.set(k, v);
+    for (const [k, v] of Object.entries(next))
+      if (v === null) p.delete(k);
+      else p.set(k, v);
     setParams(p);
   };
 
@@ -83,29 +96,41 @@ export function ProjectsPage() {
               ))}
             </select>
           )}
-          <select aria-label={t('projects.view')} data-testid="view-mode" value={view} onChange={(e) => go({ view: e.target.value })}>
+          <select
+            aria-label={t('projects.view')}
+            data-testid="view-mode"
+            value={view}
+            onChange={(e) => go({ view: e.target.value })}
+          >
             {VIEW_MODES.map((m) => (
               <option key={m} value={m}>
                 {t(`projects.views.${m}`)}
               </option>
             ))}
           </select>
-          <button
-            type="button"
-            onClick={() => {
-              const name = window.prompt(t('projects.folderName'));
-              if (name !== null && organizationId) {
-                void createFolder({ organizationId, name, folder: folderId })
-                  .unwrap()
-                  .then(() => dispatch(notify(t('projects.folderCreated'))), (e: unknown) => window.alert(failure(e as never, 'Please provide a folder name')));
-              }
-            }}
-          >
-            {t('projects.newFolder')}
-          </button>
-          <button type="button" data-testid="new-project" onClick={() => setCreating(true)}>
-            {t('projects.create')}
-          </button>
+          {manages && (
+            <button
+              type="button"
+              onClick={() => {
+                const name = window.prompt(t('projects.folderName'));
+                if (name !== null && organizationId) {
+                  void createFolder({ organizationId, name, folder: folderId })
+                    .unwrap()
+                    .then(
+                      () => dispatch(notify(t('projects.folderCreated'))),
+                      (e: unknown) => window.alert(failure(e as never, 'Please provide a folder name')),
+                    );
+                }
+              }}
+            >
+              {t('projects.newFolder')}
+            </button>
+          )}
+          {manages && (
+            <button type="button" data-testid="new-project" onClick={() => setCreating(true)}>
+              {t('projects.create')}
+            </button>
+          )}
         </div>
       </div>
       {all && all.results.length === 0 && <p className="banner error">No workspaces found!</p>}
@@ -116,7 +141,13 @@ export function ProjectsPage() {
         <LazyMap
           points={projects
             .filter((p) => p.geotag)
-            .map((p) => ({ id: p.id, name: titleCase(p.name), longitude: p.geotag!.coordinates[0], latitude: p.geotag!.coordinates[1], color: p.frontend_color }))}
+            .map((p) => ({
+              id: p.id,
+              name: titleCase(p.name),
+              longitude: p.geotag!.coordinates[0],
+              latitude: p.geotag!.coordinates[1],
+              color: p.frontend_color,
+            }))}
         />
       ) : (
         <ul className={view === 'list' ? 'project-list' : 'project-grid'}>
@@ -125,14 +156,16 @@ export function ProjectsPage() {
               <button type="button" className="link" onClick={() => go({ folder: String(f.id) })}>
                 📁 {f.name}
               </button>
-              <button
-                type="button"
-                className="link muted"
-                aria-label={t('projects.deleteFolder')}
-                onClick={() => organizationId && void deleteFolder({ organizationId, folderId: f.id })}
-              >
-                ×
-              </button>
+              {manages && (
+                <button
+                  type="button"
+                  className="link muted"
+                  aria-label={t('projects.deleteFolder')}
+                  onClick={() => organizationId && void deleteFolder({ organizationId, folderId: f.id })}
+                >
+                  ×
+                </button>
+              )}
             </li>
           ))}
           {projects.map((p) => (
@@ -140,13 +173,22 @@ export function ProjectsPage() {
               <Link to={`/project/${p.id}`}>
                 <span className="swatch" style={{ background: `#${p.frontend_color}` }} aria-hidden="true" />
                 <span className="project-name">{titleCase(p.name)}</span>
-                <span className="state">{t(`projects.states.${p.project_state}`, { defaultValue: p.project_state })}</span>
+                <span className="state">
+                  {t(`projects.states.${p.project_state}`, { defaultValue: p.project_state })}
+                </span>
                 <span className="muted">{t('projects.responses', { count: p.total_responses })}</span>
                 <span className="muted">{t('projects.updated', { date: formatDate(p.time_updated) })}</span>
               </Link>
-              <button type="button" className="link muted" data-testid="delete-project" onClick={() => setDeleting(p)}>
-                {t('projects.delete')}
-              </button>
+              {manages && (
+                <button
+                  type="button"
+                  className="link muted"
+                  data-testid="delete-project"
+                  onClick={() => setDeleting(p)}
+                >
+                  {t('projects.delete')}
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -160,10 +202,13 @@ export function ProjectsPage() {
           onDelete={() =>
             void setStatus({ projectId: deleting.id, project_state: 'D' })
               .unwrap()
-              .then(() => {
-                dispatch(notify(t('projects.deleted')));
-                setDeleting(null);
-              }, () => undefined)
+              .then(
+                () => {
+                  dispatch(notify(t('projects.deleted')));
+                  setDeleting(null);
+                },
+                () => undefined,
+              )
           }
         />
       )}

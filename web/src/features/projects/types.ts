@@ -84,6 +84,8 @@ export interface Project {
   last_response: string | null;
   time_updated: string;
   permissions: string[];
+  /** The sites the caller may file responses under, their own first. */
+  collect_sites?: number[];
 }
 
 export interface FolderItem {

@@ -33,6 +33,9 @@ export interface Organization {
   description: string;
   projects?: number[];
   project_details?: ProjectSummary[];
+  flagged_features?: string[];
+  /** What the caller may do in this workspace (spec 000 §6 workspace permissions). */
+  permissions?: string[];
 }
 
 export interface LoginReply {

@@ -18,6 +18,8 @@ import {
   useWorkspaceUsersQuery,
 } from './workspaceApi';
 import { splitName } from '../../lib/text';
+import { AccessHint } from '../project/AccessHint';
+import { useWorkspace } from '../session/useWorkspace';
 
 const TABS = ['users', 'apiKeys', 'integrations', 'folders'] as const;
 
@@ -25,7 +27,9 @@ export function WorkspaceSettingsPage() {
   const { t } = useTranslation();
   const organizationId = Number(useParams().orgId);
   const [tab, setTab] = useState<(typeof TABS)[number]>('users');
+  const ws = useWorkspace();
   if (!Number.isSafeInteger(organizationId) || organizationId <= 0) return <p className="banner error">Invalid Workspaces Id!</p>;
+  if (ws.loaded && ws.organization?.id === organizationId && !(['org_details', 'user_access', 'user_create', 'billing'] as const).some((p) => ws.can(p))) return <AccessHint />;
   return (
     <section data-testid="workspace-settings">
       <h1>{t('workspace.title')}</h1>

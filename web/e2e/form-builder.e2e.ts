@@ -1,0 +1,147 @@
+// An owner builds a form with every question type, a condition and a calculation, saves it, finds it unchanged
+// after a reload, previews it, and converts an XLSForm through the form-from-upload screen.
+import ExcelJS from 'exceljs';
+import { expect, test } from './support/fixtures.js';
+import { logIn } from './support/ui.js';
+
+const TYPES = [
+  'binary',
+  'choice',
+  'open',
+  'number',
+  'date',
+  'currency',
+  'geotag',
+  'barcode',
+  'image',
+  'reference_project',
+  'signature',
+  'concatenation',
+];
+
+test('an owner builds a form with every question type, a condition and a calculation, saves, reloads it unchanged, and imports an XLSForm', async ({
+  page,
+  owner,
+  shot,
+}) => {
+  await page.goto('/login-home/login');
+  await logIn(page, owner, page.getByTestId('projects-screen'));
+  await page.getByTestId('new-project').click();
+  await page.getByTestId('project-name').fill('Form Build');
+  await page.getByTestId('project-lat').fill('1');
+  await page.getByTestId('project-lng').fill('2');
+  await page.getByTestId('project-save').click();
+  await page.waitForURL(/\/project\/\d+\/settings\/parameters$/);
+  const projectId = /\/project\/(\d+)\//.exec(page.url())![1]!;
+  await page.getByTestId('nav-builder').click();
+  await expect(page.getByTestId('builder')).toBeVisible();
+  await page.getByTestId('add-category').click();
+  await page.getByTestId('category-name').fill('Household');
+
+  const add = async (type: string, name: string) => {
+    await page.getByTestId('add-question-type').selectOption(type);
+    await page.getByTestId('add-question').click();
+    await page.getByTestId('question-name').fill(name);
+  };
+  let numberRef = '';
+  for (const type of TYPES) {
+    await add(type, `The ${type} question`);
+    if (type === 'choice') {
+      await page.getByTestId('add-choice').click();
+      await page.getByTestId('add-choice').click();
+      await page.getByTestId('choice-input').nth(0).fill('Wood');
+      await page.getByTestId('choice-input').nth(1).fill('Gas');
+    }
+    if (type === 'number') numberRef = await page.getByTestId('question-ref').innerText();
+    if (type === 'open') await page.getByTestId('question-code').fill('first_name');
+    if (type === 'date') await page.getByTestId('question-code').fill('born');
+    if (type === 'concatenation') await page.getByTestId('concatenation-input').fill('first_name, born');
+  }
+  await add('instruction', 'Read this');
+  await page.getByTestId('instruction-text').fill('Ask the oldest person present.');
+  await add('calculated', 'Twice the number');
+  await page.getByTestId('formula-input').fill(`${numberRef}*`);
+  await expect(page.getByTestId('formula-error')).toHaveText(
+    /^Not a valid formula! Line 1, col \d+: .* Your calculation will not be saved until fixed\.$/,
+  );
+  await page.getByTestId('formula-input').fill(`${numberRef}*2`);
+  await expect(page.getByTestId('formula-ok')).toBeVisible();
+  await expect(page.getByTestId('dirty-flag')).toHaveText('Unsaved changes');
+
+  await page.getByTestId('add-category').click();
+  await page.getByTestId('category-name').fill('Follow-up');
+  await page.getByTestId('condition-item').selectOption({ label: 'The binary question' });
+  await page.getByTestId('condition-choice').first().check();
+  await page.getByTestId('condition-add').click();
+  await expect(page.getByTestId('condition-entry').first()).toBeVisible();
+  await add('open', 'Why yes?');
+  await shot('builder');
+  await page.getByTestId('save-form').click();
+  await expect(page.getByTestId('dirty-flag')).toHaveText('All changes saved');
+
+  // The stored schema, read in the page with the app's own session.
+  const schemaJson = () =>
+    page.evaluate(async (id) => {
+      const headers = { Authorization: `JWT ${localStorage.getItem('fw.access')}` };
+      const project = (await (await fetch(`/api/project/${id}/`, { headers })).json()) as {
+        sampler_schemas: { id: number }[];
+      };
+      const schema = (await (
+        await fetch(`/api/samplerschema/${project.sampler_schemas[0]!.id}/`, { headers })
+      ).json()) as Record<string, unknown>;
+      return JSON.stringify({ form: schema.form, entities: schema.entities, counters: schema.counters });
+    }, projectId);
+  const before = await schemaJson();
+  const parsed = JSON.parse(before) as { entities: { items: Record<string, { deleted: boolean }> }; form: number[] };
+  expect(Object.values(parsed.entities.items).filter((i) => !i.deleted)).toHaveLength(15);
+  expect(parsed.form).toHaveLength(2);
+
+  await page.reload();
+  await expect(page.getByTestId('builder')).toBeVisible();
+  await expect(page.getByTestId('category-item')).toHaveText(['Household', 'Follow-up']);
+  await page.getByTestId('category-item').first().click();
+  await expect(page.getByTestId('question-item')).toHaveCount(14);
+  await expect(page.getByTestId('question-item').filter({ hasText: /^Twice the number/ })).toHaveCount(1);
+  expect(await schemaJson()).toBe(before);
+  await expect(page.getByTestId('dirty-flag')).toHaveText('All changes saved');
+
+  await page.getByTestId('panel-preview').click();
+  await expect(page.getByTestId('preview')).toBeVisible();
+  await page.getByTestId('preview-question').filter({ hasText: 'The number question' }).locator('input').fill('21');
+  await expect(page.getByTestId('preview-calculated')).toHaveText('42');
+  await shot('preview');
+
+  // Discard restores the last saved copy.
+  await page.getByTestId('panel-edit').click();
+  await page.getByTestId('add-category').click();
+  await page.getByTestId('discard-form').click();
+  await expect(page.getByTestId('category-item')).toHaveCount(2);
+
+  // An XLSForm through the form-from-upload screen.
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('survey').addRows([
+    ['type', 'name', 'label', 'relevant'],
+    ['begin group', 'farm', 'Farm', ''],
+    ['select_one crop', 'crop', 'Main crop', ''],
+    ['decimal', 'acres', 'Acres', "${crop} = 'maize'"],
+    ['end group', '', '', ''],
+    ['start', 'start', '', ''],
+  ]);
+  wb.addWorksheet('choices').addRows([
+    ['list_name', 'name', 'label'],
+    ['crop', 'maize', 'Maize'],
+    ['crop', 'beans', 'Beans'],
+  ]);
+  await page.goto(`/project/${projectId}/create-form-from-upload`);
+  await page.getByTestId('form-file').setInputFiles({
+    name: 'farm.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+  });
+  const report = page.getByTestId('conversion-report');
+  await expect(report).toContainText(/farm\.xlsx \(XLSForm\): 2 questions/);
+  await expect(report).toContainText('Metadata "start"');
+  await shot('xlsform');
+  await page.getByTestId('open-builder').click();
+  await expect(page.getByTestId('category-item').filter({ hasText: 'Farm' })).toBeVisible();
+});
