@@ -47,8 +47,10 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
   // Charts: plotly draws SVG; a choice question with more than 2 options is a bar chart, the binary one a pie.
   const cards = page.locator('[data-testid^="result-"][data-kind]');
   await expect(page.locator('.chart .main-svg').first()).toBeVisible({ timeout: 30_000 });
-  const kinds = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
-  expect(kinds).toEqual(expect.arrayContaining(['bar', 'pie', 'line', 'none']));
+  // The queue loads the items six at a time, and the first chart can come before the later items (tables).
+  await expect
+    .poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), { timeout: 30_000 })
+    .toEqual(expect.arrayContaining(['bar', 'pie', 'line', 'none']));
   await expect(page.getByTestId('results-map')).toBeVisible();
   await shot('charts');
 

@@ -7,8 +7,11 @@ import './styles.css';
 import { makeStore } from './app/store';
 import { routes } from './app/routes';
 import { TopLevelBoundary } from './features/errors/ErrorScreens';
+import { warmHeavyChunksWhenIdle } from './app/warmHeavy';
+import { prefetchFirstScreen } from './app/prefetch';
 
 const store = makeStore();
+prefetchFirstScreen(store, window.location.pathname);
 const router = createBrowserRouter(routes);
 
 createRoot(document.getElementById('root')!).render(
@@ -20,3 +23,4 @@ createRoot(document.getElementById('root')!).render(
     </TopLevelBoundary>
   </StrictMode>,
 );
+warmHeavyChunksWhenIdle();

@@ -1,4 +1,8 @@
-// Every route of spec 000 §2 and spec 001 §2, with its nesting and login requirement.
+// Every route of spec 000 §2 and spec 001 §2, with its nesting and login requirement. The first bundle holds what a
+// collector needs on a slow network (the shell, login and the collect screens); every other screen is loaded when
+// its route is first visited (react-router's route `lazy`), so plotly (results) and deck.gl (maps) never delay them.
+// The service worker keeps every chunk for offline use once it is installed.
+import type { ComponentType } from 'react';
 import { Navigate, Outlet, useOutletContext, type RouteObject } from 'react-router';
 import { FEATURES } from './features';
 import { AppShell } from './AppShell';
@@ -6,29 +10,40 @@ import { Layout } from '../components/Layout';
 import { RequireAuth } from '../features/session/RequireAuth';
 import { LoginPage } from '../features/session/LoginPage';
 import { LogoutPage } from '../features/session/LogoutPage';
-import { PasswordLinkPage } from '../features/session/PasswordLinkPage';
-import { ProjectsPage } from '../features/projects/ProjectsPage';
-import { UserSettingsPage } from '../features/user-settings/UserSettingsPage';
-import { ExportPage } from '../features/exports/ExportPage';
-import { ImportPage } from '../features/exports/ImportPage';
 import { RootError, RouteError } from '../features/errors/ErrorScreens';
 import { ProjectArea } from '../features/project/ProjectArea';
-import { ProjectHome } from '../features/project/ProjectHome';
-import { SettingsLayout } from '../features/project/settings/SettingsLayout';
-import { ParametersPage } from '../features/project/settings/ParametersPage';
-import { SitesPage } from '../features/project/settings/SitesPage';
-import { DurationPage } from '../features/project/settings/DurationPage';
-import { UsersPage } from '../features/project/settings/UsersPage';
-import { IntegrationsPage } from '../features/project/settings/IntegrationsPage';
-import { WorkspaceSettingsPage } from '../features/workspace/WorkspaceSettingsPage';
-import { BuilderPage } from '../features/builder/BuilderPage';
-import { CreateFromUploadPage } from '../features/builder/CreateFromUploadPage';
 import { CollectHome, NewRecordPage, ResponsePage } from '../features/collect/CollectPages';
 import { ResponseListPage } from '../features/collect/ResponseListPage';
-import { ResultsPage } from '../features/results/ResultsPage';
-import { SharedItemPage } from '../features/results/SharedItemPage';
-import { CollectDonePage, GetNativePage, PublicCollectPage } from '../features/collect/PublicCollect';
 
+/** A screen loaded on its route's first visit, rendered with the given props. */
+function screen<P extends object>(load: () => Promise<ComponentType<P>>, ...props: keyof P extends never ? [] : [P]): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: async () => {
+      const Screen = await load();
+      return { element: <Screen {...((props[0] ?? {}) as P)} /> };
+    },
+  };
+}
+
+// One loader per module: every route of a module shares its chunk.
+const results = () => import('../features/results/ResultsPage').then((m) => m.ResultsPage);
+const sharedItem = () => import('../features/results/SharedItemPage').then((m) => m.SharedItemPage);
+const builder = () => import('../features/builder/BuilderPage').then((m) => m.BuilderPage);
+const createFromUpload = () => import('../features/builder/CreateFromUploadPage').then((m) => m.CreateFromUploadPage);
+const exportPage = () => import('../features/exports/ExportPage').then((m) => m.ExportPage);
+const importPage = () => import('../features/exports/ImportPage').then((m) => m.ImportPage);
+const projectsPage = () => import('../features/projects/ProjectsPage').then((m) => m.ProjectsPage);
+const projectHome = () => import('../features/project/ProjectHome').then((m) => m.ProjectHome);
+const userSettings = () => import('../features/user-settings/UserSettingsPage').then((m) => m.UserSettingsPage);
+const workspaceSettings = () => import('../features/workspace/WorkspaceSettingsPage').then((m) => m.WorkspaceSettingsPage);
+const passwordLink = () => import('../features/session/PasswordLinkPage').then((m) => m.PasswordLinkPage);
+const settingsLayout = () => import('../features/project/settings/SettingsLayout').then((m) => m.SettingsLayout);
+const parameters = () => import('../features/project/settings/ParametersPage').then((m) => m.ParametersPage);
+const sites = () => import('../features/project/settings/SitesPage').then((m) => m.SitesPage);
+const duration = () => import('../features/project/settings/DurationPage').then((m) => m.DurationPage);
+const users = () => import('../features/project/settings/UsersPage').then((m) => m.UsersPage);
+const integrations = () => import('../features/project/settings/IntegrationsPage').then((m) => m.IntegrationsPage);
+const publicCollect = () => import('../features/collect/PublicCollect');
 
 /** A nesting route that passes its parent's outlet context (the project) on to its children. */
 function PassContext() {
@@ -36,45 +51,45 @@ function PassContext() {
 }
 
 const resultsChildren: RouteObject[] = [
-  { index: true, element: <ResultsPage /> },
-  { path: 'preview', element: <ResultsPage /> },
-  { path: 'preview/schema/:schema', element: <ResultsPage /> },
-  { path: 'preview/schema/:schema/block/:block', element: <ResultsPage /> },
-  { path: 'schema/:schema', element: <ResultsPage /> },
-  { path: 'schema/:schema/block/:block', element: <ResultsPage /> },
-  { path: ':lookupSchema/profile/:profileId', element: <ResultsPage /> },
-  { path: ':lookupSchema/profile/:profileId/schema/:schema', element: <ResultsPage /> },
-  { path: ':lookupSchema/profile/:profileId/schema/:schema/block/:block', element: <ResultsPage /> },
+  { index: true, ...screen(results) },
+  { path: 'preview', ...screen(results) },
+  { path: 'preview/schema/:schema', ...screen(results) },
+  { path: 'preview/schema/:schema/block/:block', ...screen(results) },
+  { path: 'schema/:schema', ...screen(results) },
+  { path: 'schema/:schema/block/:block', ...screen(results) },
+  { path: ':lookupSchema/profile/:profileId', ...screen(results) },
+  { path: ':lookupSchema/profile/:profileId/schema/:schema', ...screen(results) },
+  { path: ':lookupSchema/profile/:profileId/schema/:schema/block/:block', ...screen(results) },
 ];
 
 const projectChildren: RouteObject[] = [
-  { index: true, element: <ProjectHome /> },
-  { path: 'home', element: <ProjectHome /> },
+  { index: true, ...screen(projectHome) },
+  { path: 'home', ...screen(projectHome) },
   {
     path: 'settings',
-    element: <SettingsLayout />,
+    ...screen(settingsLayout),
     children: [
-      { index: true, element: <ParametersPage /> },
-      { path: 'parameters', element: <ParametersPage /> },
-      { path: 'sites', element: <SitesPage /> },
-      { path: 'duration', element: <DurationPage /> },
-      { path: 'admins', element: <UsersPage kind="admins" /> },
-      { path: 'guests', element: <UsersPage kind="guests" /> },
-      { path: 'integrations', element: <IntegrationsPage /> },
-      { path: 'collectors', element: <UsersPage kind="collectors" /> },
+      { index: true, ...screen(parameters) },
+      { path: 'parameters', ...screen(parameters) },
+      { path: 'sites', ...screen(sites) },
+      { path: 'duration', ...screen(duration) },
+      { path: 'admins', ...screen(users, { kind: 'admins' }) },
+      { path: 'guests', ...screen(users, { kind: 'guests' }) },
+      { path: 'integrations', ...screen(integrations) },
+      { path: 'collectors', ...screen(users, { kind: 'collectors' }) },
     ],
   },
   {
     path: 'builder',
     element: <PassContext />,
     children: [
-      { index: true, element: <BuilderPage /> },
-      { path: 'schema/:schema', element: <BuilderPage /> },
-      { path: 'schema/:schema/block/:block', element: <BuilderPage /> },
+      { index: true, ...screen(builder) },
+      { path: 'schema/:schema', ...screen(builder) },
+      { path: 'schema/:schema/block/:block', ...screen(builder) },
     ],
   },
-  { path: 'create-form-from-upload', element: <CreateFromUploadPage /> },
-  { path: 'import', element: <ImportPage /> },
+  { path: 'create-form-from-upload', ...screen(createFromUpload) },
+  { path: 'import', ...screen(importPage) },
   { path: 'results', element: <PassContext />, children: resultsChildren },
   {
     path: 'collect',
@@ -94,10 +109,10 @@ const projectChildren: RouteObject[] = [
           path: 'export',
           element: <PassContext />,
           children: [
-            { index: true, element: <ExportPage /> },
-            { path: 'schema/:schema', element: <ExportPage /> },
-            { path: ':lookupSchema/profile/:profileId', element: <ExportPage /> },
-            { path: ':lookupSchema/profile/:profileId/schema/:schema', element: <ExportPage /> },
+            { index: true, ...screen(exportPage) },
+            { path: 'schema/:schema', ...screen(exportPage) },
+            { path: ':lookupSchema/profile/:profileId', ...screen(exportPage) },
+            { path: ':lookupSchema/profile/:profileId/schema/:schema', ...screen(exportPage) },
           ],
         },
       ]
@@ -108,16 +123,18 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <AppShell />,
+    // Shown while the first screen's chunk loads when it is not in the first bundle.
+    hydrateFallbackElement: <div className="loading" aria-busy="true" />,
     errorElement: <RootError />,
     children: [
       {
         errorElement: <RouteError />,
         children: [
           // No login required.
-          { path: 'get-native/:os', element: <GetNativePage /> },
-          { path: 'item-chart/:itemToken', element: <SharedItemPage kind="chart" /> },
-          { path: 'item-table/:itemToken', element: <SharedItemPage kind="table" /> },
-          { path: 'item-results/:itemToken', element: <SharedItemPage kind="results" /> },
+          { path: 'get-native/:os', ...screen(() => publicCollect().then((m) => m.GetNativePage)) },
+          { path: 'item-chart/:itemToken', ...screen(sharedItem, { kind: 'chart' }) },
+          { path: 'item-table/:itemToken', ...screen(sharedItem, { kind: 'table' }) },
+          { path: 'item-results/:itemToken', ...screen(sharedItem, { kind: 'results' }) },
           {
             path: 'login-home',
             children: [
@@ -126,15 +143,15 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'logout', element: <LogoutPage /> },
-          { path: 'collect/anonymous/success', element: <CollectDonePage outcome="success" /> },
-          { path: 'collect/anonymous/cancel', element: <CollectDonePage outcome="cancel" /> },
-          { path: 'collect/anonymous/:token', element: <PublicCollectPage kind="anonymous" /> },
-          { path: 'collect/anonymous/:token/:email', element: <PublicCollectPage kind="anonymous" /> },
-          { path: 'collect/survey/success', element: <CollectDonePage outcome="success" /> },
-          { path: 'collect/survey/cancel', element: <CollectDonePage outcome="cancel" /> },
-          { path: 'collect/survey/:token', element: <PublicCollectPage kind="survey" /> },
-          { path: 'set-password/:email/:nonce', element: <PasswordLinkPage mode="set" /> },
-          { path: 'reset-password/:email/:nonce', element: <PasswordLinkPage mode="reset" /> },
+          { path: 'collect/anonymous/success', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'success' }) },
+          { path: 'collect/anonymous/cancel', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'cancel' }) },
+          { path: 'collect/anonymous/:token', ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'anonymous' }) },
+          { path: 'collect/anonymous/:token/:email', ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'anonymous' }) },
+          { path: 'collect/survey/success', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'success' }) },
+          { path: 'collect/survey/cancel', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'cancel' }) },
+          { path: 'collect/survey/:token', ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'survey' }) },
+          { path: 'set-password/:email/:nonce', ...screen(passwordLink, { mode: 'set' }) },
+          { path: 'reset-password/:email/:nonce', ...screen(passwordLink, { mode: 'reset' }) },
           // Login required.
           {
             element: <RequireAuth />,
@@ -143,10 +160,10 @@ export const routes: RouteObject[] = [
                 element: <Layout />,
                 children: [
                   { index: true, element: <Navigate to="/projects" replace /> },
-                  { path: 'projects', element: <ProjectsPage /> },
+                  { path: 'projects', ...screen(projectsPage) },
                   { path: 'project/:projectId', element: <ProjectArea />, children: projectChildren },
-                  { path: 'user-settings', element: <UserSettingsPage /> },
-                  { path: 'workspace-settings', children: [{ path: ':orgId', element: <WorkspaceSettingsPage /> }] },
+                  { path: 'user-settings', ...screen(userSettings) },
+                  { path: 'workspace-settings', children: [{ path: ':orgId', ...screen(workspaceSettings) }] },
                   // Any other path falls back to the projects screen.
                   { path: '*', element: <Navigate to="/projects" replace /> },
                 ],

@@ -13,6 +13,7 @@ import { ExportMenu } from './ExportMenu';
 import { FilterBar } from './FilterBar';
 import { localized, type KeyNames } from './figure';
 import { formatResultDate } from './format';
+import { loadPlotly } from './Chart';
 import { ItemCard, NO_RESULTS } from './ItemCard';
 import { useItemResultsQuery, useLookupsQuery, type ItemsArgs, type Level } from './resultsApi';
 import { filterModelOf, resultsActions, type Comparison } from './resultsSlice';
@@ -41,6 +42,10 @@ export function ResultsPage() {
   const names = useKeyNames(project, body);
   const [levels, setLevels] = useState<Level | null>(null);
   useEffect(() => () => void dispatch(resultsActions.reset()), [dispatch, project.id]);
+  // plotly is the largest download of this screen: fetch it alongside the first results requests, not after them.
+  useEffect(() => {
+    if (state.mode === 'chart') void loadPlotly().catch(() => undefined);
+  }, [state.mode]);
 
   if (schemas.length === 0) return <p className="muted">{NO_RESULTS}</p>;
   if (schemaError) return <p className="banner error">{NO_RESULTS}</p>;
@@ -114,7 +119,7 @@ export function ResultsPage() {
           {levels.last_response && <> · last {formatResultDate(levels.last_response)}</>}
         </p>
       )}
-      <ResultsMap project={project} args={{ ...base, itemIds: geotags, comparison: null }} />
+      <ResultsMap project={project} args={{ ...base, itemIds: geotags, comparison: null }} mode={state.mode} />
       <ItemQueue chunks={chunks} base={base} project={project} names={names} mode={state.mode} view={view} period={comparison?.by === 'period' ? comparison.period : undefined} onLevel={setLevels} />
     </section>
   );
@@ -213,8 +218,30 @@ function Chunk({ index, args, project, names, mode, view, period, onSettled, onL
   );
 }
 
+/**
+ * The map waits for the charts: deck.gl is nearly as big as plotly, and on a slow network fetching both at once
+ * delays the first chart by seconds. In table mode it comes at once.
+ */
+function useMapAfterCharts(mode: 'chart' | 'table'): boolean {
+  const [ready, setReady] = useState(mode === 'table');
+  useEffect(() => {
+    if (mode === 'table') return setReady(true);
+    let live = true;
+    const show = () => live && setReady(true);
+    void loadPlotly().then(
+      () => ('requestIdleCallback' in window ? window.requestIdleCallback(show, { timeout: 2000 }) : setTimeout(show, 0)),
+      show,
+    );
+    return () => {
+      live = false;
+    };
+  }, [mode]);
+  return ready;
+}
+
 /** Responses (the points of the form's geotag questions) and the project's sites on one map. */
-function ResultsMap({ project, args }: { project: Project; args: ItemsArgs }) {
+function ResultsMap({ project, args, mode }: { project: Project; args: ItemsArgs; mode: 'chart' | 'table' }) {
+  const mapReady = useMapAfterCharts(mode);
   const { currentData: data } = useItemResultsQuery(args, { skip: args.itemIds.length === 0 });
   const points = useMemo(() => {
     const out: MapPoint[] = [];
@@ -228,7 +255,7 @@ function ResultsMap({ project, args }: { project: Project; args: ItemsArgs }) {
   if (points.length === 0) return null;
   return (
     <div className="results-map" data-testid="results-map">
-      <LazyMap points={points} height={300} />
+      {mapReady ? <LazyMap points={points} height={300} /> : <div className="map loading" style={{ height: 300 }} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // The plotly figure of an item's results (spec 001 §9): traces, layout and width for its chart kind, with the
 // palette and label limits. Pure: data in, figure out.
-import type { Data, Layout } from 'plotly.js-dist-min';
+import type { Data, Layout } from 'plotly.js';
 import { cut, explicitWidth, formatChartDate, LABEL_LIMITS, PALETTE, type ChartKind } from './format';
 import type { ItemResult } from './resultsApi';
 
