@@ -65,7 +65,8 @@ describe('results', () => {
         area: Math.round(((i * 37) % 101) * 2.5 * 100) / 100,
         crop: choices[(i * 7) % 3]!,
         visit: `2026-0${1 + (i % 6)}-${String(1 + (i % 27)).padStart(2, '0')}`,
-        site: i % 3 === 0 ? north : south,
+        // The collector files under their own site (the default one); the owner under any.
+        site: i % 3 === 0 && i >= 10 ? north : south,
         ...(i % 6 === 0 ? { group: northGroup } : {}),
         ...(i % 12 === 0 ? { team: northTeam } : {}),
         completed: i % 4 === 0,
