@@ -2,7 +2,7 @@
 // own check) before anything is queued or sent, says at each question what is wrong in the spec's words, counts
 // what needs attention and jumps to the first; the builder's preview says the same.
 import { expect, forEachViewport, test } from './support/fixtures.js';
-import { householdForm } from './support/forms.js';
+import { householdForm, householdProject } from './support/forms.js';
 import { expectNoHorizontalScroll } from './support/layout.js';
 import { logIn } from './support/ui.js';
 
@@ -12,12 +12,7 @@ forEachViewport(['phone'], () => {
     api,
     shot,
   }) => {
-    const form = householdForm();
-    const { ids } = form;
-    const project = await api.createProject('Household visits');
-    const schemaId = project.sampler_schemas[0]!.id;
-    await api.saveSchema(schemaId, form.body);
-    const collector = await api.addProjectUser(project.id, 'collector');
+    const { ids, project, collector } = await householdProject(api, 'Household visits');
     const uploads: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && /\/api\/project\/\d+\/response\//.test(r.url())) uploads.push(r.url());

@@ -4,7 +4,7 @@
 // response_id, and after three failures the response waits for the person. Logging out with unsent responses asks.
 import type { Page } from '@playwright/test';
 import { expect, forEachViewport, test } from './support/fixtures.js';
-import { householdForm, withMaximumAge } from './support/forms.js';
+import { householdProject, withMaximumAge } from './support/forms.js';
 import { expectNoHorizontalScroll } from './support/layout.js';
 import { setOffline, setOnline } from './support/network.js';
 import { logIn } from './support/ui.js';
@@ -27,12 +27,7 @@ forEachViewport(['phone'], () => {
     api,
     shot,
   }) => {
-    const form = householdForm();
-    const { ids } = form;
-    const project = await api.createProject('Changing form');
-    const schemaId = project.sampler_schemas[0]!.id;
-    await api.saveSchema(schemaId, form.body);
-    const collector = await api.addProjectUser(project.id, 'collector');
+    const { form, ids, project, schemaId, collector } = await householdProject(api, 'Changing form');
     await page.goto(`/project/${project.id}/collect/${schemaId}/list`);
     await logIn(page, collector, page.getByTestId('response-list'));
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
@@ -82,11 +77,7 @@ test.describe('with a failing server', () => {
     api,
     shot,
   }) => {
-    const form = householdForm();
-    const { ids } = form;
-    const project = await api.createProject('Flaky server');
-    await api.saveSchema(project.sampler_schemas[0]!.id, form.body);
-    const collector = await api.addProjectUser(project.id, 'collector');
+    const { ids, project, collector } = await householdProject(api, 'Flaky server');
     await page.clock.install();
     await page.goto(`/project/${project.id}/collect/newrecord`);
     await logIn(page, collector, page.getByTestId('collect-form'));

@@ -3,7 +3,7 @@
 // responses stay on the device, bound to their user, and go up when that user logs in again.
 import type { Page } from '@playwright/test';
 import { expect, forEachViewport, test } from './support/fixtures.js';
-import { householdForm } from './support/forms.js';
+import { householdProject } from './support/forms.js';
 import { setOffline, setOnline } from './support/network.js';
 import { logIn } from './support/ui.js';
 
@@ -33,12 +33,7 @@ forEachViewport(['phone'], () => {
     api,
     shot,
   }) => {
-    const form = householdForm();
-    const { ids } = form;
-    const project = await api.createProject('Long day offline');
-    const schemaId = project.sampler_schemas[0]!.id;
-    await api.saveSchema(schemaId, form.body);
-    const collector = await api.addProjectUser(project.id, 'collector');
+    const { ids, project, schemaId, collector } = await householdProject(api, 'Long day offline');
     const list = `/project/${project.id}/collect/${schemaId}/list`;
     await page.clock.install();
     await page.goto(`/login-home/login?next=${encodeURIComponent(list)}`);

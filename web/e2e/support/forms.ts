@@ -1,5 +1,6 @@
 // Forms the collect journeys fill, built with @fieldwork/sampler as the builder would save them.
 import { addBlock, addChoice, addItem, newSchemaBody, updateBlock, updateItem, type SchemaBody } from '@fieldwork/sampler';
+import type { Account, Api, Project } from './api.js';
 
 export interface HouseholdForm {
   body: SchemaBody;
@@ -39,4 +40,14 @@ export function householdForm(): HouseholdForm {
 /** The same form with the head's age capped lower: a form changed on the server after a device loaded it. */
 export function withMaximumAge(form: HouseholdForm, maximum: number): SchemaBody {
   return updateItem(form.body, form.ids.age, { options: { maximum: { active: true, value: maximum } } });
+}
+
+/** A project of the workspace with the household form saved, and a collector in it. */
+export async function householdProject(api: Api, name: string): Promise<{ form: HouseholdForm; ids: HouseholdForm['ids']; project: Project; schemaId: number; collector: Account }> {
+  const form = householdForm();
+  const project = await api.createProject(name);
+  const schemaId = project.sampler_schemas[0]!.id;
+  await api.saveSchema(schemaId, form.body);
+  const collector = await api.addProjectUser(project.id, 'collector');
+  return { form, ids: form.ids, project, schemaId, collector };
 }

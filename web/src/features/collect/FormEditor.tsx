@@ -52,7 +52,10 @@ export function useFormsOnDevice(schemaIds: number[]): void {
   }, [key]);
 }
 
-/** The form: from the server when it answers (then kept on the device), else the device's copy. */
+/**
+ * The form: the device's copy at once when it has one (the screen is usable without waiting for the network), then
+ * the server's when it answers (kept on the device); without either, why not.
+ */
 export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDoc; error?: string } {
   const [state, setState] = useState<{ doc?: SchemaDoc; error?: string }>({});
   useEffect(() => {
@@ -60,17 +63,15 @@ export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDo
     // No form yet (a response still loading): nothing to ask for.
     if (!(schemaId > 0)) return;
     void (async () => {
+      const kept = (await localStore.form(schemaId).catch(() => undefined))?.doc as SchemaDoc | undefined;
+      if (kept && live) setState({ doc: kept });
       try {
         const fetched = await fetchForm(schemaId, token);
-        if (fetched.doc) {
-          if (live) setState({ doc: fetched.doc });
-          return;
-        }
-        const local = await localStore.form(schemaId);
-        if (live) setState(local ? { doc: local.doc as SchemaDoc } : { error: `${fetched.status}` });
+        if (!live) return;
+        if (fetched.doc) setState({ doc: fetched.doc });
+        else if (!kept) setState({ error: `${fetched.status}` });
       } catch {
-        const local = await localStore.form(schemaId);
-        if (live) setState(local ? { doc: local.doc as SchemaDoc } : { error: 'offline' });
+        if (live && !kept) setState({ error: 'offline' });
       }
     })();
     return () => {
