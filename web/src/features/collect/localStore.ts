@@ -65,6 +65,17 @@ interface CollectDb extends DBSchema {
 
 let dbp: Promise<IDBPDatabase<CollectDb>> | undefined;
 
+let persistAsked = false;
+/**
+ * Asks the browser once to keep this site's storage under storage pressure (it may otherwise evict IndexedDB, and
+ * with it responses not sent yet). An installed app is usually granted it; the answer changes nothing here.
+ */
+function askToPersist(): void {
+  if (persistAsked || typeof navigator === 'undefined' || !navigator.storage?.persist) return;
+  persistAsked = true;
+  void navigator.storage.persist().catch(() => false);
+}
+
 function db(): Promise<IDBPDatabase<CollectDb>> {
   dbp ??= openDB<CollectDb>('fieldwork-collect', 1, {
     upgrade(d) {
@@ -93,6 +104,7 @@ export function needsUpload(r: Pick<LocalResponse, 'sync' | 'time_updated' | 'ti
 export const localStore = {
   /** Stores a response; `durable` waits until it is on disk (a response the person was told is saved on this device). */
   async put(r: LocalResponse, durable = false): Promise<void> {
+    if (durable) askToPersist();
     const tx = (await db()).transaction('responses', 'readwrite', durable ? { durability: 'strict' } : undefined);
     await tx.store.put(r);
     await tx.done;
