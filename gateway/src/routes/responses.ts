@@ -6,6 +6,7 @@ import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
+import { boundAnswers, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
 
@@ -71,6 +72,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   for (const [suffix, action] of [['', 'save'], ['complete/', 'complete'], ['uncomplete/', 'uncomplete']] as const) {
     app.post<{ Params: { id: string }; Body: Json }>(`/api/project/:id/response/${suffix}`, { ...collectOpts, bodyLimit: 5 * 1024 * 1024 }, async (r, reply) => {
       if (typeof r.body !== 'object' || r.body === null || Array.isArray(r.body)) throw problems.invalidFields({ non_field_errors: ['Send the response as a JSON object.'] });
+      boundAnswers(r.body.data);
       const out = await c.upload({ caller: r.caller, project_id: projectId(r), action, payload_json: JSON.stringify(r.body) }, meta(r));
       if (!out.response) return reply.send({ upload_status: out.status, response_id: str(r.body.response_id) });
       return reply.status(out.status === 'stored' && out.response.version === 1 ? 201 : 200).send({ ...responseJson(out.response), upload_status: out.status });
@@ -98,7 +100,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
           {
             caller: r.caller,
             project_id: projectId(r),
-            filters_json: JSON.stringify(b.filters ?? {}),
+            filters_json: JSON.stringify(boundFilters(b.filters ?? {})),
             schema_id: id(b.currentSamplerSchema),
             page: queryInt(r.query.page, 1, 'page'),
             page_size: queryInt(r.query.page_size, 50, 'page_size'),

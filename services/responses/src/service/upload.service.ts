@@ -1,7 +1,7 @@
 // Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
-import { checkProblems, checkResponse, isAnswered, lookupAnswers, type Answers } from '@fieldwork/sampler';
+import { checkProblems, checkResponse, isAnswered, LIMIT_MESSAGES, lookupAnswers, REQUEST_LIMITS, type Answers } from '@fieldwork/sampler';
 import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
   clientTime,
@@ -263,6 +263,9 @@ export class UploadService {
     const parsed = uploadPayload.safeParse({ project: projectId, ...raw });
     if (!parsed.success) throw problems.invalidFields(fieldErrorsOf(parsed.error.issues));
     if (parsed.data.project !== projectId) throw problems.invalidFields({ project: [UPLOAD_MESSAGES.project] });
+    // The gateway bounds uploads already; imports come from a file.
+    const answers = Object.values(parsed.data.data).reduce((n, repeat) => n + Object.keys(repeat).length, 0);
+    if (answers > REQUEST_LIMITS.answersPerResponse) throw problems.invalidFields({ data: [LIMIT_MESSAGES.answers] });
     return parsed.data;
   }
 

