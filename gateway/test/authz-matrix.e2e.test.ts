@@ -199,7 +199,15 @@ const cases: Case[] = [
     body: async () => ({ projectId: P(), userIds: [await freshCollector()], permissions: ['collector'] }),
     allowed: ADMINS,
   },
-  { name: 'create survey', method: 'POST', path: () => `project/${P()}/surveys/`, body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }), allowed: [...PARAMS, 'collector'] },
+  // A public link delegates collecting to anyone: setting the project up, not collecting (issue 18, least privilege).
+  { name: 'create survey', method: 'POST', path: () => `project/${P()}/surveys/`, body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }), allowed: PARAMS },
+  { name: 'list surveys', method: 'GET', path: () => `project/${P()}/surveys/`, allowed: PARAMS },
+  {
+    name: 'revoke a survey',
+    method: 'POST',
+    path: async () => `project/${P()}/surveys/${(await ownerApi('POST', `project/${P()}/surveys/`, { expiry_date: '2099-01-01T00:00:00Z' })).body.id}/revoke/`,
+    allowed: PARAMS,
+  },
   { name: 'list references', method: 'GET', path: () => `project/${P()}/references/`, allowed: VISIBLE },
   { name: 'add reference', method: 'POST', path: () => `project/${P()}/references/`, body: () => ({ id: other.id, action: 'add' }), allowed: PARAMS },
 ];

@@ -14,6 +14,7 @@ let t: TestStack;
 let api: Api;
 let owner: Session;
 let db: postgres.Sql;
+const pass = 'collect security 1';
 
 beforeAll(async () => {
   t = await startTestStack();
@@ -42,6 +43,12 @@ async function projectWithForm(name: string, body: SchemaBody, as: Session = own
   const saved = await api('PUT', `samplerschema/${schema}/`, { token: as.access, body: { ...body, revision: 1 } });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   return { p, schema };
+}
+
+async function projectUser(projectId: number, email: string, roles: Json): Promise<Session> {
+  const r = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { token: owner.access, body: { email, password: pass, projectId, ...roles } });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return login(api, email, pass);
 }
 
 /** A collection link of the project and a respondent's token for it. */
@@ -115,5 +122,95 @@ describe('one request cannot take the stack down', () => {
         else expect(Object.keys(r.body).length).toBeLessThanOrEqual(PROBLEM_LIMITS.fields + 1);
       }
     }
+  });
+});
+
+const EXPIRED = { status: 400, body: { non_field_errors: ['This link has expired.'] } };
+
+describe('collection links end with their project, and can be revoked', () => {
+  it("refuses uploads with a link's token once its project is finalized, and every upload once it is deleted", async () => {
+    const { body, ids } = form();
+    const { p, schema } = await projectWithForm('Links end', body);
+    const { survey, token } = await link(p.id);
+    const up = (as: string, id = rid(p.id, schema), n = 2) =>
+      api<Json>('POST', `project/${p.id}/response/`, { token: as, body: { sampler_schema: schema, response_id: id, device_id: 'fp-sec', data: { '0': { [ids.adults]: n } } } });
+    expect((await up(token)).status).toBe(201);
+    const stored = rid(p.id, schema);
+    expect((await up(owner.access, stored)).status).toBe(201);
+    // Users who have not touched the project's responses yet (their access is not cached).
+    const collector = await projectUser(p.id, 'col.final@sec.test', { collector: true });
+    const manager = await projectUser(p.id, 'dm.final@sec.test', { data_manager: true });
+
+    expect((await api('POST', `project/${p.id}/status/`, { token: owner.access, body: { project_state: 'F' } })).status).toBe(200);
+    expect(await up(token)).toMatchObject(EXPIRED);
+    expect(await api('POST', `collect/${survey.token}/`, { body: { token: survey.token } })).toMatchObject(EXPIRED);
+    expect(await api('GET', `samplerschema/${schema}/`, { token })).toMatchObject(EXPIRED);
+    expect(await api('POST', `project/${p.id}/media/`, { token, body: { response_id: rid(p.id, schema), kind: 'image', filename: 'a.png', content_type: 'image/png', size: 10 } })).toMatchObject(EXPIRED);
+    // Collection is over: no new response from anyone; those who clean the data may still change stored ones.
+    expect(await up(collector.access)).toMatchObject({ status: 400, body: { non_field_errors: ['This project is finalized: it takes no new responses.'] } });
+    expect(await up(manager.access)).toMatchObject({ status: 400, body: { non_field_errors: ['This project is finalized: it takes no new responses.'] } });
+    expect(await up(manager.access, stored, 3)).toMatchObject({ status: 200, body: { upload_status: 'stored', version: 2 } });
+    expect(await api('POST', `project/${p.id}/surveys/`, { token: owner.access, body: { expiry_date: '2099-01-01T00:00:00Z' } })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['A finalized or deleted project takes no new collection links.'] },
+    });
+
+    expect((await api('POST', `project/${p.id}/status/`, { token: owner.access, body: { project_state: 'D' } })).status).toBe(200);
+    expect(await up(token)).toMatchObject(EXPIRED);
+    // The owner cannot upload to a deleted project either (a workspace manager whose access is not cached).
+    const admin = await api<{ user: number }>('POST', 'api/v1/organization-user/', { token: owner.access, body: { email: 'ws.admin.d@sec.test', password: pass, organization: owner.organization.id, project_admin: true } });
+    expect(admin.status, JSON.stringify(admin.body)).toBe(200);
+    const wsAdmin = await login(api, 'ws.admin.d@sec.test', pass);
+    expect(await up(wsAdmin.access)).toMatchObject({ status: 404, body: { detail: 'Invalid Project Id!' } });
+    expect(await up(wsAdmin.access, stored, 4)).toMatchObject({ status: 404, body: { detail: 'Invalid Project Id!' } });
+    expect((await db`select count(*)::int as n from responses.responses where project_id = ${p.id}`)[0]!.n).toBe(2);
+  });
+
+  it('revokes a link: listed by those who set the project up, answered "This link has expired." at once, uploads included', async () => {
+    const { body, ids } = form();
+    const { p, schema } = await projectWithForm('Links revoked', body);
+    const { survey, token } = await link(p.id);
+    const other = await link(p.id);
+    const up = (as: string) => api<Json>('POST', `project/${p.id}/response/`, { token: as, body: { sampler_schema: schema, response_id: rid(p.id, schema), device_id: 'fp-sec', data: { '0': { [ids.adults]: 2 } } } });
+    expect((await up(token)).status).toBe(201);
+    const listed = await api<Json>('GET', `project/${p.id}/surveys/`, { token: owner.access });
+    expect(listed).toMatchObject({ status: 200, body: { count: 2, results: [{ id: other.survey.id, expired: false, revoked_at: null }, { id: survey.id, expired: false, revoked_at: null, token: survey.token }] } });
+
+    const revoked = await api<Json>('POST', `project/${p.id}/surveys/${survey.id}/revoke/`, { token: owner.access });
+    expect(revoked).toMatchObject({ status: 200, body: { id: survey.id, expired: true, revoked_at: expect.any(String) } });
+    // A token the link gave before, and the link itself: ended at once.
+    expect(await up(token)).toMatchObject(EXPIRED);
+    expect(await api('POST', `collect/${survey.token}/`, { body: { token: survey.token } })).toMatchObject(EXPIRED);
+    expect(await api('GET', `collect/survey/${survey.token}/`)).toMatchObject(EXPIRED);
+    expect(await api('GET', `samplerschema/${schema}/`, { token })).toMatchObject(EXPIRED);
+    // The other link still works; revoking twice keeps the first time; a link of another project is not found.
+    expect((await up(other.token)).status).toBe(201);
+    expect((await api<Json>('POST', `project/${p.id}/surveys/${survey.id}/revoke/`, { token: owner.access })).body.revoked_at).toBe(revoked.body.revoked_at);
+    const elsewhere = await projectWithForm('Links elsewhere', body);
+    expect((await api('POST', `project/${elsewhere.p.id}/surveys/${other.survey.id}/revoke/`, { token: owner.access })).status).toBe(404);
+    expect((await api<Json>('GET', `project/${p.id}/`, { token: owner.access })).body.current_survey).toMatchObject({ id: other.survey.id });
+  });
+});
+
+describe('who makes collection links', () => {
+  it('lets those who set the project up make, read and revoke links, not collectors or researchers, and shows the link token only to them', async () => {
+    const { body } = form();
+    const { p } = await projectWithForm('Links roles', body);
+    const { survey } = await link(p.id);
+    const admin = await projectUser(p.id, 'admin.links@sec.test', { project_admin: true });
+    const collector = await projectUser(p.id, 'col.links@sec.test', { collector: true });
+    const researcher = await projectUser(p.id, 'res.links@sec.test', { researcher: true });
+    const make = (as: Session) => api<Json>('POST', `project/${p.id}/surveys/`, { token: as.access, body: { expiry_date: '2099-01-01T00:00:00Z' } });
+    expect((await make(admin)).status).toBe(201);
+    for (const who of [collector, researcher]) {
+      expect(await make(who)).toMatchObject({ status: 403, body: { detail: "You don't have access to this item." } });
+      expect((await api('GET', `project/${p.id}/surveys/`, { token: who.access })).status).toBe(403);
+      expect((await api('GET', `project/${p.id}/surveys/${survey.id}/`, { token: who.access })).status).toBe(403);
+      expect((await api('POST', `project/${p.id}/surveys/${survey.id}/revoke/`, { token: who.access })).status).toBe(403);
+      // The project as they see it carries no link token.
+      expect((await api<Json>('GET', `project/${p.id}/`, { token: who.access })).body.current_survey).toBeNull();
+    }
+    expect((await api<Json>('GET', `project/${p.id}/`, { token: admin.access })).body.current_survey).toMatchObject({ token: expect.any(String) });
+    expect((await api<Json>('GET', `project/${p.id}/surveys/${survey.id}/`, { token: admin.access })).body).toMatchObject({ id: survey.id, token: survey.token });
   });
 });

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { ResponseStore, type MediaRow } from '../store/response.store.js';
 import type { AccessCache } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';
+import { UPLOAD_MESSAGES } from './upload.service.js';
 
 export const MEDIA_LIMITS = {
   image: { maxBytes: 15 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/webp'] },
@@ -55,6 +56,8 @@ export class MediaService {
   async create(req: responses.MediaUploadRequest, ctx: Ctx): Promise<responses.MediaUpload> {
     const a = await this.access.get(req.caller, req.project_id, ctx);
     if (!a.can('collect') && !a.can('edit')) throw problems.forbidden();
+    if (a.projectState === 'D') throw problems.invalidProjectId();
+    if (a.projectState === 'F' && !a.can('editCompleted')) throw problems.invalid(UPLOAD_MESSAGES.finalized);
     if (req.kind !== 'image' && req.kind !== 'signature') throw problems.invalidFields({ kind: [MEDIA_MESSAGES.kind] });
     const limits = MEDIA_LIMITS[req.kind];
     if (!(limits.types as readonly string[]).includes(req.content_type)) throw problems.invalidFields({ content_type: [MEDIA_MESSAGES.type(limits.types)] });

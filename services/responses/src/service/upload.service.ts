@@ -8,6 +8,7 @@ import {
   decide,
   nextHistory,
   responseIdFits,
+  stateRefusal,
   toGeotag,
   UPLOAD_ACTIONS,
   uploadPayload,
@@ -35,6 +36,7 @@ export const UPLOAD_MESSAGES = {
   locked: "This response is locked: only a mobile manager or the response's own creator may change it.",
   duplicateKey: 'A record with this identifier',
   site: 'You cannot add responses to this site.',
+  finalized: 'This project is finalized: it takes no new responses.',
 } as const;
 
 /** What an import batch shares: the stored responses it read at once (and those it wrote since). */
@@ -74,6 +76,7 @@ export class UploadService {
     const action = this.action(req.action);
     const access = await this.access.get(req.caller, req.project_id, ctx);
     if (!access.can('collect') && !access.can('edit')) throw problems.forbidden();
+    if (access.projectState === 'D') throw problems.invalidProjectId();
     const reply = await transaction(this.deps.sql, (tx) => this.uploadOne(tx, access, action, req.payload_json, req.project_id, ctx));
     if (reply.status === 'stored') this.deps.published();
     return reply;
@@ -86,6 +89,7 @@ export class UploadService {
   async importBatch(req: responses.ImportBatchRequest, ctx: Ctx): Promise<responses.ImportBatchReply> {
     const access = await this.access.get(req.caller, req.project_id, ctx);
     if (!access.screens.has('projectLevelIngestion') || !access.can('collect')) throw problems.forbidden();
+    if (access.projectState === 'D') throw problems.invalidProjectId();
     if (req.payloads_json.length > 5000) throw problems.invalid('An import batch holds at most 5000 rows.');
     const actions = req.payloads_json.map((_, i) => this.action(req.actions[i] || 'save'));
     const results = await transaction(this.deps.sql, async (tx) => {
@@ -166,6 +170,9 @@ export class UploadService {
     {
       const stored = batch ? batch.stored.get(p.response_id) : await store.forUpdate(p.response_id);
       if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+      const closed = stateRefusal(access.projectState, !stored, access.can('editCompleted'));
+      if (closed === 'deleted') throw problems.invalidProjectId();
+      if (closed === 'finalized') throw problems.invalid(UPLOAD_MESSAGES.finalized);
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
       const validity = checked.record;
