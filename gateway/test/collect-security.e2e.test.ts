@@ -4,10 +4,11 @@
 // file URLs cover every parameter; only those who set a project up make public links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
+import sharp from 'sharp';
 import { addBlock, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { PROBLEM_LIMITS } from '@fieldwork/service-kit/problems';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { client, login, point, type Answer, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -21,6 +22,7 @@ beforeAll(async () => {
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
   db = postgres(t.infra.databaseUrl, { max: 2, onnotice: () => undefined });
+  PNG = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).png().toBuffer();
 });
 afterAll(async () => {
   await db?.end();
@@ -59,6 +61,9 @@ async function link(projectId: number, expiry = '2099-01-01T00:00:00Z') {
   expect(open.status, JSON.stringify(open.body)).toBe(200);
   return { survey: s.body, token: open.body.token as string };
 }
+
+// A small PNG (made in beforeAll).
+let PNG: Buffer;
 
 let counter = 0;
 const rid = (p: number, s: number) => `${p}-${s}-0-sec-${Date.now()}-${++counter}`;
@@ -212,5 +217,154 @@ describe('who makes collection links', () => {
     }
     expect((await api<Json>('GET', `project/${p.id}/`, { token: admin.access })).body.current_survey).toMatchObject({ token: expect.any(String) });
     expect((await api<Json>('GET', `project/${p.id}/surveys/${survey.id}/`, { token: admin.access })).body).toMatchObject({ id: survey.id, token: survey.token });
+  });
+});
+
+/** Adds a site to the project; answers its id. */
+const site = async (projectId: number, name: string) => (await api<Json>('POST', `project/${projectId}/sites/`, { token: owner.access, body: { name, geotag: point(1, 1) } })).body.id as number;
+
+describe('anonymous uploads write only what a respondent may', () => {
+  it('refuses server fields, placement, hierarchy, sites of other projects or none, and times before the link', async () => {
+    const { body, ids } = form();
+    const { p, schema } = await projectWithForm('Anon fields', body);
+    const other = await projectWithForm('Anon other', body);
+    const north = await site(p.id, 'North');
+    const { token } = await link(p.id);
+    const up = (extra: Json) =>
+      api<Json>('POST', `project/${p.id}/response/`, { token, body: { sampler_schema: schema, response_id: rid(p.id, schema), device_id: 'fp-sec', data: { '0': { [ids.adults]: 2 } }, ...extra } });
+    const refusals: [Json, Json][] = [
+      [{ site: other.p.sites[0].id }, { site: ['You cannot add responses to this site.'] }],
+      [{ site: 987654 }, { site: ['You cannot add responses to this site.'] }],
+      // A link without a site files under none: not even a site of its project.
+      [{ site: north }, { site: ['You cannot add responses to this site.'] }],
+      [{ time_created: '1900-01-01T00:00:00Z' }, { time_created: ['Enter a valid time, not before the collection link was made.'] }],
+      [{ time_updated: -2208988800000 }, { time_updated: ['Enter a valid time, not before the collection link was made.'] }],
+    ];
+    for (const field of ['deleted', 'locked', 'archived', 'is_marker']) refusals.push([{ [field]: true }, { [field]: ['A collection link cannot set this field.'] }]);
+    for (const [field, value] of [['group', p.groups[0].id], ['team', p.teams[0].id], ['parent_id', `${p.id}-${schema}-x`]] as const) {
+      refusals.push([{ [field]: value }, { [field]: ['A collection link cannot set this field.'] }]);
+    }
+    for (const [extra, answer] of refusals) expect(await up(extra), JSON.stringify(extra)).toMatchObject({ status: 400, body: answer });
+    expect((await db`select count(*)::int as n from responses.responses where project_id = ${p.id}`)[0]!.n).toBe(0);
+    // What a respondent sends: stored with the server's fields.
+    expect(await up({})).toMatchObject({ status: 201, body: { user: null, site_id: null, group_id: null, team_id: null, deleted: false, locked: false, archived: false, is_marker: false } });
+    // A link made for a site files there, and nowhere else.
+    const sited = await api<Json>('POST', `project/${p.id}/surveys/`, { token: owner.access, body: { expiry_date: '2099-01-01T00:00:00Z', site: north } });
+    expect(sited).toMatchObject({ status: 201, body: { site: north } });
+    const siteToken = (await api<Json>('POST', `collect/${sited.body.token}/`, { body: { token: sited.body.token } })).body.token as string;
+    const upSited = (extra: Json) => api<Json>('POST', `project/${p.id}/response/`, { token: siteToken, body: { sampler_schema: schema, response_id: rid(p.id, schema), device_id: 'fp-2', data: { '0': { [ids.adults]: 2 } }, ...extra } });
+    expect(await upSited({})).toMatchObject({ status: 201, body: { site_id: north } });
+    expect(await upSited({ site: north })).toMatchObject({ status: 201, body: { site_id: north } });
+    expect(await upSited({ site: p.sites[0].id })).toMatchObject({ status: 400, body: { site: ['You cannot add responses to this site.'] } });
+    expect((await api('POST', `project/${p.id}/surveys/`, { token: owner.access, body: { expiry_date: '2099-01-01T00:00:00Z', site: other.p.sites[0].id } })).status).toBe(400);
+  });
+
+  it("attaches files only to the caller's own response, and file answers only to the caller's files", async () => {
+    const { body, ids } = form();
+    const { p, schema } = await projectWithForm('Own media', body);
+    const other = await projectWithForm('Own media other', body);
+    const collector = await projectUser(p.id, 'col.media@sec.test', { collector: true });
+    const { token } = await link(p.id);
+    const ask = (as: string, responseId: string, projectId = p.id) =>
+      api<Json>('POST', `project/${projectId}/media/`, { token: as, body: { response_id: responseId, kind: 'image', filename: 'door.png', content_type: 'image/png', size: PNG.length } });
+    const put = async (m: Answer<Json>) => (await fetch(m.body.upload_url, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png' } })).status;
+    const save = (as: string, responseId: string, photo: string, projectId = p.id, s = schema) =>
+      api<Json>('POST', `project/${projectId}/response/`, { token: as, body: { sampler_schema: s, response_id: responseId, device_id: 'fp-sec', data: { '0': { [ids.adults]: 1, [ids.photo]: photo } } } });
+
+    // The owner's response, with its photo.
+    const mine = rid(p.id, schema);
+    const ownerPhoto = await ask(owner.access, mine);
+    expect(ownerPhoto.status).toBe(201);
+    expect(await put(ownerPhoto)).toBe(200);
+    expect((await save(owner.access, mine, ownerPhoto.body.key)).status).toBe(201);
+    // Nobody else opens files against it: not a collector of the project, not a link's respondent.
+    expect((await ask(collector.access, mine)).status).toBe(403);
+    expect((await ask(token, mine)).status).toBe(403);
+    // A response not stored yet belongs to whoever asked for its first file.
+    const theirs = rid(p.id, schema);
+    const anonPhoto = await ask(token, theirs);
+    expect(anonPhoto.status).toBe(201);
+    expect((await ask(collector.access, theirs)).status).toBe(403);
+    expect((await api('POST', `project/${p.id}/media/${anonPhoto.body.media_id}/complete/`, { token: collector.access })).status).toBe(404);
+    expect(await put(anonPhoto)).toBe(200);
+    const completed = await api('POST', `project/${p.id}/media/${anonPhoto.body.media_id}/complete/`, { token });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    // File answers: another response's file, another project's, made up: refused; the respondent's own: stored.
+    const photoError = { status: 400, body: { [`data.0.${ids.photo}`]: ['Upload the file first and send the key it returned.'] } };
+    expect(await save(token, theirs, ownerPhoto.body.key)).toMatchObject(photoError);
+    expect(await save(token, theirs, `images/${other.p.id}/x/00000000-0000-0000-0000-000000000000-door.png`)).toMatchObject(photoError);
+    expect(await save(collector.access, rid(p.id, schema), `images/${other.p.id}/x/00000000-0000-0000-0000-000000000000-door.png`)).toMatchObject(photoError);
+    expect(await save(collector.access, rid(p.id, schema), 'exports/1/whatever.csv')).toMatchObject(photoError);
+    expect(await save(token, theirs, anonPhoto.body.key)).toMatchObject({ status: 201, body: { media_uploading_count: 0 } });
+    // Another project's response id is not this project's to attach to.
+    expect((await ask(owner.access, mine, other.p.id)).status).toBe(400);
+  });
+
+  it('holds a signed upload to its declared size and type, writes it once, and counts per-link quotas', async () => {
+    const { body } = form();
+    const { p, schema } = await projectWithForm('Signed uploads', body);
+    const ask = (size: number, as = owner.access) =>
+      api<Json>('POST', `project/${p.id}/media/`, { token: as, body: { response_id: rid(p.id, schema), kind: 'image', filename: 'door.png', content_type: 'image/png', size } });
+    const ten = await ask(10);
+    // 20 MB where 10 bytes were declared: refused, nothing kept.
+    const big = await fetch(ten.body.upload_url, { method: 'PUT', body: Buffer.alloc(20 * 1024 * 1024, 1), headers: { 'content-type': 'image/png' } }).catch(() => undefined);
+    expect(big === undefined || big.status === 413, String(big?.status)).toBe(true);
+    // Without a length said first: cut off when it passes 10 bytes.
+    const chunked = new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(6)), c.enqueue(new Uint8Array(6)), c.close()) });
+    expect((await fetch(ten.body.upload_url, { method: 'PUT', body: chunked, duplex: 'half', headers: { 'content-type': 'image/png' } } as RequestInit)).status).toBe(413);
+    // Another type than declared.
+    expect((await fetch(ten.body.upload_url, { method: 'PUT', body: Buffer.alloc(10, 1), headers: { 'content-type': 'application/xhtml+xml' } })).status).toBe(400);
+    expect((await api<Json>('POST', `project/${p.id}/media/${ten.body.media_id}/complete/`, { token: owner.access })).body).toEqual({ media_id: ['The file has not been uploaded yet.'] });
+    // Within it: once.
+    expect((await fetch(ten.body.upload_url, { method: 'PUT', body: PNG.subarray(0, 10), headers: { 'content-type': 'image/png' } })).status).toBe(200);
+    expect((await fetch(ten.body.upload_url, { method: 'PUT', body: PNG.subarray(0, 10), headers: { 'content-type': 'image/png' } })).status).toBe(400);
+    // Fewer bytes than declared: refused at completion.
+    const more = await ask(PNG.length + 5);
+    expect((await fetch(more.body.upload_url, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png' } })).status).toBe(200);
+    expect((await api<Json>('POST', `project/${p.id}/media/${more.body.media_id}/complete/`, { token: owner.access })).body).toEqual({ size: ['The file is not the size that was declared.'] });
+
+    // Per link: at most LINK_MAX_MEDIA_BYTES asked for, and LINK_MAX_RESPONSES stored (2 GiB and 10,000 by default:
+    // the counts are made to look used up).
+    const { survey, token } = await link(p.id);
+    expect((await ask(1000, token)).status).toBe(201);
+    await db`update responses.media set declared_size = ${2 * 1024 ** 3 - 500} where survey_id = ${survey.id}`;
+    expect(await ask(1000, token)).toMatchObject({ status: 403, body: { detail: 'This link has reached its limit of files.' } });
+    const { ids } = form();
+    const up = () => api<Json>('POST', `project/${p.id}/response/`, { token, body: { sampler_schema: schema, response_id: rid(p.id, schema), device_id: 'fp-sec', data: { '0': { [ids.adults]: 1 } } } });
+    expect((await up()).status).toBe(201);
+    await db`insert into responses.responses (response_id, project_id, schema_id, survey_id, anonymous, data, time_created, time_updated)
+             select ${`${p.id}-${schema}-quota-`} || g, ${p.id}, ${schema}, ${survey.id}, true, '{}', now(), now() from generate_series(1, 9999) g`;
+    expect(await up()).toMatchObject({ status: 403, body: { detail: 'This link has reached its limit of responses.' } });
+  });
+});
+
+describe('signed file URLs', () => {
+  it('cover every parameter, show only images inline, and serve anything else as an attachment that cannot run', async () => {
+    const { body } = form();
+    const { p } = await projectWithForm('Signed files', body);
+    const f = new FormData();
+    f.append('file', new Blob(['<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>'], { type: 'application/xml' }), 'page.xml');
+    const up = await api<Json>('POST', `project/${p.id}/upload/`, { token: owner.access, form: f });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const url = new URL(up.body.url);
+    expect(url.searchParams.get('filename')).toBe('page.xml');
+    const named = await fetch(url);
+    expect(named.status).toBe(200);
+    expect(named.headers.get('content-disposition')).toBe('attachment; filename="page.xml"');
+    expect(named.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(named.headers.get('x-content-type-options')).toBe('nosniff');
+    // Without its file name, with another one, or with a parameter added: the signature no longer fits.
+    for (const change of [(u: URL) => u.searchParams.delete('filename'), (u: URL) => u.searchParams.set('filename', 'page.xhtml'), (u: URL) => u.searchParams.set('type', 'text/html')]) {
+      const u = new URL(url);
+      change(u);
+      expect((await fetch(u)).status, u.search).toBe(403);
+    }
+    // An image is shown inline (a thumbnail of a completed photo).
+    const m = await api<Json>('POST', `project/${p.id}/media/`, { token: owner.access, body: { response_id: `${p.id}-1-x`, kind: 'image', filename: 'door.png', content_type: 'image/png', size: PNG.length } });
+    expect((await fetch(m.body.upload_url, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png' } })).status).toBe(200);
+    const done = await api<Json>('POST', `project/${p.id}/media/${m.body.media_id}/complete/`, { token: owner.access });
+    const image = await fetch(done.body.url);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-disposition')).toMatch(/^inline; filename="[\w.-]+door\.png"$/);
   });
 });

@@ -1,7 +1,7 @@
 // Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
-import { checkProblems, checkResponse, isAnswered, LIMIT_MESSAGES, lookupAnswers, REQUEST_LIMITS, type Answers } from '@fieldwork/sampler';
+import { ANSWER_MESSAGES, checkProblems, checkResponse, isAnswered, LIMIT_MESSAGES, lookupAnswers, REQUEST_LIMITS, type Answers, type ResponseData, type SchemaBody } from '@fieldwork/sampler';
 import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
   clientTime,
@@ -37,7 +37,14 @@ export const UPLOAD_MESSAGES = {
   duplicateKey: 'A record with this identifier',
   site: 'You cannot add responses to this site.',
   finalized: 'This project is finalized: it takes no new responses.',
+  serverField: 'A collection link cannot set this field.',
+  beforeLink: 'Enter a valid time, not before the collection link was made.',
 } as const;
+
+/** What a collection link's respondent may not say about a response: the server's and the project's fields. */
+const SERVER_FIELDS = ['deleted', 'locked', 'archived', 'is_marker', 'group', 'team', 'parent_id'] as const;
+/** Device clocks drift: a respondent's times may be this much before the link was made. */
+const CLOCK_SKEW_MS = 86_400_000;
 
 /** What an import batch shares: the stored responses it read at once (and those it wrote since). */
 interface Batch {
@@ -140,9 +147,21 @@ export class UploadService {
       throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.responseId(req.project_id, p.sampler_schema)] });
     }
 
+    // A collection link's respondent files a new response of the project's own, nothing more: server fields,
+    // placement and hierarchy are the server's, and nothing happened before the link existed.
+    if (access.anonymous) {
+      const said = SERVER_FIELDS.filter((k) => p[k] !== undefined && p[k] !== null);
+      if (said.length > 0) throw problems.invalidFields(Object.fromEntries(said.map((k) => [k, [UPLOAD_MESSAGES.serverField]])));
+    }
     const now = new Date();
     const timeUpdated = clientTime(p.time_updated, now);
     const timeCreated = clientTime(p.time_created, now);
+    const floor = access.anonymous && access.linkCreated !== '' ? new Date(access.linkCreated).getTime() - CLOCK_SKEW_MS : undefined;
+    if (floor !== undefined) {
+      const times = { time_created: timeCreated, time_updated: timeUpdated, time_completed: clientTime(p.time_completed, now) };
+      const early = Object.entries(times).filter(([, t]) => t !== undefined && t.getTime() < floor);
+      if (early.length > 0) throw problems.invalidFields(Object.fromEntries(early.map(([k]) => [k, [UPLOAD_MESSAGES.beforeLink]])));
+    }
 
     const store = new ResponseStore(tx);
     const level = schema.doc.level;
@@ -173,6 +192,11 @@ export class UploadService {
       const closed = stateRefusal(access.projectState, !stored, access.can('editCompleted'));
       if (closed === 'deleted') throw problems.invalidProjectId();
       if (closed === 'finalized') throw problems.invalid(UPLOAD_MESSAGES.finalized);
+      if (access.anonymous && !stored && (await store.linkUsage(access.surveyId)).responses >= this.deps.linkLimits.responses) throw problems.linkQuota('responses');
+      // A file answer names a file of this project (people) or one asked for this response through this link
+      // (respondents): never another project's object, which an export would sign a download link for. Imports
+      // carry the keys of the export they come from (projectLevelIngestion).
+      if (hasMedia && !batch) await this.checkMedia(store, access, p.response_id, req.project_id, schema.body, checked.data, stored?.data);
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
       const validity = checked.record;
@@ -209,6 +233,7 @@ export class UploadService {
         time_updated: timeUpdated,
         time_completed: completed ? (stored?.completed ? stored.time_completed : (clientTime(p.time_completed, now) ?? now)) : null,
         data: checked.data,
+        survey_id: stored ? stored.survey_id : access.anonymous ? access.surveyId : null,
       };
 
       if (stored) await this.mayChange(access, stored, incoming, ctx);
@@ -296,7 +321,7 @@ export class UploadService {
    */
   private async mayChange(access: ResponseAccess, stored: ResponseRow, next: NewResponse, ctx: Ctx): Promise<void> {
     const creator = access.anonymous
-      ? stored.anonymous && stored.device_id !== '' && stored.device_id === next.device_id
+      ? stored.anonymous && stored.survey_id === access.surveyId && stored.device_id !== '' && stored.device_id === next.device_id
       : stored.user_id === access.userId;
     if (!creator && !access.can('editCompleted')) throw problems.forbidden();
     if (stored.deleted !== next.deleted && !access.can('delete')) throw problems.forbidden();
@@ -306,6 +331,22 @@ export class UploadService {
         throw problems.invalid(stored.locked !== next.locked ? UPLOAD_MESSAGES.lock : UPLOAD_MESSAGES.locked);
       }
     }
+  }
+
+  /** Refuses file answers (new or changed) that are not this project's files, or for a respondent not this response's own. */
+  private async checkMedia(store: ResponseStore, access: ResponseAccess, responseId: string, projectId: number, body: SchemaBody, data: ResponseData, before: ResponseData | undefined): Promise<void> {
+    const mine = access.anonymous ? (await store.mediaOf(responseId)).filter((m) => m.survey_id === access.surveyId && m.project_id === projectId) : [];
+    const bad: Record<string, string[]> = {};
+    for (const [repeat, answers] of Object.entries(data)) {
+      for (const [id, value] of Object.entries(answers)) {
+        const type = body.entities.items[id]?.type;
+        if ((type !== 'image' && type !== 'signature') || value === before?.[repeat]?.[id]) continue;
+        const folder = `${type === 'image' ? 'images' : 'signatures'}/${projectId}/`;
+        const ok = typeof value === 'string' && (access.anonymous ? mine.some((m) => m.object_key === value && m.kind === type) : value.startsWith(folder));
+        if (!ok) bad[`data.${repeat}.${id}`] = [ANSWER_MESSAGES.media];
+      }
+    }
+    if (Object.keys(bad).length > 0) throw problems.invalidFields(bad);
   }
 
   private async isMobileManager(access: ResponseAccess, ctx: Ctx): Promise<boolean> {
