@@ -368,3 +368,51 @@ describe('signed file URLs', () => {
     expect(image.headers.get('content-disposition')).toMatch(/^inline; filename="[\w.-]+door\.png"$/);
   });
 });
+
+describe('reading a project through a reference', () => {
+  it('adds a reference only for those who build the form and can open the other project, and reads only what the caller may read there', async () => {
+    const { body, ids } = form();
+    const secret = await projectWithForm('Ref secret', body);
+    const main = await projectWithForm('Ref main', body);
+    const plain = await projectWithForm('Ref plain', body);
+    await api('PATCH', `project/${secret.p.id}/`, { token: owner.access, body: { is_entity: true } });
+    await api('PATCH', `project/${plain.p.id}/`, { token: owner.access, body: { is_entity: false } });
+    const admin = await projectUser(main.p.id, 'admin.ref@sec.test', { project_admin: true });
+    const collector = await projectUser(main.p.id, 'col.ref@sec.test', { collector: true });
+    // A researcher of the main project who collects in the referenced one: sees their own responses there only.
+    const both = await projectUser(main.p.id, 'both.ref@sec.test', { researcher: true });
+    expect((await api('PUT', `project/${secret.p.id}/users/${both.user.id}/`, { token: owner.access, body: { collector: true } })).status).toBe(200);
+    const add = (as: Session, id: number) => api<Json>('POST', `project/${main.p.id}/references/`, { token: as.access, body: { id, action: 'add' } });
+
+    // An admin of the main project who cannot open the other one (it answers them 404) cannot reference it.
+    expect((await api('GET', `project/${secret.p.id}/`, { token: admin.access })).status).toBe(404);
+    expect(await add(admin, secret.p.id)).toMatchObject({ status: 400, body: { id: ['Invalid Project Id!'] } });
+    // Referencing changes the form: collectors may not, whatever they can open.
+    expect((await add(collector, secret.p.id)).status).toBe(403);
+    expect(await add(owner, plain.p.id)).toMatchObject({ status: 400, body: { id: ['Only an entity or a longitudinal project can be referenced.'] } });
+    expect(await add(owner, secret.p.id)).toMatchObject({ status: 200, body: { count: 1, results: [{ id: secret.p.id }] } });
+
+    // Responses of the referenced project: the owner's and the one who collects there.
+    const up = (as: Session, n: number, note: string) =>
+      api<Json>('POST', `project/${secret.p.id}/response/`, { token: as.access, body: { sampler_schema: secret.schema, response_id: rid(secret.p.id, secret.schema), device_id: 'd', data: { '0': { [ids.adults]: n, [ids.note]: note } } } });
+    const theirs = await up(owner, 5, 'confidential');
+    const own = await up(both, 3, 'mine');
+    expect([theirs.status, own.status]).toEqual([201, 201]);
+
+    const read = (as: Session) => api<Json>('GET', `project/${main.p.id}/references/${secret.p.id}/responses/`, { token: as.access });
+    // A member of the main project who cannot open the referenced one reads nothing of it, nor learns of it.
+    for (const who of [collector, admin]) {
+      expect((await read(who)).status).toBe(404);
+      expect((await api<Json>('GET', `project/${main.p.id}/references/`, { token: who.access })).body).toEqual({ results: [], count: 0 });
+    }
+    // Who can read there reads what they may, and only what the picker shows.
+    const picker = ['completed', 'display_name', 'id', 'lookup_answers', 'project', 'response_id', 'sampler_schema', 'time_created', 'time_updated', 'version'];
+    const mine = await read(both);
+    expect(mine).toMatchObject({ status: 200, body: { count: 1, results: [{ response_id: own.body.response_id }] } });
+    expect(Object.keys(mine.body.results[0]).sort()).toEqual(picker);
+    const all = await read(owner);
+    expect(all.body.count).toBe(2);
+    for (const r of all.body.results) expect(Object.keys(r).sort()).toEqual(picker);
+    expect(JSON.stringify(all.body)).not.toContain('confidential');
+  });
+});

@@ -51,6 +51,22 @@ export function responseJson(m: responses.Response) {
   };
 }
 
+/** A referenced project's response as the reference picker reads it: which record it is, nothing of its answers. */
+export function referenceJson(m: responses.Response) {
+  return {
+    id: m.id,
+    response_id: m.response_id,
+    project: m.project,
+    sampler_schema: m.schema,
+    display_name: m.display_name,
+    lookup_answers: json(m.lookup_answers_json) ?? {},
+    completed: m.completed,
+    time_created: m.time_created,
+    time_updated: m.time_updated,
+    version: m.version,
+  };
+}
+
 const listJson = (l: responses.ResponseList) => ({ results: l.results.map(responseJson), count: l.count });
 
 /** A query number, or `fallback`; a non-number is refused. */
@@ -119,9 +135,11 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', opts, async (r) =>
     c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
   );
-  app.get<{ Params: { id: string; refId: string } }>('/api/project/:id/references/:refId/responses/', opts, async (r) =>
-    listJson(await c.referenceResponses({ caller: r.caller, project_id: projectId(r), reference_id: parseId(r.params.refId, problems.notFound) }, meta(r))),
-  );
+  // The reference picker: what the caller may read of the referenced project, with only the fields it shows.
+  app.get<{ Params: { id: string; refId: string } }>('/api/project/:id/references/:refId/responses/', opts, async (r) => {
+    const l = await c.referenceResponses({ caller: r.caller, project_id: projectId(r), reference_id: parseId(r.params.refId, problems.notFound) }, meta(r));
+    return { results: l.results.map(referenceJson), count: l.count };
+  });
 
   // Media: ask for a presigned upload, PUT the file there, then complete it.
   app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/media/', collectOpts, async (r, reply) => {

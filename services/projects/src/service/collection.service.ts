@@ -27,6 +27,10 @@ export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const URL_TTL_S = 900;
 
+export const REFERENCE_MESSAGES = {
+  notEntity: 'Only an entity or a longitudinal project can be referenced.',
+} as const;
+
 export const LINK_MESSAGES = {
   closed: 'A finalized or deleted project takes no new collection links.',
 } as const;
@@ -108,24 +112,34 @@ export class CollectionService {
     return toSurvey(row, a.project.project_state);
   }
 
+  /** The projects this one references that the caller may open (the others are not theirs to know of). */
   async listReferences(req: projects.ProjectRef, ctx: Ctx): Promise<projects.ProjectList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     const ids = a.project.reference_ids;
     const rows = ids.length === 0 ? [] : await this.projectStore.ofOrganization(a.organizationId, ids);
-    return { results: await Promise.all(rows.map((r) => this.summary(r))) };
+    const open = await Promise.all(rows.map((r) => this.access.project(a.caller, r.id, ctx).then(() => r, () => undefined)));
+    return { results: await Promise.all(open.filter((r): r is ProjectRow => r !== undefined).map((r) => this.summary(r))) };
   }
 
-  /** {id, action: "add"} references another project of the workspace ("remove" takes it away). */
+  /**
+   * {id, action: "add"} references another project of the workspace ("remove" takes it away). A reference feeds the
+   * form's conditions and its reference questions, so it needs the form permission in this project (building the
+   * form, spec 001 §6: owners, admins, workspace project managers), and the caller must be able to open the other
+   * project, one that may be referenced (an entity or a longitudinal project, as organization/{id}/reference-projects/
+   * lists them). What it lets anyone read of the other project is only what they may read there themselves.
+   */
   async addReference(req: projects.AddReferenceRequest, ctx: Ctx): Promise<projects.ProjectList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
-    AccessResolver.require(a, 'parameters');
+    AccessResolver.require(a, 'form');
     if (req.action !== 'add' && req.action !== 'remove') throw problems.invalidFields({ action: ['Choose add or remove.'] });
     if (req.reference_id === a.project.id) throw problems.invalidFields({ id: ['A project cannot reference itself.'] });
-    const other = req.reference_id > 0 ? await this.projectStore.byId(req.reference_id) : undefined;
-    if (!other || other.organization_id !== a.organizationId || other.project_state === 'D') throw problems.invalidFields({ id: ['Invalid Project Id!'] });
     const ids = new Set(a.project.reference_ids);
-    if (req.action === 'add') ids.add(other.id);
-    else ids.delete(other.id);
+    if (req.action === 'add') {
+      const other = req.reference_id > 0 ? await this.access.project(a.caller, req.reference_id, ctx).catch(() => undefined) : undefined;
+      if (!other || other.organizationId !== a.organizationId || other.project.project_state === 'D') throw problems.invalidFields({ id: ['Invalid Project Id!'] });
+      if (!other.project.is_entity && other.project.project_type !== 'L') throw problems.invalidFields({ id: [REFERENCE_MESSAGES.notEntity] });
+      ids.add(other.project.id);
+    } else ids.delete(req.reference_id);
     await this.projectStore.update(a.project.id, { reference_ids: [...ids] });
     return this.listReferences({ caller: a.caller, project_id: a.project.id }, ctx);
   }
