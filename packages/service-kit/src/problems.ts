@@ -107,7 +107,7 @@ export const problems = {
 
   // 403: you may not.
   forbidden: problem('403.1', () => "You don't have access to this item."),
-  linkQuota: problem('403.2', (what: 'responses' | 'files') => `This link has reached its limit of ${what}.`),
+  linkQuota: problem('403.10', (what: 'responses' | 'files') => `This link has reached its limit of ${what}.`),
 
   // 404: no such thing (or not yours to see).
   notFound: problem('404.1', () => 'Not found.'),
