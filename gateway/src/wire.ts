@@ -61,7 +61,7 @@ export function projectJson(p: projects.Project) {
     date_end: nullIfEmpty(p.date_end),
     trend_series_options: p.trend_series_options ?? null,
     current_collection_round: current_collection_round_start ? { date_start_timestamp: current_collection_round_start } : null,
-    current_survey: p.current_survey ?? null,
+    current_survey: p.current_survey ? surveyJson(p.current_survey) : null,
     ...(full
       ? { sites: p.sites.map(siteJson), projectuser_set: p.projectuser_set.map(projectUserJson) }
       : { sites: undefined, groups: undefined, teams: undefined, projectuser_set: undefined, sampler_schemas: undefined, collect_sites: undefined }),
@@ -92,4 +92,9 @@ export function rolesIn(o: Json): projects.ProjectRoles {
 /** Role flags only when at least one is in the body. */
 export function optRolesIn(o: Json): projects.ProjectRoles | undefined {
   return ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'].some((k) => k in o) ? rolesIn(o) : undefined;
+}
+
+/** A collection link as the API answers it: its site or null, its revocation time or null. */
+export function surveyJson(s: projects.Survey) {
+  return { ...s, site: nullIfZero(s.site), revoked_at: nullIfEmpty(s.revoked_at) };
 }

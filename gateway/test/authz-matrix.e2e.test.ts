@@ -47,6 +47,7 @@ beforeAll(async () => {
   const p = await api<Record<string, any>>('POST', 'project/', { ...as, body: { name: 'Matrix', organization_pk: org, geotag: point(1, 2) } });
   project = p.body;
   other = (await api<Record<string, any>>('POST', 'project/', { ...as, body: { name: 'Matrix other', organization_pk: org, geotag: point(1, 2) } })).body;
+  await api('PATCH', `project/${other.id}/`, { ...as, body: { is_entity: true } });
   const wsFlags: [Role, Record<string, boolean>][] = [
     ['wsProjectAdmin', { project_admin: true }],
     ['userAdmin', { user_admin: true }],
@@ -70,6 +71,11 @@ beforeAll(async () => {
     userIds.set(role, r.body.user_id);
   }
   for (const role of [...wsFlags.map(([r]) => r), ...projectRoles.map(([r]) => r)]) tokens.set(role, (await login(api, `${role}@matrix.test`, 'matrix pass 1')).access);
+  // The project users may open the other project too (as guests): referencing it needs that.
+  for (const [role] of projectRoles) {
+    const r = await api('PUT', `project/${other.id}/users/${userIds.get(role)}/`, { ...as, body: {} });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  }
   // The outsider owns another workspace.
   await api('POST', 'api/v1/organization-user/', { ...as, body: { email: 'outsider@matrix.test', password: 'matrix pass 1', organization: org } });
   const outsider = await login(api, 'outsider@matrix.test', 'matrix pass 1');
@@ -199,8 +205,18 @@ const cases: Case[] = [
     body: async () => ({ projectId: P(), userIds: [await freshCollector()], permissions: ['collector'] }),
     allowed: ADMINS,
   },
-  { name: 'create survey', method: 'POST', path: () => `project/${P()}/surveys/`, body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }), allowed: [...PARAMS, 'collector'] },
+  // A public link delegates collecting to anyone: setting the project up, not collecting (issue 18, least privilege).
+  { name: 'create survey', method: 'POST', path: () => `project/${P()}/surveys/`, body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }), allowed: PARAMS },
+  { name: 'list surveys', method: 'GET', path: () => `project/${P()}/surveys/`, allowed: PARAMS },
+  {
+    name: 'revoke a survey',
+    method: 'POST',
+    path: async () => `project/${P()}/surveys/${(await ownerApi('POST', `project/${P()}/surveys/`, { expiry_date: '2099-01-01T00:00:00Z' })).body.id}/revoke/`,
+    allowed: PARAMS,
+  },
   { name: 'list references', method: 'GET', path: () => `project/${P()}/references/`, allowed: VISIBLE },
+  // Referencing changes the form's conditions: the form permission (the same roles as PARAMS), and the other project
+  // must be one that may be referenced.
   { name: 'add reference', method: 'POST', path: () => `project/${P()}/references/`, body: () => ({ id: other.id, action: 'add' }), allowed: PARAMS },
 ];
 

@@ -496,7 +496,8 @@ describe('media', () => {
     expect(await ask({ kind: 'video' })).toMatchObject({ status: 400, body: { kind: ['The kind must be image or signature.'] } });
     expect(await ask({ response_id: '999999-1-x' })).toMatchObject({ status: 400 });
     // A file that is not what it says is refused and removed.
-    const fake = await ask({ size: 20 });
+    // (Declared as the 25 bytes it is: a signed upload takes no more than its declared size.)
+    const fake = await ask({ size: 25 });
     await fetch(fake.body.upload_url, { method: 'PUT', body: Buffer.from('<script>alert(1)</script>'), headers: { 'content-type': 'image/png' } });
     expect(await api('POST', `project/${p.id}/media/${fake.body.media_id}/complete/`, { token: owner.access })).toMatchObject({
       status: 400,

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
-import { id, projectJson, str } from '../wire.js';
+import { id, projectJson, str, surveyJson } from '../wire.js';
 import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
 
@@ -12,11 +12,22 @@ export default async function collectionRoutes(app: FastifyInstance, { clients }
   const opts = { preHandler: app.authenticate, schema: { tags: ['surveys, references'], security: secured } };
   const p = clients.projects;
 
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/surveys/', opts, async (r, reply) =>
-    reply.status(201).send(await p.createSurvey({ caller: r.caller, project_id: projectId(r), expiry_date: str(r.body?.expiry_date) }, meta(r))),
-  );
+  // Collection links: made, listed and revoked by those who set the project up (the projects service decides).
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/surveys/', opts, async (r, reply) => {
+    const b = r.body ?? {};
+    if (b.site !== undefined && b.site !== null && id(b.site) === 0) throw problems.invalidFields({ site: [problems.invalidSiteId().message] });
+    const made = await p.createSurvey({ caller: r.caller, project_id: projectId(r), expiry_date: str(b.expiry_date), site: id(b.site) }, meta(r));
+    return reply.status(201).send(surveyJson(made));
+  });
+  app.get<{ Params: { id: string } }>('/api/project/:id/surveys/', opts, async (r) => {
+    const { results } = await p.listSurveys({ caller: r.caller, project_id: projectId(r) }, meta(r));
+    return { results: results.map(surveyJson), count: results.length };
+  });
   app.get<{ Params: { id: string; surveyId: string } }>('/api/project/:id/surveys/:surveyId/', opts, async (r) =>
-    p.getSurvey({ caller: r.caller, project_id: projectId(r), survey_id: parseId(r.params.surveyId, problems.notFound) }, meta(r)),
+    surveyJson(await p.getSurvey({ caller: r.caller, project_id: projectId(r), survey_id: parseId(r.params.surveyId, problems.notFound) }, meta(r))),
+  );
+  app.post<{ Params: { id: string; surveyId: string } }>('/api/project/:id/surveys/:surveyId/revoke/', opts, async (r) =>
+    surveyJson(await p.revokeSurvey({ caller: r.caller, project_id: projectId(r), survey_id: parseId(r.params.surveyId, problems.notFound) }, meta(r))),
   );
 
   app.get<{ Params: { id: string } }>('/api/project/:id/references/', opts, async (r) => {

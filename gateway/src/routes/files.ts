@@ -1,10 +1,36 @@
 // Downloads and uploads of the single-machine (fs) object store, through short-lived signed URLs that the services
-// make (/api/files/<key>?method=GET|PUT&exp=&sig=). With S3 the signed URLs point at S3 and this route is absent.
+// make (/api/files/<key>?method=GET|PUT&exp=&[filename=|type=&size=]&sig=). The signature covers every parameter:
+// a URL with one dropped, changed or added is refused. Only raster images are shown inline, anything else is an
+// attachment, and every file is answered with a sandboxing CSP (an uploaded page can neither run nor act as ours).
+// An upload is held to its signed type and size and written once. With S3 the signed URLs point at S3 and this route
+// is absent.
+import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FsObjectStore, verifyFsSignature } from '@fieldwork/service-kit';
+import { downloadDisposition, FS_URL_PARAMS, FsObjectStore, verifyFsSignature } from '@fieldwork/service-kit';
 import { problems } from '@fieldwork/service-kit/problems';
 
-type Q = { Params: { '*': string }; Querystring: Record<string, string | undefined> };
+type Q = { Params: { '*': string }; Querystring: Record<string, string | string[] | undefined> };
+
+/** The CSP of a served file: nothing loads, scripts never run, the document gets an opaque origin. */
+const FILE_CSP = "default-src 'none'; sandbox";
+
+export const FILE_MESSAGES = {
+  type: (type: string) => `Upload the file as ${type}.`,
+  exists: 'This file has been uploaded already.',
+} as const;
+
+/** Passes at most `max` bytes, then fails with a 413. */
+class AtMost extends Transform {
+  private seen = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.max) done(problems.payloadTooLarge());
+    else done(null, chunk);
+  }
+}
 
 export default async function fileRoutes(app: FastifyInstance, opts: { dir: string; secret: string }) {
   // Uploads stream the raw body to the store, whatever its type: no parser here reads it first.
@@ -13,29 +39,47 @@ export default async function fileRoutes(app: FastifyInstance, opts: { dir: stri
   const store = new FsObjectStore({ root: opts.dir, publicBaseUrl: '', signingSecret: opts.secret });
   const check = (r: FastifyRequest<Q>, method: 'GET' | 'PUT') => {
     const key = r.params['*'];
-    const exp = Number(r.query.exp);
-    if (r.query.method !== method || !verifyFsSignature(opts.secret, method, key, exp, r.query.sig ?? '')) {
+    const { method: m, exp, sig, ...rest } = r.query;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(rest)) {
+      if (!(FS_URL_PARAMS as readonly string[]).includes(name) || typeof value !== 'string') throw problems.forbidden();
+      params[name] = value;
+    }
+    if (m !== method || typeof exp !== 'string' || typeof sig !== 'string' || !verifyFsSignature(opts.secret, method, key, Number(exp), sig, params)) {
       throw problems.forbidden();
     }
-    return key;
+    return { key, params };
   };
 
   app.get<Q>('/api/files/*', { schema: { hide: true } }, async (r, reply) => {
-    const key = check(r, 'GET');
+    const { key, params } = check(r, 'GET');
     const info = await store.stat(key).catch(() => undefined);
     if (!info) throw problems.notFound();
-    const name = (r.query.filename ?? key.split('/').pop() ?? 'file').replace(/[^\w.-]+/g, '_');
+    const how = downloadDisposition(key, { ...(params.filename !== undefined ? { filename: params.filename } : {}), type: info.contentType ?? 'application/octet-stream' });
     return reply
-      .header('content-type', info.contentType ?? 'application/octet-stream')
+      .header('content-type', how.contentType ?? info.contentType ?? 'application/octet-stream')
       .header('content-length', info.size)
-      .header('content-disposition', `${r.query.filename ? 'attachment' : 'inline'}; filename="${name}"`)
+      .header('content-disposition', how.disposition)
+      .header('content-security-policy', FILE_CSP)
+      .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'private, max-age=300')
       .send(await store.get(key));
   });
 
   app.put<Q>('/api/files/*', { schema: { hide: true }, bodyLimit: 1024 * 1024 * 1024 }, async (r, reply) => {
-    const key = check(r, 'PUT');
-    await store.put(key, r.raw, { contentType: r.headers['content-type'] ?? 'application/octet-stream' });
+    const { key, params } = check(r, 'PUT');
+    const max = Number(params.size);
+    if (!Number.isSafeInteger(max) || max < 0) throw problems.forbidden();
+    const type = (r.headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
+    if (params.type !== undefined && type !== params.type) throw problems.invalidFields({ content_type: [FILE_MESSAGES.type(params.type)] });
+    if (Number(r.headers['content-length'] ?? 0) > max) throw problems.payloadTooLarge();
+    if (await store.exists(key)) throw problems.invalid(FILE_MESSAGES.exists);
+    // A body over its signed size fails with 413 and leaves nothing (the store writes a temporary file, renamed when
+    // complete).
+    const limited = new AtMost(max);
+    // pipeline, not pipe: the limit's error is handled from the first byte (the store starts reading later).
+    pipeline(r.raw, limited, () => undefined);
+    await store.put(key, limited, { contentType: type });
     return reply.status(200).send({ key });
   });
 }

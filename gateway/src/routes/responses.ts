@@ -6,6 +6,7 @@ import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
+import { boundAnswers, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
 
@@ -50,6 +51,22 @@ export function responseJson(m: responses.Response) {
   };
 }
 
+/** A referenced project's response as the reference picker reads it: which record it is, nothing of its answers. */
+export function referenceJson(m: responses.Response) {
+  return {
+    id: m.id,
+    response_id: m.response_id,
+    project: m.project,
+    sampler_schema: m.schema,
+    display_name: m.display_name,
+    lookup_answers: json(m.lookup_answers_json) ?? {},
+    completed: m.completed,
+    time_created: m.time_created,
+    time_updated: m.time_updated,
+    version: m.version,
+  };
+}
+
 const listJson = (l: responses.ResponseList) => ({ results: l.results.map(responseJson), count: l.count });
 
 /** A query number, or `fallback`; a non-number is refused. */
@@ -71,6 +88,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   for (const [suffix, action] of [['', 'save'], ['complete/', 'complete'], ['uncomplete/', 'uncomplete']] as const) {
     app.post<{ Params: { id: string }; Body: Json }>(`/api/project/:id/response/${suffix}`, { ...collectOpts, bodyLimit: 5 * 1024 * 1024 }, async (r, reply) => {
       if (typeof r.body !== 'object' || r.body === null || Array.isArray(r.body)) throw problems.invalidFields({ non_field_errors: ['Send the response as a JSON object.'] });
+      boundAnswers(r.body.data);
       const out = await c.upload({ caller: r.caller, project_id: projectId(r), action, payload_json: JSON.stringify(r.body) }, meta(r));
       if (!out.response) return reply.send({ upload_status: out.status, response_id: str(r.body.response_id) });
       return reply.status(out.status === 'stored' && out.response.version === 1 ? 201 : 200).send({ ...responseJson(out.response), upload_status: out.status });
@@ -98,7 +116,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
           {
             caller: r.caller,
             project_id: projectId(r),
-            filters_json: JSON.stringify(b.filters ?? {}),
+            filters_json: JSON.stringify(boundFilters(b.filters ?? {})),
             schema_id: id(b.currentSamplerSchema),
             page: queryInt(r.query.page, 1, 'page'),
             page_size: queryInt(r.query.page_size, 50, 'page_size'),
@@ -117,9 +135,11 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', opts, async (r) =>
     c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
   );
-  app.get<{ Params: { id: string; refId: string } }>('/api/project/:id/references/:refId/responses/', opts, async (r) =>
-    listJson(await c.referenceResponses({ caller: r.caller, project_id: projectId(r), reference_id: parseId(r.params.refId, problems.notFound) }, meta(r))),
-  );
+  // The reference picker: what the caller may read of the referenced project, with only the fields it shows.
+  app.get<{ Params: { id: string; refId: string } }>('/api/project/:id/references/:refId/responses/', opts, async (r) => {
+    const l = await c.referenceResponses({ caller: r.caller, project_id: projectId(r), reference_id: parseId(r.params.refId, problems.notFound) }, meta(r));
+    return { results: l.results.map(referenceJson), count: l.count };
+  });
 
   // Media: ask for a presigned upload, PUT the file there, then complete it.
   app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/media/', collectOpts, async (r, reply) => {

@@ -6,6 +6,7 @@ import type { Clients } from '../clients.js';
 import { id, ids, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { meta, parseId, secured } from './util.js';
+import { boundComparisons, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string; profile?: string }; Body: Json };
@@ -13,9 +14,9 @@ type Where = { caller: common.Caller; project_id: number; schema_id: number; blo
 
 /** The body's query fields of every results call. */
 const query = (b: Json) => ({
-  filters_json: JSON.stringify(b.filters ?? {}),
+  filters_json: JSON.stringify(boundFilters(b.filters ?? {})),
   timing_column: str(b.timing_column),
-  comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(b.comparisons),
+  comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(boundComparisons(b.comparisons)),
   buckets: typeof b.buckets === 'number' && Number.isInteger(b.buckets) ? b.buckets : 0,
   time_zone: str(b.time_zone),
 });
@@ -56,7 +57,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', opts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.responseIds(
-      results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId), filters_json: JSON.stringify(b.filters ?? {}) }),
+      results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId), filters_json: JSON.stringify(boundFilters(b.filters ?? {})) }),
       meta(r),
     );
     return { response_ids: out.response_ids };
@@ -85,7 +86,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   app.post<A>('/api/project/:id/advanced_results/list/', opts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.advancedResults(
-      results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: id(b.schema), filters_json: JSON.stringify(b.filters ?? {}) }),
+      results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: id(b.schema), filters_json: JSON.stringify(boundFilters(b.filters ?? {})) }),
       meta(r),
     );
     return JSON.parse(out.payload_json) as Json;

@@ -1,8 +1,9 @@
 // The response filter model (spec 001 §3 Response filter) as sent by the web app; shared by the responses and
 // results services. Pure parsing and checks.
 import { z } from 'zod';
+import { LIMIT_MESSAGES, REQUEST_LIMITS } from './limits.js';
 
-const ids = z.union([z.coerce.number().int(), z.array(z.coerce.number().int())]).nullish();
+const ids = z.union([z.coerce.number().int(), z.array(z.coerce.number().int()).max(REQUEST_LIMITS.idsPerFilter, LIMIT_MESSAGES.list(REQUEST_LIMITS.idsPerFilter))]).nullish();
 
 export const FILTER_DATE_TYPES = ['time_created', 'time_updated', 'time_completed', 'time_uploaded'] as const;
 export const FILTER_OPERATORS = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in'] as const;
@@ -24,6 +25,7 @@ export const filterModel = z
           endDateTime: z.coerce.number().nullish(),
         }),
       )
+      .max(REQUEST_LIMITS.dateRangesPerQuery, LIMIT_MESSAGES.list(REQUEST_LIMITS.dateRangesPerQuery))
       .default([]),
     filters: z
       .array(
@@ -33,6 +35,7 @@ export const filterModel = z
           value: z.unknown(),
         }),
       )
+      .max(REQUEST_LIMITS.filtersPerQuery, LIMIT_MESSAGES.list(REQUEST_LIMITS.filtersPerQuery))
       .default([]),
     showDeleted: z.boolean().default(false),
     showOnlyCompleted: z.boolean().default(false),

@@ -12,3 +12,4 @@ export * from './calculation.js';
 export * from './answers.js';
 export * from './patterns.js';
 export * from './filters.js';
+export * from './limits.js';

@@ -8,9 +8,10 @@ import {
   type ClientUnaryCall,
   type ServiceError,
   type ChannelCredentials,
+  type MethodDefinition,
 } from '@grpc/grpc-js';
 import { REQUEST_ID_KEY } from './grpc-server.js';
-import { statusToProblem } from './grpc-status.js';
+import { readProblemReply, statusToProblem, type ProblemDetail } from './grpc-status.js';
 
 /** Per-call options. */
 export interface CallMeta {
@@ -59,15 +60,22 @@ export function createClient<D extends object, C extends Client>(
   });
   const defaultTimeout = options.defaultTimeoutMs ?? 15_000;
   const out: Record<string, unknown> = { close: () => client.close(), raw: client };
-  for (const name of Object.keys(Ctor.service)) {
-    const method = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name]!.bind(client);
+  for (const [name, def] of Object.entries(Ctor.service as Record<string, MethodDefinition<unknown, unknown>>)) {
     out[name] = (req: unknown, meta: CallMeta = {}) =>
       new Promise((resolve, reject) => {
         const md = new Metadata();
         if (meta.requestId !== undefined) md.set(REQUEST_ID_KEY, meta.requestId);
         for (const [k, v] of Object.entries(meta.headers ?? {})) md.set(k, v);
         const deadline = new Date(Date.now() + (meta.timeoutMs ?? defaultTimeout));
-        method(req, md, { deadline }, (err, res) => (err ? reject(statusToProblem(err)) : resolve(res)));
+        // A refusal's detail comes as a reply message before its status (grpc-status.ts): kept for this call.
+        let detail: ProblemDetail | undefined;
+        const deserialize = (bytes: Buffer) => {
+          detail = readProblemReply(bytes);
+          return detail === undefined ? def.responseDeserialize(bytes) : {};
+        };
+        client.makeUnaryRequest(def.path, def.requestSerialize, deserialize, req, md, { deadline }, (err, res) =>
+          err ? reject(statusToProblem(err, detail)) : resolve(res),
+        );
       });
   }
   return out as PromiseClient<D, C>;

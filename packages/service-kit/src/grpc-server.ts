@@ -15,7 +15,7 @@ import {
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 import type { Logger } from './logger.js';
 import { isProblem, problems } from './problems.js';
-import { problemToStatus } from './grpc-status.js';
+import { ProblemReply, problemReply, problemToStatus } from './grpc-status.js';
 import { metrics } from './metrics.js';
 import { TRACEPARENT, childTrace, formatTraceparent, parseTraceparent } from './trace.js';
 
@@ -71,20 +71,34 @@ export function implement<S>(
           callback(null, reply);
         },
         (err: unknown) => {
-          const status = problemToStatus(isProblem(err) ? err : problems.internal());
+          const problem = isProblem(err) ? err : problems.internal();
+          const status = problemToStatus(problem);
           done(grpcStatus[status.code ?? grpcStatus.UNKNOWN] ?? 'UNKNOWN');
-          if (isProblem(err)) {
-            ctx.log.debug({ rpc: method.path, code: err.code }, 'rpc refused');
+          if (isProblem(err)) ctx.log.debug({ rpc: method.path, code: err.code }, 'rpc refused');
+          else ctx.log.error({ err, rpc: method.path }, 'rpc failed');
+          // The problem's code and field errors go in a reply message, then the status (grpc-status.ts): never in
+          // the trailers. A unary call's stream takes one message before its status.
+          const stream = call as unknown as { write?: (chunk: unknown, cb: (error?: Error | null) => void) => boolean };
+          if (typeof stream.write !== 'function' || call.cancelled) {
             callback(status);
             return;
           }
-          ctx.log.error({ err, rpc: method.path }, 'rpc failed');
-          callback(status);
+          stream.write(problemReply(problem), () => callback(status));
         },
       );
     };
   }
   return impl;
+}
+
+/** The definition with reply serializers that send a ProblemReply's bytes as they are (see implement). */
+function withProblemReplies(definition: ServiceDefinition): ServiceDefinition {
+  const out: Record<string, ServiceDefinition[string]> = {};
+  for (const [name, method] of Object.entries(definition)) {
+    const serialize = method.responseSerialize;
+    out[name] = { ...method, responseSerialize: (value: unknown) => (value instanceof ProblemReply ? value.bytes : serialize(value)) };
+  }
+  return out as ServiceDefinition;
 }
 
 export interface GrpcServiceRegistration {
@@ -118,7 +132,7 @@ export async function startGrpcServer(options: {
   health.addToServer(server);
   for (const s of options.services) {
     // A service whose calls arrive with a later issue has no methods yet; grpc-js refuses an empty service.
-    if (Object.keys(s.definition).length > 0) server.addService(s.definition, s.implementation);
+    if (Object.keys(s.definition).length > 0) server.addService(withProblemReplies(s.definition), s.implementation);
   }
 
   const port = await new Promise<number>((resolve, reject) => {

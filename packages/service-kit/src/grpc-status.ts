@@ -1,9 +1,66 @@
 // The one place where problems become gRPC statuses and gRPC statuses become problems.
+//
+// A refused call answers with a gRPC status (code, and the problem's message as its details) and, before it, one
+// reply message that carries the problem's code and field errors. The detail never travels in metadata: HTTP/2
+// headers and trailers are limited (Node refuses a header list over 64 KiB) and a trailer over the limit left the
+// caller waiting for its deadline while the connection's other calls failed with it. The reply message is encoded as
+// one length-delimited field of the highest number protobuf allows, which no message of ours uses, so a plain client
+// (grpcurl, k6) decodes it as an empty reply and then sees the status; our clients (grpc-client.ts) read the problem.
 import { Metadata, status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { Problem, problems, type FieldErrors } from './problems.js';
 
-/** Metadata key carrying a problem's code and field errors across a gRPC hop. */
-export const PROBLEM_METADATA_KEY = 'fw-problem';
+/** The protobuf field number of the problem in a refused call's reply message (2^29 - 1, the highest). */
+export const PROBLEM_FIELD = 536_870_911;
+/** Its tag, (field << 3) | 2 (length-delimited), as a varint. */
+const PROBLEM_TAG = varint(PROBLEM_FIELD * 8 + 2);
+
+/** A problem's code and fields, as carried in a refused call's reply message. */
+export interface ProblemDetail {
+  code: string;
+  fields?: FieldErrors;
+}
+
+/** What a handler answers before a refusal's status: serialized as is (grpc-server.ts wraps the serializers). */
+export class ProblemReply {
+  constructor(readonly bytes: Buffer) {}
+}
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n % 128) | 128);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return Buffer.from(out);
+}
+
+/** The reply message carrying a problem's code and (already bounded) field errors. */
+export function problemReply(problem: Problem): ProblemReply {
+  const json = Buffer.from(JSON.stringify({ code: problem.code, fields: problem.fields } satisfies ProblemDetail));
+  return new ProblemReply(Buffer.concat([PROBLEM_TAG, varint(json.length), json]));
+}
+
+/** The problem detail of a reply message, or undefined when it is an ordinary reply. */
+export function readProblemReply(bytes: Buffer): ProblemDetail | undefined {
+  if (bytes.length <= PROBLEM_TAG.length || !bytes.subarray(0, PROBLEM_TAG.length).equals(PROBLEM_TAG)) return undefined;
+  let length = 0;
+  let scale = 1;
+  let i = PROBLEM_TAG.length;
+  for (; i < bytes.length && i < PROBLEM_TAG.length + 5; i++) {
+    length += (bytes[i]! & 127) * scale;
+    scale *= 128;
+    if (bytes[i]! < 128) break;
+  }
+  const json = bytes.subarray(i + 1, i + 1 + length);
+  if (json.length !== length) return undefined;
+  try {
+    const detail = JSON.parse(json.toString('utf8')) as ProblemDetail;
+    return typeof detail.code === 'string' ? detail : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const STATUS_BY_HTTP: Record<number, status> = {
   400: status.INVALID_ARGUMENT,
@@ -50,30 +107,23 @@ export function httpStatusOf(code: status): number {
   }
 }
 
-/** Turns a problem into the status object a gRPC handler answers with. */
+/** Turns a problem into the status a gRPC handler answers with: its code and message, nothing in the trailers. */
 export function problemToStatus(problem: Problem): Partial<StatusObject> {
-  const metadata = new Metadata();
-  metadata.set(PROBLEM_METADATA_KEY, JSON.stringify({ code: problem.code, fields: problem.fields }));
   return {
     code: STATUS_BY_HTTP[problem.status] ?? status.INTERNAL,
     details: problem.message,
-    metadata,
+    metadata: new Metadata(),
   };
 }
 
 /**
- * Turns a failed call into a problem: the service's own problem when it sent one, otherwise a generic problem
- * for the status (never the raw details of an unexpected failure, which may leak internals).
+ * Turns a failed call into a problem: the service's own problem when it sent one (its reply message, read by the
+ * client), otherwise a generic problem for the status (never the raw details of an unexpected failure, which may
+ * leak internals).
  */
-export function statusToProblem(err: ServiceError): Problem {
-  const raw = err.metadata?.get(PROBLEM_METADATA_KEY)[0];
-  if (raw !== undefined) {
-    try {
-      const { code, fields } = JSON.parse(raw.toString()) as { code: string; fields?: FieldErrors };
-      return new Problem(code, err.details, fields, { cause: err });
-    } catch {
-      // fall through to the generic mapping
-    }
+export function statusToProblem(err: ServiceError, detail?: ProblemDetail): Problem {
+  if (detail !== undefined && err.code !== status.OK) {
+    return new Problem(detail.code, err.details, detail.fields, { cause: err });
   }
   switch (httpStatusOf(err.code)) {
     case 503:

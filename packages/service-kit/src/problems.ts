@@ -5,16 +5,68 @@
 /** Per-field messages, as in `{"email": ["Enter a valid email address."]}`. */
 export type FieldErrors = Record<string, string[]>;
 
-/** An error meant for the client: a stable code, a message and, for validation, per-field messages. */
+/**
+ * How much detail one problem carries, whatever made it: a request with thousands of bad values gets the first
+ * ones, not thousands of messages (they travel in one gRPC message and one HTTP body; see grpc-status.ts).
+ */
+export const PROBLEM_LIMITS = {
+  /** Fields with messages; past it, one non_field_errors line says how many more were not shown. */
+  fields: 50,
+  /** Messages per field. */
+  messagesPerField: 3,
+  /** Characters of a field name and of a message. */
+  fieldChars: 200,
+  messageChars: 500,
+  /** UTF-8 bytes of the whole field detail as JSON. */
+  bytes: 16 * 1024,
+} as const;
+
+/** The message that closes a cut list of field errors. */
+export const moreErrorsMessage = (n: number) => `${n} more error${n === 1 ? '' : 's'} not shown: correct these first.`;
+
+const utf8 = new TextEncoder();
+const CLOSING = /^\d+ more errors? not shown: /;
+const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/**
+ * Field errors within PROBLEM_LIMITS: non_field_errors, then the first fields in order, with a closing line when
+ * some were left out. Bounding what is bounded changes nothing.
+ */
+export function boundFields(fields: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  const messages = (v: unknown) => (Array.isArray(v) ? v : [v]).slice(0, PROBLEM_LIMITS.messagesPerField).map((m) => cut(String(m), PROBLEM_LIMITS.messageChars));
+  const general = fields.non_field_errors === undefined ? [] : messages(fields.non_field_errors);
+  const entries = Object.entries(fields).filter(([k]) => k !== 'non_field_errors');
+  let bytes = utf8.encode(JSON.stringify({ non_field_errors: [...general, moreErrorsMessage(entries.length)] })).length;
+  let kept = 0;
+  for (const [field, list] of entries) {
+    if (kept >= PROBLEM_LIMITS.fields) break;
+    const key = cut(field, PROBLEM_LIMITS.fieldChars);
+    const value = messages(list);
+    const size = utf8.encode(JSON.stringify({ [key]: value })).length;
+    if (bytes + size > PROBLEM_LIMITS.bytes) break;
+    out[key] = value;
+    bytes += size;
+    kept++;
+  }
+  const left = entries.length - kept;
+  if (left === 0) return general.length > 0 ? { non_field_errors: general, ...out } : out;
+  return { non_field_errors: [...general.filter((m) => !CLOSING.test(m)), moreErrorsMessage(left)], ...out };
+}
+
+/** An error meant for the client: a stable code, a message and, for validation, per-field messages (bounded). */
 export class Problem extends Error {
+  readonly fields?: FieldErrors;
+
   constructor(
     readonly code: string,
     message: string,
-    readonly fields?: FieldErrors,
+    fields?: FieldErrors,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(cut(message, PROBLEM_LIMITS.messageChars * 2), options);
     this.name = 'Problem';
+    if (fields !== undefined) this.fields = boundFields(fields);
   }
 
   /** The HTTP status: the integer part of the code. */
@@ -55,6 +107,7 @@ export const problems = {
 
   // 403: you may not.
   forbidden: problem('403.1', () => "You don't have access to this item."),
+  linkQuota: problem('403.10', (what: 'responses' | 'files') => `This link has reached its limit of ${what}.`),
 
   // 404: no such thing (or not yours to see).
   notFound: problem('404.1', () => 'Not found.'),

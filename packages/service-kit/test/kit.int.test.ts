@@ -13,6 +13,9 @@ import {
   implement,
   loadConfig,
   migrate,
+  moreErrorsMessage,
+  Problem,
+  PROBLEM_LIMITS,
   problems,
   serviceVars,
   startGrpcServer,
@@ -112,6 +115,8 @@ describe('gRPC server', () => {
         if (req.email === 'slow@example.com') await gate;
         if (req.email === 'bad') throw problems.invalidFields({ email: ['Enter a valid email address.'] });
         if (req.email === 'crash') throw new Error('database password is hunter2');
+        // A request with thousands of bad values: 3,000 field errors (~150 kB of detail).
+        if (req.email === 'many') throw problems.invalidFields(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`data.0.${100000 + i}`, ['No question of this form has this id.']])));
         return { email: ctx.requestId, exists: true };
       },
     };
@@ -145,7 +150,8 @@ describe('gRPC server', () => {
       );
       expect(raw.code).toBe(status.NOT_FOUND);
       expect(raw.details).toBe('Not found.');
-      expect(JSON.parse(raw.metadata.get('fw-problem')[0]!.toString())).toEqual({ code: '404.1' });
+      // The problem's detail travels in a reply message, never in the trailers.
+      expect(raw.metadata.get('fw-problem')).toEqual([]);
 
       // In flight when shutdown starts: it finishes; a new call is refused.
       const slow = client.emailCheck({ email: 'slow@example.com' });
@@ -160,6 +166,38 @@ describe('gRPC server', () => {
       await stopped;
     } finally {
       client.close();
+    }
+  });
+
+  it('answers a refusal with thousands of field errors at once, bounded, without its detail in the trailers, while the channel goes on', async () => {
+    const port = await freePort();
+    const impl = implement(auth.AuthServiceService, handlers(Promise.resolve()), log);
+    const server = await startGrpcServer({ host: '127.0.0.1', port, services: [{ name: 'fieldwork.auth.v1.AuthService', definition: auth.AuthServiceService, implementation: impl }], log });
+    server.setServing(true);
+    const client = createClient(auth.AuthServiceClient, `127.0.0.1:${port}`, { defaultTimeoutMs: 10_000 });
+    try {
+      const started = Date.now();
+      // Other calls on the same channel, in flight with the big refusal.
+      const [refused, ...others] = await Promise.all([
+        client.emailCheck({ email: 'many' }).catch((e: unknown) => e as Problem),
+        ...Array.from({ length: 5 }, (_, i) => client.emailCheck({ email: `ok${i}@b.co` }, { requestId: `req-ok-${i}-1234` })),
+      ]);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(refused).toMatchObject({ code: '400.1' });
+      const fields = (refused as Problem).fields!;
+      expect(Object.keys(fields).length).toBe(PROBLEM_LIMITS.fields + 1);
+      expect(fields['data.0.100000']).toEqual(['No question of this form has this id.']);
+      expect(fields.non_field_errors).toEqual([moreErrorsMessage(3000 - PROBLEM_LIMITS.fields)]);
+      expect(Buffer.byteLength(JSON.stringify(fields))).toBeLessThanOrEqual(PROBLEM_LIMITS.bytes);
+      expect(others.map((o) => o.email)).toEqual([0, 1, 2, 3, 4].map((i) => `req-ok-${i}-1234`));
+      // A plain client sees the status and its message, and no detail in the trailers.
+      const raw = await new Promise<ServiceError>((resolve) => client.raw.emailCheck({ email: 'many' }, new Metadata(), (err) => resolve(err!)));
+      expect(raw).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Invalid input.' });
+      expect(raw.metadata.get('fw-problem')).toEqual([]);
+      expect(JSON.stringify(raw.metadata.toJSON()).length).toBeLessThan(1024);
+    } finally {
+      client.close();
+      await server.shutdown(1000);
     }
   });
 

@@ -112,9 +112,17 @@ describe.each(adapters)('%s object store', (kind, make) => {
   it('presigns downloads and uploads that expire', async () => {
     await store.put('signed/file.csv', Buffer.from('a,b\n1,2\n'), { contentType: 'text/csv' });
     const get = await store.presignGet('signed/file.csv', { expiresInSeconds: 60 });
-    const put = await store.presignPut('signed/upload.csv', { expiresInSeconds: 60 });
+    const put = await store.presignPut('signed/upload.csv', { expiresInSeconds: 60, contentType: 'text/csv', size: 4 });
     if (kind === 's3') {
-      expect(await (await fetch(get)).text()).toBe('a,b\n1,2\n');
+      const got = await fetch(get);
+      expect(await got.text()).toBe('a,b\n1,2\n');
+      // Served as an attachment (not an image); an image inline with its image type whatever its PUT said.
+      expect(got.headers.get('content-disposition')).toBe('attachment; filename="file.csv"');
+      await store.put('signed/photo.png', Buffer.from('<html><script>alert(1)</script></html>'), { contentType: 'text/html' });
+      const photo = await fetch(await store.presignGet('signed/photo.png', { expiresInSeconds: 60 }));
+      expect(photo.headers.get('content-type')).toBe('image/png');
+      expect(photo.headers.get('content-disposition')).toBe('inline; filename="photo.png"');
+      expect((await fetch(await store.presignGet('signed/photo.png', { expiresInSeconds: 60, filename: 'photo.png' }))).headers.get('content-disposition')).toBe('attachment; filename="photo.png"');
       expect((await fetch(put, { method: 'PUT', body: 'x,y\n' })).status).toBe(200);
       expect(await text(await store.get('signed/upload.csv'))).toBe('x,y\n');
       const short = await store.presignGet('signed/file.csv', { expiresInSeconds: 1 });
@@ -128,11 +136,27 @@ describe.each(adapters)('%s object store', (kind, make) => {
         const exp = Number(u.searchParams.get('exp'));
         const sig = u.searchParams.get('sig')!;
         expect(u.searchParams.get('method')).toBe(method);
-        expect(verifyFsSignature(secret, method, key, exp, sig)).toBe(true);
-        expect(verifyFsSignature(secret, method, `${key}x`, exp, sig)).toBe(false);
-        expect(verifyFsSignature(secret, method === 'GET' ? 'PUT' : 'GET', key, exp, sig)).toBe(false);
-        expect(verifyFsSignature(secret, method, key, exp, sig, (exp + 1) * 1000)).toBe(false);
+        const params = Object.fromEntries([...u.searchParams].filter(([k]) => !['method', 'exp', 'sig'].includes(k)));
+        expect(params).toEqual(method === 'PUT' ? { type: 'text/csv', size: '4' } : {});
+        expect(verifyFsSignature(secret, method, key, exp, sig, params)).toBe(true);
+        expect(verifyFsSignature(secret, method, `${key}x`, exp, sig, params)).toBe(false);
+        expect(verifyFsSignature(secret, method === 'GET' ? 'PUT' : 'GET', key, exp, sig, params)).toBe(false);
+        expect(verifyFsSignature(secret, method, key, exp, sig, params, (exp + 1) * 1000)).toBe(false);
       }
+      // Every parameter is signed: one dropped, changed or added and the URL is refused.
+      const named = new URL(await store.presignGet('signed/file.csv', { expiresInSeconds: 60, filename: 'report.csv' }));
+      const key = 'signed/file.csv';
+      const exp = Number(named.searchParams.get('exp'));
+      const sig = named.searchParams.get('sig')!;
+      expect(verifyFsSignature(secret, 'GET', key, exp, sig, { filename: 'report.csv' })).toBe(true);
+      expect(verifyFsSignature(secret, 'GET', key, exp, sig, {})).toBe(false);
+      expect(verifyFsSignature(secret, 'GET', key, exp, sig, { filename: 'report.xhtml' })).toBe(false);
+      const sized = new URL(put);
+      const putSig = sized.searchParams.get('sig')!;
+      const putExp = Number(sized.searchParams.get('exp'));
+      expect(verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { type: 'text/csv', size: '4000000' })).toBe(false);
+      expect(verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { type: 'text/html', size: '4' })).toBe(false);
+      expect(verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { size: '4' })).toBe(false);
     }
   }, 15_000);
 });

@@ -2,6 +2,7 @@
 import { auth, forms, projects } from '@fieldwork/proto';
 import { createClient, createObjectStore, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
 import type { ResponsesConfig } from './config.js';
+import { startMediaSweeper } from './events/media-sweeper.js';
 import { startOutboxRelay } from './events/outbox-relay.js';
 import { responsesGrpc } from './grpc/responses.grpc.js';
 import { AccessCache } from './service/access.js';
@@ -26,7 +27,9 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
     forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
     files,
     published: relay.kick,
+    linkLimits: { responses: config.LINK_MAX_RESPONSES, mediaBytes: config.LINK_MAX_MEDIA_BYTES },
   };
+  const sweeper = startMediaSweeper({ store: new ResponseStore(sql), files, log, ttlSeconds: config.MEDIA_PENDING_TTL_S, everyMs: config.MEDIA_SWEEP_INTERVAL_S * 1000 });
   const access = new AccessCache(deps.projects);
   const schemas = new SchemaCache(deps.forms);
   const services = {
@@ -39,6 +42,7 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
   return {
     services: [responsesGrpc(services, log)],
     close: async () => {
+      await sweeper.stop();
       await relay.stop();
       deps.auth.close();
       deps.projects.close();

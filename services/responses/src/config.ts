@@ -16,6 +16,13 @@ export const responsesConfigShape = {
   SQL_ACCESS_PORT: vars.int(0),
   /** Published outbox events superseded by a newer one of the same response are deleted after this many hours. */
   OUTBOX_RETENTION_HOURS: vars.int(168),
+  /** Per collection link: at most this many responses, and this many bytes of image and signature files. */
+  LINK_MAX_RESPONSES: vars.int(10_000),
+  LINK_MAX_MEDIA_BYTES: vars.int(2 * 1024 * 1024 * 1024),
+  /** An image or signature upload not completed after this many seconds is deleted (its URL lasts 15 minutes). */
+  MEDIA_PENDING_TTL_S: vars.int(3600),
+  /** How often uploads never completed are looked for. */
+  MEDIA_SWEEP_INTERVAL_S: vars.int(300),
 };
 export const loadResponsesConfig = (env?: Record<string, string | undefined>) => loadConfig(responsesConfigShape, env);
 export type ResponsesConfig = ReturnType<typeof loadResponsesConfig>;

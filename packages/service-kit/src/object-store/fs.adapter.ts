@@ -17,17 +17,34 @@ export interface FsObjectStoreOptions {
   signingSecret: string;
 }
 
-/** The signature of a presigned fs URL: HMAC-SHA256 of method, key and expiry. */
-export function signFsUrl(secret: string, method: 'GET' | 'PUT', key: string, exp: number): string {
-  return createHmac('sha256', secret).update(`${method}\n${key}\n${exp}`).digest('hex');
+/**
+ * The signature of a presigned fs URL: HMAC-SHA256 of the method, the key, the expiry and every other parameter of
+ * the URL (filename, type, size), in name order, so that none can be dropped or changed.
+ */
+export function signFsUrl(secret: string, method: 'GET' | 'PUT', key: string, exp: number, params: Record<string, string> = {}): string {
+  const rest = Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${params[k]}`);
+  return createHmac('sha256', secret).update([method, key, String(exp), ...rest].join('\n')).digest('hex');
 }
 
-/** Checks a presigned fs URL's signature (constant time) and expiry. */
-export function verifyFsSignature(secret: string, method: 'GET' | 'PUT', key: string, exp: number, sig: string, now = Date.now()): boolean {
+/** Checks a presigned fs URL's signature over all its parameters (constant time) and its expiry. */
+export function verifyFsSignature(
+  secret: string,
+  method: 'GET' | 'PUT',
+  key: string,
+  exp: number,
+  sig: string,
+  params: Record<string, string> = {},
+  now = Date.now(),
+): boolean {
   if (!Number.isSafeInteger(exp) || exp * 1000 < now || !/^[0-9a-f]{64}$/.test(sig)) return false;
-  const expected = Buffer.from(signFsUrl(secret, method, key, exp), 'hex');
+  const expected = Buffer.from(signFsUrl(secret, method, key, exp, params), 'hex');
   return timingSafeEqual(expected, Buffer.from(sig, 'hex'));
 }
+
+/** The parameters a signed fs URL may carry besides method, exp and sig; any other makes it invalid. */
+export const FS_URL_PARAMS = ['filename', 'type', 'size'] as const;
 
 export class FsObjectStore implements ObjectStore {
   private readonly root: string;
@@ -96,19 +113,24 @@ export class FsObjectStore implements ObjectStore {
   }
 
   async presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string> {
-    return this.url('GET', key, options.expiresInSeconds, options.filename);
+    return this.url('GET', key, options.expiresInSeconds, options.filename === undefined ? {} : { filename: options.filename });
   }
 
-  async presignPut(key: string, options: { expiresInSeconds: number }): Promise<string> {
-    return this.url('PUT', key, options.expiresInSeconds);
+  async presignPut(key: string, options: { expiresInSeconds: number; contentType?: string; size: number }): Promise<string> {
+    return this.url('PUT', key, options.expiresInSeconds, { ...(options.contentType !== undefined ? { type: options.contentType } : {}), size: String(options.size) });
   }
 
-  private url(method: 'GET' | 'PUT', key: string, expiresInSeconds: number, filename?: string): string {
+  private url(method: 'GET' | 'PUT', key: string, expiresInSeconds: number, params: Record<string, string>): string {
     validateKey(key);
     const exp = Math.floor(Date.now() / 1000) + expiresInSeconds;
     const path = key.split('/').map(encodeURIComponent).join('/');
-    const sig = signFsUrl(this.options.signingSecret, method, key, exp);
-    const name = filename ? `&filename=${encodeURIComponent(filename)}` : '';
-    return `${this.options.publicBaseUrl.replace(/\/+$/, '')}/api/files/${path}?method=${method}&exp=${exp}&sig=${sig}${name}`;
+    const sig = signFsUrl(this.options.signingSecret, method, key, exp, params);
+    const query = new URLSearchParams({ method, exp: String(exp), ...params, sig });
+    return `${this.options.publicBaseUrl.replace(/\/+$/, '')}/api/files/${path}?${query.toString()}`;
+  }
+
+  /** Whether the key holds an object (a presigned PUT writes once). */
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== undefined;
   }
 }

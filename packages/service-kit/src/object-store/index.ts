@@ -5,7 +5,7 @@ import { S3ObjectStore } from './s3.adapter.js';
 import type { ObjectStore } from './port.js';
 
 export * from './port.js';
-export { FsObjectStore, signFsUrl, verifyFsSignature } from './fs.adapter.js';
+export { FS_URL_PARAMS, FsObjectStore, signFsUrl, verifyFsSignature } from './fs.adapter.js';
 export { S3ObjectStore } from './s3.adapter.js';
 
 /** The variables of processes that use the object store. */

@@ -19,10 +19,37 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Every key under `prefix` (all keys when empty), for backups. */
   list(prefix?: string): AsyncIterable<string>;
-  /** A URL that downloads the object until it expires. */
+  /**
+   * A URL that downloads the object until it expires: shown inline only when it is a raster image (INLINE_TYPES) and
+   * no `filename` is given, else as an attachment (downloadDisposition).
+   */
   presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string>;
-  /** A URL that accepts one PUT of the object until it expires. */
-  presignPut(key: string, options: { expiresInSeconds: number; contentType?: string }): Promise<string>;
+  /**
+   * A URL that accepts one PUT of the object until it expires. The fs store also holds it to `contentType` and at
+   * most `size` bytes and refuses a second PUT; S3 cannot (its presigned PUT signs no length), so whoever asked for
+   * the URL checks the stored object afterwards (the media completion does).
+   */
+  presignPut(key: string, options: { expiresInSeconds: number; contentType?: string; size: number }): Promise<string>;
+}
+
+/** Types a browser may show inline from our origin: raster images only (never HTML, XHTML, SVG or XML). */
+export const INLINE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+
+const INLINE_BY_EXTENSION: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
+
+/** A file name safe in a Content-Disposition header. */
+export const dispositionName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(-200) || 'file';
+
+/**
+ * How a download is served: inline, with its image type, only for a raster image (`type` when known, else by the
+ * key's extension) asked for without a file name; anything else as an attachment.
+ */
+export function downloadDisposition(key: string, options: { filename?: string; type?: string }): { disposition: string; contentType?: string } {
+  const name = dispositionName(options.filename ?? key.split('/').pop() ?? 'file');
+  const byExtension = INLINE_BY_EXTENSION[/\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? ''];
+  const type = options.type ?? byExtension;
+  if (options.filename === undefined && type !== undefined && INLINE_TYPES.includes(type)) return { disposition: `inline; filename="${name}"`, contentType: type };
+  return { disposition: `attachment; filename="${name}"` };
 }
 
 export class ObjectNotFoundError extends Error {

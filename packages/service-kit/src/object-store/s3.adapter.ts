@@ -1,7 +1,7 @@
 // The production object store: MinIO or any S3, through the minio client.
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { ObjectNotFoundError, validateKey, type ObjectInfo, type ObjectStore } from './port.js';
+import { downloadDisposition, ObjectNotFoundError, validateKey, type ObjectInfo, type ObjectStore } from './port.js';
 
 export interface S3ObjectStoreOptions {
   endPoint: string;
@@ -80,13 +80,15 @@ export class S3ObjectStore implements ObjectStore {
 
   async presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string> {
     validateKey(key);
-    const headers: Record<string, string> = options.filename
-      ? { 'response-content-disposition': `attachment; filename="${options.filename.replace(/"/g, '')}"` }
-      : {};
+    // S3 serves what these (signed) parameters say: an image inline with its image type whatever type its PUT
+    // claimed, anything else as an attachment.
+    const how = downloadDisposition(key, options.filename === undefined ? {} : { filename: options.filename });
+    const headers: Record<string, string> = { 'response-content-disposition': how.disposition, ...(how.contentType ? { 'response-content-type': how.contentType } : {}) };
     return this.client.presignedGetObject(this.options.bucket, key, options.expiresInSeconds, headers);
   }
 
-  async presignPut(key: string, options: { expiresInSeconds: number }): Promise<string> {
+  /** Size and type cannot be signed into an S3 presigned PUT: the caller checks the stored object (see the port). */
+  async presignPut(key: string, options: { expiresInSeconds: number; size: number }): Promise<string> {
     validateKey(key);
     return this.client.presignedPutObject(this.options.bucket, key, options.expiresInSeconds);
   }

@@ -52,6 +52,8 @@ export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegis
     uploadLogo: (req, ctx) => s.collection.uploadLogo(req, ctx),
     createSurvey: (req, ctx) => s.collection.createSurvey(req, ctx),
     getSurvey: (req, ctx) => s.collection.getSurvey(req, ctx),
+    listSurveys: (req, ctx) => s.collection.listSurveys(req, ctx),
+    revokeSurvey: (req, ctx) => s.collection.revokeSurvey(req, ctx),
     listReferences: (req, ctx) => s.collection.listReferences(req, ctx),
     addReference: (req, ctx) => s.collection.addReference(req, ctx),
     listFolders: (req, ctx) => s.folders.list(req, ctx),

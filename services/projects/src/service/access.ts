@@ -17,6 +17,8 @@ import type { auth, common } from '@fieldwork/proto';
 import { problems, type Sql } from '@fieldwork/service-kit';
 import { ProjectStore, type ProjectRow } from '../store/project.store.js';
 import { ProjectUserStore, type ProjectUserRow } from '../store/project-user.store.js';
+import { CollectionStore, type SurveyRow } from '../store/collection.store.js';
+import { linkExpired } from '../domain/link.js';
 import type { AuthClient, Ctx } from './deps.js';
 
 export interface WorkspaceAccess {
@@ -29,6 +31,8 @@ export interface WorkspaceAccess {
 
 export interface ProjectAccess extends WorkspaceAccess {
   project: ProjectRow;
+  /** A collection link's respondent: the link, checked to still work. */
+  link?: SurveyRow;
   projectUser: ProjectUserRow | undefined;
   /** Workspace-level project management (or staff): every project permission. */
   manager: boolean;
@@ -58,6 +62,7 @@ export function callerOf(c: common.Caller | undefined): common.Caller {
 export class AccessResolver {
   private readonly projects: ProjectStore;
   private readonly users: ProjectUserStore;
+  private readonly links: CollectionStore;
 
   constructor(
     sql: Sql,
@@ -65,6 +70,7 @@ export class AccessResolver {
   ) {
     this.projects = new ProjectStore(sql);
     this.users = new ProjectUserStore(sql);
+    this.links = new CollectionStore(sql);
   }
 
   /** The caller's place in a workspace; outsiders get "Invalid Organization Id!". */
@@ -88,10 +94,14 @@ export class AccessResolver {
   /** The caller's place in a project; a project they cannot see is "Invalid Project Id!". */
   async project(callerMsg: common.Caller | undefined, projectId: number, ctx: Ctx): Promise<ProjectAccess> {
     const project = projectId > 0 ? await this.projects.byId(projectId) : undefined;
-    // An anonymous respondent of a collection link may collect in that link's project, and nothing else.
+    // An anonymous respondent of a collection link may collect in that link's project, and nothing else, while the
+    // link works: checked on every call (uploads included), not only when the link is opened.
     if (callerMsg && callerMsg.user_id === 0 && callerMsg.collect_project_id > 0) {
       if (!project || project.id !== callerMsg.collect_project_id) throw problems.invalidProjectId();
+      const link = callerMsg.collect_survey_id > 0 ? await this.links.surveyById(callerMsg.collect_survey_id) : undefined;
+      if (!link || link.project_id !== project.id || linkExpired(link, project.project_state)) throw problems.linkExpired();
       return {
+        link,
         caller: callerMsg,
         organizationId: project.organization_id,
         membership: { member: false, owner: false, user_admin: false, project_admin: false, billing_admin: false, flagged_features: [], is_staff: false, is_superuser: false },

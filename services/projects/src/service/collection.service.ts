@@ -7,6 +7,8 @@ import { problems } from '@fieldwork/service-kit';
 import { CollectionStore } from '../store/collection.store.js';
 import { ProjectStore, type ProjectRow } from '../store/project.store.js';
 import { ProjectUserStore } from '../store/project-user.store.js';
+import { StructureStore } from '../store/structure.store.js';
+import { CLOSED_STATES, linkExpired } from '../domain/link.js';
 import { AccessResolver } from './access.js';
 import type { Ctx, ProjectsDeps } from './deps.js';
 import { toProject, toSurvey } from './mappers.js';
@@ -24,6 +26,14 @@ const LOGO_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image
 export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const URL_TTL_S = 900;
+
+export const REFERENCE_MESSAGES = {
+  notEntity: 'Only an entity or a longitudinal project can be referenced.',
+} as const;
+
+export const LINK_MESSAGES = {
+  closed: 'A finalized or deleted project takes no new collection links.',
+} as const;
 
 /** Keeps a file name's letters, digits, dots, dashes and underscores (no path tricks). */
 export function safeFilename(name: string): string {
@@ -54,41 +64,82 @@ export class CollectionService {
     this.projectStore = new ProjectStore(deps.sql);
   }
 
+  /**
+   * A collection link lets anyone with it collect in the project: making, listing and revoking links is setting the
+   * project up (the parameters screen: owners, admins, workspace project managers), not collecting. The spec's roles
+   * table (000 §6) gives collectors collect, edit and delete only; least privilege keeps links from them.
+   */
   async createSurvey(req: projects.CreateSurveyRequest, ctx: Ctx): Promise<projects.Survey> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
-    AccessResolver.require(a, 'parameters', 'collector');
+    AccessResolver.require(a, 'parameters');
+    if (CLOSED_STATES.includes(a.project.project_state)) throw problems.invalid(LINK_MESSAGES.closed);
     const expiry = new Date(req.expiry_date.trim());
     if (req.expiry_date.trim() === '' || Number.isNaN(expiry.getTime())) throw problems.invalidFields({ expiry_date: ['Enter a valid date and time.'] });
     if (expiry.getTime() <= Date.now()) throw problems.invalidFields({ expiry_date: ['The expiry date must be in the future.'] });
-    const row = await this.store.createSurvey({ project_id: a.project.id, token: randomBytes(18).toString('base64url'), expiry_date: expiry, created_by: a.caller.user_id });
-    return toSurvey(row);
+    if (req.site > 0 && !(await new StructureStore(this.deps.sql).site(a.project.id, req.site))) throw problems.invalidFields({ site: [problems.invalidSiteId().message] });
+    const row = await this.store.createSurvey({
+      project_id: a.project.id,
+      token: randomBytes(18).toString('base64url'),
+      expiry_date: expiry,
+      created_by: a.caller.user_id,
+      site_id: req.site > 0 ? req.site : null,
+    });
+    this.deps.log.info({ projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id }, 'collection link created');
+    return toSurvey(row, a.project.project_state);
   }
 
   async getSurvey(req: projects.SurveyRef, ctx: Ctx): Promise<projects.Survey> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters');
     const row = req.survey_id > 0 ? await this.store.survey(a.project.id, req.survey_id) : undefined;
     if (!row) throw problems.notFound();
-    return toSurvey(row);
+    return toSurvey(row, a.project.project_state);
   }
 
+  async listSurveys(req: projects.ProjectRef, ctx: Ctx): Promise<projects.SurveyList> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters');
+    return { results: (await this.store.surveys(a.project.id)).map((row) => toSurvey(row, a.project.project_state)) };
+  }
+
+  /** Ends a link at once: opening it, loading its form and uploading with a token it gave answer "This link has expired." */
+  async revokeSurvey(req: projects.SurveyRef, ctx: Ctx): Promise<projects.Survey> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters');
+    const row = req.survey_id > 0 ? await this.store.revokeSurvey(a.project.id, req.survey_id, a.caller.user_id) : undefined;
+    if (!row) throw problems.notFound();
+    this.deps.log.info({ projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id }, 'collection link revoked');
+    return toSurvey(row, a.project.project_state);
+  }
+
+  /** The projects this one references that the caller may open (the others are not theirs to know of). */
   async listReferences(req: projects.ProjectRef, ctx: Ctx): Promise<projects.ProjectList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     const ids = a.project.reference_ids;
     const rows = ids.length === 0 ? [] : await this.projectStore.ofOrganization(a.organizationId, ids);
-    return { results: await Promise.all(rows.map((r) => this.summary(r))) };
+    const open = await Promise.all(rows.map((r) => this.access.project(a.caller, r.id, ctx).then(() => r, () => undefined)));
+    return { results: await Promise.all(open.filter((r): r is ProjectRow => r !== undefined).map((r) => this.summary(r))) };
   }
 
-  /** {id, action: "add"} references another project of the workspace ("remove" takes it away). */
+  /**
+   * {id, action: "add"} references another project of the workspace ("remove" takes it away). A reference feeds the
+   * form's conditions and its reference questions, so it needs the form permission in this project (building the
+   * form, spec 001 §6: owners, admins, workspace project managers), and the caller must be able to open the other
+   * project, one that may be referenced (an entity or a longitudinal project, as organization/{id}/reference-projects/
+   * lists them). What it lets anyone read of the other project is only what they may read there themselves.
+   */
   async addReference(req: projects.AddReferenceRequest, ctx: Ctx): Promise<projects.ProjectList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
-    AccessResolver.require(a, 'parameters');
+    AccessResolver.require(a, 'form');
     if (req.action !== 'add' && req.action !== 'remove') throw problems.invalidFields({ action: ['Choose add or remove.'] });
     if (req.reference_id === a.project.id) throw problems.invalidFields({ id: ['A project cannot reference itself.'] });
-    const other = req.reference_id > 0 ? await this.projectStore.byId(req.reference_id) : undefined;
-    if (!other || other.organization_id !== a.organizationId || other.project_state === 'D') throw problems.invalidFields({ id: ['Invalid Project Id!'] });
     const ids = new Set(a.project.reference_ids);
-    if (req.action === 'add') ids.add(other.id);
-    else ids.delete(other.id);
+    if (req.action === 'add') {
+      const other = req.reference_id > 0 ? await this.access.project(a.caller, req.reference_id, ctx).catch(() => undefined) : undefined;
+      if (!other || other.organizationId !== a.organizationId || other.project.project_state === 'D') throw problems.invalidFields({ id: ['Invalid Project Id!'] });
+      if (!other.project.is_entity && other.project.project_type !== 'L') throw problems.invalidFields({ id: [REFERENCE_MESSAGES.notEntity] });
+      ids.add(other.project.id);
+    } else ids.delete(req.reference_id);
     await this.projectStore.update(a.project.id, { reference_ids: [...ids] });
     return this.listReferences({ caller: a.caller, project_id: a.project.id }, ctx);
   }
@@ -149,15 +200,15 @@ export class CollectionService {
   }
 
   /**
-   * A collection link's token: the project and whether the link still works. A link of a finalized or deleted
-   * project has expired too. Anyone holding the token may ask (it is the respondent's only credential).
+   * A collection link's token: the project and whether the link still works. A revoked link, and a link of a
+   * finalized or deleted project, has expired too. Anyone holding the token may ask (it is the respondent's only credential).
    */
   async resolveToken(req: projects.CollectionTokenRequest): Promise<projects.CollectionToken> {
     const survey = await this.store.surveyByToken(req.token.trim());
     if (!survey) throw problems.notFound();
     const project = await this.projectStore.byId(survey.project_id);
     if (!project) throw problems.notFound();
-    const expired = survey.expiry_date.getTime() <= Date.now() || ['F', 'D'].includes(project.project_state);
+    const expired = linkExpired(survey, project.project_state);
     return {
       survey_id: survey.id,
       project_id: project.id,

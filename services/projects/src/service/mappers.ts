@@ -2,6 +2,7 @@
 import type { auth, projects } from '@fieldwork/proto';
 import { projectScreens } from '@fieldwork/access';
 import { durationDays } from '../domain/project.js';
+import { linkExpired } from '../domain/link.js';
 import type { ProjectRow } from '../store/project.store.js';
 import type { GroupRow, SiteRow, TeamRow } from '../store/structure.store.js';
 import type { ProjectUserRow } from '../store/project-user.store.js';
@@ -100,6 +101,15 @@ export function toProjectUser(row: ProjectUserRow, user: auth.UserBrief | undefi
   };
 }
 
-export function toSurvey(row: SurveyRow): projects.Survey {
-  return { id: row.id, project: row.project_id, token: row.token, expiry_date: iso(row.expiry_date), time_created: iso(row.time_created) };
+export function toSurvey(row: SurveyRow, projectState: string): projects.Survey {
+  return {
+    id: row.id,
+    project: row.project_id,
+    token: row.token,
+    expiry_date: iso(row.expiry_date),
+    time_created: iso(row.time_created),
+    revoked_at: row.revoked_at ? iso(row.revoked_at) : '',
+    expired: linkExpired(row, projectState),
+    site: row.site_id ?? 0,
+  };
 }

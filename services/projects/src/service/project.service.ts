@@ -113,7 +113,8 @@ export class ProjectService {
       teams: teams.map((t) => toTeam(t, active)),
       projectuser_set: active.map((m) => toProjectUser(m, byId.get(m.user_id), p.organization_id)),
       sampler_schemas: schemas.results.map((s) => ({ id: s.id, name: s.name, version: s.version, level: levelOf.get(s.id) ?? s.level })),
-      current_survey: survey ? toSurvey(survey) : undefined,
+      // The link's token lets anyone collect: only those who set the project up see it (ListSurveys likewise).
+      current_survey: survey && a.screens.has('parameters') ? toSurvey(survey, p.project_state) : undefined,
       total_responses: all?.total ?? 0,
       complete_responses: all?.complete ?? 0,
       incomplete_responses: (all?.total ?? 0) - (all?.complete ?? 0),
@@ -347,13 +348,14 @@ export class ProjectService {
         : undefined,
       project_state: a.project.project_state,
       project_type: a.project.project_type,
-      site: a.projectUser?.site_id ?? 0,
+      site: a.link ? (a.link.site_id ?? 0) : (a.projectUser?.site_id ?? 0),
       group: a.projectUser?.group_id ?? 0,
       team: a.projectUser?.team_id ?? 0,
       is_hierarchical: a.project.is_hierarchical,
       project_hierarchy: a.project.project_hierarchy,
       reference_ids: a.project.reference_ids,
-      collect_sites: a.projectUser || a.manager ? collectSites(a, (await this.structure.sites(a.project.id)).map((s) => s.id)) : [],
+      collect_sites: a.link ? (a.link.site_id ? [a.link.site_id] : []) : a.projectUser || a.manager ? collectSites(a, (await this.structure.sites(a.project.id)).map((s) => s.id)) : [],
+      link_created: a.link ? a.link.time_created.toISOString() : '',
     };
   }
 

@@ -8,6 +8,9 @@ export interface SurveyRow {
   expiry_date: Date;
   created_by: number;
   time_created: Date;
+  revoked_at: Date | null;
+  revoked_by: number | null;
+  site_id: number | null;
 }
 
 export interface FileRow {
@@ -25,11 +28,29 @@ export interface FileRow {
 export class CollectionStore {
   constructor(private readonly sql: Sql) {}
 
-  async createSurvey(s: { project_id: number; token: string; expiry_date: Date; created_by: number }): Promise<SurveyRow> {
+  async createSurvey(s: { project_id: number; token: string; expiry_date: Date; created_by: number; site_id: number | null }): Promise<SurveyRow> {
     const [row] = await this.sql<SurveyRow[]>`
-      insert into surveys (project_id, token, expiry_date, created_by)
-      values (${s.project_id}, ${s.token}, ${s.expiry_date}, ${s.created_by}) returning *`;
+      insert into surveys (project_id, token, expiry_date, created_by, site_id)
+      values (${s.project_id}, ${s.token}, ${s.expiry_date}, ${s.created_by}, ${s.site_id}) returning *`;
     return row!;
+  }
+
+  async surveyById(id: number): Promise<SurveyRow | undefined> {
+    const [row] = await this.sql<SurveyRow[]>`select * from surveys where id = ${id}`;
+    return row;
+  }
+
+  /** The project's links, newest first. */
+  async surveys(projectId: number): Promise<SurveyRow[]> {
+    return this.sql<SurveyRow[]>`select * from surveys where project_id = ${projectId} order by id desc`;
+  }
+
+  /** Revokes a link once (a second revocation keeps the first time); answers it, or undefined when not there. */
+  async revokeSurvey(projectId: number, id: number, by: number): Promise<SurveyRow | undefined> {
+    const [row] = await this.sql<SurveyRow[]>`
+      update surveys set revoked_at = coalesce(revoked_at, now()), revoked_by = coalesce(revoked_by, ${by})
+      where project_id = ${projectId} and id = ${id} returning *`;
+    return row;
   }
 
   async surveyByToken(token: string): Promise<SurveyRow | undefined> {
@@ -43,10 +64,10 @@ export class CollectionStore {
     return row;
   }
 
-  /** The newest survey that has not expired. */
+  /** The newest survey that has not expired nor been revoked. */
   async currentSurvey(projectId: number): Promise<SurveyRow | undefined> {
     const [row] = await this.sql<SurveyRow[]>`
-      select * from surveys where project_id = ${projectId} and expiry_date > now() order by id desc limit 1`;
+      select * from surveys where project_id = ${projectId} and expiry_date > now() and revoked_at is null order by id desc limit 1`;
     return row;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientTime, decide, nextHistory, responseIdFits, uploadPayload, type Geotag, type StoredVersion } from './upload.js';
+import { clientTime, decide, nextHistory, responseIdFits, stateRefusal, uploadPayload, type Geotag, type StoredVersion } from './upload.js';
 
 const v = (t: number, data: unknown = { 0: { 1: 2 } }, completed = false): StoredVersion => ({ time_updated: new Date(t), data, completed, deleted: false, locked: false, archived: false });
 
@@ -41,5 +41,15 @@ describe('geotag history', () => {
     expect(h[0]!.coordinates[0]).toBe(2);
     expect(nextHistory(h, g(11))).toHaveLength(10);
     expect(nextHistory(h, g(11))).toBe(h);
+  });
+});
+
+describe('stateRefusal', () => {
+  it('takes nothing in a deleted project, and in a finalized one only changes from those who edit completed responses', () => {
+    for (const state of ['P', 'O', 'G']) expect(stateRefusal(state, true, false)).toBeUndefined();
+    expect(stateRefusal('D', false, true)).toBe('deleted');
+    expect(stateRefusal('F', true, true)).toBe('finalized');
+    expect(stateRefusal('F', false, false)).toBe('finalized');
+    expect(stateRefusal('F', false, true)).toBeUndefined();
   });
 });

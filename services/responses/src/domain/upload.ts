@@ -106,3 +106,14 @@ export function nextHistory(history: Geotag[], geotag: Geotag | undefined): Geot
   if (last && last.coordinates[0] === geotag.coordinates[0] && last.coordinates[1] === geotag.coordinates[1]) return history;
   return [...history, geotag].slice(-GEOTAG_HISTORY_MAX);
 }
+
+/**
+ * What a project's state lets an upload do: a deleted project takes nothing; a finalized one (collection is over)
+ * takes no new response, and changes to stored ones only from those who edit completed responses (owners, admins,
+ * data managers: cleaning the data after collection ends). Collection links of both have expired already.
+ */
+export function stateRefusal(state: string, isNew: boolean, editsCompleted: boolean): 'deleted' | 'finalized' | undefined {
+  if (state === 'D') return 'deleted';
+  if (state === 'F' && (isNew || !editsCompleted)) return 'finalized';
+  return undefined;
+}

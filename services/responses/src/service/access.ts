@@ -26,6 +26,8 @@ export interface ResponseAccess {
   projectState: string;
   hierarchy: projects.HierarchyLevel[];
   referenceIds: number[];
+  /** A collection link's respondent: when the link was made ('' for people). */
+  linkCreated: string;
 }
 
 export class AccessCache {
@@ -36,7 +38,10 @@ export class AccessCache {
   async get(caller: common.Caller | undefined, projectId: number, ctx: Ctx, fresh = false): Promise<ResponseAccess> {
     if (!caller || (caller.user_id <= 0 && caller.collect_project_id <= 0)) throw problems.notAuthenticated();
     const key = `${caller.user_id}:${caller.collect_project_id}:${caller.collect_survey_id}:${caller.organization_id}:${projectId}`;
-    const hit = this.cache.get(key);
+    // A collection link's respondent is asked about every time: a revoked or expired link, or a project finalized or
+    // deleted, ends its uploads at once (the projects service checks the link on each call).
+    const anonymous = caller.user_id <= 0;
+    const hit = anonymous ? undefined : this.cache.get(key);
     if (hit && !fresh && Date.now() - hit.at < ACCESS_TTL_MS) return hit.value;
     const a = await this.projects.getAccess({ caller, project_id: projectId }, ctx);
     const actions = new Set(a.actions);
@@ -58,7 +63,9 @@ export class AccessCache {
       projectState: a.project_state,
       hierarchy: a.project_hierarchy,
       referenceIds: a.reference_ids,
+      linkCreated: a.link_created,
     };
+    if (anonymous) return value;
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(key, { at: Date.now(), value });
     return value;

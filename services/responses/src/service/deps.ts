@@ -15,6 +15,8 @@ export interface ResponsesDeps {
   files: ObjectStore;
   /** Called after a commit that wrote outbox rows, so they are published at once. */
   published: () => void;
+  /** Quotas of a collection link (config LINK_MAX_*). */
+  linkLimits: { responses: number; mediaBytes: number };
 }
 
 export interface Ctx {

@@ -6,8 +6,9 @@ import type { responses } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit';
 import sharp from 'sharp';
 import { ResponseStore, type MediaRow } from '../store/response.store.js';
-import type { AccessCache } from './access.js';
+import type { AccessCache, ResponseAccess } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';
+import { UPLOAD_MESSAGES } from './upload.service.js';
 
 export const MEDIA_LIMITS = {
   image: { maxBytes: 15 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'image/webp'] },
@@ -25,7 +26,11 @@ export const MEDIA_MESSAGES = {
   missing: 'The file has not been uploaded yet.',
   content: 'The file is not the image its type says.',
   record: 'The response id must start with the project id.',
+  declared: 'The file is not the size that was declared.',
 } as const;
+
+/** Whether the caller asked for this file: the same person, or a respondent of the same collection link. */
+const askedBy = (m: Pick<MediaRow, 'created_by' | 'survey_id'>, a: ResponseAccess) => (a.anonymous ? m.created_by === null && m.survey_id === a.surveyId : m.created_by === a.userId);
 
 /** The type the first bytes say, or undefined. */
 export function sniffImageType(head: Buffer): string | undefined {
@@ -55,6 +60,8 @@ export class MediaService {
   async create(req: responses.MediaUploadRequest, ctx: Ctx): Promise<responses.MediaUpload> {
     const a = await this.access.get(req.caller, req.project_id, ctx);
     if (!a.can('collect') && !a.can('edit')) throw problems.forbidden();
+    if (a.projectState === 'D') throw problems.invalidProjectId();
+    if (a.projectState === 'F' && !a.can('editCompleted')) throw problems.invalid(UPLOAD_MESSAGES.finalized);
     if (req.kind !== 'image' && req.kind !== 'signature') throw problems.invalidFields({ kind: [MEDIA_MESSAGES.kind] });
     const limits = MEDIA_LIMITS[req.kind];
     if (!(limits.types as readonly string[]).includes(req.content_type)) throw problems.invalidFields({ content_type: [MEDIA_MESSAGES.type(limits.types)] });
@@ -63,6 +70,7 @@ export class MediaService {
     if (!req.response_id.startsWith(`${req.project_id}-`) || !/^[\w.:-]{1,200}$/.test(req.response_id)) {
       throw problems.invalidFields({ response_id: [MEDIA_MESSAGES.record] });
     }
+    await this.mayAttach(a, req.response_id, req.project_id, req.size);
     const mediaId = randomUUID();
     const record = req.response_id.replace(/:/g, '_');
     const key = `${req.kind === 'image' ? 'images' : 'signatures'}/${req.project_id}/${record}/${mediaId}-${safeName(req.filename)}`;
@@ -76,8 +84,10 @@ export class MediaService {
       content_type: req.content_type,
       declared_size: req.size,
       created_by: a.anonymous ? null : a.userId,
+      survey_id: a.anonymous ? a.surveyId : null,
     });
-    const url = await this.deps.files.presignPut(key, { expiresInSeconds: UPLOAD_URL_TTL_S, contentType: req.content_type });
+    // The fs store holds the upload to this type and size; with S3 the completion checks them.
+    const url = await this.deps.files.presignPut(key, { expiresInSeconds: UPLOAD_URL_TTL_S, contentType: req.content_type, size: req.size });
     return { media_id: mediaId, key, upload_url: url, expires: new Date(Date.now() + UPLOAD_URL_TTL_S * 1000).toISOString() };
   }
 
@@ -86,8 +96,23 @@ export class MediaService {
     if (!a.can('collect') && !a.can('edit')) throw problems.forbidden();
     const m = await this.store.media(req.media_id);
     if (!m || m.project_id !== req.project_id) throw problems.notFound();
+    if (!askedBy(m, a) && (a.anonymous || !a.can('editCompleted'))) throw problems.notFound();
     if (m.status === 'pending') await this.check(m);
     return this.info((await this.store.media(m.media_id))!);
+  }
+
+  /**
+   * Files attach to the caller's own response only: a stored response's creator (or those who edit others'
+   * responses); a response not stored yet belongs to whoever asked for its first file. A collection link's
+   * respondent attaches files to a response not stored yet, within the link's quota.
+   */
+  private async mayAttach(a: ResponseAccess, responseId: string, projectId: number, size: number): Promise<void> {
+    const stored = await this.store.byResponseId(responseId);
+    if (stored && stored.project_id !== projectId) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+    const editsOthers = !a.anonymous && a.can('editCompleted');
+    if (stored && (a.anonymous || (stored.user_id !== a.userId && !editsOthers))) throw problems.forbidden();
+    if (!stored && !editsOthers && (await this.store.mediaOf(responseId)).some((m) => !askedBy(m, a))) throw problems.forbidden();
+    if (a.anonymous && (await this.store.linkUsage(a.surveyId)).mediaBytes + size > this.deps.linkLimits.mediaBytes) throw problems.linkQuota('files');
   }
 
   /** Checks the stored bytes (size, type from the content), makes the thumbnail, marks the media uploaded. */
@@ -102,6 +127,7 @@ export class MediaService {
     };
     if (stat.size > limits.maxBytes) await refuse('size', MEDIA_MESSAGES.size(limits.maxBytes));
     if (stat.size === 0) await refuse('size', MEDIA_MESSAGES.empty);
+    if (stat.size !== m.declared_size) await refuse('size', MEDIA_MESSAGES.declared);
     const bytes = await readAll(await files.get(m.object_key), limits.maxBytes);
     const type = sniffImageType(bytes);
     if (!type || !(limits.types as readonly string[]).includes(type)) await refuse('content_type', MEDIA_MESSAGES.content);

@@ -1,9 +1,9 @@
 // Reading responses (spec 001 §7 Responses, References): the full fetch, the filtered chunk, one response, the
 // longitudinal lookup, a referenced project's responses and the open-responses mail. Only what the caller's role
 // and read_sites allow.
-import type { common, responses } from '@fieldwork/proto';
+import { responses, type common } from '@fieldwork/proto';
 import { filterModel, RESPONSE_CHUNK_PAGE_SIZE, RESPONSE_FETCH_LIMIT } from '@fieldwork/sampler';
-import { parseJsonInput, problems } from '@fieldwork/service-kit';
+import { isProblem, parseJsonInput, problems } from '@fieldwork/service-kit';
 import { ResponseStore, type ResponseRow, type Scope } from '../store/response.store.js';
 import type { AccessCache, ResponseAccess } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';
@@ -70,15 +70,26 @@ export class ReadService {
     return { results: await this.messages(visible), count: visible.length };
   }
 
+  /**
+   * A referenced project's responses for the reference picker: only those the caller may read in that project
+   * itself (a reference grants nothing there), and of each only what the picker shows (its ids, form, display name,
+   * lookup answers, completion and time) — no answers, people, places or devices.
+   */
   async referenceResponses(req: responses.ReferenceResponsesRequest, ctx: Ctx): Promise<responses.ResponseList> {
     let a = await this.reader(req.caller, req.project_id, ctx);
     // A reference added within the cache's lifetime: ask again before refusing.
     if (!a.referenceIds.includes(req.reference_id)) a = await this.access.get(req.caller, req.project_id, ctx, true);
     if (!a.referenceIds.includes(req.reference_id)) throw problems.notFound();
-    // Conditions over a referenced project need its answers: the reference grants reading it whole.
-    const rows = await this.store.list(req.reference_id, { all: true, userId: 0, sites: [] }, 0, RESPONSE_FETCH_LIMIT);
+    let there: ResponseAccess;
+    try {
+      there = await this.reader(req.caller, req.reference_id, ctx);
+    } catch (err) {
+      if (isProblem(err) && err.status < 500) throw problems.notFound();
+      throw err;
+    }
+    const rows = await this.store.list(req.reference_id, there.scope, 0, RESPONSE_FETCH_LIMIT);
     const live = rows.filter((r) => !r.deleted);
-    return { results: await this.messages(live), count: live.length };
+    return { results: live.map(pickerMessage), count: live.length };
   }
 
   /** Mails the caller's open (not completed) responses of the project as a list, to `send_to`. */
@@ -97,6 +108,23 @@ export class ReadService {
     await this.deps.auth.sendMail({ to, subject: `Open responses of project ${req.project_id}`, body }, ctx);
     return { open: rows.length };
   }
+}
+
+/** What the reference picker shows of a response, and nothing else. */
+function pickerMessage(r: ResponseRow): responses.Response {
+  const full = toMessage(r);
+  return responses.Response.fromPartial({
+    id: full.id,
+    response_id: full.response_id,
+    project: full.project,
+    schema: full.schema,
+    display_name: full.display_name,
+    lookup_answers_json: full.lookup_answers_json,
+    completed: full.completed,
+    time_created: full.time_created,
+    time_updated: full.time_updated,
+    version: full.version,
+  });
 }
 
 function inScope(s: Scope, r: ResponseRow): boolean {

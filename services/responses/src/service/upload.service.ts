@@ -1,13 +1,14 @@
 // Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
-import { checkProblems, checkResponse, isAnswered, lookupAnswers, type Answers } from '@fieldwork/sampler';
+import { ANSWER_MESSAGES, checkProblems, checkResponse, isAnswered, LIMIT_MESSAGES, lookupAnswers, REQUEST_LIMITS, type Answers, type ResponseData, type SchemaBody } from '@fieldwork/sampler';
 import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
   clientTime,
   decide,
   nextHistory,
   responseIdFits,
+  stateRefusal,
   toGeotag,
   UPLOAD_ACTIONS,
   uploadPayload,
@@ -35,7 +36,15 @@ export const UPLOAD_MESSAGES = {
   locked: "This response is locked: only a mobile manager or the response's own creator may change it.",
   duplicateKey: 'A record with this identifier',
   site: 'You cannot add responses to this site.',
+  finalized: 'This project is finalized: it takes no new responses.',
+  serverField: 'A collection link cannot set this field.',
+  beforeLink: 'Enter a valid time, not before the collection link was made.',
 } as const;
+
+/** What a collection link's respondent may not say about a response: the server's and the project's fields. */
+const SERVER_FIELDS = ['deleted', 'locked', 'archived', 'is_marker', 'group', 'team', 'parent_id'] as const;
+/** Device clocks drift: a respondent's times may be this much before the link was made. */
+const CLOCK_SKEW_MS = 86_400_000;
 
 /** What an import batch shares: the stored responses it read at once (and those it wrote since). */
 interface Batch {
@@ -74,6 +83,7 @@ export class UploadService {
     const action = this.action(req.action);
     const access = await this.access.get(req.caller, req.project_id, ctx);
     if (!access.can('collect') && !access.can('edit')) throw problems.forbidden();
+    if (access.projectState === 'D') throw problems.invalidProjectId();
     const reply = await transaction(this.deps.sql, (tx) => this.uploadOne(tx, access, action, req.payload_json, req.project_id, ctx));
     if (reply.status === 'stored') this.deps.published();
     return reply;
@@ -86,6 +96,7 @@ export class UploadService {
   async importBatch(req: responses.ImportBatchRequest, ctx: Ctx): Promise<responses.ImportBatchReply> {
     const access = await this.access.get(req.caller, req.project_id, ctx);
     if (!access.screens.has('projectLevelIngestion') || !access.can('collect')) throw problems.forbidden();
+    if (access.projectState === 'D') throw problems.invalidProjectId();
     if (req.payloads_json.length > 5000) throw problems.invalid('An import batch holds at most 5000 rows.');
     const actions = req.payloads_json.map((_, i) => this.action(req.actions[i] || 'save'));
     const results = await transaction(this.deps.sql, async (tx) => {
@@ -136,9 +147,21 @@ export class UploadService {
       throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.responseId(req.project_id, p.sampler_schema)] });
     }
 
+    // A collection link's respondent files a new response of the project's own, nothing more: server fields,
+    // placement and hierarchy are the server's, and nothing happened before the link existed.
+    if (access.anonymous) {
+      const said = SERVER_FIELDS.filter((k) => p[k] !== undefined && p[k] !== null);
+      if (said.length > 0) throw problems.invalidFields(Object.fromEntries(said.map((k) => [k, [UPLOAD_MESSAGES.serverField]])));
+    }
     const now = new Date();
     const timeUpdated = clientTime(p.time_updated, now);
     const timeCreated = clientTime(p.time_created, now);
+    const floor = access.anonymous && access.linkCreated !== '' ? new Date(access.linkCreated).getTime() - CLOCK_SKEW_MS : undefined;
+    if (floor !== undefined) {
+      const times = { time_created: timeCreated, time_updated: timeUpdated, time_completed: clientTime(p.time_completed, now) };
+      const early = Object.entries(times).filter(([, t]) => t !== undefined && t.getTime() < floor);
+      if (early.length > 0) throw problems.invalidFields(Object.fromEntries(early.map(([k]) => [k, [UPLOAD_MESSAGES.beforeLink]])));
+    }
 
     const store = new ResponseStore(tx);
     const level = schema.doc.level;
@@ -166,6 +189,14 @@ export class UploadService {
     {
       const stored = batch ? batch.stored.get(p.response_id) : await store.forUpdate(p.response_id);
       if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+      const closed = stateRefusal(access.projectState, !stored, access.can('editCompleted'));
+      if (closed === 'deleted') throw problems.invalidProjectId();
+      if (closed === 'finalized') throw problems.invalid(UPLOAD_MESSAGES.finalized);
+      if (access.anonymous && !stored && (await store.linkUsage(access.surveyId)).responses >= this.deps.linkLimits.responses) throw problems.linkQuota('responses');
+      // A file answer names a file of this project (people) or one asked for this response through this link
+      // (respondents): never another project's object, which an export would sign a download link for. Imports
+      // carry the keys of the export they come from (projectLevelIngestion).
+      if (hasMedia && !batch) await this.checkMedia(store, access, p.response_id, req.project_id, schema.body, checked.data, stored?.data);
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
       const validity = checked.record;
@@ -202,6 +233,7 @@ export class UploadService {
         time_updated: timeUpdated,
         time_completed: completed ? (stored?.completed ? stored.time_completed : (clientTime(p.time_completed, now) ?? now)) : null,
         data: checked.data,
+        survey_id: stored ? stored.survey_id : access.anonymous ? access.surveyId : null,
       };
 
       if (stored) await this.mayChange(access, stored, incoming, ctx);
@@ -263,6 +295,9 @@ export class UploadService {
     const parsed = uploadPayload.safeParse({ project: projectId, ...raw });
     if (!parsed.success) throw problems.invalidFields(fieldErrorsOf(parsed.error.issues));
     if (parsed.data.project !== projectId) throw problems.invalidFields({ project: [UPLOAD_MESSAGES.project] });
+    // The gateway bounds uploads already; imports come from a file.
+    const answers = Object.values(parsed.data.data).reduce((n, repeat) => n + Object.keys(repeat).length, 0);
+    if (answers > REQUEST_LIMITS.answersPerResponse) throw problems.invalidFields({ data: [LIMIT_MESSAGES.answers] });
     return parsed.data;
   }
 
@@ -286,7 +321,7 @@ export class UploadService {
    */
   private async mayChange(access: ResponseAccess, stored: ResponseRow, next: NewResponse, ctx: Ctx): Promise<void> {
     const creator = access.anonymous
-      ? stored.anonymous && stored.device_id !== '' && stored.device_id === next.device_id
+      ? stored.anonymous && stored.survey_id === access.surveyId && stored.device_id !== '' && stored.device_id === next.device_id
       : stored.user_id === access.userId;
     if (!creator && !access.can('editCompleted')) throw problems.forbidden();
     if (stored.deleted !== next.deleted && !access.can('delete')) throw problems.forbidden();
@@ -296,6 +331,22 @@ export class UploadService {
         throw problems.invalid(stored.locked !== next.locked ? UPLOAD_MESSAGES.lock : UPLOAD_MESSAGES.locked);
       }
     }
+  }
+
+  /** Refuses file answers (new or changed) that are not this project's files, or for a respondent not this response's own. */
+  private async checkMedia(store: ResponseStore, access: ResponseAccess, responseId: string, projectId: number, body: SchemaBody, data: ResponseData, before: ResponseData | undefined): Promise<void> {
+    const mine = access.anonymous ? (await store.mediaOf(responseId)).filter((m) => m.survey_id === access.surveyId && m.project_id === projectId) : [];
+    const bad: Record<string, string[]> = {};
+    for (const [repeat, answers] of Object.entries(data)) {
+      for (const [id, value] of Object.entries(answers)) {
+        const type = body.entities.items[id]?.type;
+        if ((type !== 'image' && type !== 'signature') || value === before?.[repeat]?.[id]) continue;
+        const folder = `${type === 'image' ? 'images' : 'signatures'}/${projectId}/`;
+        const ok = typeof value === 'string' && (access.anonymous ? mine.some((m) => m.object_key === value && m.kind === type) : value.startsWith(folder));
+        if (!ok) bad[`data.${repeat}.${id}`] = [ANSWER_MESSAGES.media];
+      }
+    }
+    if (Object.keys(bad).length > 0) throw problems.invalidFields(bad);
   }
 
   private async isMobileManager(access: ResponseAccess, ctx: Ctx): Promise<boolean> {

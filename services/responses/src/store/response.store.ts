@@ -44,6 +44,8 @@ export interface ResponseRow {
   time_uploaded: Date;
   data: Record<string, Record<string, unknown>>;
   version: number;
+  /** The collection link a respondent uploaded it through (null for people). */
+  survey_id: number | null;
 }
 
 export type NewResponse = Omit<ResponseRow, 'id' | 'version' | 'time_uploaded'>;
@@ -67,12 +69,16 @@ export interface MediaRow {
   size: number | null;
   thumbnail_key: string | null;
   status: 'pending' | 'uploaded';
+  created_by: number | null;
+  /** The collection link a respondent asked for it through (null for people). */
+  survey_id: number | null;
+  created_at: Date;
 }
 
 const COLUMNS = [
   'response_id', 'project_id', 'schema_id', 'user_id', 'email', 'anonymous', 'site_id', 'group_id', 'team_id', 'device_id', 'completed',
   'deleted', 'locked', 'is_valid', 'is_marker', 'archived', 'parent_id', 'ancestors', 'response_referenced_id', 'geotag', 'geotag_history',
-  'lookup_key', 'lookup_answers', 'display_name', 'schema_level', 'time_created', 'time_updated', 'time_completed', 'data',
+  'lookup_key', 'lookup_answers', 'display_name', 'schema_level', 'time_created', 'time_updated', 'time_completed', 'data', 'survey_id',
 ] as const;
 
 export class ResponseStore {
@@ -244,7 +250,7 @@ export class ResponseStore {
 
   // Media.
 
-  async addMedia(m: Omit<MediaRow, 'size' | 'thumbnail_key' | 'status'> & { created_by: number | null }): Promise<void> {
+  async addMedia(m: Omit<MediaRow, 'size' | 'thumbnail_key' | 'status' | 'created_at'>): Promise<void> {
     await this.sql`insert into media ${this.sql(m as unknown as Record<string, never>)}`;
   }
 
@@ -256,6 +262,34 @@ export class ResponseStore {
 
   async markMediaUploaded(mediaId: string, size: number, thumbnailKey: string | null): Promise<void> {
     await this.sql`update media set status = 'uploaded', size = ${size}, thumbnail_key = ${thumbnailKey}, uploaded_at = now() where media_id = ${mediaId}`;
+  }
+
+  /** The media asked for a response (its files, pending or uploaded). */
+  async mediaOf(responseId: string): Promise<MediaRow[]> {
+    return this.sql<MediaRow[]>`select * from media where response_id = ${responseId}`;
+  }
+
+  /** What a collection link has used: responses stored through it, and bytes of the files asked for through it. */
+  async linkUsage(surveyId: number): Promise<{ responses: number; mediaBytes: number }> {
+    const [row] = await this.sql<{ responses: number; media_bytes: string }[]>`
+      select (select count(*)::int from responses where survey_id = ${surveyId}) as responses,
+             (select coalesce(sum(declared_size), 0)::text from media where survey_id = ${surveyId}) as media_bytes`;
+    return { responses: row!.responses, mediaBytes: Number(row!.media_bytes) };
+  }
+
+  /**
+   * Takes away uploads never completed after `ttlSeconds` (their URL expired long before), at most `limit`:
+   * `remove` deletes each object, then the rows go. Replicas skip the rows another one holds.
+   */
+  async sweepPendingMedia(ttlSeconds: number, limit: number, remove: (m: MediaRow) => Promise<void>): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      const rows = await tx<MediaRow[]>`
+        select * from media where status = 'pending' and created_at < now() - make_interval(secs => ${ttlSeconds})
+        order by created_at limit ${limit} for update skip locked`;
+      for (const m of rows) await remove(m);
+      if (rows.length > 0) await tx`delete from media where media_id = any(${rows.map((m) => m.media_id)})`;
+      return rows.length;
+    }) as Promise<number>;
   }
 
   /** Media not uploaded yet, by kind. */

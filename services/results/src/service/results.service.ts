@@ -1,7 +1,7 @@
 // Results of a project (spec 001 §3 Results payload, §9 aggregators): per schema, the filtered response count with
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
 import type { common, forms, projects, results } from '@fieldwork/proto';
-import { filterModel, isQuestion, itemsInOrder, type Choice, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { filterModel, isQuestion, LIMIT_MESSAGES, REQUEST_LIMITS, itemsInOrder, type Choice, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { parseJsonInput, problems, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
@@ -19,7 +19,7 @@ const comparisonsModel = z.array(
     message: 'A comparison by question names its item_id.',
     path: ['item_id'],
   }),
-);
+).max(REQUEST_LIMITS.comparisonsPerQuery, LIMIT_MESSAGES.list(REQUEST_LIMITS.comparisonsPerQuery));
 
 interface Shape {
   where: Where;
