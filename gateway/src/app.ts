@@ -41,6 +41,14 @@ export interface GatewayOptions {
   mapTileOrigins?: string;
   webDir: string;
   tls: boolean;
+  /** Addresses or CIDRs of the proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES); none by default. */
+  trustedProxies?: string;
+}
+
+/** Fastify's trustProxy from TRUSTED_PROXIES: false (the connection's address) unless proxies are listed. */
+export function trustedProxies(list: string | undefined): false | string[] {
+  const entries = (list ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return entries.length === 0 ? false : entries;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -63,7 +71,8 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the listed proxies: anyone else could write any address there.
+    trustProxy: trustedProxies(options.trustedProxies),
     // One access line per request (below), not Fastify's two.
     disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },

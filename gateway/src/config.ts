@@ -1,6 +1,15 @@
 // Every environment variable of the gateway, with its default.
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, vars, z } from '@fieldwork/service-kit';
+
+/** An address, a CIDR, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
+const proxyEntry = (e: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(e)) return true;
+  const [addr = '', bits, ...rest] = e.split('/');
+  const v = isIP(addr);
+  return v !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
+};
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -43,6 +52,14 @@ export const gatewayConfigShape = {
   WEB_DIR: vars.string(defaultWebDir),
   /** Seconds to let in-flight requests finish on shutdown. */
   SHUTDOWN_TIMEOUT_S: vars.int(10),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDRs, e.g. the ingress controller's pod
+   * network); empty: none, the client address is the connection's (the single-machine mode). Only an address in this
+   * list may name the client, so nobody else can choose the address the audit log and the per-address limits see.
+   */
+  TRUSTED_PROXIES: vars
+    .string('')
+    .refine((v) => v.split(',').map((e) => e.trim()).filter((e) => e !== '').every(proxyEntry), 'must be comma-separated addresses or CIDRs'),
   /** Set when TLS terminates in front of the gateway, to send HSTS. */
   TLS_TERMINATED: vars.bool(false),
   /** Exit when the launcher that started this process goes away (single-machine mode). */

@@ -34,6 +34,7 @@ async function main() {
       mapTileOrigins: config.MAP_TILE_ORIGINS,
       webDir: config.WEB_DIR,
       tls: config.TLS_TERMINATED,
+      trustedProxies: config.TRUSTED_PROXIES,
     },
   });
   const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GATEWAY_HOST, service: 'gateway', log }) : undefined;
