@@ -93,6 +93,26 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
     },
   );
 
+  // Invitations: an existing account added to a workspace joins it only when its owner accepts.
+  app.get(
+    '/api/accounts/invitations/',
+    { preHandler: app.authenticate, schema: { tags, security: secured, summary: 'The invitations to workspaces the caller has not answered' } },
+    async (request) => {
+      const { results } = await clients.auth.listInvitations({ caller: request.caller }, meta(request));
+      return { results, count: results.length };
+    },
+  );
+  for (const answer of ['accept', 'decline'] as const) {
+    app.post<{ Params: { id: string } }>(
+      `/api/accounts/invitations/:id/${answer}/`,
+      { preHandler: app.authenticate, schema: { tags, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace` } },
+      async (request) => {
+        const organization_id = parseId(request.params.id, problems.noInvitation);
+        return clients.auth.answerInvitation({ caller: request.caller, organization_id, accept: answer === 'accept' }, meta(request));
+      },
+    );
+  }
+
   app.get<{ Params: { email: string } }>(
     '/api/accounts/user/:email/reset',
     { schema: { tags, summary: 'Mail a password reset link', response: { 200: detailSchema } } },

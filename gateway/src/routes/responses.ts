@@ -5,7 +5,7 @@ import type { projects, responses } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -63,8 +63,8 @@ function queryInt(v: unknown, fallback: number, field: string): number {
 const COLLECT_TOKEN_MAX_MS = 30 * 24 * 3600 * 1000;
 
 export default async function responseRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['responses'], security: secured } };
-  const collectOpts = { preHandler: app.authenticateCollect, schema: { tags: ['responses'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['responses'], security: secured } };
+  const collectOpts = { preHandler: app.authenticateCollect, config: apiKeyRoute, schema: { tags: ['responses'], security: secured } };
   const c = clients.responses;
 
   // Upload: a plain save, a complete or an uncomplete. A collection link's token may upload to its project.

@@ -15,3 +15,9 @@ export function parseId(value: string, invalid: () => Problem): number {
 }
 
 export const secured = [{ jwt: [] }];
+
+/**
+ * The route config of a data route of a workspace (projects, sites, forms, responses, results, exports): the only
+ * routes an API key may call (the auth plugin refuses a key anywhere else).
+ */
+export const apiKeyRoute = { apiKey: true } as const;

@@ -54,6 +54,10 @@ declare module 'fastify' {
     /** The sharer (as a caller) and the item of a share token; refuses anything else. */
     verifyItemToken: (token: string) => { caller: common.Caller; project_id: number; schema_id: number; item_id: number };
   }
+  interface FastifyContextConfig {
+    /** API keys may call this route: a data route of their workspace (routes/util.ts apiKeyRoute). */
+    apiKey?: boolean;
+  }
   interface FastifyRequest {
     caller: common.Caller;
     /** W3C trace context of this request, passed to the services (app.ts). */
@@ -91,7 +95,11 @@ export default fp(
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const apiKey = API_KEY.exec(request.headers.authorization ?? '')?.[1];
       if (apiKey !== undefined) {
-        request.caller = await byApiKey(apiKey, request.id);
+        const caller = await byApiKey(apiKey, request.id);
+        // Keys reach the data routes of their workspace only: never accounts, sessions, workspaces, workspace users,
+        // keys, integrations or share links, so a leaked key cannot mint what would outlive it.
+        if (request.routeOptions.config.apiKey !== true) throw problems.apiKeyNotAllowed();
+        request.caller = caller;
         return;
       }
       const claims = await verify(request);

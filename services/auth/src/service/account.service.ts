@@ -179,6 +179,15 @@ export class AccountService {
     });
   }
 
+  /** Tells an existing account it was invited to a workspace, and where to answer (the settings screen). */
+  async mailInvitation(user: UserRow, organizationName: string, tx = this.deps.sql): Promise<void> {
+    await new OutboxStore(tx).enqueue({
+      to: user.email,
+      subject: `Fieldwork: an invitation to ${organizationName}`,
+      body: `You were invited to the workspace "${organizationName}" on Fieldwork.\n\nSign in as ${user.username} and accept or decline it in your settings:\n${this.deps.settings.publicUrl}/user-settings\n\nUntil you accept, the workspace sees nothing of your account but this address.`,
+    });
+  }
+
   /** The user, if the caller may see it: themselves, staff, or an owner/admin of a workspace they share. */
   private async visibleUser(callerMsg: auth.GetUserRequest['caller'], id: number): Promise<UserRow> {
     const caller = callerOf(callerMsg);

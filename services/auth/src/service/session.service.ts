@@ -1,15 +1,16 @@
 // Login, refresh-token rotation and logout (spec 000 §4 Login, Session).
 import { randomUUID } from 'node:crypto';
-import type { auth, common } from '@fieldwork/proto';
+import { common, type auth } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit';
 import { addFieldErrors, MESSAGES, normalizeLogin } from '../domain/accounts.js';
 import { afterFailure, failureDelayMs, lockStatus } from '../domain/login-throttle.js';
-import { OrganizationStore } from '../store/organization.store.js';
+import { OrganizationStore, type OrganizationRow } from '../store/organization.store.js';
 import { SessionStore } from '../store/session.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
 import { randomToken, sha256 } from './crypto.js';
 import type { AuthDeps } from './deps.js';
 import { toOrganization, toUser } from './mappers.js';
+import { visibleMembers } from './workspace-access.js';
 
 /** A refresh token seen again within this many ms of its use is a benign race (two tabs), not theft. */
 const REUSE_GRACE_MS = 30_000;
@@ -72,7 +73,7 @@ export class SessionService {
       access: this.access(logged, sessionId),
       refresh,
       user: toUser(logged, organizations),
-      organization: toOrganization(current, await this.orgs.members(current.id)),
+      organization: await this.organizationFor(user, current),
     };
   }
 
@@ -104,6 +105,14 @@ export class SessionService {
       if (found && found.user_id === caller.user_id) await this.sessions.revoke(found.session_id);
     }
     return {};
+  }
+
+  /** The login answer's workspace, with the members this user may see in it (workspace-access.ts). */
+  private async organizationFor(user: UserRow, org: OrganizationRow): Promise<auth.Organization> {
+    const caller = common.Caller.fromPartial({ user_id: user.id, is_staff: user.is_staff, is_superuser: user.is_superuser });
+    const members = await this.orgs.members(org.id);
+    const member = members.find((m) => m.user_id === user.id && m.is_active);
+    return toOrganization(org, visibleMembers(caller, org, member, members));
   }
 
   private access(user: UserRow, sessionId: string): string {

@@ -82,7 +82,7 @@ async function latestMail(to: string): Promise<{ subject: string; body: string }
 describe('migrations', () => {
   it('recorded the auth schema migrations in order', async () => {
     const rows = await sql`select name from auth.schema_migrations`;
-    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql', '0003-audit.sql']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql', '0003-audit.sql', '0004-invitations.sql']);
   });
 });
 
