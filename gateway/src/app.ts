@@ -2,7 +2,7 @@
 // then the routes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { childTrace, formatTraceparent, metrics, parseTraceparent, problems, type Logger } from '@fieldwork/service-kit';
+import { childTrace, formatTraceparent, metrics, NO_REVOCATIONS, parseTraceparent, problems, type Logger, type RevocationCheck } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -61,7 +61,13 @@ function hasNul(v: unknown, depth = 0): boolean {
   return false;
 }
 
-export async function buildGateway(deps: { clients: Clients; log: Logger; options: GatewayOptions }): Promise<FastifyInstance> {
+export async function buildGateway(deps: {
+  clients: Clients;
+  log: Logger;
+  options: GatewayOptions;
+  /** The revocation list every token is checked against (server.ts watches it; none in unit tests). */
+  revocations?: RevocationCheck;
+}): Promise<FastifyInstance> {
   const { clients, options } = deps;
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
@@ -129,10 +135,11 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });
   await app.register(auth, {
     secret: options.jwtSecret,
+    revocations: deps.revocations ?? NO_REVOCATIONS,
     apiKeyCacheMs: options.apiKeyCacheMs ?? 30_000,
     authenticateApiKey: async (key: string, requestId: string) => {
       const who = await clients.auth.authenticateApiKey({ key }, { requestId });
-      return common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id });
+      return { caller: common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id }), prefix: who.prefix };
     },
   });
 

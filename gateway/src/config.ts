@@ -1,7 +1,7 @@
 // Every environment variable of the gateway, with its default.
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, vars, z } from '@fieldwork/service-kit';
+import { loadConfig, natsVars, vars, z } from '@fieldwork/service-kit';
 
 /** An address, a CIDR, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
 const proxyEntry = (e: string) => {
@@ -23,6 +23,8 @@ export const gatewayConfigShape = {
   METRICS_PORT: vars.port(0),
   /** Secret shared with the auth service that verifies access tokens (HS256). At least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** NATS (NATS_URL, NATS_PREFIX): the gateway watches the revocation list of sessions, API keys and share links. */
+  ...natsVars,
   /** Service addresses (host:port). */
   AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),

@@ -1,6 +1,6 @@
 // The gateway process: config, clients, build, listen; close-with-grace on signals.
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, createLogger, startMetricsServer } from '@fieldwork/service-kit';
+import { ConfigError, connectNats, createLogger, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
 import { buildGateway } from './app.js';
 import { connectClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -19,9 +19,13 @@ async function main() {
     },
     config.GRPC_TIMEOUT_MS,
   );
+  // Every access token, API key and share link is checked against the revocation list: serve only once it is loaded.
+  const nats = await connectNats(config.NATS_URL, { name: 'fieldwork-gateway', log });
+  const revocations = await RevocationList.watch(nats.nc, config.NATS_PREFIX, log.child({ component: 'revocations' }));
   const app = await buildGateway({
     clients,
     log,
+    revocations,
     options: {
       jwtSecret: config.JWT_SECRET,
       apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,
@@ -42,6 +46,8 @@ async function main() {
     if (err) log.error({ err }, 'closing after an error');
     else log.info({ signal }, 'shutting down');
     await app.close();
+    revocations.stop();
+    await nats.close();
     clients.close();
     await metricsServer?.close();
   });

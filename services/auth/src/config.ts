@@ -1,8 +1,10 @@
 // Every environment variable of the auth service, with its default.
-import { ConfigError, loadConfig, serviceVars, vars, z } from '@fieldwork/service-kit';
+import { ConfigError, loadConfig, natsVars, serviceVars, vars, z } from '@fieldwork/service-kit';
 
 export const authConfigShape = {
   ...serviceVars,
+  // NATS carries the revocation list (sessions, API keys, share links) to the gateways.
+  ...natsVars,
   /** gRPC port of the auth service. */
   AUTH_GRPC_PORT: vars.port(50051),
   /** Secret that signs access tokens (HS256); the gateway verifies with the same one. At least 32 characters. */
@@ -11,6 +13,8 @@ export const authConfigShape = {
   ACCESS_TOKEN_TTL_S: vars.int(3600),
   /** Lifetime of a refresh token in seconds. */
   REFRESH_TOKEN_TTL_S: vars.int(30 * 24 * 3600),
+  /** Seconds in which a rotated refresh token presented again is a benign race (two tabs); later it revokes the session. */
+  REFRESH_REUSE_GRACE_S: vars.int(30),
   /** Lifetime of a password-reset link in seconds. */
   RESET_LINK_TTL_S: vars.int(3600),
   /** Lifetime of a set-password link (new users) in seconds. */

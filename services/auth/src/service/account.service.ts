@@ -11,6 +11,7 @@ import {
 } from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { OutboxStore } from '../store/outbox.store.js';
+import { RevocationStore } from '../store/revocation.store.js';
 import { SessionStore } from '../store/session.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
 import { randomToken, sha256 } from './crypto.js';
@@ -101,6 +102,8 @@ export class AccountService {
       await new UserStore(tx).setPasswordHash(user.id, hash);
       await new UserStore(tx).clearAttempts(user.username);
       await new SessionStore(tx).revokeAllOf(user.id);
+      // New credentials end everything the old ones gave: sessions, and the share links the account made.
+      await new RevocationStore(tx).revokeShares(user.id);
     });
     this.deps.log.info({ userId: user.id }, 'password reset');
     return {};
@@ -128,6 +131,7 @@ export class AccountService {
     await transaction(this.deps.sql, async (tx) => {
       await new UserStore(tx).setPasswordHash(user.id, hash);
       await new SessionStore(tx).revokeAllOf(user.id);
+      await new RevocationStore(tx).revokeShares(user.id);
     });
     this.deps.log.info({ userId: user.id }, 'password changed');
     return {};

@@ -12,9 +12,6 @@ import type { AuthDeps } from './deps.js';
 import { toOrganization, toUser } from './mappers.js';
 import { visibleMembers } from './workspace-access.js';
 
-/** A refresh token seen again within this many ms of its use is a benign race (two tabs), not theft. */
-const REUSE_GRACE_MS = 30_000;
-
 export class SessionService {
   private readonly users: UserStore;
   private readonly orgs: OrganizationStore;
@@ -85,7 +82,8 @@ export class SessionService {
     if (!found || found.revoked_at !== null || found.expires_at.getTime() <= now) throw problems.tokenInvalid();
     if (found.used_at !== null || !(await this.sessions.markUsed(hash))) {
       // A rotated token presented again long after its use means it was copied: end the whole session.
-      if (found.used_at !== null && now - found.used_at.getTime() > REUSE_GRACE_MS) {
+      if (found.used_at !== null && now - found.used_at.getTime() > this.deps.settings.refreshReuseGraceMs) {
+        // Its access tokens stop too: the revocation reaches the gateways' revocation list.
         await this.sessions.revoke(found.session_id);
         this.deps.log.warn({ sessionId: found.session_id }, 'refresh token reused; session revoked');
       }

@@ -18,6 +18,8 @@ beforeAll(async () => {
   const port = await freePort();
   const config = loadAuthConfig({
     DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.natsUrl,
+    NATS_PREFIX: infra.natsPrefix,
     JWT_SECRET: 'x'.repeat(40),
     AUTH_GRPC_PORT: String(port),
     LOG_LEVEL: 'silent',
@@ -32,6 +34,7 @@ beforeAll(async () => {
     config,
     grpcPort: port,
     migrations: new URL('../../migrations', import.meta.url),
+    nats: true,
     build: (deps) => buildAuth(config, deps),
   });
   client = createClient(auth.AuthServiceClient, `127.0.0.1:${port}`);
@@ -82,7 +85,7 @@ async function latestMail(to: string): Promise<{ subject: string; body: string }
 describe('migrations', () => {
   it('recorded the auth schema migrations in order', async () => {
     const rows = await sql`select name from auth.schema_migrations`;
-    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql', '0003-audit.sql', '0004-invitations.sql']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql', '0003-audit.sql', '0004-invitations.sql', '0005-revocations.sql']);
   });
 });
 
