@@ -26,6 +26,7 @@ import resultRoutes from './routes/results.js';
 import exportRoutes from './routes/exports.js';
 import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import { sharedSchemas } from './schemas.js';
 
 export interface GatewayOptions {
@@ -43,6 +44,24 @@ export interface GatewayOptions {
   tls: boolean;
   /** Addresses or CIDRs of the proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES); none by default. */
   trustedProxies?: string;
+  /** Requests per minute and client address on the unauthenticated and mail-sending calls (config.ts RATE_LIMIT_*). */
+  rateLimits?: Partial<RateLimits>;
+}
+
+/** Per-minute limits by kind of call (routes/util.ts limit()). */
+export interface RateLimits {
+  login: number;
+  lookup: number;
+  mail: number;
+  reports: number;
+}
+const DEFAULT_RATE_LIMITS: RateLimits = { login: 100, lookup: 10, mail: 5, reports: 30 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The per-minute limits routes apply with `config: limit(app, kind)`. */
+    rateLimits: RateLimits;
+  }
 }
 
 /** Fastify's trustProxy from TRUSTED_PROXIES: false (the connection's address) unless proxies are listed. */
@@ -133,6 +152,10 @@ export async function buildGateway(deps: {
   await app.register(openapi);
   await app.register(errors);
   await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });
+  // Per client address (request.ip: the connection's, or a trusted proxy's client), in this process's memory, on the
+  // routes that ask for it (429.2 with Retry-After past the limit).
+  app.decorate('rateLimits', { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  await app.register(rateLimit, { global: false, keyGenerator: (request) => request.ip });
   await app.register(auth, {
     secret: options.jwtSecret,
     revocations: deps.revocations ?? NO_REVOCATIONS,

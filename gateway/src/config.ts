@@ -38,6 +38,16 @@ export const gatewayConfigShape = {
   API_KEY_CACHE_S: vars.int(30),
   /** Days a shared item's link (item-chart, item-table, item-results) stays valid. */
   ITEM_SHARE_TTL_DAYS: vars.int(365),
+  /**
+   * Requests per minute and client address (per gateway replica: with N replicas an address gets up to N times as
+   * many) on the calls that need no login or send mail: logging in and refreshing; the email check and the
+   * workspace match (they tell whether an address or domain is known); mails (password reset, invitation requests,
+   * open responses); error reports. The login itself is also slowed per account and address by the auth service.
+   */
+  RATE_LIMIT_LOGIN_PER_MIN: vars.int(100),
+  RATE_LIMIT_LOOKUP_PER_MIN: vars.int(10),
+  RATE_LIMIT_MAIL_PER_MIN: vars.int(5),
+  RATE_LIMIT_REPORTS_PER_MIN: vars.int(30),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */

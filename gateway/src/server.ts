@@ -39,6 +39,12 @@ async function main() {
       webDir: config.WEB_DIR,
       tls: config.TLS_TERMINATED,
       trustedProxies: config.TRUSTED_PROXIES,
+      rateLimits: {
+        login: config.RATE_LIMIT_LOGIN_PER_MIN,
+        lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
+        mail: config.RATE_LIMIT_MAIL_PER_MIN,
+        reports: config.RATE_LIMIT_REPORTS_PER_MIN,
+      },
     },
   });
   const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GATEWAY_HOST, service: 'gateway', log }) : undefined;

@@ -5,7 +5,7 @@ import type { projects, responses } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { apiKeyRoute, meta, parseId, secured } from './util.js';
+import { apiKeyRoute, limit, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -114,7 +114,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   app.get<{ Params: { id: string }; Querystring: { schema?: string; key?: string } }>('/api/project/:id/response/lookup/', opts, async (r) =>
     listJson(await c.lookup({ caller: r.caller, project_id: projectId(r), schema_id: queryInt(r.query.schema, 0, 'schema'), key: str(r.query.key) }, meta(r))),
   );
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', opts, async (r) =>
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', { ...opts, config: { ...opts.config, ...limit(app, 'mail') } }, async (r) =>
     c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
   );
   app.get<{ Params: { id: string; refId: string } }>('/api/project/:id/references/:refId/responses/', opts, async (r) =>

@@ -1,5 +1,5 @@
 // Small helpers shared by the route files.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallMeta } from '@fieldwork/service-kit';
 import type { Problem } from '@fieldwork/service-kit/problems';
 
@@ -21,3 +21,6 @@ export const secured = [{ jwt: [] }];
  * routes an API key may call (the auth plugin refuses a key anywhere else).
  */
 export const apiKeyRoute = { apiKey: true } as const;
+
+/** The route config that limits a route to `app.rateLimits[kind]` requests a minute per client address. */
+export const limit = (app: FastifyInstance, kind: 'login' | 'lookup' | 'mail' | 'reports') => ({ rateLimit: { max: app.rateLimits[kind], timeWindow: 60_000 } });

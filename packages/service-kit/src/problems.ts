@@ -80,7 +80,7 @@ export const problems = {
   payloadTooLarge: problem('413.1', () => 'Request body is too large.'),
   tooManyLoginAttempts: problem(
     '429.1',
-    (minutes: number) => `Too many failed login attempts. Please try again in ${minutes} minutes.`,
+    (seconds: number) => `Too many failed login attempts. Please try again in ${seconds} seconds.`,
   ),
   rateLimited: problem('429.2', () => 'Too many requests. Please slow down.'),
 

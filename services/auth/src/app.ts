@@ -32,13 +32,13 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
       publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
       inviteNotifyEmail: config.INVITE_NOTIFY_EMAIL,
       throttle: {
-        slowAfter: config.LOGIN_SLOWDOWN_AFTER,
-        slowMs: config.LOGIN_SLOWDOWN_MS,
-        lockAfter: config.LOGIN_LOCKOUT_AFTER,
-        lockMinutes: config.LOGIN_LOCKOUT_MINUTES,
+        freeAttempts: config.LOGIN_SLOWDOWN_AFTER,
+        addressFreeAttempts: config.LOGIN_ADDRESS_SLOWDOWN_AFTER,
+        baseDelayMs: config.LOGIN_SLOWDOWN_MS,
+        maxDelayMs: config.LOGIN_MAX_DELAY_S * 1000,
+        windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
       },
     },
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     audit: new AuditLog(sql, log.child({ component: 'audit' })),
   };
   const accounts = new AccountService(deps);

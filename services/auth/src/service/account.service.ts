@@ -11,6 +11,7 @@ import {
 } from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { OutboxStore } from '../store/outbox.store.js';
+import { LoginThrottleStore } from '../store/login-throttle.store.js';
 import { RevocationStore } from '../store/revocation.store.js';
 import { SessionStore } from '../store/session.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
@@ -22,6 +23,10 @@ import { callerOf } from './caller.js';
 /** Public mail domains never match a workspace. */
 const PUBLIC_DOMAINS = new Set(['gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'proton.me', 'example.com']);
 const NAME_MAX = 150;
+/** Password reset mails to one account within an hour. */
+const RESET_MAILS_PER_HOUR = 3;
+/** Invitation requests recorded (and mailed to the operator) for one address within an hour. */
+const INVITE_REQUESTS_PER_HOUR = 3;
 
 export class AccountService {
   private readonly users: UserStore;
@@ -82,6 +87,11 @@ export class AccountService {
       this.deps.log.info('password reset asked for an unknown address');
       return {};
     }
+    // At most a few reset mails an hour to one person, from however many addresses: the answer stays the same.
+    if ((await this.users.recentNonces(user.id, 'reset', 3600)) >= RESET_MAILS_PER_HOUR) {
+      this.deps.log.info({ userId: user.id }, 'password reset mail withheld: too many this hour');
+      return {};
+    }
     await this.mailPasswordLink(user, 'reset');
     return {};
   }
@@ -100,7 +110,7 @@ export class AccountService {
     await transaction(this.deps.sql, async (tx) => {
       if (!(await new UserStore(tx).consumeNonce(user.id, sha256(req.nonce.trim())))) throw problems.resetLinkInvalid();
       await new UserStore(tx).setPasswordHash(user.id, hash);
-      await new UserStore(tx).clearAttempts(user.username);
+      await new LoginThrottleStore(tx).clearAccount(user.id);
       await new SessionStore(tx).revokeAllOf(user.id);
       // New credentials end everything the old ones gave: sessions, and the share links the account made.
       await new RevocationStore(tx).revokeShares(user.id);
@@ -145,6 +155,8 @@ export class AccountService {
   async requestInvite(req: auth.RequestInviteRequest): Promise<common.Empty> {
     if (!isValidEmail(req.email)) throw problems.invalidFields({ email: [MESSAGES.email] });
     const invite = { email: req.email.trim(), name: req.name.trim().slice(0, 200), organization: req.organization.trim().slice(0, 200) };
+    // Repeats of one address within the hour are not recorded nor mailed again: the answer stays the same.
+    if ((await this.users.recentInviteRequests(invite.email, 3600)) >= INVITE_REQUESTS_PER_HOUR) return {};
     await transaction(this.deps.sql, async (tx) => {
       await new UserStore(tx).addInviteRequest(invite);
       if (this.deps.settings.inviteNotifyEmail !== '') {

@@ -23,6 +23,4 @@ export interface AuthDeps {
   settings: AuthSettings;
   /** The audit log of security events (audit.service.ts). */
   audit: AuditLog;
-  /** Waits, for the login slow-down; replaceable in tests. */
-  sleep: (ms: number) => Promise<void>;
 }
