@@ -117,11 +117,12 @@ export class MemberService {
       const store = new OrganizationStore(tx);
       const existing = await users.byEmail(email);
       if (existing) {
-        if ((await store.member(org.id, existing.id))?.is_active) return { user: brief(existing, true), created: false, invited: false };
+        const membership = await store.member(org.id, existing.id);
+        if (membership?.is_active) return { user: brief(existing, true), created: false, invited: false };
         // An account that exists is the person's: invited to the workspace, a member (and so a project user) only once
-        // it accepts.
+        // it accepts. One mail per invitation.
         await store.invite(org.id, existing.id, undefined, req.invited_by);
-        await this.accounts.mailInvitation(existing, org.name, tx);
+        if (membership?.invited_at == null) await this.accounts.mailInvitation(existing, org.name, tx);
         return { user: brief(existing, false), created: false, invited: true };
       }
       const user = await users.create({

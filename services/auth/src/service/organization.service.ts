@@ -89,9 +89,11 @@ export class OrganizationService {
       const existing = await users.byEmail(email);
       if (existing) {
         // An account that exists is the person's, not this workspace's: it is invited, and joins only if it accepts.
+        const pending = (await store.member(org.id, existing.id))?.invited_at != null;
         const row = await store.invite(org.id, existing.id, roles, caller.user_id);
         if (!row) throw problems.userAlreadyMember();
-        await this.accounts.mailInvitation(existing, org.name, tx);
+        // One mail per invitation: inviting again (new roles) does not mail the person again.
+        if (!pending) await this.accounts.mailInvitation(existing, org.name, tx);
         return row;
       }
       const user = await users.create({
