@@ -34,7 +34,10 @@ export const gatewayConfigShape = {
   EXPORTS_GRPC_ADDR: vars.string('127.0.0.1:50056'),
   /** Deadline of a call to a service, in ms. */
   GRPC_TIMEOUT_MS: vars.int(15_000),
-  /** Seconds an API key's identity is cached (a revoked key stops working within this time). */
+  /**
+   * Seconds an API key's identity is cached. A revoked key stops at once (the revocation list is checked on every
+   * use); the cache bounds how long other changes (its user disabled) take to apply.
+   */
   API_KEY_CACHE_S: vars.int(30),
   /** Days a shared item's link (item-chart, item-table, item-results) stays valid. */
   ITEM_SHARE_TTL_DAYS: vars.int(365),
