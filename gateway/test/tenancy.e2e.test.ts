@@ -68,6 +68,8 @@ describe('another workspace’s account', () => {
     expect(((await api<Json>('GET', 'organization/', { token: alice.access })).body.results as Json[]).map((o) => o.id).sort()).toEqual([orgA, orgB].sort());
     const joined = ((await api<Json>('GET', `organization/${orgB}/organization-users/`, { token: bob.access })).body.results as Json[]).find((m) => m.user === alice.user.id);
     expect(joined).toMatchObject({ is_active: true, project_admin: true, invited: false });
+    // B's owner sees her account now, with the workspaces they share only (not A).
+    expect((await api<Json>('GET', `accounts/user/${alice.user.id}/`, { token: bob.access })).body.organizations).toEqual([{ id: orgB, name: 'Workspace B' }]);
 
     // Shared now: neither workspace renames her (workspace-scoped roles still change); she renames herself.
     for (const [token, org] of [[bob.access, orgB], [owner.access, orgA]] as const) {

@@ -42,8 +42,11 @@ export class AccountService {
     // The hot path (a user reading itself, once per page load) is one query.
     const user = await this.users.withOrganizations(req.id);
     if (!user) throw problems.notFound();
-    if (user.id !== caller.user_id) await this.visibleUser(req.caller, req.id);
-    return toUser(user, user.organizations);
+    if (user.id === caller.user_id || caller.is_staff || caller.is_superuser) return toUser(user, user.organizations);
+    await this.visibleUser(req.caller, req.id);
+    // Another workspace's administrator sees only the workspaces they share with the user, not the user's others.
+    const mine = new Set((await this.orgs.ofUser(caller.user_id)).map((o) => o.id));
+    return toUser(user, user.organizations.filter((o) => mine.has(o.id)));
   }
 
   async updateUser(req: auth.UpdateUserRequest): Promise<auth.User> {
