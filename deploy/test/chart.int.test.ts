@@ -136,6 +136,12 @@ describe('the Helm chart', () => {
     expect(JSON.parse(dashboard.data!['fieldwork.json']!).panels.length).toBeGreaterThan(8);
   });
 
+  it('trusts X-Forwarded-For only from the ingress controller, and from nobody without the ingress', () => {
+    const config = (values: string) => rendered.get(values)!.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-config')!.data!;
+    expect(config('external-values.yaml').TRUSTED_PROXIES).toBe('10.0.0.0/8,172.16.0.0/12,192.168.0.0/16');
+    expect(config('existing-secret-values.yaml').TRUSTED_PROXIES).toBe('');
+  });
+
   it('installs PostgreSQL, NATS, ClickHouse and MinIO in the chart for a small install, and refers to an existing Secret', () => {
     const aio = rendered.get('all-in-one-values.yaml')!;
     expect(aio.filter((o) => o.kind === 'StatefulSet').map((o) => o.metadata.name).sort()).toEqual(['fw-fieldwork-clickhouse', 'fw-fieldwork-minio', 'fw-fieldwork-nats', 'fw-fieldwork-postgresql']);

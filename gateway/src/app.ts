@@ -2,7 +2,7 @@
 // then the routes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { childTrace, formatTraceparent, metrics, parseTraceparent, problems, type Logger } from '@fieldwork/service-kit';
+import { childTrace, formatTraceparent, metrics, NO_REVOCATIONS, parseTraceparent, problems, type Logger, type RevocationCheck } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -26,6 +26,7 @@ import resultRoutes from './routes/results.js';
 import exportRoutes from './routes/exports.js';
 import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import { sharedSchemas } from './schemas.js';
 
 export interface GatewayOptions {
@@ -41,6 +42,32 @@ export interface GatewayOptions {
   mapTileOrigins?: string;
   webDir: string;
   tls: boolean;
+  /** Addresses or CIDRs of the proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES); none by default. */
+  trustedProxies?: string;
+  /** Requests per minute and client address on the unauthenticated and mail-sending calls (config.ts RATE_LIMIT_*). */
+  rateLimits?: Partial<RateLimits>;
+}
+
+/** Per-minute limits by kind of call (routes/util.ts limit()). */
+export interface RateLimits {
+  login: number;
+  lookup: number;
+  mail: number;
+  reports: number;
+}
+const DEFAULT_RATE_LIMITS: RateLimits = { login: 100, lookup: 10, mail: 5, reports: 30 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The per-minute limits routes apply with `config: limit(app, kind)`. */
+    rateLimits: RateLimits;
+  }
+}
+
+/** Fastify's trustProxy from TRUSTED_PROXIES: false (the connection's address) unless proxies are listed. */
+export function trustedProxies(list: string | undefined): false | string[] {
+  const entries = (list ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return entries.length === 0 ? false : entries;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -53,7 +80,13 @@ function hasNul(v: unknown, depth = 0): boolean {
   return false;
 }
 
-export async function buildGateway(deps: { clients: Clients; log: Logger; options: GatewayOptions }): Promise<FastifyInstance> {
+export async function buildGateway(deps: {
+  clients: Clients;
+  log: Logger;
+  options: GatewayOptions;
+  /** The revocation list every token is checked against (server.ts watches it; none in unit tests). */
+  revocations?: RevocationCheck;
+}): Promise<FastifyInstance> {
   const { clients, options } = deps;
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
@@ -63,7 +96,8 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the listed proxies: anyone else could write any address there.
+    trustProxy: trustedProxies(options.trustedProxies),
     // One access line per request (below), not Fastify's two.
     disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
@@ -118,12 +152,17 @@ export async function buildGateway(deps: { clients: Clients; log: Logger; option
   await app.register(openapi);
   await app.register(errors);
   await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });
+  // Per client address (request.ip: the connection's, or a trusted proxy's client), in this process's memory, on the
+  // routes that ask for it (429.2 with Retry-After past the limit).
+  app.decorate('rateLimits', { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  await app.register(rateLimit, { global: false, keyGenerator: (request) => request.ip });
   await app.register(auth, {
     secret: options.jwtSecret,
+    revocations: deps.revocations ?? NO_REVOCATIONS,
     apiKeyCacheMs: options.apiKeyCacheMs ?? 30_000,
     authenticateApiKey: async (key: string, requestId: string) => {
       const who = await clients.auth.authenticateApiKey({ key }, { requestId });
-      return common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id });
+      return { caller: common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id }), prefix: who.prefix };
     },
   });
 

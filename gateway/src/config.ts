@@ -1,6 +1,15 @@
 // Every environment variable of the gateway, with its default.
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, vars, z } from '@fieldwork/service-kit';
+import { loadConfig, natsVars, vars, z } from '@fieldwork/service-kit';
+
+/** An address, a CIDR, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
+const proxyEntry = (e: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(e)) return true;
+  const [addr = '', bits, ...rest] = e.split('/');
+  const v = isIP(addr);
+  return v !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
+};
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -14,6 +23,8 @@ export const gatewayConfigShape = {
   METRICS_PORT: vars.port(0),
   /** Secret shared with the auth service that verifies access tokens (HS256). At least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** NATS (NATS_URL, NATS_PREFIX): the gateway watches the revocation list of sessions, API keys and share links. */
+  ...natsVars,
   /** Service addresses (host:port). */
   AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
@@ -23,10 +34,23 @@ export const gatewayConfigShape = {
   EXPORTS_GRPC_ADDR: vars.string('127.0.0.1:50056'),
   /** Deadline of a call to a service, in ms. */
   GRPC_TIMEOUT_MS: vars.int(15_000),
-  /** Seconds an API key's identity is cached (a revoked key stops working within this time). */
+  /**
+   * Seconds an API key's identity is cached. A revoked key stops at once (the revocation list is checked on every
+   * use); the cache bounds how long other changes (its user disabled) take to apply.
+   */
   API_KEY_CACHE_S: vars.int(30),
   /** Days a shared item's link (item-chart, item-table, item-results) stays valid. */
   ITEM_SHARE_TTL_DAYS: vars.int(365),
+  /**
+   * Requests per minute and client address (per gateway replica: with N replicas an address gets up to N times as
+   * many) on the calls that need no login or send mail: logging in and refreshing; the email check and the
+   * workspace match (they tell whether an address or domain is known); mails (password reset, invitation requests,
+   * open responses); error reports. The login itself is also slowed per account and address by the auth service.
+   */
+  RATE_LIMIT_LOGIN_PER_MIN: vars.int(100),
+  RATE_LIMIT_LOOKUP_PER_MIN: vars.int(10),
+  RATE_LIMIT_MAIL_PER_MIN: vars.int(5),
+  RATE_LIMIT_REPORTS_PER_MIN: vars.int(30),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */
@@ -43,6 +67,14 @@ export const gatewayConfigShape = {
   WEB_DIR: vars.string(defaultWebDir),
   /** Seconds to let in-flight requests finish on shutdown. */
   SHUTDOWN_TIMEOUT_S: vars.int(10),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDRs, e.g. the ingress controller's pod
+   * network); empty: none, the client address is the connection's (the single-machine mode). Only an address in this
+   * list may name the client, so nobody else can choose the address the audit log and the per-address limits see.
+   */
+  TRUSTED_PROXIES: vars
+    .string('')
+    .refine((v) => v.split(',').map((e) => e.trim()).filter((e) => e !== '').every(proxyEntry), 'must be comma-separated addresses or CIDRs'),
   /** Set when TLS terminates in front of the gateway, to send HSTS. */
   TLS_TERMINATED: vars.bool(false),
   /** Exit when the launcher that started this process goes away (single-machine mode). */

@@ -57,6 +57,8 @@ export const organizationUserSchema = {
     organization: int,
     is_active: bool,
     orguser_id: int,
+    /** An existing account was invited and has not accepted yet. */
+    invited: bool,
   },
 } as const;
 

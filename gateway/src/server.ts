@@ -1,6 +1,6 @@
 // The gateway process: config, clients, build, listen; close-with-grace on signals.
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, createLogger, startMetricsServer } from '@fieldwork/service-kit';
+import { ConfigError, connectNats, createLogger, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
 import { buildGateway } from './app.js';
 import { connectClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -19,9 +19,13 @@ async function main() {
     },
     config.GRPC_TIMEOUT_MS,
   );
+  // Every access token, API key and share link is checked against the revocation list: serve only once it is loaded.
+  const nats = await connectNats(config.NATS_URL, { name: 'fieldwork-gateway', log });
+  const revocations = await RevocationList.watch(nats.nc, config.NATS_PREFIX, log.child({ component: 'revocations' }));
   const app = await buildGateway({
     clients,
     log,
+    revocations,
     options: {
       jwtSecret: config.JWT_SECRET,
       apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,
@@ -34,6 +38,13 @@ async function main() {
       mapTileOrigins: config.MAP_TILE_ORIGINS,
       webDir: config.WEB_DIR,
       tls: config.TLS_TERMINATED,
+      trustedProxies: config.TRUSTED_PROXIES,
+      rateLimits: {
+        login: config.RATE_LIMIT_LOGIN_PER_MIN,
+        lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
+        mail: config.RATE_LIMIT_MAIL_PER_MIN,
+        reports: config.RATE_LIMIT_REPORTS_PER_MIN,
+      },
     },
   });
   const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GATEWAY_HOST, service: 'gateway', log }) : undefined;
@@ -41,6 +52,8 @@ async function main() {
     if (err) log.error({ err }, 'closing after an error');
     else log.info({ signal }, 'shutting down');
     await app.close();
+    revocations.stop();
+    await nats.close();
     clients.close();
     await metricsServer?.close();
   });

@@ -15,7 +15,7 @@ let api: Api;
 let owner: Session;
 
 beforeAll(async () => {
-  t = await startTestStack({ extraEnv: { LOGIN_SLOWDOWN_MS: '1', LOGIN_LOCKOUT_AFTER: '3' } });
+  t = await startTestStack({ extraEnv: { LOGIN_SLOWDOWN_MS: '1', LOGIN_SLOWDOWN_AFTER: '2' } });
   api = client(t);
   const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`);
   await admin.adminSetFeatures({ organization_id: t.demo.organizationId, enable: ['ingestion'], disable: [] });
@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('audit log', () => {
   it('records the security events of every service for the workspace owner, and never a secret', async () => {
     const org = owner.organization.id;
-    // A failed login of the owner, then an unknown user locked out.
+    // A failed login of the owner, then an unknown user slowed down.
     expect((await api('POST', 'api-token-auth/', { body: { username: t.demo.username, password: 'wrong password' } })).status).toBe(400);
     for (let i = 0; i < 3; i++) await api('POST', 'api-token-auth/', { body: { username: 'nobody@example.org', password: 'guess' } });
     // An API key made and revoked.
@@ -59,7 +59,7 @@ describe('audit log', () => {
     const failed = (log.body.results as Json[]).find((e) => e.event === 'login_failed')!;
     expect(failed).toMatchObject({ target: t.demo.username, ip: expect.stringMatching(/127\.0\.0\.1/), details: { failures: 1 } });
     expect((log.body.results as Json[]).find((e) => e.event === 'permissions_changed')).toMatchObject({ actor_user_id: owner.user.id, target: `project ${p.id} user ${colId}`, details: { roles: ['researcher'] } });
-    // The unknown user's lockout belongs to no workspace: not in this one's log.
+    // The unknown user's failures belong to no workspace: not in this one's log.
     expect((log.body.results as Json[]).some((e) => e.target === 'nobody@example.org')).toBe(false);
     // A filter by kind; refusals.
     const only = await api<Json>('GET', `organization/${org}/audit/?event=api_key_created`, { token: owner.access });

@@ -398,10 +398,14 @@ describe('reading', () => {
     expect((await api('GET', `project/${p.id}/response/single/${made[1]}/`, { token: collector.access })).status).toBe(200);
     expect((await api('GET', `project/${p.id}/response/single/nope/`, { token: owner.access })).status).toBe(404);
 
-    // Open responses by mail.
-    expect(await api('POST', `project/${p.id}/open-response/email/`, { token: owner.access, body: { send_to: 'lead@responses.test' } })).toMatchObject({
+    // Open responses by mail: to the caller's own address only (never project data to an address of their choosing).
+    expect(await api('POST', `project/${p.id}/open-response/email/`, { token: owner.access, body: { send_to: t.demo.email.toUpperCase() } })).toMatchObject({
       status: 200,
       body: { open: 7 },
+    });
+    expect(await api('POST', `project/${p.id}/open-response/email/`, { token: owner.access, body: { send_to: 'lead@responses.test' } })).toMatchObject({
+      status: 400,
+      body: { send_to: ['Open responses can only be mailed to your own address.'] },
     });
     expect(await api('POST', `project/${p.id}/open-response/email/`, { token: owner.access, body: { send_to: 'not an email' } })).toMatchObject({ status: 400 });
   });

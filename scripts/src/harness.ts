@@ -59,7 +59,8 @@ async function deleteStreams(url: string, prefix: string): Promise<void> {
   const nc = await connect({ servers: url.replace(/^nats:\/\//, '') });
   try {
     const jsm = await jetstreamManager(nc);
-    for await (const name of jsm.streams.names()) if (name.startsWith(`${prefix}_`)) await jsm.streams.delete(name);
+    // The run's streams, and the streams behind its KV buckets (KV_<prefix>_...).
+    for await (const name of jsm.streams.names()) if (name.startsWith(`${prefix}_`) || name.startsWith(`KV_${prefix}_`)) await jsm.streams.delete(name);
   } finally {
     await nc.close();
   }

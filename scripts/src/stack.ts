@@ -127,6 +127,9 @@ function gatewayEnv(c: StackConfig): Record<string, string> {
     GATEWAY_PORT: String(c.ports.gateway),
     ...(c.metricsPorts?.gateway ? { METRICS_PORT: String(c.metricsPorts.gateway) } : {}),
     JWT_SECRET: c.jwtSecret,
+    // The revocation list the gateway watches.
+    NATS_URL: c.natsUrl,
+    NATS_PREFIX: c.natsPrefix,
     EXIT_WITH_PARENT: 'true',
     OBJECT_STORE_DIR: `${c.dataDir}/objects`,
     OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { bodies, detailSchema, userJson } from '../schemas.js';
-import { meta, parseId, secured } from './util.js';
+import { limit, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -13,7 +13,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/api-token-auth/',
-    { schema: { tags, body: bodies.login, summary: 'Log in with username and password' } },
+    { config: limit(app, 'login'), schema: { tags, body: bodies.login, summary: 'Log in with username and password' } },
     async (request) => {
       const reply = await clients.auth.login(
         { username: s(request.body.username), password: s(request.body.password), client_ip: request.ip },
@@ -30,7 +30,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/api-token-refresh/',
-    { schema: { tags, body: bodies.refresh, summary: 'Exchange a refresh token (rotated) for a new access token' } },
+    { config: limit(app, 'login'), schema: { tags, body: bodies.refresh, summary: 'Exchange a refresh token (rotated) for a new access token' } },
     async (request) => clients.auth.refreshToken({ refresh: s(request.body.refresh) }, meta(request)),
   );
 
@@ -93,9 +93,29 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
     },
   );
 
+  // Invitations: an existing account added to a workspace joins it only when its owner accepts.
+  app.get(
+    '/api/accounts/invitations/',
+    { preHandler: app.authenticate, schema: { tags, security: secured, summary: 'The invitations to workspaces the caller has not answered' } },
+    async (request) => {
+      const { results } = await clients.auth.listInvitations({ caller: request.caller }, meta(request));
+      return { results, count: results.length };
+    },
+  );
+  for (const answer of ['accept', 'decline'] as const) {
+    app.post<{ Params: { id: string } }>(
+      `/api/accounts/invitations/:id/${answer}/`,
+      { preHandler: app.authenticate, schema: { tags, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace` } },
+      async (request) => {
+        const organization_id = parseId(request.params.id, problems.noInvitation);
+        return clients.auth.answerInvitation({ caller: request.caller, organization_id, accept: answer === 'accept' }, meta(request));
+      },
+    );
+  }
+
   app.get<{ Params: { email: string } }>(
     '/api/accounts/user/:email/reset',
-    { schema: { tags, summary: 'Mail a password reset link', response: { 200: detailSchema } } },
+    { config: limit(app, 'mail'), schema: { tags, summary: 'Mail a password reset link', response: { 200: detailSchema } } },
     async (request) => {
       await clients.auth.requestPasswordReset({ email: request.params.email }, meta(request));
       return { detail: 'If an account uses this address, a password reset link is on its way.' };
@@ -105,6 +125,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
   app.post<{ Params: { email: string }; Body: Json }>(
     '/api/accounts/user/:email/reset',
     {
+      config: limit(app, 'login'),
       schema: {
         tags,
         body: bodies.reset,
@@ -135,13 +156,13 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/accounts/email-check/',
-    { schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?' } },
+    { config: limit(app, 'lookup'), schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?' } },
     async (request) => clients.auth.emailCheck({ email: s(request.body.email) }, meta(request)),
   );
 
   app.post<{ Body: Json }>(
     '/api/request-invite/',
-    { schema: { tags, body: bodies.requestInvite, response: { 201: detailSchema } } },
+    { config: limit(app, 'mail'), schema: { tags, body: bodies.requestInvite, response: { 201: detailSchema } } },
     async (request, reply) => {
       const b = request.body;
       await clients.auth.requestInvite({ email: s(b.email), name: s(b.name), organization: s(b.organization) }, meta(request));
@@ -151,7 +172,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/organization-match/',
-    { schema: { tags, body: bodies.organizationMatch } },
+    { config: limit(app, 'lookup'), schema: { tags, body: bodies.organizationMatch } },
     async (request) => clients.auth.organizationMatch({ org_email: s(request.body.org_email), org_details: s(request.body.org_details) }, meta(request)),
   );
 }

@@ -4,12 +4,12 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, projectJson, str, surveyJson } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 
 export default async function collectionRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['surveys, references'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['surveys, references'], security: secured } };
   const p = clients.projects;
 
   // Collection links: made, listed and revoked by those who set the project up (the projects service decides).

@@ -8,7 +8,7 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, secured } from './util.js';
+import { apiKeyRoute, meta, secured } from './util.js';
 
 const KINDS = ['named_csv', 'coded_csv', 'dictionary_csv', 'xlsx_excel'] as const;
 /** How long a request waits for its export before answering 202 with the job. */
@@ -59,7 +59,7 @@ function importRequest(r: FastifyRequest<{ Params: { id: string }; Body: Json }>
 }
 
 export default async function exportRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['exports'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['exports'], security: secured } };
   const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, r, job, ms);
 
   for (const kind of KINDS) {

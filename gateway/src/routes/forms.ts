@@ -5,7 +5,7 @@ import type { forms } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ function documentJson(d: forms.SchemaDocument) {
 }
 
 export default async function formRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['forms'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } };
   const f = clients.forms;
 
   // Respondents of a collection link load their form with the link's token.
@@ -41,7 +41,7 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     return documentJson(saved);
   });
 
-  app.get('/api/languages/', { preHandler: app.authenticate, schema: { tags: ['forms'], security: secured } }, async (r) => {
+  app.get('/api/languages/', { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } }, async (r) => {
     const { results } = await f.listLanguages({}, meta(r));
     return { results, count: results.length };
   });

@@ -4,7 +4,7 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { WORKSPACE_PERMISSIONS, workspacePermissions } from '@fieldwork/access';
 import { bodies, organizationJson } from '../schemas.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -74,7 +74,7 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
 
   app.get<{ Params: { id: string } }>(
     '/api/organization/:id/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, response: orgResponse } },
+    { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags, security: secured, response: orgResponse } },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
       const [org, { results }, membership] = await Promise.all([

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 import { readUpload } from './uploads.js';
 
 type Json = Record<string, unknown>;
@@ -11,7 +11,7 @@ type P = { Params: { id: string }; Body: Json };
 export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) => parseId(r.params.id, problems.invalidProjectId);
 
 export default async function projectRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['projects'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['projects'], security: secured } };
   const projects = clients.projects;
   const full = async (r: FastifyRequest, projectIdValue: number) => projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
 

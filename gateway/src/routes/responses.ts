@@ -5,7 +5,7 @@ import type { projects, responses } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, limit, meta, parseId, secured } from './util.js';
 import { boundAnswers, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
@@ -80,8 +80,8 @@ function queryInt(v: unknown, fallback: number, field: string): number {
 const COLLECT_TOKEN_MAX_MS = 30 * 24 * 3600 * 1000;
 
 export default async function responseRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['responses'], security: secured } };
-  const collectOpts = { preHandler: app.authenticateCollect, schema: { tags: ['responses'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['responses'], security: secured } };
+  const collectOpts = { preHandler: app.authenticateCollect, config: apiKeyRoute, schema: { tags: ['responses'], security: secured } };
   const c = clients.responses;
 
   // Upload: a plain save, a complete or an uncomplete. A collection link's token may upload to its project.
@@ -132,7 +132,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   app.get<{ Params: { id: string }; Querystring: { schema?: string; key?: string } }>('/api/project/:id/response/lookup/', opts, async (r) =>
     listJson(await c.lookup({ caller: r.caller, project_id: projectId(r), schema_id: queryInt(r.query.schema, 0, 'schema'), key: str(r.query.key) }, meta(r))),
   );
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', opts, async (r) =>
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', { ...opts, config: { ...opts.config, ...limit(app, 'mail') } }, async (r) =>
     c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
   );
   // The reference picker: what the caller may read of the referenced project, with only the fields it shows.

@@ -5,7 +5,7 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, ids, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 import { boundComparisons, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
@@ -22,7 +22,9 @@ const query = (b: Json) => ({
 });
 
 export default async function resultRoutes(app: FastifyInstance, { clients, shareTtlSeconds }: { clients: Clients; shareTtlSeconds: number }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['results'], security: secured } };
+  // Sharing mints a long-lived token: a person's act, never an API key's (a key's share would outlive the key).
+  const shareOpts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured } };
   const getResults = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
     const out = await clients.results.getResults(results.ResultsRequest.fromPartial({ ...where, ...query(r.body ?? {}) }), meta(r));
     return JSON.parse(out.payload_json) as { items: Json[] } & Json;
@@ -37,7 +39,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     });
 
   // Sharing one item: a signed token that reads that item's results, with the sharer's view of them, without a login.
-  app.post<P>('/api/project/:id/results/schema/:schemaId/item/:itemId/token/', opts, async (r) => {
+  app.post<P>('/api/project/:id/results/schema/:schemaId/item/:itemId/token/', shareOpts, async (r) => {
     const item = {
       project_id: projectId(r),
       schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),

@@ -4,13 +4,13 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { geotagIn, id, optId, optStr, siteJson, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 type Sub = { Params: { id: string; sub: string }; Body: Json };
 
 export default async function structureRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, schema: { tags: ['sites, groups, teams'], security: secured } };
+  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['sites, groups, teams'], security: secured } };
   const p = clients.projects;
 
   const siteBody = (b: Json) => ({

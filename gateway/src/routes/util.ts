@@ -1,5 +1,5 @@
 // Small helpers shared by the route files.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallMeta } from '@fieldwork/service-kit';
 import type { Problem } from '@fieldwork/service-kit/problems';
 
@@ -15,3 +15,12 @@ export function parseId(value: string, invalid: () => Problem): number {
 }
 
 export const secured = [{ jwt: [] }];
+
+/**
+ * The route config of a data route of a workspace (projects, sites, forms, responses, results, exports): the only
+ * routes an API key may call (the auth plugin refuses a key anywhere else).
+ */
+export const apiKeyRoute = { apiKey: true } as const;
+
+/** The route config that limits a route to `app.rateLimits[kind]` requests a minute per client address. */
+export const limit = (app: FastifyInstance, kind: 'login' | 'lookup' | 'mail' | 'reports') => ({ rateLimit: { max: app.rateLimits[kind], timeWindow: 60_000 } });

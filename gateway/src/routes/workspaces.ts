@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, ids, optId, optStr, projectJson, str } from '../wire.js';
-import { meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured } from './util.js';
 import { readUpload } from './uploads.js';
 
 type Json = Record<string, unknown>;
@@ -12,7 +12,10 @@ const orgId = (r: FastifyRequest<{ Params: { id: string } }>) => parseId(r.param
 const userId = (v: string) => parseId(v, problems.invalidWorkspaceOrUserId);
 
 export default async function workspaceRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  // Workspace administration (users, API keys, integrations) is a person's; the workspace's data (folders, project
+  // lists, logos) is open to its API keys too.
   const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured } };
+  const dataOpts = { ...opts, config: apiKeyRoute };
   const auth = clients.auth;
   const projects = clients.projects;
 
@@ -61,39 +64,39 @@ export default async function workspaceRoutes(app: FastifyInstance, { clients }:
     auth.verifyIntegration({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token) }, meta(r)),
   );
 
-  app.get<Org>('/api/organization/:id/advanced_projects/', opts, async (r) => {
+  app.get<Org>('/api/organization/:id/advanced_projects/', dataOpts, async (r) => {
     const { results } = await projects.listAdvancedProjects({ caller: r.caller, organization_id: orgId(r) }, meta(r));
     return { results: results.map(projectJson), count: results.length };
   });
-  app.get<Org>('/api/organization/:id/reference-projects/', opts, async (r) => {
+  app.get<Org>('/api/organization/:id/reference-projects/', dataOpts, async (r) => {
     const { results } = await projects.listReferenceProjects({ caller: r.caller, organization_id: orgId(r) }, meta(r));
     return { results: results.map(projectJson), count: results.length };
   });
 
-  app.get<Org>('/api/organization/:id/folders/', opts, async (r) => {
+  app.get<Org>('/api/organization/:id/folders/', dataOpts, async (r) => {
     const { results } = await projects.listFolders({ caller: r.caller, organization_id: orgId(r) }, meta(r));
     return { results, count: results.length };
   });
-  app.post<Org>('/api/organization/:id/folders/', opts, async (r, reply) => {
+  app.post<Org>('/api/organization/:id/folders/', dataOpts, async (r, reply) => {
     const b = r.body ?? {};
     const made = await projects.createFolder({ caller: r.caller, organization_id: orgId(r), name: str(b.name), folder: id(b.folder), project: id(b.project) }, meta(r));
     return reply.status(201).send(made);
   });
-  app.put<{ Params: { id: string; folderId: string }; Body: Json }>('/api/organization/:id/folders/:folderId/', opts, async (r) => {
+  app.put<{ Params: { id: string; folderId: string }; Body: Json }>('/api/organization/:id/folders/:folderId/', dataOpts, async (r) => {
     const b = r.body ?? {};
     return projects.updateFolder(
       { caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound), name: optStr(b.name), folder: optId(b.folder) },
       meta(r),
     );
   });
-  app.delete<{ Params: { id: string; folderId: string } }>('/api/organization/:id/folders/:folderId/', opts, async (r, reply) => {
+  app.delete<{ Params: { id: string; folderId: string } }>('/api/organization/:id/folders/:folderId/', dataOpts, async (r, reply) => {
     await projects.deleteFolder({ caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound) }, meta(r));
     return reply.status(204).send();
   });
 
   // Project logos go to the object store under project-logos/ with a random prefix; the answer's file_id is what
   // a project's `logo` field takes.
-  app.post<{ Params: { id: string } }>('/api/organization/:id/logo/', opts, async (r, reply) => {
+  app.post<{ Params: { id: string } }>('/api/organization/:id/logo/', dataOpts, async (r, reply) => {
     const file = await readUpload(r, 2 * 1024 * 1024);
     const made = await projects.uploadLogo({ caller: r.caller, organization_id: orgId(r), ...file }, meta(r));
     return reply.status(201).send(made);

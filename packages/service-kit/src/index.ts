@@ -14,3 +14,4 @@ export * from './input.js';
 export * from './metrics.js';
 export * from './trace.js';
 export * from './zip-guard.js';
+export * from './revocations.js';

@@ -108,6 +108,10 @@ export const problems = {
   // 403: you may not.
   forbidden: problem('403.1', () => "You don't have access to this item."),
   linkQuota: problem('403.10', (what: 'responses' | 'files') => `This link has reached its limit of ${what}.`),
+  /** A workspace administrator changing an account-wide attribute (the name) of an account other workspaces share. */
+  accountShared: problem('403.2', () => 'This account also belongs to other workspaces: only its owner can change its name.'),
+  /** An API key on a route that is not a data route of its workspace (account, session, workspace administration). */
+  apiKeyNotAllowed: problem('403.3', () => 'API keys cannot be used for this call.'),
 
   // 404: no such thing (or not yours to see).
   notFound: problem('404.1', () => 'Not found.'),
@@ -120,6 +124,7 @@ export const problems = {
   invalidTeamId: problem('404.8', () => 'Invalid Project or Team Id!'),
   invalidSchemaId: problem('404.9', () => 'Invalid Schema Id!'),
   invalidSurveyId: problem('404.10', () => 'Not found.'),
+  noInvitation: problem('404.11', () => 'No pending invitation to this workspace.'),
 
   // 409: conflicts with what is there.
   alreadyExists: problem('409.1', (what: string) => `${what} already exists.`),
@@ -128,7 +133,7 @@ export const problems = {
   payloadTooLarge: problem('413.1', () => 'Request body is too large.'),
   tooManyLoginAttempts: problem(
     '429.1',
-    (minutes: number) => `Too many failed login attempts. Please try again in ${minutes} minutes.`,
+    (seconds: number) => `Too many failed login attempts. Please try again in ${seconds} seconds.`,
   ),
   rateLimited: problem('429.2', () => 'Too many requests. Please slow down.'),
 

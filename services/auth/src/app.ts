@@ -1,6 +1,8 @@
 // Wiring only: builds the auth service from its dependencies (no listening here).
 import { projects } from '@fieldwork/proto';
-import { createClient, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import { createClient, RevocationWriter, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import { startRevocationRelay } from './events/revocation-relay.js';
+import { RevocationStore } from './store/revocation.store.js';
 import { CredentialService, httpCrmVerifier } from './service/credential.service.js';
 import { MemberService } from './service/member.service.js';
 import type { AuthConfig } from './config.js';
@@ -16,7 +18,7 @@ import { OrganizationService } from './service/organization.service.js';
 import { SessionService } from './service/session.service.js';
 import { OutboxStore } from './store/outbox.store.js';
 
-export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): Promise<BuiltService> {
+export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceDeps): Promise<BuiltService> {
   const deps: AuthDeps = {
     sql,
     log,
@@ -24,18 +26,19 @@ export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): 
     tokens: new TokenIssuer(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_S),
     settings: {
       refreshTtlSeconds: config.REFRESH_TOKEN_TTL_S,
+      refreshReuseGraceMs: config.REFRESH_REUSE_GRACE_S * 1000,
       resetNonceTtlSeconds: config.RESET_LINK_TTL_S,
       setPasswordTtlSeconds: config.SET_PASSWORD_LINK_TTL_S,
       publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
       inviteNotifyEmail: config.INVITE_NOTIFY_EMAIL,
       throttle: {
-        slowAfter: config.LOGIN_SLOWDOWN_AFTER,
-        slowMs: config.LOGIN_SLOWDOWN_MS,
-        lockAfter: config.LOGIN_LOCKOUT_AFTER,
-        lockMinutes: config.LOGIN_LOCKOUT_MINUTES,
+        freeAttempts: config.LOGIN_SLOWDOWN_AFTER,
+        addressFreeAttempts: config.LOGIN_ADDRESS_SLOWDOWN_AFTER,
+        baseDelayMs: config.LOGIN_SLOWDOWN_MS,
+        maxDelayMs: config.LOGIN_MAX_DELAY_S * 1000,
+        windowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
       },
     },
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     audit: new AuditLog(sql, log.child({ component: 'audit' })),
   };
   const accounts = new AccountService(deps);
@@ -56,9 +59,14 @@ export async function buildAuth(config: AuthConfig, { sql, log }: ServiceDeps): 
     mailSender({ transport: config.MAIL_TRANSPORT, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log.child({ component: 'mail' })),
     log.child({ component: 'mail' }),
   );
+  if (!nats) throw new Error('the auth service needs NATS (the revocation list)');
+  // Entries outlive the longest access token by a margin; API keys are cached for less than that.
+  const revocations = await RevocationWriter.open(nats.nc, config.NATS_PREFIX ?? '', (config.ACCESS_TOKEN_TTL_S + 300) * 1000, log);
+  const stopRevocations = await startRevocationRelay(new RevocationStore(sql), (r) => revocations.put(r), log.child({ component: 'revocations' }));
   return {
     services: [authGrpc(services, log)],
     close: async () => {
+      await stopRevocations();
       await stopRelay();
       projectsClient.close();
     },

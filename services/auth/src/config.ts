@@ -1,8 +1,10 @@
 // Every environment variable of the auth service, with its default.
-import { ConfigError, loadConfig, serviceVars, vars, z } from '@fieldwork/service-kit';
+import { ConfigError, loadConfig, natsVars, serviceVars, vars, z } from '@fieldwork/service-kit';
 
 export const authConfigShape = {
   ...serviceVars,
+  // NATS carries the revocation list (sessions, API keys, share links) to the gateways.
+  ...natsVars,
   /** gRPC port of the auth service. */
   AUTH_GRPC_PORT: vars.port(50051),
   /** Secret that signs access tokens (HS256); the gateway verifies with the same one. At least 32 characters. */
@@ -11,6 +13,8 @@ export const authConfigShape = {
   ACCESS_TOKEN_TTL_S: vars.int(3600),
   /** Lifetime of a refresh token in seconds. */
   REFRESH_TOKEN_TTL_S: vars.int(30 * 24 * 3600),
+  /** Seconds in which a rotated refresh token presented again is a benign race (two tabs); later it revokes the session. */
+  REFRESH_REUSE_GRACE_S: vars.int(30),
   /** Lifetime of a password-reset link in seconds. */
   RESET_LINK_TTL_S: vars.int(3600),
   /** Lifetime of a set-password link (new users) in seconds. */
@@ -29,14 +33,16 @@ export const authConfigShape = {
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   /** The CRM's verification endpoint: POST {token}; verified only on 200 with {"status": "Success"}. Empty: off. */
   INTEGRATION_CRM_VERIFY_URL: vars.string(''),
-  /** Failed logins after which answers slow down. */
+  /** Login attempts on one account (all its login names) let through at once within the window; then slowed. */
   LOGIN_SLOWDOWN_AFTER: vars.int(5),
-  /** Base delay of the slow-down in ms (doubles per failure, at most 8 times). */
+  /** Failed logins from one client address let through at once within the window; then slowed. */
+  LOGIN_ADDRESS_SLOWDOWN_AFTER: vars.int(30),
+  /** First delay of the slow-down in ms, doubled per further attempt up to LOGIN_MAX_DELAY_S. */
   LOGIN_SLOWDOWN_MS: vars.int(1000),
-  /** Failed logins within the lockout window that lock the username. */
-  LOGIN_LOCKOUT_AFTER: vars.int(10),
-  /** Minutes a locked username stays locked (and the window failures count in). */
-  LOGIN_LOCKOUT_MINUTES: vars.int(15),
+  /** Longest delay between two attempts in seconds: never a lockout (60: at most about 70 tries an hour per account). */
+  LOGIN_MAX_DELAY_S: vars.int(60),
+  /** Minutes without an attempt after which a counter starts again from zero. */
+  LOGIN_WINDOW_MINUTES: vars.int(15),
   /** argon2id memory in KiB and passes (OWASP minimum: 19456 KiB, 2 passes). */
   ARGON2_MEMORY_KIB: vars.int(19456),
   ARGON2_PASSES: vars.int(2),

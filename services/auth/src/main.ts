@@ -10,6 +10,7 @@ runMain(async () => {
     config,
     grpcPort: config.AUTH_GRPC_PORT,
     migrations: new URL('../migrations', import.meta.url),
+    nats: true,
     build: (deps) => buildAuth(config, deps),
   });
 });

@@ -235,6 +235,12 @@ export const en = {
     change: 'Change password',
     changed: 'Your password has been updated and you can now login with your new password',
     lastLogin: 'Last login',
+    invitations: 'Invitations',
+    invitedBy: 'invited by {{name}}',
+    accept: 'Accept',
+    decline: 'Decline',
+    accepted: 'You joined {{name}}.',
+    declined: 'Invitation declined.',
   },
   errors: {
     somethingWrong: 'Something went wrong.',

@@ -237,6 +237,12 @@ export const fr: Messages = {
     change: 'Changer le mot de passe',
     changed: 'Votre mot de passe a été modifié : vous pouvez maintenant vous connecter avec le nouveau',
     lastLogin: 'Dernière connexion',
+    invitations: 'Invitations',
+    invitedBy: 'invité par {{name}}',
+    accept: 'Accepter',
+    decline: 'Refuser',
+    accepted: 'Vous avez rejoint {{name}}.',
+    declined: 'Invitation refusée.',
   },
   errors: {
     somethingWrong: "Une erreur s'est produite.",

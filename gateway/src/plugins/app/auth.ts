@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
+import type { RevocationCheck } from '@fieldwork/service-kit';
 
 interface AccessClaims {
   user_id: number;
@@ -26,6 +27,8 @@ export interface CollectClaims {
 /** A shared item's token (spec 001 §7 Results): anyone holding it reads that one item's results as the sharer would. */
 export interface ItemClaims {
   token_type: 'item';
+  /** Issued at (seconds), set by the signer. */
+  iat?: number;
   user_id: number;
   sid: string;
   is_staff: boolean;
@@ -54,6 +57,10 @@ declare module 'fastify' {
     /** The sharer (as a caller) and the item of a share token; refuses anything else. */
     verifyItemToken: (token: string) => { caller: common.Caller; project_id: number; schema_id: number; item_id: number };
   }
+  interface FastifyContextConfig {
+    /** API keys may call this route: a data route of their workspace (routes/util.ts apiKeyRoute). */
+    apiKey?: boolean;
+  }
   interface FastifyRequest {
     caller: common.Caller;
     /** W3C trace context of this request, passed to the services (app.ts). */
@@ -65,17 +72,31 @@ const SCHEME = /^JWT\s+(\S+)$/i;
 const API_KEY = /^Api-Key\s+(\S+)$/i;
 
 export default fp(
-  async (app, opts: { secret: string; apiKeyCacheMs: number; authenticateApiKey: (key: string, requestId: string) => Promise<common.Caller> }) => {
-    // API keys act as the user who made them, in their workspace only; answers are cached briefly (a revoked key
-    // stops working within apiKeyCacheMs).
-    const keyCache = new Map<string, { caller: common.Caller; until: number }>();
+  async (
+    app,
+    opts: {
+      secret: string;
+      apiKeyCacheMs: number;
+      authenticateApiKey: (key: string, requestId: string) => Promise<{ caller: common.Caller; prefix: string }>;
+      revocations: RevocationCheck;
+    },
+  ) => {
+    // API keys act as the user who made them, in their workspace only; answers are cached briefly, and a revoked key
+    // stops at once: the revocation list is checked on every use, cached or not.
+    const keyCache = new Map<string, { caller: common.Caller; prefix: string; until: number }>();
     const byApiKey = async (key: string, requestId: string): Promise<common.Caller> => {
-      const hit = keyCache.get(key);
-      if (hit && hit.until > Date.now()) return hit.caller;
-      const caller = await opts.authenticateApiKey(key, requestId);
-      if (keyCache.size > 10_000) keyCache.clear();
-      if (opts.apiKeyCacheMs > 0) keyCache.set(key, { caller, until: Date.now() + opts.apiKeyCacheMs });
-      return caller;
+      let hit = keyCache.get(key);
+      if (!hit || hit.until <= Date.now()) {
+        const who = await opts.authenticateApiKey(key, requestId);
+        hit = { ...who, until: Date.now() + opts.apiKeyCacheMs };
+        if (keyCache.size > 10_000) keyCache.clear();
+        if (opts.apiKeyCacheMs > 0) keyCache.set(key, hit);
+      }
+      if (opts.revocations.isApiKeyRevoked(hit.prefix)) {
+        keyCache.delete(key);
+        throw problems.tokenInvalid();
+      }
+      return hit.caller;
     };
     await app.register(fastifyJwt, {
       secret: opts.secret,
@@ -91,7 +112,11 @@ export default fp(
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const apiKey = API_KEY.exec(request.headers.authorization ?? '')?.[1];
       if (apiKey !== undefined) {
-        request.caller = await byApiKey(apiKey, request.id);
+        const caller = await byApiKey(apiKey, request.id);
+        // Keys reach the data routes of their workspace only: never accounts, sessions, workspaces, workspace users,
+        // keys, integrations or share links, so a leaked key cannot mint what would outlive it.
+        if (request.routeOptions.config.apiKey !== true) throw problems.apiKeyNotAllowed();
+        request.caller = caller;
         return;
       }
       const claims = await verify(request);
@@ -130,6 +155,9 @@ export default fp(
         throw problems.notFound();
       }
       if (claims.token_type !== 'item' || !Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) throw problems.notFound();
+      // A share link is the sharer's publication: it outlives a logout, not new credentials (a password change or
+      // reset voids every share the account made before). It also reads only what the sharer may still read.
+      if (typeof claims.iat !== 'number' || claims.iat < opts.revocations.sharesRevokedBeforeS(claims.user_id)) throw problems.notFound();
       const { project_id, schema_id, item_id } = claims;
       return { caller: callerOf({ ...claims, token_type: 'access' }), project_id, schema_id, item_id };
     });
@@ -144,6 +172,8 @@ export default fp(
       }
       if (claims.token_type === 'collect') return claims;
       if (!Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) throw problems.tokenInvalid();
+      // Logged out, password changed or reset, refresh token stolen: the session's access tokens stop now.
+      if (opts.revocations.isSessionRevoked(typeof claims.sid === 'string' ? claims.sid : '')) throw problems.tokenInvalid();
       return claims;
     }
     function callerOf(claims: AccessClaims): common.Caller {

@@ -10,7 +10,6 @@ import {
   splitName,
   usernameFromEmail,
 } from './accounts.js';
-import { afterFailure, failureDelayMs, lockStatus, type ThrottlePolicy } from './login-throttle.js';
 
 describe('normalizeLogin', () => {
   it('lower-cases and trims the username and trims the password', () => {
@@ -66,27 +65,5 @@ describe('terms and privacy', () => {
     expect(legalAcceptance({ agreed_terms: '1.0', agreed_privacy: '1.0' })).toEqual({ terms: false, privacy: true });
     expect(checkAgreedVersion('agreed_terms', '1.1')).toEqual([]);
     expect(checkAgreedVersion('agreed_privacy', '1.1')).toHaveLength(1);
-  });
-});
-
-describe('login throttle', () => {
-  const policy: ThrottlePolicy = { slowAfter: 3, slowMs: 100, lockAfter: 5, lockMinutes: 15 };
-  const t0 = new Date('2026-01-01T00:00:00Z');
-  it('slows after slowAfter failures, doubling up to 8 times the base', () => {
-    expect(failureDelayMs(3, policy)).toBe(0);
-    expect(failureDelayMs(4, policy)).toBe(100);
-    expect(failureDelayMs(5, policy)).toBe(200);
-    expect(failureDelayMs(20, policy)).toBe(800);
-  });
-  it('locks after lockAfter failures in the window, for lockMinutes', () => {
-    let state = undefined as ReturnType<typeof afterFailure> | undefined;
-    for (let i = 0; i < 5; i++) state = afterFailure(state, t0, policy);
-    expect(state!.failures).toBe(5);
-    expect(lockStatus(state, new Date(t0.getTime() + 60_000))).toEqual({ locked: true, minutes: 14 });
-    expect(lockStatus(state, new Date(t0.getTime() + 15 * 60_000 + 1))).toEqual({ locked: false });
-  });
-  it('starts a new count after the window', () => {
-    const state = afterFailure(afterFailure(undefined, t0, policy), t0, policy);
-    expect(afterFailure(state, new Date(t0.getTime() + 16 * 60_000), policy).failures).toBe(1);
   });
 });

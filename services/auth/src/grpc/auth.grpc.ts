@@ -41,6 +41,8 @@ export function authGrpc(
     getOrganization: (req) => s.organizations.get(req),
     updateOrganization: (req) => s.organizations.update(req),
     createOrganizationUser: (req) => s.organizations.createUser(req),
+    listInvitations: (req) => s.members.invitations(req),
+    answerInvitation: (req) => s.members.answerInvitation(req),
     listOrganizationUsers: (req) => s.members.list(req),
     updateOrganizationUser: (req) => s.members.update(req),
     removeOrganizationUser: (req) => s.members.remove(req),

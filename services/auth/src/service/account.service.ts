@@ -11,6 +11,8 @@ import {
 } from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { OutboxStore } from '../store/outbox.store.js';
+import { LoginThrottleStore } from '../store/login-throttle.store.js';
+import { RevocationStore } from '../store/revocation.store.js';
 import { SessionStore } from '../store/session.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
 import { randomToken, sha256 } from './crypto.js';
@@ -21,6 +23,10 @@ import { callerOf } from './caller.js';
 /** Public mail domains never match a workspace. */
 const PUBLIC_DOMAINS = new Set(['gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'proton.me', 'example.com']);
 const NAME_MAX = 150;
+/** Password reset mails to one account within an hour. */
+const RESET_MAILS_PER_HOUR = 3;
+/** Invitation requests recorded (and mailed to the operator) for one address within an hour. */
+const INVITE_REQUESTS_PER_HOUR = 3;
 
 export class AccountService {
   private readonly users: UserStore;
@@ -36,8 +42,11 @@ export class AccountService {
     // The hot path (a user reading itself, once per page load) is one query.
     const user = await this.users.withOrganizations(req.id);
     if (!user) throw problems.notFound();
-    if (user.id !== caller.user_id) await this.visibleUser(req.caller, req.id);
-    return toUser(user, user.organizations);
+    if (user.id === caller.user_id || caller.is_staff || caller.is_superuser) return toUser(user, user.organizations);
+    await this.visibleUser(req.caller, req.id);
+    // Another workspace's administrator sees only the workspaces they share with the user, not the user's others.
+    const mine = new Set((await this.orgs.ofUser(caller.user_id)).map((o) => o.id));
+    return toUser(user, user.organizations.filter((o) => mine.has(o.id)));
   }
 
   async updateUser(req: auth.UpdateUserRequest): Promise<auth.User> {
@@ -81,6 +90,11 @@ export class AccountService {
       this.deps.log.info('password reset asked for an unknown address');
       return {};
     }
+    // At most a few reset mails an hour to one person, from however many addresses: the answer stays the same.
+    if ((await this.users.recentNonces(user.id, 'reset', 3600)) >= RESET_MAILS_PER_HOUR) {
+      this.deps.log.info({ userId: user.id }, 'password reset mail withheld: too many this hour');
+      return {};
+    }
     await this.mailPasswordLink(user, 'reset');
     return {};
   }
@@ -99,8 +113,10 @@ export class AccountService {
     await transaction(this.deps.sql, async (tx) => {
       if (!(await new UserStore(tx).consumeNonce(user.id, sha256(req.nonce.trim())))) throw problems.resetLinkInvalid();
       await new UserStore(tx).setPasswordHash(user.id, hash);
-      await new UserStore(tx).clearAttempts(user.username);
+      await new LoginThrottleStore(tx).clearAccount(user.id);
       await new SessionStore(tx).revokeAllOf(user.id);
+      // New credentials end everything the old ones gave: sessions, and the share links the account made.
+      await new RevocationStore(tx).revokeShares(user.id);
     });
     this.deps.log.info({ userId: user.id }, 'password reset');
     return {};
@@ -128,6 +144,7 @@ export class AccountService {
     await transaction(this.deps.sql, async (tx) => {
       await new UserStore(tx).setPasswordHash(user.id, hash);
       await new SessionStore(tx).revokeAllOf(user.id);
+      await new RevocationStore(tx).revokeShares(user.id);
     });
     this.deps.log.info({ userId: user.id }, 'password changed');
     return {};
@@ -141,6 +158,8 @@ export class AccountService {
   async requestInvite(req: auth.RequestInviteRequest): Promise<common.Empty> {
     if (!isValidEmail(req.email)) throw problems.invalidFields({ email: [MESSAGES.email] });
     const invite = { email: req.email.trim(), name: req.name.trim().slice(0, 200), organization: req.organization.trim().slice(0, 200) };
+    // Repeats of one address within the hour are not recorded nor mailed again: the answer stays the same.
+    if ((await this.users.recentInviteRequests(invite.email, 3600)) >= INVITE_REQUESTS_PER_HOUR) return {};
     await transaction(this.deps.sql, async (tx) => {
       await new UserStore(tx).addInviteRequest(invite);
       if (this.deps.settings.inviteNotifyEmail !== '') {
@@ -176,6 +195,15 @@ export class AccountService {
         purpose === 'reset'
           ? `Someone asked to reset the password of your Fieldwork account ${user.username}.\n\nOpen this link within ${hours} hours to choose a new one:\n${link}\n\nIf it was not you, ignore this mail.`
           : `An account was created for you on Fieldwork (username ${user.username}).\n\nOpen this link within ${hours} hours to set your password:\n${link}`,
+    });
+  }
+
+  /** Tells an existing account it was invited to a workspace, and where to answer (the settings screen). */
+  async mailInvitation(user: UserRow, organizationName: string, tx = this.deps.sql): Promise<void> {
+    await new OutboxStore(tx).enqueue({
+      to: user.email,
+      subject: `Fieldwork: an invitation to ${organizationName}`,
+      body: `You were invited to the workspace "${organizationName}" on Fieldwork.\n\nSign in as ${user.username} and accept or decline it in your settings:\n${this.deps.settings.publicUrl}/user-settings\n\nUntil you accept, the workspace sees nothing of your account but this address.`,
     });
   }
 

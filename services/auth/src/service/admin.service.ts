@@ -2,8 +2,11 @@
 import type { auth, common } from '@fieldwork/proto';
 import { problems, transaction } from '@fieldwork/service-kit';
 import { isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import { LoginThrottleStore } from '../store/login-throttle.store.js';
 import { OutboxStore } from '../store/outbox.store.js';
 import { OrganizationStore } from '../store/organization.store.js';
+import { RevocationStore } from '../store/revocation.store.js';
+import { SessionStore } from '../store/session.store.js';
 import { UserStore } from '../store/user.store.js';
 import type { AuthDeps } from './deps.js';
 import { toOrganization, toUser } from './mappers.js';
@@ -78,8 +81,14 @@ export class AdminService {
     if (!user) throw problems.invalidFields({ username: ['No user has this username.'] });
     const policy = passwordProblems(req.password, user);
     if (policy.length > 0) throw problems.invalidFields({ password: policy });
-    await this.users.setPasswordHash(user.id, await this.deps.hasher.hash(req.password));
-    await this.users.clearAttempts(user.username);
+    const hash = await this.deps.hasher.hash(req.password);
+    await transaction(this.deps.sql, async (tx) => {
+      await new UserStore(tx).setPasswordHash(user.id, hash);
+      await new LoginThrottleStore(tx).clearAccount(user.id);
+      // New credentials end what the old ones gave, as a change or reset does.
+      await new SessionStore(tx).revokeAllOf(user.id);
+      await new RevocationStore(tx).revokeShares(user.id);
+    });
     this.deps.log.info({ userId: user.id }, 'password set by operator');
     return toUser(user, await this.orgs.ofUser(user.id));
   }

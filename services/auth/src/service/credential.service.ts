@@ -8,7 +8,7 @@ import { MESSAGES } from '../domain/accounts.js';
 import { CredentialStore, type ApiKeyRow, type IntegrationRow } from '../store/credential.store.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { UserStore } from '../store/user.store.js';
-import { callerOf } from './caller.js';
+import { callerOf, isApiKey } from './caller.js';
 import { sha256 } from './crypto.js';
 import type { AuthDeps } from './deps.js';
 import { visibleWorkspace } from './workspace-access.js';
@@ -91,6 +91,8 @@ export class CredentialService {
 
   async createApiKey(req: auth.CreateApiKeyRequest): Promise<auth.ApiKeyCreated> {
     const { org, caller } = await this.allowed(req.caller, req.organization_id, 'org_details');
+    // A key never mints keys (the gateway refuses it first): what a leaked key made would outlive its revocation.
+    if (isApiKey(caller)) throw problems.apiKeyNotAllowed();
     const name = req.name.trim();
     if (name === '') throw problems.invalidFields({ name: [MESSAGES.blank] });
     if (name.length > 100) throw problems.invalidFields({ name: ['Ensure this field has no more than 100 characters.'] });

@@ -6,6 +6,8 @@ import type { PasswordHasher, TokenIssuer } from './crypto.js';
 
 export interface AuthSettings {
   refreshTtlSeconds: number;
+  /** A rotated refresh token presented again within this many ms is a benign race, later a theft. */
+  refreshReuseGraceMs: number;
   resetNonceTtlSeconds: number;
   setPasswordTtlSeconds: number;
   publicUrl: string;
@@ -21,6 +23,4 @@ export interface AuthDeps {
   settings: AuthSettings;
   /** The audit log of security events (audit.service.ts). */
   audit: AuditLog;
-  /** Waits, for the login slow-down; replaceable in tests. */
-  sleep: (ms: number) => Promise<void>;
 }

@@ -51,6 +51,7 @@ export function toMember(row: MemberRow): auth.OrganizationUser {
     username: row.username,
     first_name: row.first_name,
     last_name: row.last_name,
+    invited: !row.is_active && row.invited_at !== null,
   };
 }
 

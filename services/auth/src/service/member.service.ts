@@ -57,8 +57,12 @@ export class MemberService {
       if ((req[f]?.trim().length ?? 0) > 150) addFieldErrors(fields, f, [MESSAGES.nameTooLong]);
     }
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    const names = req.first_name !== undefined || req.last_name !== undefined;
+    // The name is the account's, seen in every workspace: a workspace may change it only on an account that is its
+    // alone; roles are the workspace's own.
+    if (names && !caller.is_staff && !caller.is_superuser && (await this.orgs.belongsElsewhere(target.user_id, org.id))) throw problems.accountShared();
     await transaction(this.deps.sql, async (tx) => {
-      if (req.first_name !== undefined || req.last_name !== undefined) {
+      if (names) {
         await new UserStore(tx).updateNames(target.user_id, {
           ...(req.first_name !== undefined ? { first_name: req.first_name.trim() } : {}),
           ...(req.last_name !== undefined ? { last_name: req.last_name.trim() } : {}),
@@ -110,17 +114,26 @@ export class MemberService {
     const hash = password === '' ? null : await this.deps.hasher.hash(password);
     return transaction(this.deps.sql, async (tx) => {
       const users = new UserStore(tx);
-      let user = await users.byEmail(email);
-      const created = user === undefined;
-      user ??= await users.create({
+      const store = new OrganizationStore(tx);
+      const existing = await users.byEmail(email);
+      if (existing) {
+        const membership = await store.member(org.id, existing.id);
+        if (membership?.is_active) return { user: brief(existing, true), created: false, invited: false };
+        // An account that exists is the person's: invited to the workspace, a member (and so a project user) only once
+        // it accepts. One mail per invitation.
+        await store.invite(org.id, existing.id, undefined, req.invited_by);
+        if (membership?.invited_at == null) await this.accounts.mailInvitation(existing, org.name, tx);
+        return { user: brief(existing, false), created: false, invited: true };
+      }
+      const user = await users.create({
         username: usernameFromEmail(email),
         email,
         first_name: req.first_name.trim(),
         last_name: req.last_name.trim(),
         password_hash: hash,
       });
-      await new OrganizationStore(tx).ensureMember(org.id, user.id);
-      if (created && hash === null) {
+      await store.ensureMember(org.id, user.id);
+      if (hash === null) {
         await this.accounts.mailPasswordLink(user, 'set', tx);
       } else {
         await new OutboxStore(tx).enqueue({
@@ -129,8 +142,27 @@ export class MemberService {
           body: `You can now work on "${req.project_name || org.name}" at ${this.deps.settings.publicUrl}/login-home/login as ${user.username}.`,
         });
       }
-      return { user: brief(user, true), created };
+      return { user: brief(user, true), created: true, invited: false };
     });
+  }
+
+  /** The caller's invitations not yet answered. */
+  async invitations(req: auth.ListOrganizationsRequest): Promise<auth.InvitationList> {
+    const caller = callerOf(req.caller);
+    const rows = await this.orgs.invitationsOf(caller.user_id);
+    return {
+      results: rows.map((r) => ({ organization: { id: r.organization_id, name: r.organization_name }, invited_by: r.invited_by, time: r.invited_at.toISOString(), accepted: false })),
+    };
+  }
+
+  /** Accepts (the caller becomes a member with the roles they were invited with) or declines an invitation. */
+  async answerInvitation(req: auth.AnswerInvitationRequest): Promise<auth.Invitation> {
+    const caller = callerOf(req.caller);
+    const org = req.organization_id > 0 ? await this.orgs.byId(req.organization_id) : undefined;
+    if (!org || !(await this.orgs.answerInvitation(org.id, caller.user_id, req.accept))) throw problems.noInvitation();
+    this.deps.log.info({ organizationId: org.id, userId: caller.user_id, accepted: req.accept }, 'invitation answered');
+    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: req.accept ? 'invitation_accepted' : 'invitation_declined', target: String(caller.user_id) });
+    return { organization: { id: org.id, name: org.name }, invited_by: '', time: new Date().toISOString(), accepted: req.accept };
   }
 
   /** The target member, if the caller may edit them: user_access, a non-owner target, never oneself. */

@@ -4,11 +4,11 @@ import type { auth, common } from '@fieldwork/proto';
 import { problems, type FieldErrors, transaction } from '@fieldwork/service-kit';
 import { addFieldErrors, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
-import { visibleWorkspace } from './workspace-access.js';
+import { visibleMembers, visibleWorkspace } from './workspace-access.js';
 import { OutboxStore } from '../store/outbox.store.js';
 import { UserStore } from '../store/user.store.js';
 import type { AccountService } from './account.service.js';
-import { callerOf } from './caller.js';
+import { callerOf, isApiKey } from './caller.js';
 import type { AuthDeps } from './deps.js';
 import { toMember, toOrganization } from './mappers.js';
 
@@ -33,6 +33,7 @@ export class OrganizationService {
 
   async create(req: auth.CreateOrganizationRequest): Promise<auth.Organization> {
     const caller = callerOf(req.caller);
+    if (isApiKey(caller)) throw problems.apiKeyNotAllowed();
     const name = this.checkName(req.name);
     const { org, members } = await transaction(this.deps.sql, async (tx) => {
       const store = new OrganizationStore(tx);
@@ -46,10 +47,10 @@ export class OrganizationService {
 
   async get(req: auth.GetOrganizationRequest): Promise<auth.Organization> {
     const caller = callerOf(req.caller);
-    const { org } = await this.visible(caller, req.id);
+    const { org, member } = await this.visible(caller, req.id);
     // Opening a workspace makes it the user's current one.
     await this.users.setCurrentOrganization(caller.user_id, org.id).catch(() => undefined);
-    return toOrganization(org, await this.orgs.members(org.id));
+    return toOrganization(org, visibleMembers(caller, org, member, await this.orgs.members(org.id)));
   }
 
   async update(req: auth.UpdateOrganizationRequest): Promise<auth.Organization> {
@@ -61,7 +62,7 @@ export class OrganizationService {
       ...(req.description !== undefined ? { description: req.description.trim() } : {}),
       ...(req.address !== undefined ? { address: req.address.trim() } : {}),
     });
-    return toOrganization(updated!, await this.orgs.members(org.id));
+    return toOrganization(updated!, visibleMembers(caller, org, member, await this.orgs.members(org.id)));
   }
 
   /** Creates a user by email (username: the lower-cased email), or adds an existing one, to a workspace. */
@@ -81,25 +82,30 @@ export class OrganizationService {
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     const hash = password === '' ? null : await this.deps.hasher.hash(password);
 
+    const roles = { owner: req.owner, user_admin: req.user_admin, project_admin: req.project_admin, billing_admin: req.billing_admin };
     const added = await transaction(this.deps.sql, async (tx) => {
       const users = new UserStore(tx);
-      let user = await users.byEmail(email);
-      const isNew = user === undefined;
-      user ??= await users.create({
+      const store = new OrganizationStore(tx);
+      const existing = await users.byEmail(email);
+      if (existing) {
+        // An account that exists is the person's, not this workspace's: it is invited, and joins only if it accepts.
+        const pending = (await store.member(org.id, existing.id))?.invited_at != null;
+        const row = await store.invite(org.id, existing.id, roles, caller.user_id);
+        if (!row) throw problems.userAlreadyMember();
+        // One mail per invitation: inviting again (new roles) does not mail the person again.
+        if (!pending) await this.accounts.mailInvitation(existing, org.name, tx);
+        return row;
+      }
+      const user = await users.create({
         username: usernameFromEmail(email),
         email,
         first_name: req.first_name.trim(),
         last_name: req.last_name.trim(),
         password_hash: hash,
       });
-      const row = await new OrganizationStore(tx).addMember(org.id, user.id, {
-        owner: req.owner,
-        user_admin: req.user_admin,
-        project_admin: req.project_admin,
-        billing_admin: req.billing_admin,
-      });
+      const row = await store.addMember(org.id, user.id, roles);
       if (!row) throw problems.userAlreadyMember();
-      if (isNew && hash === null) {
+      if (hash === null) {
         await this.accounts.mailPasswordLink(user, 'set', tx);
       } else {
         await new OutboxStore(tx).enqueue({
@@ -110,7 +116,8 @@ export class OrganizationService {
       }
       return row;
     });
-    this.deps.log.info({ organizationId: org.id, userId: added.user_id, by: caller.user_id }, 'workspace user added');
+    this.deps.log.info({ organizationId: org.id, userId: added.user_id, by: caller.user_id, invited: !added.is_active }, 'workspace user added');
+    if (!added.is_active) await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'workspace_user_invited', target: String(added.user_id) });
     return toMember(added);
   }
 

@@ -1,23 +1,26 @@
 // Login, refresh-token rotation and logout (spec 000 §4 Login, Session).
 import { randomUUID } from 'node:crypto';
-import type { auth, common } from '@fieldwork/proto';
+import { common, type auth } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit';
 import { addFieldErrors, MESSAGES, normalizeLogin } from '../domain/accounts.js';
-import { afterFailure, failureDelayMs, lockStatus } from '../domain/login-throttle.js';
-import { OrganizationStore } from '../store/organization.store.js';
+import { afterAttempt, current, throttleKeys, waitMs } from '../domain/login-throttle.js';
+import { LoginThrottleStore } from '../store/login-throttle.store.js';
+import { OrganizationStore, type OrganizationRow } from '../store/organization.store.js';
 import { SessionStore } from '../store/session.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
 import { randomToken, sha256 } from './crypto.js';
 import type { AuthDeps } from './deps.js';
 import { toOrganization, toUser } from './mappers.js';
+import { visibleMembers } from './workspace-access.js';
 
-/** A refresh token seen again within this many ms of its use is a benign race (two tabs), not theft. */
-const REUSE_GRACE_MS = 30_000;
+/** An address the account signed in from within this many days counts as its owner's (login-throttle.ts). */
+const KNOWN_ADDRESS_DAYS = 30;
 
 export class SessionService {
   private readonly users: UserStore;
   private readonly orgs: OrganizationStore;
   private readonly sessions: SessionStore;
+  private readonly throttle: LoginThrottleStore;
   // A precomputed hash to verify against when the user does not exist, so both paths cost the same.
   private dummyHash: Promise<string> | undefined;
 
@@ -25,6 +28,7 @@ export class SessionService {
     this.users = new UserStore(deps.sql);
     this.orgs = new OrganizationStore(deps.sql);
     this.sessions = new SessionStore(deps.sql);
+    this.throttle = new LoginThrottleStore(deps.sql);
   }
 
   async login(req: auth.LoginRequest): Promise<auth.LoginReply> {
@@ -34,28 +38,31 @@ export class SessionService {
     if (password === '') addFieldErrors(fields, 'password', [MESSAGES.blank]);
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
 
-    const now = new Date();
-    const lock = lockStatus(await this.users.attempts(username), now);
-    if (lock.locked) {
-      await this.deps.audit.record({ organization_id: null, actor_user_id: null, event: 'login_failed', target: username, ip: req.client_ip, details: { reason: 'locked' } });
-      throw problems.tooManyLoginAttempts(lock.minutes);
+    const user = await this.users.byLogin(username);
+    const org = user?.current_organization_id ?? null;
+    // Counted before the password is checked, under a row lock: parallel guesses queue on the same count.
+    const keys = throttleKeys({
+      userId: user?.id,
+      name: username,
+      ip: req.client_ip,
+      knownAddress: user !== undefined && (await this.throttle.knownAddress(user.id, req.client_ip, KNOWN_ADDRESS_DAYS)),
+    });
+    const gate = await this.gate(keys);
+    if (gate.waitMs > 0) {
+      this.deps.log.info({ username, waitMs: gate.waitMs }, 'login slowed down');
+      await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'login_throttled', target: username, ip: req.client_ip, details: { wait_s: Math.ceil(gate.waitMs / 1000) } });
+      throw problems.tooManyLoginAttempts(Math.ceil(gate.waitMs / 1000));
     }
 
-    const user = await this.users.byLogin(username);
     const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.dummy()), password);
     if (!user || !ok || !user.is_active || user.password_hash === null) {
-      const state = afterFailure(await this.users.attempts(username), now, this.deps.settings.throttle);
-      await this.users.saveAttempts(username, state);
-      this.deps.log.info({ username, failures: state.failures, locked: state.locked_until !== null }, 'login failed');
-      const org = user?.current_organization_id ?? null;
-      await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'login_failed', target: username, ip: req.client_ip, details: { failures: state.failures } });
-      if (state.locked_until !== null) {
-        await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'lockout', target: username, ip: req.client_ip, details: { until: state.locked_until } });
-      }
-      await this.deps.sleep(failureDelayMs(state.failures, this.deps.settings.throttle));
+      this.deps.log.info({ username, attempts: gate.attempts }, 'login failed');
+      await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'login_failed', target: username, ip: req.client_ip, details: { failures: gate.attempts } });
       throw problems.loginFailed();
     }
-    await this.users.clearAttempts(username);
+    // A good password: the account's count starts again; the address gets its attempt back (only failures count there).
+    await this.throttle.clear(keys.account);
+    if (keys.address) await this.throttle.refund(keys.address);
 
     const organizations = await this.orgs.ofUser(user.id);
     if (organizations.length === 0) throw problems.noWorkspace();
@@ -72,7 +79,7 @@ export class SessionService {
       access: this.access(logged, sessionId),
       refresh,
       user: toUser(logged, organizations),
-      organization: toOrganization(current, await this.orgs.members(current.id)),
+      organization: await this.organizationFor(user, current),
     };
   }
 
@@ -84,7 +91,8 @@ export class SessionService {
     if (!found || found.revoked_at !== null || found.expires_at.getTime() <= now) throw problems.tokenInvalid();
     if (found.used_at !== null || !(await this.sessions.markUsed(hash))) {
       // A rotated token presented again long after its use means it was copied: end the whole session.
-      if (found.used_at !== null && now - found.used_at.getTime() > REUSE_GRACE_MS) {
+      if (found.used_at !== null && now - found.used_at.getTime() > this.deps.settings.refreshReuseGraceMs) {
+        // Its access tokens stop too: the revocation reaches the gateways' revocation list.
         await this.sessions.revoke(found.session_id);
         this.deps.log.warn({ sessionId: found.session_id }, 'refresh token reused; session revoked');
       }
@@ -104,6 +112,34 @@ export class SessionService {
       if (found && found.user_id === caller.user_id) await this.sessions.revoke(found.session_id);
     }
     return {};
+  }
+
+  /**
+   * Lets one attempt through, counting it on the account's and the address's counters, or says how long to wait
+   * (a refused attempt changes no counter, so waiting it out always works).
+   */
+  private async gate(keys: { account: string; address: string | undefined }): Promise<{ waitMs: number; attempts: number }> {
+    const policy = this.deps.settings.throttle;
+    const now = new Date();
+    if (Math.random() < 0.01) await this.throttle.prune(policy.windowMs + 60_000);
+    return this.throttle.withCounters([keys.account, ...(keys.address ? [keys.address] : [])], (counters) => {
+      const account = counters.get(keys.account);
+      const address = keys.address ? counters.get(keys.address) : undefined;
+      const wait = Math.max(waitMs(account, now, policy.freeAttempts, policy), keys.address ? waitMs(address, now, policy.addressFreeAttempts, policy) : 0);
+      if (wait > 0) return { save: new Map(), result: { waitMs: wait, attempts: current(account, now, policy).attempts } };
+      const next = afterAttempt(account, now, policy);
+      const save = new Map([[keys.account, next]]);
+      if (keys.address) save.set(keys.address, afterAttempt(address, now, policy));
+      return { save, result: { waitMs: 0, attempts: next.attempts } };
+    });
+  }
+
+  /** The login answer's workspace, with the members this user may see in it (workspace-access.ts). */
+  private async organizationFor(user: UserRow, org: OrganizationRow): Promise<auth.Organization> {
+    const caller = common.Caller.fromPartial({ user_id: user.id, is_staff: user.is_staff, is_superuser: user.is_superuser });
+    const members = await this.orgs.members(org.id);
+    const member = members.find((m) => m.user_id === user.id && m.is_active);
+    return toOrganization(org, visibleMembers(caller, org, member, members));
   }
 
   private access(user: UserRow, sessionId: string): string {

@@ -42,10 +42,15 @@ export class CredentialStore {
     return row;
   }
 
+  /** Revokes a key; the revocation goes to the outbox (the gateways' revocation list) in the same statement. */
   async revokeApiKey(organizationId: number, prefix: string): Promise<ApiKeyRow | undefined> {
     const [row] = await this.sql<ApiKeyRow[]>`
-      update api_keys set revoked_at = coalesce(revoked_at, now())
-      where organization_id = ${organizationId} and prefix = ${prefix} returning *`;
+      with revoked as (
+        update api_keys set revoked_at = coalesce(revoked_at, now())
+        where organization_id = ${organizationId} and prefix = ${prefix} returning *),
+      queued as (insert into revocation_outbox (kind, ref) select 'key', prefix from revoked)
+      select * from revoked`;
+    await this.sql`select pg_notify('auth_revocations', '')`;
     return row;
   }
 

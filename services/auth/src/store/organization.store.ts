@@ -19,6 +19,7 @@ export interface MemberRow {
   project_admin: boolean;
   billing_admin: boolean;
   is_active: boolean;
+  invited_at: Date | null;
   username: string;
   email: string;
   first_name: string;
@@ -77,7 +78,7 @@ export class OrganizationStore {
 
   async members(organizationId: number): Promise<MemberRow[]> {
     return this.sql<MemberRow[]>`
-      select m.id, m.organization_id, m.user_id, m.owner, m.user_admin, m.project_admin, m.billing_admin, m.is_active,
+      select m.id, m.organization_id, m.user_id, m.owner, m.user_admin, m.project_admin, m.billing_admin, m.is_active, m.invited_at,
              u.username, u.email, u.first_name, u.last_name
       from organization_users m join users u on u.id = m.user_id
       where m.organization_id = ${organizationId}
@@ -86,7 +87,7 @@ export class OrganizationStore {
 
   async member(organizationId: number, userId: number): Promise<MemberRow | undefined> {
     const [row] = await this.sql<MemberRow[]>`
-      select m.id, m.organization_id, m.user_id, m.owner, m.user_admin, m.project_admin, m.billing_admin, m.is_active,
+      select m.id, m.organization_id, m.user_id, m.owner, m.user_admin, m.project_admin, m.billing_admin, m.is_active, m.invited_at,
              u.username, u.email, u.first_name, u.last_name
       from organization_users m join users u on u.id = m.user_id
       where m.organization_id = ${organizationId} and m.user_id = ${userId}`;
@@ -114,7 +115,58 @@ export class OrganizationStore {
 
   /** Removing a member deactivates the membership (their responses and history stay attributed). */
   async deactivateMember(organizationId: number, userId: number): Promise<void> {
-    await this.sql`update organization_users set is_active = false where organization_id = ${organizationId} and user_id = ${userId}`;
+    await this.sql`
+      update organization_users set is_active = false, invited_at = null, invited_by = null
+      where organization_id = ${organizationId} and user_id = ${userId}`;
+  }
+
+  /**
+   * Invites an existing account: an inactive membership with the roles it will have once accepted (without roles, a
+   * pending invitation keeps the ones it has). Answers undefined when the account is already an active member.
+   */
+  async invite(organizationId: number, userId: number, roles: MemberRoles | undefined, invitedBy: number): Promise<MemberRow | undefined> {
+    const by = invitedBy > 0 ? invitedBy : null;
+    const r = { owner: roles?.owner ?? null, user_admin: roles?.user_admin ?? null, project_admin: roles?.project_admin ?? null, billing_admin: roles?.billing_admin ?? null };
+    const rows = await this.sql`
+      insert into organization_users (organization_id, user_id, owner, user_admin, project_admin, billing_admin, is_active, invited_at, invited_by)
+      values (${organizationId}, ${userId}, coalesce(${r.owner}::boolean, false), coalesce(${r.user_admin}::boolean, false),
+              coalesce(${r.project_admin}::boolean, false), coalesce(${r.billing_admin}::boolean, false), false, now(), ${by})
+      on conflict (organization_id, user_id) do update set
+        owner = coalesce(${r.owner}::boolean, case when organization_users.invited_at is null then false else organization_users.owner end),
+        user_admin = coalesce(${r.user_admin}::boolean, case when organization_users.invited_at is null then false else organization_users.user_admin end),
+        project_admin = coalesce(${r.project_admin}::boolean, case when organization_users.invited_at is null then false else organization_users.project_admin end),
+        billing_admin = coalesce(${r.billing_admin}::boolean, case when organization_users.invited_at is null then false else organization_users.billing_admin end),
+        invited_at = now(), invited_by = excluded.invited_by
+      where not organization_users.is_active
+      returning id`;
+    return rows.length === 0 ? undefined : this.member(organizationId, userId);
+  }
+
+  /** The invitations `userId` has not answered, newest first. */
+  async invitationsOf(userId: number): Promise<{ organization_id: number; organization_name: string; invited_at: Date; invited_by: string }[]> {
+    return this.sql<{ organization_id: number; organization_name: string; invited_at: Date; invited_by: string }[]>`
+      select o.id as organization_id, o.name as organization_name, m.invited_at,
+             coalesce(nullif(trim(concat_ws(' ', i.first_name, i.last_name)), ''), i.username, '') as invited_by
+      from organization_users m join organizations o on o.id = m.organization_id left join users i on i.id = m.invited_by
+      where m.user_id = ${userId} and not m.is_active and m.invited_at is not null
+      order by m.invited_at desc`;
+  }
+
+  /** Accepts (activates) or declines (forgets) a pending invitation; false when there is none. */
+  async answerInvitation(organizationId: number, userId: number, accept: boolean): Promise<boolean> {
+    const rows = await this.sql`
+      update organization_users set is_active = ${accept}, invited_at = null, invited_by = null
+      where organization_id = ${organizationId} and user_id = ${userId} and not is_active and invited_at is not null
+      returning id`;
+    return rows.length === 1;
+  }
+
+  /** Whether the account is an active member of any workspace but this one. */
+  async belongsElsewhere(userId: number, organizationId: number): Promise<boolean> {
+    const rows = await this.sql`
+      select 1 from organization_users
+      where user_id = ${userId} and organization_id <> ${organizationId} and is_active limit 1`;
+    return rows.length === 1;
   }
 
   /** Makes the user an active plain member, or reactivates them; answers whether anything changed. */

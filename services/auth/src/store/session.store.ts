@@ -37,12 +37,19 @@ export class SessionStore {
     return rows.length === 1;
   }
 
+  /** Revokes a session; the revocation goes to the outbox (the gateways' revocation list) in the same statement. */
   async revoke(sessionId: string): Promise<void> {
-    await this.sql`update sessions set revoked_at = coalesce(revoked_at, now()) where id = ${sessionId}`;
+    await this.sql`
+      with revoked as (update sessions set revoked_at = now() where id = ${sessionId} and revoked_at is null returning id)
+      insert into revocation_outbox (kind, ref) select 'session', id::text from revoked`;
+    await this.sql`select pg_notify('auth_revocations', '')`;
   }
 
   async revokeAllOf(userId: number): Promise<void> {
-    await this.sql`update sessions set revoked_at = now() where user_id = ${userId} and revoked_at is null`;
+    await this.sql`
+      with revoked as (update sessions set revoked_at = now() where user_id = ${userId} and revoked_at is null returning id)
+      insert into revocation_outbox (kind, ref) select 'session', id::text from revoked`;
+    await this.sql`select pg_notify('auth_revocations', '')`;
   }
 
   async isActive(sessionId: string): Promise<boolean> {

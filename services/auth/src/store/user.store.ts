@@ -1,6 +1,5 @@
-// All SQL of users, login attempts and password nonces.
+// All SQL of users and password nonces.
 import { pgErrorCode, PG_UNIQUE_VIOLATION, problems, type Sql } from '@fieldwork/service-kit';
-import type { AttemptState } from '../domain/login-throttle.js';
 
 export interface UserRow {
   id: number;
@@ -123,26 +122,6 @@ export class UserStore {
     await this.sql`update users set current_organization_id = ${organizationId} where id = ${id}`;
   }
 
-  // Failed logins.
-
-  async attempts(username: string): Promise<AttemptState | undefined> {
-    const [row] = await this.sql<AttemptState[]>`
-      select failures, first_failure_at, locked_until from login_attempts where username = ${username}`;
-    return row;
-  }
-
-  async saveAttempts(username: string, s: AttemptState): Promise<void> {
-    await this.sql`
-      insert into login_attempts (username, failures, first_failure_at, last_failure_at, locked_until)
-      values (${username}, ${s.failures}, ${s.first_failure_at}, now(), ${s.locked_until})
-      on conflict (username) do update set failures = excluded.failures, first_failure_at = excluded.first_failure_at,
-        last_failure_at = now(), locked_until = excluded.locked_until`;
-  }
-
-  async clearAttempts(username: string): Promise<void> {
-    await this.sql`delete from login_attempts where username = ${username}`;
-  }
-
   // Password nonces (reset and set-password links).
 
   async addNonce(userId: number, nonceHash: Buffer, purpose: 'reset' | 'set', expiresAt: Date): Promise<void> {
@@ -158,6 +137,22 @@ export class UserStore {
       where nonce_hash = ${nonceHash} and user_id = ${userId} and used_at is null and expires_at > now()
       returning nonce_hash`;
     return rows.length === 1;
+  }
+
+  /** How many `purpose` nonces (links mailed) the user got within the last `seconds`. */
+  async recentNonces(userId: number, purpose: 'reset' | 'set', seconds: number): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`
+      select count(*)::int as n from password_nonces
+      where user_id = ${userId} and purpose = ${purpose} and created_at > now() - make_interval(secs => ${seconds})`;
+    return row!.n;
+  }
+
+  /** How many invitation requests came for `email` within the last `seconds`. */
+  async recentInviteRequests(email: string, seconds: number): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`
+      select count(*)::int as n from invite_requests
+      where lower(email) = ${email.toLowerCase()} and time_created > now() - make_interval(secs => ${seconds})`;
+    return row!.n;
   }
 
   async addInviteRequest(r: { email: string; name: string; organization: string }): Promise<void> {

@@ -92,11 +92,18 @@ export class ReadService {
     return { results: live.map(pickerMessage), count: live.length };
   }
 
-  /** Mails the caller's open (not completed) responses of the project as a list, to `send_to`. */
+  /**
+   * Mails the caller's open (not completed) responses of the project as a list, to `send_to`: the caller's own
+   * address only, so that the server never mails project data (or anything) to an address of the caller's choosing.
+   */
   async emailOpen(req: responses.EmailOpenRequest, ctx: Ctx): Promise<responses.EmailOpenReply> {
     const a = await this.reader(req.caller, req.project_id, ctx);
     const to = req.send_to.trim();
     if (to === '') throw problems.invalidFields({ send_to: ['This field is required.'] });
+    const [me] = (await this.deps.auth.getUsers({ user_ids: [req.caller?.user_id ?? 0], organization_id: 0 }, ctx)).results;
+    if (!me || me.email.trim().toLowerCase() !== to.toLowerCase()) {
+      throw problems.invalidFields({ send_to: ['Open responses can only be mailed to your own address.'] });
+    }
     const rows = await this.store.open(req.project_id, a.scope);
     const lines = rows.map((r) => `${r.response_id}\t${r.display_name || '-'}\t${r.time_updated.toISOString()}`);
     const body = [

@@ -1,6 +1,6 @@
 // Accounts and workspace calls (spec 000 §7 Accounts, Workspaces).
 import { api } from '../../app/api';
-import type { LoginReply, Organization, User } from './types';
+import type { Invitation, LoginReply, Organization, User } from './types';
 
 export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -40,6 +40,15 @@ export const sessionApi = api.injectEndpoints({
       query: () => 'organization/',
       providesTags: ['Organization'],
     }),
+    // Invitations of an existing account to other workspaces: it joins one only by accepting.
+    invitations: build.query<{ results: Invitation[]; count: number }, undefined>({
+      query: () => 'accounts/invitations/',
+      providesTags: ['Invitation'],
+    }),
+    answerInvitation: build.mutation<Invitation, { organizationId: number; userId: number; accept: boolean }>({
+      query: ({ organizationId, accept }) => ({ url: `accounts/invitations/${organizationId}/${accept ? 'accept' : 'decline'}/`, method: 'POST' }),
+      invalidatesTags: (_r, _e, { userId }) => ['Invitation', 'Organization', { type: 'User', id: userId }],
+    }),
     getOrganization: build.query<Organization, number>({
       query: (id) => `organization/${id}/`,
       providesTags: (_r, _e, id) => [{ type: 'Organization', id }, 'Project'],
@@ -58,4 +67,6 @@ export const {
   useChangePasswordMutation,
   useListOrganizationsQuery,
   useGetOrganizationQuery,
+  useInvitationsQuery,
+  useAnswerInvitationMutation,
 } = sessionApi;

@@ -44,3 +44,11 @@ export interface LoginReply {
   user: User;
   organization: Organization | null;
 }
+
+/** An invitation of this account to a workspace, not answered yet (GET accounts/invitations/). */
+export interface Invitation {
+  organization: { id: number; name: string };
+  invited_by: string;
+  time: string;
+  accepted: boolean;
+}

@@ -1,4 +1,5 @@
-// Profile (the name is split into first and last word) and change password (which ends at login).
+// Profile (the name is split into first and last word), invitations to other workspaces (an existing account joins
+// one only by accepting), and change password (which ends at login).
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +9,7 @@ import { notify } from '../../components/noticesSlice';
 import { formatDate } from '../../lib/dates';
 import { splitName } from '../../lib/text';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
-import { useChangePasswordMutation, useUpdateUserMutation } from '../session/sessionApi';
+import { useAnswerInvitationMutation, useChangePasswordMutation, useInvitationsQuery, useUpdateUserMutation } from '../session/sessionApi';
 import { loggedOut } from '../session/sessionSlice';
 import { LOGIN_PATH } from '../session/RequireAuth';
 
@@ -23,8 +24,44 @@ export function UserSettingsPage() {
       <p className="muted">
         {t('settings.lastLogin')}: {formatDate(user.last_login)}
       </p>
+      <Invitations userId={user.id} />
       <ChangePassword email={user.email} />
     </section>
+  );
+}
+
+function Invitations({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const { data } = useInvitationsQuery(undefined);
+  const [answer, { isLoading, error }] = useAnswerInvitationMutation();
+  if (!data || data.results.length === 0) return null;
+  const reply = async (organizationId: number, name: string, accept: boolean) => {
+    try {
+      await answer({ organizationId, userId, accept }).unwrap();
+      dispatch(notify(accept ? t('settings.accepted', { name }) : t('settings.declined')));
+    } catch {
+      // shown below
+    }
+  };
+  return (
+    <div className="card" data-testid="invitations">
+      <h2>{t('settings.invitations')}</h2>
+      {error && <p className="banner error">{errorMessage(error)}</p>}
+      <ul>
+        {data.results.map((i) => (
+          <li key={i.organization.id} data-testid="invitation">
+            <strong>{i.organization.name}</strong> {i.invited_by && <span className="muted">({t('settings.invitedBy', { name: i.invited_by })})</span>}{' '}
+            <button type="button" disabled={isLoading} onClick={() => void reply(i.organization.id, i.organization.name, true)}>
+              {t('settings.accept')}
+            </button>{' '}
+            <button type="button" className="link" disabled={isLoading} onClick={() => void reply(i.organization.id, i.organization.name, false)}>
+              {t('settings.decline')}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -1,0 +1,52 @@
+// All SQL of login attempt counters (domain/login-throttle.ts says what they mean).
+import type { Sql } from '@fieldwork/service-kit';
+import type { Counter } from '../domain/login-throttle.js';
+
+export class LoginThrottleStore {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * In one transaction: locks the counters of `keys` (in key order, so concurrent logins queue instead of
+   * deadlocking), lets `decide` look at them, and saves the counters it returns. Two logins of one account never
+   * read the same count: the second waits for the first to commit.
+   */
+  async withCounters<T>(keys: string[], decide: (counters: Map<string, Counter>) => { save: Map<string, Counter>; result: T }): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    return (await this.sql.begin(async (tx) => {
+      await tx`insert into login_attempts (key) select unnest(${sorted}::text[]) order by 1 on conflict (key) do nothing`;
+      const rows = await tx<(Counter & { key: string })[]>`
+        select key, attempts, last_at from login_attempts where key = any(${sorted}) order by key for update`;
+      const { save, result } = decide(new Map(rows.map((r) => [r.key, { attempts: r.attempts, last_at: r.last_at }])));
+      for (const [key, c] of save) await tx`update login_attempts set attempts = ${c.attempts}, last_at = ${c.last_at} where key = ${key}`;
+      return result;
+    })) as T;
+  }
+
+  /** Forgets a counter (the account's, after a good password). */
+  async clear(key: string): Promise<void> {
+    await this.sql`delete from login_attempts where key = ${key}`;
+  }
+
+  /** Gives one attempt back (the address's, after a good password: only failures count against an address). */
+  async refund(key: string): Promise<void> {
+    await this.sql`update login_attempts set attempts = greatest(attempts - 1, 0) where key = ${key}`;
+  }
+
+  /** Forgets every counter of an account (a password reset). */
+  async clearAccount(userId: number): Promise<void> {
+    await this.sql`delete from login_attempts where key = ${`a:${userId}`} or key like ${`a:${userId}@%`}`;
+  }
+
+  /** Drops counters idle for longer than `ms`. */
+  async prune(ms: number): Promise<void> {
+    await this.sql`delete from login_attempts where last_at is null or last_at < now() - make_interval(secs => ${ms / 1000})`;
+  }
+
+  /** Whether the user signed in from `ip` within the last `days` days. */
+  async knownAddress(userId: number, ip: string, days: number): Promise<boolean> {
+    if (ip === '') return false;
+    const rows = await this.sql`
+      select 1 from sessions where user_id = ${userId} and client_ip = ${ip} and created_at > now() - make_interval(days => ${days}) limit 1`;
+    return rows.length === 1;
+  }
+}
