@@ -38,8 +38,10 @@ export function delayAfter(attempts: number, free: number, policy: ThrottlePolic
 /** How long the next attempt must still wait (0: it may go now). */
 export function waitMs(c: Counter | undefined, now: Date, free: number, policy: ThrottlePolicy): number {
   const k = current(c, now, policy);
-  if (k.last_at === null) return 0;
-  return Math.max(0, delayAfter(k.attempts, free, policy) - (now.getTime() - k.last_at.getTime()));
+  const delay = delayAfter(k.attempts, free, policy);
+  // An attempt within the free ones never waits, even when a parallel login saved a last_at later than `now`.
+  if (k.last_at === null || delay === 0) return 0;
+  return Math.max(0, delay - Math.max(0, now.getTime() - k.last_at.getTime()));
 }
 
 /** The counter after one more attempt let through at `now`. */

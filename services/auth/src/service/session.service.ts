@@ -120,9 +120,10 @@ export class SessionService {
    */
   private async gate(keys: { account: string; address: string | undefined }): Promise<{ waitMs: number; attempts: number }> {
     const policy = this.deps.settings.throttle;
-    const now = new Date();
     if (Math.random() < 0.01) await this.throttle.prune(policy.windowMs + 60_000);
     return this.throttle.withCounters([keys.account, ...(keys.address ? [keys.address] : [])], (counters) => {
+      // Read under the counters' lock: the login ahead in the queue saved its time before this one looks.
+      const now = new Date();
       const account = counters.get(keys.account);
       const address = keys.address ? counters.get(keys.address) : undefined;
       const wait = Math.max(waitMs(account, now, policy.freeAttempts, policy), keys.address ? waitMs(address, now, policy.addressFreeAttempts, policy) : 0);
