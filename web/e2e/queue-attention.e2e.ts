@@ -31,6 +31,8 @@ forEachViewport(['phone'], () => {
     await page.goto(`/project/${project.id}/collect/${schemaId}/list`);
     await logIn(page, collector, page.getByTestId('response-list'));
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    // The app says when the project's forms are on the device: only then does the collector leave the network.
+    await expect(page.getByTestId('offline-ready')).toBeVisible();
     const uploads = watchUploads(page);
 
     await setOffline(page);

@@ -42,6 +42,7 @@ forEachViewport(['phone'], () => {
     // Once with the network: the page is read from the server, and kept by the service worker.
     await page.reload();
     await expect(page.getByTestId('list-count')).toBeVisible();
+    await expect(page.getByTestId('offline-ready')).toBeVisible();
 
     const fill = async (age: string) => {
       await page.getByTestId('new-record').click();

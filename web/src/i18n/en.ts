@@ -263,6 +263,7 @@ export const en = {
     roles: { project_owner: 'project owner', project_admin: 'project admin', staff_admin: 'staff admin', researcher: 'researcher', collector: 'collector', data_manager: 'data manager' },
   },
   collect: {
+    offlineReady: 'The forms of this project are on this device: they can be filled without a network.',
     needAttention_one: '{{count}} answer needs attention',
     needAttention_other: '{{count}} answers need attention',
     sending: 'Sending…',

@@ -265,6 +265,7 @@ export const fr: Messages = {
     roles: { project_owner: 'propriétaire du projet', project_admin: 'administrateur du projet', staff_admin: 'administrateur du personnel', researcher: 'chercheur', collector: 'enquêteur', data_manager: 'gestionnaire de données' },
   },
   collect: {
+    offlineReady: 'Les formulaires de ce projet sont sur cet appareil : ils peuvent être remplis sans réseau.',
     needAttention_one: '{{count}} réponse à revoir',
     needAttention_other: '{{count}} réponses à revoir',
     sending: 'Envoi…',

@@ -11,7 +11,7 @@ import { notify } from '../../components/noticesSlice';
 import { errorMessage } from '../errors/messages';
 import type { Project } from '../projects/types';
 import { responsesChanged, useOneResponseQuery } from './collectApi';
-import { FormEditor, useFormsOnDevice, useSchemaDoc, type Submitted } from './FormEditor';
+import { FormEditor, OfflineReady, useFormsOnDevice, useSchemaDoc, type Submitted } from './FormEditor';
 import { FormRenderer } from './FormRenderer';
 import { localStore, needsUpload, type LocalResponse } from './localStore';
 import { QueuePanel, SyncBadge } from './QueuePanel';
@@ -27,11 +27,12 @@ export function CollectHome() {
   const top = schemasOf(project).filter((s) => s.level === 0);
   const { unsent } = useLocalResponses(project.id);
   useEffect(() => startSync(), []);
-  useFormsOnDevice(schemasOf(project).map((s) => s.id));
+  const forms = useFormsOnDevice(schemasOf(project).map((s) => s.id));
   return (
     <section className="collect-home" data-testid="collect-home">
       <h2>{t('collect.title')}</h2>
       <QueuePanel projectId={project.id} unsent={unsent} />
+      <OfflineReady ready={forms.ready} />
       {top.length === 0 && <p className="muted">{t('collect.noForm')}</p>}
       <ul className="cards">
         {top.map((s) => (

@@ -39,17 +39,35 @@ const FORM_FRESH_MS = 10 * 60_000;
  * Keeps the project's forms on the device while the network is there, so that a collector who opened the project
  * online can fill any of its forms offline later.
  */
-export function useFormsOnDevice(schemaIds: number[]): void {
+export function useFormsOnDevice(schemaIds: number[]): { ready: boolean } {
   const key = schemaIds.join(',');
+  const [ready, setReady] = useState(false);
   useEffect(() => {
-    if (!navigator.onLine) return;
-    for (const id of key.split(',').map(Number).filter((n) => n > 0)) {
-      void localStore
-        .form(id)
-        .then((kept) => (kept && Date.now() - Date.parse(kept.saved_at) < FORM_FRESH_MS ? undefined : fetchForm(id)))
-        .catch(() => undefined);
-    }
+    let live = true;
+    const ids = key.split(',').map(Number).filter((n) => n > 0);
+    void Promise.all(
+      ids.map(async (id) => {
+        const kept = await localStore.form(id).catch(() => undefined);
+        if (kept && (!navigator.onLine || Date.now() - Date.parse(kept.saved_at) < FORM_FRESH_MS)) return true;
+        if (!navigator.onLine) return false;
+        return (await fetchForm(id).catch(() => ({ doc: undefined }))).doc !== undefined || kept !== undefined;
+      }),
+    ).then((all) => live && setReady(all.length > 0 && all.every(Boolean)));
+    return () => {
+      live = false;
+    };
   }, [key]);
+  return { ready };
+}
+
+/** Says that the project's forms can be filled without a network on this device. */
+export function OfflineReady({ ready }: { ready: boolean }) {
+  const { t } = useTranslation();
+  return ready ? (
+    <p className="muted offline-ready" data-testid="offline-ready">
+      {t('collect.offlineReady')}
+    </p>
+  ) : null;
 }
 
 /**

@@ -9,7 +9,7 @@ import { formatDate } from '../../lib/dates';
 import { errorMessage } from '../errors/messages';
 import type { Project } from '../projects/types';
 import { collectApi, PAGE_SIZES, SORTS, useResponsePageQuery, type ListQuery, type Sort } from './collectApi';
-import { useFormsOnDevice } from './FormEditor';
+import { OfflineReady, useFormsOnDevice } from './FormEditor';
 import { onLocalChange } from './localStore';
 import { QueuePanel } from './QueuePanel';
 import { answersSummary } from './summary';
@@ -61,7 +61,7 @@ export function ResponseListPage() {
   const local = useLocalResponses(project.id);
   const unsent = local.unsent.filter((r) => r.sampler_schema === schemaId);
   useEffect(() => startSync(), []);
-  useFormsOnDevice((project.sampler_schemas ?? []).map((s) => s.id));
+  const forms = useFormsOnDevice((project.sampler_schemas ?? []).map((s) => s.id));
   // When something of this device reaches the server, the page is read again (at most once a second).
   useEffect(() => {
     let timer: number | undefined;
@@ -90,6 +90,7 @@ export function ResponseListPage() {
         </Link>
       </header>
       <QueuePanel projectId={project.id} unsent={unsent} />
+      <OfflineReady ready={forms.ready} />
       <details className="filters card" open={params.size > 0 && !(params.size === 1 && params.has('page'))}>
         <summary>{t('collect.list.filters')}</summary>
         <div className="filter-grid">
