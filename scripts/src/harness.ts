@@ -13,6 +13,7 @@ import { repoPath } from './paths.js';
 import { formatLine } from './processes.js';
 import { seedDemo, type DemoSettings } from './seed.js';
 import { SERVICES, startStack, type ServiceName, type Stack, type StackPorts } from './stack.js';
+import type { SupervisionPolicy } from './supervise.js';
 
 export interface TestInfra {
   databaseUrl: string;
@@ -99,6 +100,8 @@ export async function startTestStack(
     postgresAdminUrl?: string;
     metrics?: boolean;
     replicas?: Partial<Record<ServiceName, number>>;
+    /** Supervise the processes as `npm start` does (restarts logged to the launcher's log). */
+    supervise?: Partial<SupervisionPolicy>;
   } = {},
 ): Promise<TestStack> {
   const testInfraHandle = await testInfra(options.postgresAdminUrl);
@@ -128,6 +131,16 @@ export async function startTestStack(
     publicUrl: `http://127.0.0.1:${ports.gateway}`,
     logLevel: 'info',
     extraEnv: options.extraEnv,
+    supervise: options.supervise
+      ? {
+          policy: options.supervise,
+          log: (msg) => {
+            let s = streams.get('launcher');
+            if (!s) streams.set('launcher', (s = createWriteStream(join(logDir, 'launcher.log'))));
+            s.write(`${new Date().toISOString()} ${msg}\n`);
+          },
+        }
+      : undefined,
     nodeArgs: options.nodeArgs,
     metricsPorts,
     replicaPorts,

@@ -3,6 +3,7 @@ export * from './harness.js';
 export * from './stack.js';
 export * from './seed.js';
 export * from './processes.js';
+export * from './supervise.js';
 export * from './infra/postgres.js';
 export * from './infra/nats.js';
 export * from './infra/net.js';

@@ -3,6 +3,7 @@ import { credentials, makeClientConstructor, type Client, type ServiceError } fr
 import { service as healthService } from 'grpc-health-check';
 import { repoPath } from './paths.js';
 import { startChild, type Child, type LineSink } from './processes.js';
+import { DEFAULT_SUPERVISION, supervise, type Supervised, type SupervisionPolicy, type Supervisor } from './supervise.js';
 import { waitFor } from './infra/net.js';
 
 export const SERVICES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
@@ -47,11 +48,18 @@ export interface StackConfig {
   /** Extra node arguments for every process (e.g. --cpu-prof when profiling). */
   nodeArgs?: string[];
   sink: LineSink;
+  /**
+   * Restart a process that exits or stops answering, with backoff, without stopping the others (supervise.ts); the
+   * launcher of `npm start` always does. Off in tests unless asked: a test that stops a service means it.
+   */
+  supervise?: { log: (msg: string) => void; policy?: Partial<SupervisionPolicy> };
 }
 
 export interface Stack {
   gatewayUrl: string;
   children: Map<string, Child>;
+  /** Present when started with `supervise`. */
+  supervisor?: Supervisor;
   /** Stops the gateway first, then the services, each draining its in-flight work. */
   stop(): Promise<void>;
 }
@@ -76,6 +84,18 @@ export async function waitServing(address: string, what: string, child: Child, t
       timeoutMs,
       250,
     );
+  } finally {
+    client.close();
+  }
+}
+
+/** A liveness probe: whether the gRPC health service at `address` answers at all (NOT_SERVING is an answer). */
+async function grpcAnswers(address: string, timeoutMs: number): Promise<boolean> {
+  const client = new HealthClient(address, credentials.createInsecure()) as unknown as Client & {
+    check: (req: { service: string }, opts: { deadline: Date }, cb: (err: ServiceError | null) => void) => void;
+  };
+  try {
+    return await new Promise<boolean>((resolve) => client.check({ service: '' }, { deadline: new Date(Date.now() + timeoutMs) }, (err) => resolve(err === null)));
   } finally {
     client.close();
   }
@@ -150,9 +170,15 @@ export function startReplica(c: StackConfig, name: ServiceName, n: number, port:
   return startChild(n === 1 ? name : `${name}-${n}`, process.execPath, [...(c.nodeArgs ?? []), repoPath('services', name, 'dist', 'main.js')], env, c.sink);
 }
 
+function startGateway(c: StackConfig): Child {
+  return startChild('gateway', process.execPath, [...(c.nodeArgs ?? []), repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
+}
+
 export async function startStack(c: StackConfig): Promise<Stack> {
   const children = new Map<string, Child>();
+  let supervisor: Supervisor | undefined;
   const stop = async () => {
+    supervisor?.stop();
     const gateway = children.get('gateway');
     if (gateway) await gateway.stop();
     await Promise.all([...children].filter(([name]) => name !== 'gateway').map(([, child]) => child.stop()));
@@ -162,15 +188,23 @@ export async function startStack(c: StackConfig): Promise<Stack> {
       throw new Error('the results service runs once with the embedded chDB engine (one process per chDB directory); replicas need CLICKHOUSE_URL');
     }
     const started: [string, number][] = [];
+    const restartable = new Map<string, Supervised>();
+    const supervised = (name: string, start: () => Child, probe: (timeoutMs: number) => Promise<boolean>): Supervised => ({
+      child: () => children.get(name)!,
+      start,
+      probe,
+      replaced: (child) => children.set(name, child),
+    });
     for (const name of SERVICES) {
       for (const [i, port] of [c.ports[name], ...(c.replicaPorts?.[name] ?? [])].entries()) {
         const child = startReplica(c, name, i + 1, port);
         children.set(child.name, child);
         started.push([child.name, port]);
+        restartable.set(child.name, supervised(child.name, () => startReplica(c, name, i + 1, port), (ms) => grpcAnswers(`127.0.0.1:${port}`, ms)));
       }
     }
     await Promise.all(started.map(([name, port]) => waitServing(`127.0.0.1:${port}`, name, children.get(name)!)));
-    const gateway = startChild('gateway', process.execPath, [...(c.nodeArgs ?? []), repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
+    const gateway = startGateway(c);
     children.set('gateway', gateway);
     const gatewayUrl = `http://127.0.0.1:${c.ports.gateway}`;
     await waitFor(
@@ -183,7 +217,18 @@ export async function startStack(c: StackConfig): Promise<Stack> {
       60_000,
       250,
     );
-    return { gatewayUrl, children, stop };
+    if (c.supervise) {
+      restartable.set(
+        'gateway',
+        supervised(
+          'gateway',
+          () => startGateway(c),
+          async (ms) => (await fetch(`${gatewayUrl}/healthz`, { signal: AbortSignal.timeout(ms) }).catch(() => undefined))?.status === 200,
+        ),
+      );
+      supervisor = supervise(restartable, c.supervise.log, { ...DEFAULT_SUPERVISION, ...c.supervise.policy });
+    }
+    return { gatewayUrl, children, supervisor, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -80,19 +80,13 @@ async function main() {
       gatewayHost: config.GATEWAY_HOST,
       publicUrl,
       logLevel: config.LOG_LEVEL,
+      // A service that exits or hangs is restarted with backoff; the others keep running.
+      supervise: { log: say },
       sink: (name, line) => {
         if (!stopping || config.LOG_FORMAT === 'json') console.log(config.LOG_FORMAT === 'json' ? line : formatLine(name, line, color));
         else console.log(formatLine(name, line, color));
       },
     });
-    for (const [name, child] of stack.children) {
-      void child.exited.then((code) => {
-        if (!stopping) {
-          say(`${name} exited unexpectedly (code ${code}); stopping everything`);
-          void stopAll(1);
-        }
-      });
-    }
     let login = '';
     if (config.DEMO_SEED) {
       const seeded = await seedDemo(

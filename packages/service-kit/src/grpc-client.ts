@@ -51,8 +51,11 @@ export function createClient<D extends object, C extends Client>(
   const client = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
-    // Retry transparently while a service restarts.
+    // Retry transparently while a service restarts, and reconnect to a restarted one within 2 s (grpc-js backs off
+    // up to 120 s by default: calls of a caller whose channel is in backoff fail long after the service is back).
     'grpc.enable_retries': 1,
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 2000,
     // Spread calls over every address the target resolves to (a headless Service's pods, or an ipv4:a,b list of
     // replicas) instead of pinning one connection.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),

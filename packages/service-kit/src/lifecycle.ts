@@ -3,6 +3,12 @@ import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
+/**
+ * How long a stopping process may take in all before it exits anyway (SHUTDOWN_DEADLINE_S, default 25 s: after the
+ * drain of in-flight calls, SHUTDOWN_TIMEOUT_S, and within Kubernetes' default grace period of 30 s).
+ */
+const SHUTDOWN_DEADLINE_MS = (Number(process.env.SHUTDOWN_DEADLINE_S) > 0 ? Number(process.env.SHUTDOWN_DEADLINE_S) : 25) * 1000;
+
 /** Thrown by startService under MIGRATE=only once the migrations are done: the process exits 0. */
 export class MigrationsDone extends Error {
   constructor() {
@@ -29,6 +35,13 @@ export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<v
         }
         stopping = true;
         log.info({ signal }, 'shutting down');
+        // Stopping has a deadline: a close that never finishes cannot keep the process (and a rolling update or the
+        // launcher) waiting. Kubernetes' SIGKILL after terminationGracePeriodSeconds and the launcher's after its
+        // grace period cover a blocked event loop, where this timer cannot run.
+        setTimeout(() => {
+          log.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown deadline passed: exiting');
+          process.exit(1);
+        }, SHUTDOWN_DEADLINE_MS).unref();
         stop().then(
           () => {
             log.info('stopped');
