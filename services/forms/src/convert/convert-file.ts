@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { problems } from '@fieldwork/service-kit/problems';
 import { fromQuestionList, fromXlsForm, type Converted, type Row } from '../domain/convert.js';
-import { checkRecords, checkWorkbook, FORM_LIMITS, type FormLimits } from './form-limits.js';
+import { checkFormSize, checkRecords, checkWorkbook, FORM_LIMITS, type FormLimits } from './form-limits.js';
 
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -31,8 +31,17 @@ export interface ConvertedFile {
   converted: Converted;
 }
 
-/** Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet). */
+/**
+ * Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet), within the form
+ * limits; the form made is refused when it is too large to be loaded again.
+ */
 export async function convertFile(filename: string, content: Buffer, projectType: string, limits: FormLimits = FORM_LIMITS): Promise<ConvertedFile> {
+  const made = await read(filename, content, projectType, limits);
+  checkFormSize(made.converted.body, limits);
+  return made;
+}
+
+async function read(filename: string, content: Buffer, projectType: string, limits: FormLimits): Promise<ConvertedFile> {
   if (/\.csv$/i.test(filename)) {
     let rows: Row[];
     try {

@@ -94,6 +94,13 @@ describe('form limits', () => {
     await expect(convertFile('f.xlsx', wb, 'S')).resolves.toMatchObject({ format: 'XLSForm', converted: { questions: 3 } });
   });
 
+  it('refuses a form too large to be loaded again, after converting it', async () => {
+    const wb = await workbook({ survey: survey(50) });
+    expect(await refusal(convertFile('f.xlsx', wb, 'S', limits({ formBytes: 10_000 })))).toMatch(
+      /^400\.2 The form made from this file would be [\d.]+ MB; a form may be at most [\d.]+ MB\. Split the file/,
+    );
+  });
+
   it('reads column letters', () => {
     expect([columnOf('A1'), columnOf('Z9'), columnOf('AA10'), columnOf('XFD1'), columnOf(''), columnOf('1A')]).toEqual([1, 26, 27, 16384, undefined, undefined]);
   });

@@ -5,7 +5,7 @@
 // few dozen columns) and far below what holds a conversion for minutes.
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
-import { problems } from '@fieldwork/service-kit/problems';
+import { megabytes, problems } from '@fieldwork/service-kit/problems';
 import { checkZip, UnsafeZip, type PartReader, type ZipLimits } from '@fieldwork/service-kit/zip-guard';
 
 export interface FormLimits {
@@ -19,6 +19,11 @@ export interface FormLimits {
   cellChars: number;
   /** The zip-bomb guard: parts, inflated bytes and expansion of the workbook. */
   zip: ZipLimits;
+  /**
+   * Most bytes of the converted form as JSON: every reader of a form takes it in one gRPC message, at most 4 MiB
+   * (grpc-js's default), so a larger one would be saved and then fail on every load.
+   */
+  formBytes: number;
 }
 
 export const FORM_LIMITS: FormLimits = {
@@ -28,6 +33,7 @@ export const FORM_LIMITS: FormLimits = {
   // Excel's own maximum for a cell.
   cellChars: 32_767,
   zip: { maxEntries: 1000, maxEntryBytes: 50 * 1024 ** 2, maxTotalBytes: 50 * 1024 ** 2, maxRatio: 100 },
+  formBytes: 3.5 * 1024 ** 2,
 };
 
 const n = (x: number) => x.toLocaleString('en');
@@ -38,6 +44,8 @@ export const LIMIT_MESSAGES = {
   columns: (sheet: string, column: number, max: number) =>
     `The sheet "${sheet}" has a cell in column ${n(column)}; a form file may use at most ${n(max)} columns.`,
   cell: (where: string, chars: number, max: number) => `${where} holds ${n(chars)} characters; a cell may hold at most ${n(max)}.`,
+  form: (bytes: number, max: number) =>
+    `The form made from this file would be ${megabytes(bytes)}; a form may be at most ${megabytes(max)}. Split the file or remove rows or translations, then try again.`,
 };
 
 /** "AB12" -> 28; undefined when the reference is missing or not a cell reference. */
@@ -183,6 +191,12 @@ export async function checkWorkbook(content: Buffer, limits: FormLimits = FORM_L
     }
   }
   if (shared.chars > limits.cellChars) throw problems.invalid(LIMIT_MESSAGES.cell('A cell of the workbook', shared.chars, limits.cellChars));
+}
+
+/** Refuses a converted form too large to be loaded again (FormLimits.formBytes). */
+export function checkFormSize(body: unknown, limits: FormLimits = FORM_LIMITS): void {
+  const bytes = Buffer.byteLength(JSON.stringify(body));
+  if (bytes > limits.formBytes) throw problems.invalid(LIMIT_MESSAGES.form(bytes, limits.formBytes));
 }
 
 /** The same limits for the records of a CSV question list (already parsed: a CSV is small and parsed linearly). */
