@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// XLSForm import benchmark: a generated XLSForm workbook (default 5 MB: 600 questions labelled and hinted in 20
+// Form-import isolation benchmark: a generated XLSForm workbook (default 5 MB: 600 questions labelled and hinted in 20
 // languages with incompressible text) uploaded through the API and converted by POST create-form-from-upload on the
 // whole stack, while a light forms call (GET samplerschema/{id}/ of another project) and /readyz run beside it.
 // Reports the conversion's answer and time, the forms process's RSS before and at its peak (sampled every 50 ms
 // from /proc), and the p50/p99/max of the neighbours.
-//   full:  pnpm bench:xlsform        (records the figures in docs/benchmarks.md)
-//   smoke: node bench/xlsform/run.mjs --smoke
-// BENCH_XLSFORM_ROWS, BENCH_XLSFORM_LANGS, BENCH_XLSFORM_CHARS shape the workbook; BENCH_XLSFORM_TITLE names the
-// sub-section it records.
+//   full:  pnpm bench:form-isolation        (records the figures in docs/benchmarks.md)
+//   smoke: node bench/form-isolation/run.mjs --smoke
+// BENCH_FORM_ROWS, BENCH_FORM_LANGS, BENCH_FORM_CHARS shape the workbook; BENCH_FORM_TITLE names the section it
+// records. (Conversion time by rows is bench/xlsform's, issue 23.)
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem, release } from 'node:os';
@@ -16,9 +16,9 @@ import { startTestStack } from '@fieldwork/launcher';
 import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
-const ROWS = smoke ? 50 : Number(process.env.BENCH_XLSFORM_ROWS ?? 600);
-const LANGS = smoke ? 2 : Number(process.env.BENCH_XLSFORM_LANGS ?? 20);
-const CHARS = smoke ? 20 : Number(process.env.BENCH_XLSFORM_CHARS ?? 280);
+const ROWS = smoke ? 50 : Number(process.env.BENCH_FORM_ROWS ?? 600);
+const LANGS = smoke ? 2 : Number(process.env.BENCH_FORM_LANGS ?? 20);
+const CHARS = smoke ? 20 : Number(process.env.BENCH_FORM_CHARS ?? 280);
 
 /** An XLSForm of ROWS questions, each with a label and a hint in LANGS languages of CHARS random characters. */
 async function workbook() {
@@ -106,11 +106,11 @@ try {
     `| ${ROWS} rows × ${LANGS} languages (label + hint, ${CHARS} chars) | ${(content.length / 2 ** 20).toFixed(1)} | ${outcome} | ${seconds.toFixed(1)} | ${idle} / ${peak} / ${after} | ${ms(quantile(neighbours.get, 0.5))} / ${ms(quantile(neighbours.get, 0.99))} / ${ms(Math.max(0, ...neighbours.get))} | ${ms(quantile(neighbours.ready, 0.5))} / ${ms(quantile(neighbours.ready, 0.99))} / ${ms(Math.max(0, ...neighbours.ready))} | ${neighbours.failed} of ${neighbours.get.length} |`,
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-  const command = smoke ? 'node bench/xlsform/run.mjs --smoke' : `BENCH_XLSFORM_ROWS=${ROWS} BENCH_XLSFORM_LANGS=${LANGS} BENCH_XLSFORM_CHARS=${CHARS} pnpm bench:xlsform`;
+  const command = smoke ? 'node bench/form-isolation/run.mjs --smoke' : `BENCH_FORM_ROWS=${ROWS} BENCH_FORM_LANGS=${LANGS} BENCH_FORM_CHARS=${CHARS} pnpm bench:form-isolation`;
   console.log(`\n${table}\n\n${machine}\nreproduce: ${command}\n`);
   if (smoke && converted.status !== 200) throw new Error(`conversion answered ${outcome}`);
   if (!smoke) {
-    const title = `## XLSForm import: ${process.env.BENCH_XLSFORM_TITLE ?? 'a large workbook beside light calls'}`;
+    const title = `## Form import isolation: ${process.env.BENCH_FORM_TITLE ?? 'a large workbook beside light calls'}`;
     const date = new Date().toISOString().slice(0, 10);
     const section = `${title}\n\n${date}, ${machine}. One generated XLSForm uploaded through the API and converted by \`POST project/{id}/create-form-from-upload/\` on the whole stack started by the launcher, while \`GET samplerschema/{id}/\` of another project and \`/readyz\` were called every 100 ms beside it. RSS of the forms process from /proc every 50 ms.\n\n${table}\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
