@@ -7,7 +7,7 @@ export async function readUpload(request: FastifyRequest, maxBytes: number): Pro
   const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
   if (!part) throw problems.invalidFields({ file: ['No file was sent.'] });
   const content = await part.toBuffer().catch((err: unknown) => {
-    if (err instanceof Error && 'code' in err && err.code === 'FST_REQ_FILE_TOO_LARGE') throw problems.payloadTooLarge();
+    if (err instanceof Error && 'code' in err && err.code === 'FST_REQ_FILE_TOO_LARGE') throw problems.fileTooLarge('Files', maxBytes);
     throw err;
   });
   return { filename: part.filename, content_type: part.mimetype, content };

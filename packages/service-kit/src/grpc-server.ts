@@ -30,6 +30,8 @@ export interface CallContext {
   metadata: Metadata;
   /** Metadata for the calls this one makes: the trace context, continued (trace.ts). */
   headers: Record<string, string>;
+  /** Aborted when the caller cancels the call or its deadline passes: long work should stop then. */
+  signal: AbortSignal;
 }
 
 /** The async form of a ts-proto generated server interface. */
@@ -58,7 +60,15 @@ export function implement<S>(
     impl[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const requestId = requestIdOf(call.metadata);
       const trace = childTrace(parseTraceparent(call.metadata.get(TRACEPARENT)[0]?.toString()));
-      const ctx: CallContext = { requestId, log: log.child({ reqId: requestId, traceId: trace.traceId }), metadata: call.metadata, headers: { [TRACEPARENT]: formatTraceparent(trace) } };
+      const cancelled = new AbortController();
+      call.once('cancelled', () => cancelled.abort());
+      const ctx: CallContext = {
+        requestId,
+        log: log.child({ reqId: requestId, traceId: trace.traceId }),
+        metadata: call.metadata,
+        headers: { [TRACEPARENT]: formatTraceparent(trace) },
+        signal: cancelled.signal,
+      };
       const started = performance.now();
       const done = (code: string) => {
         metrics.grpcRequests.inc({ method: method.path, code });

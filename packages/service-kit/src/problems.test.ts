@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { boundFields, moreErrorsMessage, Problem, PROBLEM_LIMITS, problems } from './problems.js';
 
@@ -27,5 +28,13 @@ describe(Problem.name, () => {
     expect(new Problem('400.1', 'Invalid input.', once).fields).toEqual(once);
     const small = { email: ['Enter a valid email address.'] };
     expect(problems.invalidFields(small).fields).toEqual(small);
+  });
+});
+
+describe('docs/errors.md', () => {
+  it('lists every code of the catalogue', () => {
+    const doc = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
+    const codes = Object.values(problems).map((make) => (make as (...a: unknown[]) => Problem)('x', 1).code);
+    expect(codes.filter((code) => !doc.includes(`| ${code} |`))).toEqual([]);
   });
 });

@@ -75,6 +75,9 @@ export class Problem extends Error {
   }
 }
 
+/** Bytes as the messages say them: "10 MB" (MiB, as the limits are set), one decimal when not whole. */
+export const megabytes = (n: number) => `${(n / 1024 ** 2).toLocaleString('en', { maximumFractionDigits: 1 })} MB`;
+
 const problem =
   <A extends unknown[]>(code: string, message: (...args: A) => string) =>
   (...args: A): Problem =>
@@ -99,6 +102,19 @@ export const problems = {
   noWorkspacesFound: problem('400.9', () => 'No workspaces found!'),
   geotagRequired: problem('400.10', () => 'Geotag is required'),
   linkExpired: problem('400.11', () => 'This link has expired.'),
+  /** A form file whose conversion ran past its time budget: its worker was stopped, the form is unchanged. */
+  conversionTimedOut: problem(
+    '400.12',
+    (seconds: number) =>
+      `This form took too long to convert (more than ${seconds} seconds) and was stopped; the project's form is unchanged. Split the file or remove rows, then try again.`,
+  ),
+  /** A form file whose conversion needed more memory than a conversion worker has. */
+  conversionOutOfMemory: problem(
+    '400.13',
+    () => "This form needs more memory to convert than a conversion may use, and was stopped; the project's form is unchanged. Split the file or remove rows, then try again.",
+  ),
+  /** A form file the converter failed on in a way it does not explain (logged with the request id). */
+  conversionFailed: problem('400.14', () => "This file could not be converted into a form; the project's form is unchanged."),
 
   // 401: who are you?
   notAuthenticated: problem('401.1', () => 'Authentication credentials were not provided.'),
@@ -131,6 +147,8 @@ export const problems = {
 
   // 413, 429: limits.
   payloadTooLarge: problem('413.1', () => 'Request body is too large.'),
+  /** An uploaded file over the limit of what it is for (`what`: "Files", "Form files"), named in the message. */
+  fileTooLarge: problem('413.2', (what: string, limitBytes: number) => `${what} are limited to ${megabytes(limitBytes)}: this one is larger.`),
   tooManyLoginAttempts: problem(
     '429.1',
     (seconds: number) => `Too many failed login attempts. Please try again in ${seconds} seconds.`,
@@ -140,6 +158,8 @@ export const problems = {
   // 5xx: ours.
   internal: problem('500.1', () => 'Internal server error.'),
   unavailable: problem('503.1', () => 'A service is unavailable. Please try again shortly.'),
+  /** Every conversion worker is busy and the queue is full; answered with Retry-After. */
+  conversionsBusy: problem('503.2', () => 'Too many forms are being converted right now. Please try again in a few seconds.'),
   timeout: problem('504.1', () => 'The request took too long. Please try again.'),
 } as const;
 

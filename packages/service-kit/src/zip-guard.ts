@@ -19,6 +19,15 @@ export interface ZipLimits {
 
 export const XLSX_LIMITS: ZipLimits = { maxEntries: 10_000, maxEntryBytes: 1024 ** 3, maxTotalBytes: 2 * 1024 ** 3, maxRatio: 250 };
 
+/**
+ * Sees the inflated bytes of one part as checkZip inflates it (so a caller can count what is inside without a second
+ * pass). An error thrown by `write` or `end` stops the check and is what checkZip rejects with.
+ */
+export interface PartReader {
+  write(chunk: Buffer): void;
+  end(): void;
+}
+
 /** An archive refused by the limits, or not a readable zip; the message says which and why, for the user. */
 export class UnsafeZip extends Error {
   override name = 'UnsafeZip';
@@ -35,8 +44,15 @@ function open(source: string | Buffer): Promise<yauzl.ZipFile> {
   });
 }
 
-/** Inflates every part of the archive once within the limits; throws UnsafeZip when a limit is passed. */
-export async function checkZip(source: string | Buffer, limits: ZipLimits = XLSX_LIMITS): Promise<{ entries: number; bytes: number }> {
+/**
+ * Inflates every part of the archive once within the limits; throws UnsafeZip when a limit is passed. `read` may
+ * return a reader for a part (by its name) that sees its bytes as they are inflated.
+ */
+export async function checkZip(
+  source: string | Buffer,
+  limits: ZipLimits = XLSX_LIMITS,
+  read?: (fileName: string) => PartReader | undefined,
+): Promise<{ entries: number; bytes: number }> {
   const zip = await open(source);
   let entries = 0;
   let total = 0;
@@ -55,6 +71,12 @@ export async function checkZip(source: string | Buffer, limits: ZipLimits = XLSX
         if (declared > 1024 ** 2 && declared / Math.max(1, entry.compressedSize) > limits.maxRatio) {
           return refuse(`${entry.fileName} expands ${Math.round(declared / Math.max(1, entry.compressedSize))} times (at most ${limits.maxRatio})`);
         }
+        let reader: PartReader | undefined;
+        try {
+          reader = read?.(entry.fileName);
+        } catch (e) {
+          return reject(e as Error);
+        }
         zip.openReadStream(entry, (err, stream) => {
           if (err || !stream) return reject(new UnsafeZip('The file is not a readable XLSX workbook.'));
           let bytes = 0;
@@ -62,13 +84,24 @@ export async function checkZip(source: string | Buffer, limits: ZipLimits = XLSX
             bytes += chunk.length;
             if (bytes > limits.maxEntryBytes || total + bytes > limits.maxTotalBytes) {
               stream.destroy();
-              refuse(`it would expand to more than ${mb(Math.min(limits.maxEntryBytes, limits.maxTotalBytes))}`);
+              return refuse(`it would expand to more than ${mb(Math.min(limits.maxEntryBytes, limits.maxTotalBytes))}`);
+            }
+            try {
+              reader?.write(chunk);
+            } catch (e) {
+              stream.destroy();
+              reject(e as Error);
             }
           });
           // yauzl fails the stream when a part inflates to more or less than its header says.
           stream.on('error', (e: Error) => reject(new UnsafeZip(`The workbook was refused: ${entry.fileName} is not what its header says (${e.message}).`)));
           stream.on('end', () => {
             total += bytes;
+            try {
+              reader?.end();
+            } catch (e) {
+              return reject(e as Error);
+            }
             zip.readEntry();
           });
         });

@@ -201,6 +201,37 @@ describe('gRPC server', () => {
     }
   });
 
+  it("aborts a handler's signal when its caller's deadline passes, so long work can stop", async () => {
+    const port = await freePort();
+    let aborted!: (ms: number) => void;
+    const seen = new Promise<number>((r) => (aborted = r));
+    const impl = implement(
+      auth.AuthServiceService,
+      {
+        ...handlers(Promise.resolve()),
+        emailCheck: (_req, ctx) =>
+          new Promise((_resolve, reject) => {
+            const t0 = performance.now();
+            ctx.signal.addEventListener('abort', () => {
+              aborted(performance.now() - t0);
+              reject(problems.timeout());
+            });
+          }),
+      },
+      log,
+    );
+    const server = await startGrpcServer({ host: '127.0.0.1', port, services: [{ name: 'fieldwork.auth.v1.AuthService', definition: auth.AuthServiceService, implementation: impl }], log });
+    server.setServing(true);
+    const client = createClient(auth.AuthServiceClient, `127.0.0.1:${port}`, { defaultTimeoutMs: 300 });
+    try {
+      await expect(client.emailCheck({ email: 'a@b.co' })).rejects.toMatchObject({ code: '504.1' });
+      expect(await seen).toBeLessThan(2000);
+    } finally {
+      client.close();
+      await server.shutdown(1000);
+    }
+  });
+
   it('answers grpc.health.v1 NOT_SERVING until told otherwise', async () => {
     const port = await freePort();
     const server = await startGrpcServer({ host: '127.0.0.1', port, services: [], log });

@@ -1,5 +1,7 @@
 // Every environment variable of the forms service, with its default.
-import { loadConfig, objectStoreVars, serviceVars, vars } from '@fieldwork/service-kit';
+import { loadConfig, objectStoreVars, serviceVars, vars, z } from '@fieldwork/service-kit';
+
+const atLeast = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 
 export const formsConfigShape = {
   ...serviceVars,
@@ -8,5 +10,17 @@ export const formsConfigShape = {
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   /** gRPC port of the forms service. */
   FORMS_GRPC_PORT: vars.port(50053),
+  /** Largest form file (CSV or XLSX) converted, in bytes; a larger one is refused (413.2) before it is read. */
+  FORMS_MAX_FILE_BYTES: atLeast(1, 10 * 1024 * 1024),
+  /** Most rows with content in one sheet of a form file (or records of a CSV); more are refused (400) before conversion. */
+  FORMS_MAX_SHEET_ROWS: atLeast(1, 50_000),
+  /** Conversions running at once, each in its own worker thread; 0: one fewer than the cores, from 1 to 4. */
+  FORMS_CONVERT_WORKERS: atLeast(0, 0),
+  /** Conversions waiting for a worker; past it a conversion is refused (503.2, Retry-After). */
+  FORMS_CONVERT_QUEUE: atLeast(0, 4),
+  /** Milliseconds a conversion may run before its worker is terminated (400.12); keep it under the gateway's GRPC_TIMEOUT_MS. */
+  FORMS_CONVERT_TIMEOUT_MS: atLeast(1, 10_000),
+  /** Heap (old generation) of a conversion worker, in MB; past it the conversion is stopped (400.13). */
+  FORMS_CONVERT_HEAP_MB: atLeast(1, 256),
 };
 export const loadFormsConfig = (env?: Record<string, string | undefined>) => loadConfig(formsConfigShape, env);

@@ -1,7 +1,10 @@
 // The forms service process: config, build, listen, signals.
+import { availableParallelism } from 'node:os';
 import { projects } from '@fieldwork/proto';
 import { createClient, createObjectStore, runMain, startService } from '@fieldwork/service-kit';
 import { loadFormsConfig } from './config.js';
+import { ConversionPool } from './convert/conversion-pool.js';
+import { FORM_LIMITS } from './convert/form-limits.js';
 import { formsGrpc } from './grpc/forms.grpc.js';
 import { DocumentService } from './service/document.service.js';
 import { SchemaService } from './service/schema.service.js';
@@ -16,9 +19,25 @@ runMain(async () => {
     migrations: new URL('../migrations', import.meta.url),
     build: async ({ log, sql }) => {
       const files = createObjectStore(config);
+      const conversions = new ConversionPool({
+        workerFile: new URL('./convert/conversion.worker.js', import.meta.url),
+        // One core stays with the event loop (health checks, form loads and saves).
+        workers: config.FORMS_CONVERT_WORKERS || Math.max(1, Math.min(4, availableParallelism() - 1)),
+        queue: config.FORMS_CONVERT_QUEUE,
+        timeoutMs: config.FORMS_CONVERT_TIMEOUT_MS,
+        heapMb: config.FORMS_CONVERT_HEAP_MB,
+        log: log.child({ component: 'conversions' }),
+      });
+      const documents = new DocumentService(sql, projectsClient, files, log, conversions, {
+        maxFileBytes: config.FORMS_MAX_FILE_BYTES,
+        limits: { ...FORM_LIMITS, rows: config.FORMS_MAX_SHEET_ROWS },
+      });
       return {
-        services: [formsGrpc(new SchemaService(sql), new DocumentService(sql, projectsClient, files, log), log)],
-        close: async () => projectsClient.close(),
+        services: [formsGrpc(new SchemaService(sql), documents, log)],
+        close: async () => {
+          await conversions.close();
+          projectsClient.close();
+        },
       };
     },
   });

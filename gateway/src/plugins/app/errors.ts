@@ -5,6 +5,9 @@ import type { FastifyError } from 'fastify';
 import { isProblem, problems } from '@fieldwork/service-kit/problems';
 import { problemToHttp, validationToProblem } from '../../errors.js';
 
+/** Seconds a 503 asks a client to wait before trying again. */
+export const RETRY_AFTER_S = 5;
+
 export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -21,6 +24,8 @@ export default fp(
       if (problem.status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
       else request.log.info({ code: problem.code }, 'request refused');
       const { status, body } = problemToHttp(problem, request.id);
+      // A service that is busy or restarting: tell clients when to come back (RFC 9110 §10.2.3) instead of at once.
+      if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_S));
       void reply.status(status).send(body);
     });
   },

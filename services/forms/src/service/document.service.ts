@@ -2,19 +2,24 @@
 // uploaded files. Saving is refused on live and finalized projects, for a longitudinal schema without a primary key,
 // and with several primary keys, with the spec's messages; the project's state comes from the projects service.
 import ISO6391 from 'iso-639-1';
-import ExcelJS from 'exceljs';
-import { parse } from 'csv-parse/sync';
 import type { common, forms, projects } from '@fieldwork/proto';
 import { saveRefusal, SAVE_REFUSALS, countQuestions, type SchemaBody } from '@fieldwork/sampler';
-import { checkZip, problems, UnsafeZip, type ZipLimits, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
+import { problems, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
-import { fromQuestionList, fromXlsForm, type Converted, type Row } from '../domain/convert.js';
+import type { ConversionPool } from '../convert/conversion-pool.js';
+import type { FormLimits } from '../convert/form-limits.js';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
-type Ctx = { requestId: string };
+/** The call's request id, and its signal: aborted when the caller gives up (the gateway's deadline passed). */
+type Ctx = { requestId: string; signal?: AbortSignal };
 
-const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+export interface ConversionOptions {
+  /** Largest form file converted, in bytes (413.2 above it, before a byte is read). */
+  maxFileBytes: number;
+  /** What a form file may hold (form-limits.ts). */
+  limits: FormLimits;
+}
 
 function toDocument(row: SchemaRow, editable: boolean): forms.SchemaDocument {
   return {
@@ -37,6 +42,8 @@ export class DocumentService {
     private readonly projects: ProjectsClient,
     private readonly files: Pick<ObjectStore, 'get' | 'stat'>,
     private readonly log: Logger,
+    private readonly conversions: Pick<ConversionPool, 'run'>,
+    private readonly conversion: ConversionOptions,
   ) {
     this.store = new SchemaStore(sql);
   }
@@ -77,19 +84,25 @@ export class DocumentService {
     };
   }
 
-  /** Makes the project's (first-level, or given) schema from an uploaded question list or XLSForm. */
+  /**
+   * Makes the project's (first-level, or given) schema from an uploaded question list or XLSForm. The file is
+   * converted in a conversion worker (conversion-pool.ts), never on this event loop; the schema is saved only when
+   * the conversion succeeded, so a refused file leaves the project's form as it was.
+   */
   async convert(req: forms.ConvertUploadRequest, ctx: Ctx): Promise<forms.ConvertUploadReply> {
     const access = await this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx);
     if (!access.screens.includes('form')) throw problems.forbidden();
     const file = await this.projects.getFile({ caller: req.caller, project_id: req.project_id, file_id: req.file_identifier }, ctx);
-    if (file.size > MAX_UPLOAD_BYTES) throw problems.payloadTooLarge();
+    const { maxFileBytes } = this.conversion;
+    if (file.size > maxFileBytes) throw problems.fileTooLarge('Form files', maxFileBytes);
     const rows = await this.store.ofProject(req.project_id);
     const target = req.schema_id > 0 ? rows.find((r) => r.id === req.schema_id) : rows.find((r) => r.level === 0);
     if (!target) throw problems.invalidSchemaId();
     const refusal = saveRefusal(access.project_state, 'S', target.body);
     if (refusal === SAVE_REFUSALS.notEditable) throw problems.invalid(refusal);
-    const content = await streamToBuffer(await this.files.get(file.object_key));
-    const converted = await convertFile(file.filename, content, target.level === 0 ? access.project_type : 'S');
+    const content = await streamToBuffer(await this.files.get(file.object_key), maxFileBytes);
+    const projectType = target.level === 0 ? access.project_type : 'S';
+    const converted = await this.conversions.run({ filename: file.filename, content, projectType, limits: this.conversion.limits }, ctx.signal);
     const saved = await this.store.save(target.id, converted.converted.body, converted.converted.name, 0, callerId(req.caller));
     this.log.info({ projectId: req.project_id, format: converted.format, notes: converted.converted.notes.length }, 'form made from a file');
     return {
@@ -117,63 +130,15 @@ export class DocumentService {
 
 const callerId = (c: common.Caller | undefined) => c?.user_id ?? 0;
 
-async function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {
+async function streamToBuffer(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > MAX_UPLOAD_BYTES) throw problems.payloadTooLarge();
+    if (size > maxBytes) throw problems.fileTooLarge('Form files', maxBytes);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
-}
-
-function sheetRows(ws: ExcelJS.Worksheet | undefined): Row[] {
-  if (!ws) return [];
-  const header: string[] = [];
-  const out: Row[] = [];
-  ws.eachRow({ includeEmpty: false }, (row, n) => {
-    const values = (row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' && v !== null && 'text' in v ? String((v as { text: unknown }).text) : typeof v === 'object' && v !== null && 'result' in v ? String((v as { result: unknown }).result) : String(v)));
-    if (n === 1) header.push(...values.map((h) => h.trim().toLowerCase()));
-    else out.push(Object.fromEntries(header.map((h, i) => [h, values[i] ?? ''])));
-  });
-  return out;
-}
-
-const FORM_XLSX_LIMITS: ZipLimits = { maxEntries: 1000, maxEntryBytes: 100 * 1024 ** 2, maxTotalBytes: 100 * 1024 ** 2, maxRatio: 100 };
-
-/** Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet). */
-export async function convertFile(filename: string, content: Buffer, projectType: string): Promise<{ format: string; converted: Converted }> {
-  if (/\.csv$/i.test(filename)) {
-    let rows: Row[];
-    try {
-      rows = parse(content, { columns: (h: string[]) => h.map((x) => x.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as Row[];
-    } catch (err) {
-      throw problems.invalid(`The file is not a readable CSV: ${(err as Error).message.split('\n')[0]}`);
-    }
-    return { format: 'question list (CSV)', converted: fromQuestionList(rows, projectType) };
-  }
-  if (!/\.xlsx$/i.test(filename)) throw problems.invalid('Upload a CSV question list, an XLSX question list or an XLSForm (.xlsx).');
-  // A form's question list is small: a workbook expanding past 100 MB is refused before exceljs inflates it in memory.
-  try {
-    await checkZip(content, FORM_XLSX_LIMITS);
-  } catch (err) {
-    throw problems.invalid(err instanceof UnsafeZip ? err.message : 'The file is not a readable XLSX workbook.');
-  }
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(content as unknown as ArrayBuffer);
-  } catch {
-    throw problems.invalid('The file is not a readable XLSX workbook.');
-  }
-  const survey = workbook.getWorksheet('survey');
-  if (survey) {
-    return {
-      format: 'XLSForm',
-      converted: fromXlsForm(sheetRows(survey), sheetRows(workbook.getWorksheet('choices')), sheetRows(workbook.getWorksheet('settings')), projectType),
-    };
-  }
-  return { format: 'question list (XLSX)', converted: fromQuestionList(sheetRows(workbook.worksheets[0]), projectType) };
 }
 
 export type { SchemaBody };
