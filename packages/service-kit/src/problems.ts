@@ -99,6 +99,13 @@ export const problems = {
   noWorkspacesFound: problem('400.9', () => 'No workspaces found!'),
   geotagRequired: problem('400.10', () => 'Geotag is required'),
   linkExpired: problem('400.11', () => 'This link has expired.'),
+  /** A public shared item asked for a view (filters, comparison, ...) other than the one it was shared with. */
+  sharedViewOnly: problem(
+    '400.12',
+    (fields: string) => `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`,
+  ),
+  /** Sharing an item with a view too large to travel in its link. */
+  sharedViewTooLarge: problem('400.13', (max: number) => `This view is too large to share (more than ${max} characters of filters and options): remove some filters.`),
 
   // 401: who are you?
   notAuthenticated: problem('401.1', () => 'Authentication credentials were not provided.'),
