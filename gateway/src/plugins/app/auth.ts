@@ -41,7 +41,7 @@ export interface ItemClaims {
   view?: SharedView;
 }
 
-/** An item share: the item and the view of it that was shared (routes/shared-view.ts). */
+/** An item share: the item and the view of it that was shared (gateway/src/shared-view.ts). */
 export interface SharedItem {
   project_id: number;
   schema_id: number;
