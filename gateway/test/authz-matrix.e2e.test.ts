@@ -1,6 +1,7 @@
 // The authorization matrix (spec 000 §6): every route of spec 000 driven by a user of each kind, allowed or denied,
 // enforced by the server whatever the web app shows. A user of another workspace gets 404 for what it cannot see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { client, login, point, type Api } from './helpers.js';
 
@@ -32,6 +33,11 @@ const userIds = new Map<Role, number>();
 let org: number;
 let project: Record<string, any>;
 let other: Record<string, any>;
+/** The matrix project's form, its one question, the collector's response and an export job of the owner's. */
+let schema: number;
+let question: number;
+let collected: string;
+let ownerJob: string;
 
 // A 1x1 PNG.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5b1f3a80000000049454e44ae426082', 'hex');
@@ -83,6 +89,18 @@ beforeAll(async () => {
   await api('DELETE', `organization/${org}/organization-users/${outsider.user.id}/`, as);
   tokens.set('outsider', (await login(api, 'outsider@matrix.test', 'matrix pass 1')).access);
   expect(theirs.status).toBe(201);
+  // A form with one question, a response by the collector, and an export the owner queued.
+  schema = project.sampler_schemas[0].id as number;
+  const b = addBlock(newSchemaBody('S'), { en: 'B' });
+  const q = addItem(b.body, b.id, 'number', 'en', 'Count');
+  question = q.id;
+  expect((await api('PUT', `samplerschema/${schema}/`, { ...as, body: { ...q.body, revision: 1 } })).status).toBe(200);
+  collected = `${project.id}-${schema}-1-matrix-${Date.now()}`;
+  const up = await api('POST', `project/${project.id}/response/`, { token: tokens.get('collector')!, body: { sampler_schema: schema, response_id: collected, data: { '0': { [question]: 3 } } } });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+  const job = await api<{ job: { id: string } }>('GET', `project/${project.id}/named_csv/?wait=0`, as);
+  expect(job.status).toBeLessThan(300);
+  ownerJob = job.body.job.id;
 });
 afterAll(async () => {
   await t?.stop();
@@ -129,6 +147,11 @@ const SITES: Role[] = [...MANAGERS, 'projectOwner'];
 const ADMINS: Role[] = [...MANAGERS, 'projectOwner'];
 const HOME: Role[] = [...MANAGERS, 'projectOwner', 'projectAdmin', 'researcher', 'collector', 'dataManager'];
 const VISIBLE: Role[] = [...MANAGERS, ...PROJECT_USERS];
+// Results, exports and share links need the results permission (spec 001 §6; packages/access PROJECT_OPERATIONS):
+// not the data manager (home, dataManager), not the project admin (home, parameters, form).
+const RESULTS: Role[] = [...MANAGERS, 'projectOwner', 'researcher'];
+// Reading responses: every role that collects, edits or reads results; the guest none.
+const READERS: Role[] = [...MANAGERS, 'projectOwner', 'projectAdmin', 'researcher', 'collector', 'dataManager'];
 
 const cases: Case[] = [
   { name: 'list workspaces', method: 'GET', path: () => 'organization/', allowed: AUTHENTICATED },
@@ -218,6 +241,22 @@ const cases: Case[] = [
   // Referencing changes the form's conditions: the form permission (the same roles as PARAMS), and the other project
   // must be one that may be referenced.
   { name: 'add reference', method: 'POST', path: () => `project/${P()}/references/`, body: () => ({ id: other.id, action: 'add' }), allowed: PARAMS },
+  // Results (issue 18 item 10: the data manager read them all).
+  { name: 'project results', method: 'POST', path: () => `project/${P()}/results/`, body: () => ({}), allowed: RESULTS },
+  { name: 'item results', method: 'POST', path: () => `project/${P()}/results/schema/${schema}/item/`, body: () => ({ item_ids: [question] }), allowed: RESULTS },
+  { name: 'results response ids', method: 'POST', path: () => `project/${P()}/results/schema/${schema}/responses/`, body: () => ({ filters: {} }), allowed: RESULTS },
+  { name: 'results lookups', method: 'GET', path: () => `project/${P()}/results/lookups/`, allowed: RESULTS },
+  { name: 'advanced results', method: 'POST', path: () => `project/${P()}/advanced_results/list/`, body: () => ({}), allowed: RESULTS },
+  { name: 'advanced result definitions', method: 'GET', path: () => `project/${P()}/advanced_results/edit_list/`, allowed: RESULTS },
+  { name: 'share an item', method: 'POST', path: () => `project/${P()}/results/schema/${schema}/item/${question}/token/`, body: () => ({}), allowed: RESULTS },
+  // Exports: every answer of the project, so the results permission; a job is its creator's alone.
+  { name: 'export named CSV', method: 'GET', path: () => `project/${P()}/named_csv/?wait=0`, allowed: RESULTS },
+  { name: 'export XLSX', method: 'GET', path: () => `project/${P()}/xlsx_excel/?wait=0`, allowed: RESULTS },
+  { name: 'update export files', method: 'POST', path: () => `project/${P()}/export/`, allowed: RESULTS },
+  { name: "read another user's export job", method: 'GET', path: () => `exports/jobs/${ownerJob}/`, allowed: ['owner'] },
+  // Responses: the data manager lists, filters and reads them (to edit, delete and change their status).
+  { name: 'list responses', method: 'GET', path: () => `project/${P()}/response/`, allowed: READERS },
+  { name: 'filter responses', method: 'POST', path: () => `project/${P()}/response-chunk/filter/`, body: () => ({ filters: {}, currentSamplerSchema: schema }), allowed: READERS },
 ];
 
 describe('authorization matrix', () => {
@@ -238,5 +277,28 @@ describe('authorization matrix', () => {
       if (!ok) wrong.push(`${role}: ${allowed ? 'allowed' : 'denied'} but got ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the data manager (spec 000 §6: editCompleted, changeStatus, edit, delete; screens home, dataManager)', () => {
+  const as = (role: Role) => ({ token: tokens.get(role)! });
+  it('reads, completes and deletes a collector’s response, and reads no results', async () => {
+    const list = await api<{ results: { response_id: string }[] }>('GET', `project/${P()}/response/`, as('dataManager'));
+    expect(list.body.results.map((r) => r.response_id)).toContain(collected);
+    expect((await api('GET', `project/${P()}/response/single/${collected}/`, as('dataManager'))).status).toBe(200);
+    const body = { sampler_schema: schema, response_id: collected, data: { '0': { [question]: 4 } } };
+    // The researcher reads it but may not change its status; the data manager may, and may delete and restore it.
+    expect((await api('POST', `project/${P()}/response/complete/`, { ...as('researcher'), body })).status).toBe(403);
+    expect(await api('POST', `project/${P()}/response/complete/`, { ...as('dataManager'), body })).toMatchObject({ status: 200, body: { completed: true } });
+    expect(await api('POST', `project/${P()}/response/`, { ...as('dataManager'), body: { ...body, deleted: true } })).toMatchObject({ status: 200, body: { deleted: true } });
+    expect(await api('POST', `project/${P()}/response/`, { ...as('dataManager'), body: { ...body, deleted: false } })).toMatchObject({ status: 200, body: { deleted: false } });
+    // No statistic of it reaches the data manager, by any results route.
+    const results = await api('POST', `project/${P()}/results/schema/${schema}/item/`, { ...as('dataManager'), body: { item_ids: [question] } });
+    expect(results).toMatchObject({ status: 403, body: { detail: "You don't have access to this item." } });
+  });
+
+  it('gets a project whose screens say so, for the web to show no results', async () => {
+    const p = await api<{ permissions: string[] }>('GET', `project/${P()}/`, as('dataManager'));
+    expect([...p.body.permissions].sort()).toEqual(['dataManager', 'home']);
   });
 });

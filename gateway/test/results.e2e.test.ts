@@ -220,14 +220,16 @@ describe('results', () => {
     expect(cropItem.name.en).toBe('Crop');
     expect(cropItem.answers.map((a: Json) => a.name.en)).toEqual(['Maize', 'Beans', 'Rice']);
 
-    // Sharing one item: a token, then its results with no login, filtered, and nothing but that item.
+    // Sharing one item: a token, then its results with no login, and nothing but that item; shared with a filter, the
+    // link answers that filter's results.
     const shared = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${area.id}/token/`, { token: owner.access, body: {} });
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
     const pub = await api<Json>('POST', `item-results/${shared.body.token}/`, { body: {} });
     expect(pub.status, JSON.stringify(pub.body)).toBe(200);
     expect(pub.body.items.map((i: Json) => i.item_id)).toEqual([area.id]);
     expect(pub.body.items[0].stats.count).toBe(live.length);
-    const pubNorth = await api<Json>('POST', `item-results/${shared.body.token}/`, { body: { filters: { site: north } } });
+    const sharedNorth = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${area.id}/token/`, { token: owner.access, body: { filters: { site: north } } });
+    const pubNorth = await api<Json>('POST', `item-results/${sharedNorth.body.token}/`, { body: {} });
     expect(pubNorth.body.items[0].stats.count).toBe(live.filter((r) => r.site === north).length);
     expect((await api('POST', `item-results/${shared.body.token.slice(0, -2)}xx/`, { body: {} })).status).toBe(404);
     expect((await api('POST', `item-results/${owner.access}/`, { body: {} })).status).toBe(404);
@@ -279,6 +281,73 @@ describe('results', () => {
     expect((await results({ filters: [{ question: area.id, operator: 'LIKE', value: 1 }] })).status).toBe(400);
     expect((await api('POST', `project/${p.id}/results/`, { body: {} })).status).toBe(401);
   }, 120_000);
+
+  it('answers a shared item only with the view it was shared with: no filter on another question, no breakdown by collector or site', async () => {
+    const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
+    const score = addItem(b.body, b.id, 'number', 'en', 'Score');
+    const secret = addItem(score.body, b.id, 'open', 'en', 'Private note');
+    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Oracle', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const schema = p.sampler_schemas[0].id as number;
+    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...secret.body, revision: 1 } })).status).toBe(200);
+    const north = (await api<Json>('POST', `project/${p.id}/sites/`, { token: owner.access, body: { name: 'North', geotag: point(1, 1) } })).body.id as number;
+    // Four responses: scores 1..4; the private notes of two say "HIV positive", filed under two sites.
+    const rows = [
+      { score: 1, note: 'HIV positive', site: north },
+      { score: 2, note: 'fine', site: north },
+      { score: 3, note: 'HIV positive', site: p.sites[0].id as number },
+      { score: 4, note: 'fine', site: p.sites[0].id as number },
+    ];
+    for (const [i, r] of rows.entries()) {
+      const up = await api('POST', `project/${p.id}/response/`, {
+        token: owner.access,
+        body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-o-${i}`, site: r.site, data: { '0': { [score.id]: r.score, [secret.id]: r.note } } },
+      });
+      expect(up.status, JSON.stringify(up.body)).toBe(201);
+    }
+    // The whole item (all four) is what is shared.
+    const shared = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${score.id}/token/`, { token: owner.access, body: {} });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    const read = (body: Json) => api<Json>('POST', `item-results/${shared.body.token}/`, { body });
+    let whole = await read({});
+    for (let i = 0; i < 100 && whole.body.items?.[0]?.stats.count !== 4; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      whole = await read({});
+    }
+    expect(whole.body.items[0].stats).toMatchObject({ count: 4, sum: 10, min: 1, max: 4 });
+    expect(await read({ filters: {} })).toMatchObject({ status: 200, body: { items: [{ stats: { count: 4, sum: 10 } }] } });
+
+    // A `contains` on the free-text question, a collector or a site filter, a breakdown by collector or site: refused,
+    // with nothing of the item in the answer.
+    const refusal = (fields: string) => ({ non_field_errors: [`A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`] });
+    const probes: [Json, string][] = [
+      [{ filters: { filters: [{ question: secret.id, operator: 'contains', value: 'HIV' }] } }, 'filters'],
+      [{ filters: { collector: [owner.user.id] } }, 'filters'],
+      [{ filters: { site: [north] } }, 'filters'],
+      [{ comparisons: [{ by: 'collector' }] }, 'comparisons'],
+      [{ comparisons: [{ by: 'site' }] }, 'comparisons'],
+      [{ comparisons: [{ by: 'question', item_id: secret.id }] }, 'comparisons'],
+      [{ buckets: 4, time_zone: 'Asia/Tokyo' }, 'buckets, time_zone'],
+    ];
+    for (const [body, fields] of probes) {
+      const r = await read(body);
+      expect({ asked: body, status: r.status, answer: r.body }).toEqual({ asked: body, status: 400, answer: refusal(fields) });
+    }
+
+    // Shared with a filter (north only), the link answers north's aggregate; asking for the other site is refused, and
+    // sending the very filter shared changes nothing.
+    const northOnly = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${score.id}/token/`, { token: owner.access, body: { filters: { site: [north], collector: [] } } });
+    expect(northOnly.status, JSON.stringify(northOnly.body)).toBe(200);
+    const readNorth = (body: Json) => api<Json>('POST', `item-results/${northOnly.body.token}/`, { body });
+    expect(await readNorth({})).toMatchObject({ status: 200, body: { items: [{ stats: { count: 2, sum: 3 } }], levels: [{ total_filtered_responses: 2 }] } });
+    expect(await readNorth({ filters: { site: [north] } })).toMatchObject({ status: 200, body: { items: [{ stats: { count: 2, sum: 3 } }] } });
+    expect(await readNorth({ filters: { site: [p.sites[0].id] } })).toMatchObject({ status: 400, body: refusal('filters') });
+    // A view too large for a link is refused when sharing, not cut.
+    const huge = { filters: { filters: [{ question: secret.id, operator: 'contains', value: 'x'.repeat(600) }] } };
+    expect(await api('POST', `project/${p.id}/results/schema/${schema}/item/${score.id}/token/`, { token: owner.access, body: huge })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['This view is too large to share (more than 500 characters of filters and options): remove some filters.'] },
+    });
+  });
 
   it('lists profiles by their lookup answers and answers one profile with the responses below it', async () => {
     // Level 0: households with an identifier (primary key) and a name (lookup); level 1: visits with a number.

@@ -1,5 +1,6 @@
 // Results (spec 001 §7 Results): a project, one of its schemas, a block or some items, with filters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { mayDo } from '@fieldwork/access';
 import { projects, results, type common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
@@ -7,6 +8,7 @@ import { id, ids, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
 import { boundComparisons, boundFilters } from '../limits.js';
+import { checkPublicView, queryOfView, viewToShare } from '../shared-view.js';
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string; profile?: string }; Body: Json };
@@ -39,22 +41,36 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     });
 
   // Sharing one item: a signed token that reads that item's results, with the sharer's view of them, without a login.
+  // The body is the view shared (filters, comparisons, buckets, timing_column, time_zone; none: the whole item), kept
+  // in the token: the link answers that view and no other (shared-view.ts).
   app.post<P>('/api/project/:id/results/schema/:schemaId/item/:itemId/token/', shareOpts, async (r) => {
+    const pid = projectId(r);
     const item = {
-      project_id: projectId(r),
+      project_id: pid,
       schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),
       item_id: parseId(r.params.itemId ?? '', problems.notFound),
     };
-    // The sharer must see the item's results now (this also checks that the item is a question of that schema).
-    const found = await getResults({ ...r, body: {} } as FastifyRequest<{ Body: Json }>, { caller: r.caller, ...item, block_id: 0, item_ids: [item.item_id] });
-    if (found.items.length === 0) throw problems.notFound();
-    return { token: app.signItemToken(r.caller, item, shareTtlSeconds), expires_in: shareTtlSeconds };
+    const access = await clients.projects.getAccess({ caller: r.caller, project_id: pid }, meta(r));
+    if (!mayDo(access.screens, 'shareResults')) throw problems.forbidden();
+    const view = viewToShare(r.body ?? {});
+    // The sharer must see the item's results in that view now (this also checks the item and the view).
+    const found = await clients.results.getResults(
+      results.ResultsRequest.fromPartial({ caller: r.caller, ...item, block_id: 0, item_ids: [item.item_id], ...queryOfView(view) }),
+      meta(r),
+    );
+    if ((JSON.parse(found.payload_json) as { items: Json[] }).items.length === 0) throw problems.notFound();
+    return { token: app.signItemToken(r.caller, { ...item, view }, shareTtlSeconds), expires_in: shareTtlSeconds };
   });
   app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'] } }, async (r) => {
-    const { caller, project_id, schema_id, item_id } = app.verifyItemToken(r.params.token);
-    const payload = await getResults(r, { caller, project_id, schema_id, block_id: 0, item_ids: [item_id] });
-    // Only that item: the levels and the item, nothing else of the project.
-    return { ...payload, items: payload.items.filter((i) => i.item_id === item_id) };
+    const { caller, project_id, schema_id, item_id, view } = app.verifyItemToken(r.params.token);
+    checkPublicView(r.body ?? {}, view);
+    const out = await clients.results.getResults(
+      results.ResultsRequest.fromPartial({ caller, project_id, schema_id, block_id: 0, item_ids: [item_id], ...queryOfView(view) }),
+      meta(r),
+    );
+    const payload = JSON.parse(out.payload_json) as { items: Json[] } & Json;
+    // Only that item: the levels and the item, nothing else of the project; and the view it answers.
+    return { ...payload, items: payload.items.filter((i) => i.item_id === item_id), shared_view: view };
   });
   app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', opts, async (r) => {
     const b = r.body ?? {};

@@ -4,9 +4,15 @@ import {
   canEditWorkspaceUser,
   canInProject,
   canInWorkspace,
+  mayDo,
+  PROJECT_ACTIONS,
+  PROJECT_OPERATIONS,
   projectScreens,
   projectUserKind,
+  resultsReach,
+  ROLE_TABLE,
   rolesGranting,
+  SCREEN_PERMISSIONS,
   workspacePermissions,
   type ProjectRoles,
   type WorkspaceRoles,
@@ -100,5 +106,79 @@ describe('rolesGranting', () => {
     expect(rolesGranting('collector')).toEqual(['project_owner', 'collector']);
     expect(rolesGranting('staff')).toEqual(['project_owner', 'staff_admin']);
     expect(rolesGranting('projectLevelIngestion')).toEqual(['project_owner']);
+  });
+});
+
+// Spec 000 §6, copied here by hand from the spec's text (not from the code), role by role:
+//   "Project roles and actions: project_owner and project_admin everything; researcher results; collector collect,
+//    edit, delete; data_manager editCompleted, changeStatus, edit, delete."
+//   "Screen access: project owner everything; project admin home, parameters, form; staff admin home, staff;
+//    researcher home, results; collector home, collector; data manager home, dataManager."
+const SPEC_ACTIONS = ['results', 'collect', 'edit', 'delete', 'editCompleted', 'changeStatus'];
+const SPEC_SCREENS = ['home', 'canSetLive', 'sites', 'parameters', 'admins', 'staff', 'form', 'results', 'collector', 'dataManager', 'projectLevelIngestion'];
+const SPEC_TABLE: Record<string, { actions: string[]; screens: string[] }> = {
+  project_owner: { actions: SPEC_ACTIONS, screens: SPEC_SCREENS },
+  project_admin: { actions: SPEC_ACTIONS, screens: ['home', 'parameters', 'form'] },
+  researcher: { actions: ['results'], screens: ['home', 'results'] },
+  collector: { actions: ['collect', 'edit', 'delete'], screens: ['home', 'collector'] },
+  data_manager: { actions: ['editCompleted', 'changeStatus', 'edit', 'delete'], screens: ['home', 'dataManager'] },
+};
+
+describe('the role table (spec 000 §6)', () => {
+  const only = (role: string) => ({ ...noProjectRoles, [role]: true }) as ProjectRoles;
+  const ws = { roles: undefined };
+
+  it.each(Object.keys(SPEC_TABLE))('%s holds exactly the spec’s actions, one by one', (role) => {
+    for (const action of SPEC_ACTIONS) {
+      expect({ role, action, allowed: canInProject(plain, ws, { roles: only(role) }, action as 'edit') }).toEqual({ role, action, allowed: SPEC_TABLE[role]!.actions.includes(action) });
+    }
+  });
+
+  it.each(Object.keys(SPEC_TABLE))('%s opens exactly the spec’s screens, one by one', (role) => {
+    const screens = projectScreens(only(role));
+    for (const screen of SPEC_SCREENS) {
+      expect({ role, screen, open: screens.has(screen as 'home') }).toEqual({ role, screen, open: SPEC_TABLE[role]!.screens.includes(screen) });
+    }
+  });
+
+  it('gives the staff admin home and staff, and no action', () => {
+    expect([...projectScreens(noProjectRoles, true)].sort()).toEqual(['home', 'staff']);
+    expect(ROLE_TABLE.staff_admin.actions).toEqual([]);
+  });
+
+  it('knows no other role and no other permission', () => {
+    expect(Object.keys(ROLE_TABLE).sort()).toEqual([...Object.keys(SPEC_TABLE), 'staff_admin'].sort());
+    expect([...PROJECT_ACTIONS].sort()).toEqual([...SPEC_ACTIONS].sort());
+    expect([...SCREEN_PERMISSIONS].sort()).toEqual([...SPEC_SCREENS].sort());
+  });
+});
+
+describe('operations the spec does not name (least privilege)', () => {
+  // Written out by hand: which roles may do each, as issue 18 item 10 decides from the table above.
+  const WHO: Record<string, string[]> = {
+    readResults: ['project_owner', 'researcher'],
+    export: ['project_owner', 'researcher'],
+    shareResults: ['project_owner', 'researcher'],
+    readAllResponses: ['project_owner', 'researcher', 'data_manager'],
+  };
+  it.each(Object.keys(WHO))('%s: only the roles decided', (op) => {
+    for (const role of Object.keys(SPEC_TABLE)) {
+      const screens = projectScreens({ ...noProjectRoles, [role]: true } as ProjectRoles);
+      expect({ op, role, may: mayDo(screens, op as 'export') }).toEqual({ op, role, may: WHO[op]!.includes(role) });
+    }
+    expect(Object.keys(PROJECT_OPERATIONS).sort()).toEqual(Object.keys(WHO).sort());
+  });
+
+  it('gives the data manager no results, exports or share links, but every response', () => {
+    const dm = projectScreens({ ...noProjectRoles, data_manager: true });
+    expect(resultsReach({ screens: dm, read_sites: [] })).toBe('none');
+    expect(mayDo(dm, 'export') || mayDo(dm, 'shareResults')).toBe(false);
+    expect(mayDo(dm, 'readAllResponses')).toBe(true);
+  });
+
+  it('opens a read_sites holder’s own sites’ results, and all of them to the results permission', () => {
+    expect(resultsReach({ screens: ['home', 'collector'], read_sites: [4] })).toBe('sites');
+    expect(resultsReach({ screens: ['home', 'results'], read_sites: [4] })).toBe('all');
+    expect(resultsReach({ screens: ['home', 'parameters', 'form'], read_sites: [] })).toBe('none');
   });
 });

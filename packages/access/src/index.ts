@@ -71,14 +71,6 @@ export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 
 export type ProjectRoles = Record<ProjectRole, boolean>;
 
-const ROLE_ACTIONS: Record<ProjectRole, readonly ProjectAction[]> = {
-  project_owner: PROJECT_ACTIONS,
-  project_admin: PROJECT_ACTIONS,
-  researcher: ['results'],
-  collector: ['collect', 'edit', 'delete'],
-  data_manager: ['editCompleted', 'changeStatus', 'edit', 'delete'],
-};
-
 export const SCREEN_PERMISSIONS = [
   'home',
   'canSetLive',
@@ -94,19 +86,57 @@ export const SCREEN_PERMISSIONS = [
 ] as const;
 export type ScreenPermission = (typeof SCREEN_PERMISSIONS)[number];
 
-/** Screen access per role: project owner everything; admin home, parameters, form; and so on (spec 000 §6). */
-const ROLE_SCREENS: Record<ProjectRole | 'staff_admin', readonly ScreenPermission[]> = {
-  project_owner: SCREEN_PERMISSIONS,
-  project_admin: ['home', 'parameters', 'form'],
-  staff_admin: ['home', 'staff'],
-  researcher: ['home', 'results'],
-  collector: ['home', 'collector'],
-  data_manager: ['home', 'dataManager'],
+/**
+ * THE table of spec 000 §6 (and 001 §6), role by role: the actions ("Project roles and actions") and the screens
+ * ("Screen access") each project role holds. Every role check of the services, the gateway and the web derives from
+ * it (through canInProject, projectScreens and PROJECT_OPERATIONS below); nothing else names a role's rights.
+ */
+export const ROLE_TABLE: Readonly<Record<ProjectRole | 'staff_admin', { actions: readonly ProjectAction[]; screens: readonly ScreenPermission[] }>> = {
+  project_owner: { actions: PROJECT_ACTIONS, screens: SCREEN_PERMISSIONS },
+  project_admin: { actions: PROJECT_ACTIONS, screens: ['home', 'parameters', 'form'] },
+  // The spec gives the staff admin screens only, no actions: none (least privilege where it is silent).
+  staff_admin: { actions: [], screens: ['home', 'staff'] },
+  researcher: { actions: ['results'], screens: ['home', 'results'] },
+  collector: { actions: ['collect', 'edit', 'delete'], screens: ['home', 'collector'] },
+  data_manager: { actions: ['editCompleted', 'changeStatus', 'edit', 'delete'], screens: ['home', 'dataManager'] },
 };
+
+/**
+ * What routes do that the spec's table does not name as such, and the screen permissions of the table that grant
+ * each (any one of them). Decided here once; the services and the web ask `mayDo`.
+ */
+export const PROJECT_OPERATIONS = {
+  // Spec 001 §6: "Results access needs the results permission" (the screen; read_sites open their sites' results,
+  // see resultsReach). Project admins hold the results action but not the screen: least privilege, no results.
+  readResults: ['results'],
+  // Silent in the spec: an export is every answer of the project, so it needs what reading all results needs.
+  export: ['results'],
+  // Silent: a share link publishes an item's results without a login: the results permission (not read_sites alone).
+  shareResults: ['results'],
+  // Silent: managing others' responses (editCompleted, changeStatus: the dataManager screen) needs reading them, and
+  // results readers read the raw responses behind the results. Everyone else reads their own and their read_sites'.
+  readAllResponses: ['results', 'dataManager'],
+} as const satisfies Record<string, readonly ScreenPermission[]>;
+export type ProjectOperation = keyof typeof PROJECT_OPERATIONS;
+
+/** May a caller holding `screens` in a project do `operation` (PROJECT_OPERATIONS)? */
+export function mayDo(screens: Iterable<string>, operation: ProjectOperation): boolean {
+  const held = new Set(screens);
+  return PROJECT_OPERATIONS[operation].some((s) => held.has(s));
+}
+
+/**
+ * How much of a project's results a caller reads: all (the results permission), those of their own responses and
+ * their read_sites (spec 001 §6: "A user with read_sites may also see results"), or none.
+ */
+export function resultsReach(grant: { screens: Iterable<string>; read_sites: readonly number[] }): 'all' | 'sites' | 'none' {
+  if (mayDo(grant.screens, 'readResults')) return 'all';
+  return grant.read_sites.length > 0 ? 'sites' : 'none';
+}
 
 /** The roles that open `screen` (with the staff admin role of spec 000 §6), for a screen to say what it needs. */
 export function rolesGranting(screen: ScreenPermission): (ProjectRole | 'staff_admin')[] {
-  return (Object.keys(ROLE_SCREENS) as (ProjectRole | 'staff_admin')[]).filter((r) => ROLE_SCREENS[r].includes(screen));
+  return (Object.keys(ROLE_TABLE) as (ProjectRole | 'staff_admin')[]).filter((r) => ROLE_TABLE[r].screens.includes(screen));
 }
 
 /** A project user with no role is a guest; one with project_admin is a collaborator. */
@@ -130,15 +160,15 @@ export function canInProject(
   if (canInWorkspace(subject, workspace.roles, 'projects', workspace.flaggedFeatures)) return true;
   const roles = project.roles;
   if (roles === undefined) return false;
-  if (PROJECT_ROLES.some((r) => roles[r] && ROLE_ACTIONS[r].includes(action))) return true;
+  if (PROJECT_ROLES.some((r) => roles[r] && ROLE_TABLE[r].actions.includes(action))) return true;
   return action === 'results' && (project.read_sites?.length ?? 0) > 0;
 }
 
 /** The screens a project user may open. */
 export function projectScreens(roles: ProjectRoles, staffAdmin = false): Set<ScreenPermission> {
   const screens = new Set<ScreenPermission>();
-  for (const r of PROJECT_ROLES) if (roles[r]) for (const s of ROLE_SCREENS[r]) screens.add(s);
-  if (staffAdmin) for (const s of ROLE_SCREENS.staff_admin) screens.add(s);
+  for (const r of PROJECT_ROLES) if (roles[r]) for (const s of ROLE_TABLE[r].screens) screens.add(s);
+  if (staffAdmin) for (const s of ROLE_TABLE.staff_admin.screens) screens.add(s);
   return screens;
 }
 

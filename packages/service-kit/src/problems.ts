@@ -115,6 +115,13 @@ export const problems = {
   ),
   /** A form file the converter failed on in a way it does not explain (logged with the request id). */
   conversionFailed: problem('400.14', () => "This file could not be converted into a form; the project's form is unchanged."),
+  /** A public shared item asked for a view (filters, comparison, ...) other than the one it was shared with. */
+  sharedViewOnly: problem(
+    '400.15',
+    (fields: string) => `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`,
+  ),
+  /** Sharing an item with a view too large to travel in its link. */
+  sharedViewTooLarge: problem('400.16', (max: number) => `This view is too large to share (more than ${max} characters of filters and options): remove some filters.`),
 
   // 401: who are you?
   notAuthenticated: problem('401.1', () => 'Authentication credentials were not provided.'),

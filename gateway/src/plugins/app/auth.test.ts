@@ -68,7 +68,7 @@ describe('auth plugin', () => {
 
   it('voids the share links a user issued before their credentials changed, and keeps later ones', () => {
     const caller = common.Caller.fromPartial({ user_id: 7, session_id: 's-7' });
-    const item = { project_id: 1, schema_id: 2, item_id: 3 };
+    const item = { project_id: 1, schema_id: 2, item_id: 3, view: { filters: { site: [4] } } };
     const link = app.signItemToken(caller, item, 3600);
     expect(app.verifyItemToken(link)).toMatchObject({ ...item, caller: { user_id: 7 } });
     // A logout of the sharer's session does not touch the link.

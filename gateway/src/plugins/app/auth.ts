@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { RevocationCheck } from '@fieldwork/service-kit';
+import type { SharedView } from '../../shared-view.js';
 
 interface AccessClaims {
   user_id: number;
@@ -36,6 +37,16 @@ export interface ItemClaims {
   project_id: number;
   schema_id: number;
   item_id: number;
+  /** What was shared of the item (filters, comparison, buckets, timing column, time zone): all the link answers. */
+  view?: SharedView;
+}
+
+/** An item share: the item and the view of it that was shared (gateway/src/shared-view.ts). */
+export interface SharedItem {
+  project_id: number;
+  schema_id: number;
+  item_id: number;
+  view: SharedView;
 }
 
 declare module '@fastify/jwt' {
@@ -52,10 +63,10 @@ declare module 'fastify' {
     authenticateCollect: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Signs a collection token valid until `expiresAt`. */
     signCollectToken: (claims: Omit<CollectClaims, 'token_type'>, expiresAt: Date) => string;
-    /** Signs a token sharing one item's results with the caller's view of them. */
-    signItemToken: (caller: common.Caller, item: { project_id: number; schema_id: number; item_id: number }, ttlSeconds: number) => string;
-    /** The sharer (as a caller) and the item of a share token; refuses anything else. */
-    verifyItemToken: (token: string) => { caller: common.Caller; project_id: number; schema_id: number; item_id: number };
+    /** Signs a token sharing one item's results, as the sharer sees them, in the view shared (and only that). */
+    signItemToken: (caller: common.Caller, item: SharedItem, ttlSeconds: number) => string;
+    /** The sharer (as a caller), the item and the view shared of a share token; refuses anything else. */
+    verifyItemToken: (token: string) => { caller: common.Caller } & SharedItem;
   }
   interface FastifyContextConfig {
     /** API keys may call this route: a data route of their workspace (routes/util.ts apiKeyRoute). */
@@ -143,7 +154,7 @@ export default fp(
       app.jwt.sign({ ...claims, token_type: 'collect' } as never, { expiresIn: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)) }),
     );
 
-    app.decorate('signItemToken', (caller: common.Caller, item: { project_id: number; schema_id: number; item_id: number }, ttlSeconds: number) => {
+    app.decorate('signItemToken', (caller: common.Caller, item: SharedItem, ttlSeconds: number) => {
       const claims: ItemClaims = { token_type: 'item', user_id: caller.user_id, sid: caller.session_id, is_staff: caller.is_staff, is_superuser: caller.is_superuser, ...item };
       return app.jwt.sign(claims as never, { expiresIn: ttlSeconds });
     });
@@ -159,7 +170,9 @@ export default fp(
       // reset voids every share the account made before). It also reads only what the sharer may still read.
       if (typeof claims.iat !== 'number' || claims.iat < opts.revocations.sharesRevokedBeforeS(claims.user_id)) throw problems.notFound();
       const { project_id, schema_id, item_id } = claims;
-      return { caller: callerOf({ ...claims, token_type: 'access' }), project_id, schema_id, item_id };
+      // Links made before views were kept shared the item unfiltered: an empty view.
+      const view = typeof claims.view === 'object' && claims.view !== null && !Array.isArray(claims.view) ? claims.view : {};
+      return { caller: callerOf({ ...claims, token_type: 'access' }), project_id, schema_id, item_id, view };
     });
 
     async function verify(request: FastifyRequest): Promise<AccessClaims> {

@@ -1,5 +1,6 @@
 // Export jobs (spec 001 §7 Exports): queued by those who see a project's results, read back with their progress and,
 // once done, a download link until the file expires; cancelled on request.
+import { PROJECT_OPERATIONS } from '@fieldwork/access';
 import { randomUUID } from 'node:crypto';
 import { common, type exports_ } from '@fieldwork/proto';
 import { isQuestion, itemsInOrder, text, type SchemaBody } from '@fieldwork/sampler';
@@ -48,7 +49,8 @@ export class ExportService {
     this.jobs = new JobStore(deps.sql);
   }
 
-  private async requireResults(caller: common.Caller | undefined, projectId: number, ctx: Ctx, screens = ['results', 'dataManager']): Promise<common.Caller> {
+  /** The caller, when they hold one of `screens` in the project (the export operation of packages/access by default). */
+  private async requireResults(caller: common.Caller | undefined, projectId: number, ctx: Ctx, screens: readonly string[] = PROJECT_OPERATIONS.export): Promise<common.Caller> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
     const a = await this.deps.projects.getAccess({ caller, project_id: projectId }, ctx);
     if (!screens.some((s) => a.screens.includes(s))) throw problems.forbidden();
@@ -224,12 +226,16 @@ export class ExportService {
     return this.toJob((await this.jobs.cancel(req.job_id))!);
   }
 
-  /** The job, when the caller may see its project's results. */
+  /**
+   * The job, to the one who queued it while they still may do what queued it. Another user's job is not found,
+   * whatever their role: a job's file is its creator's (issue 18, least privilege; the spec is silent).
+   */
   private async mine(req: exports_.JobRef, ctx: Ctx): Promise<JobRow> {
     const job = await this.jobs.get(req.job_id);
     if (!job) throw problems.notFound();
-    const screens = job.kind === 'import_users' ? ['admins', 'staff'] : job.kind === 'import_responses' ? ['projectLevelIngestion'] : ['results', 'dataManager'];
-    await this.requireResults(req.caller, job.project_id, ctx, screens);
+    const screens = job.kind === 'import_users' ? ['admins', 'staff'] : job.kind === 'import_responses' ? ['projectLevelIngestion'] : PROJECT_OPERATIONS.export;
+    const caller = await this.requireResults(req.caller, job.project_id, ctx, screens);
+    if (job.created_by !== caller.user_id) throw problems.notFound();
     return job;
   }
 

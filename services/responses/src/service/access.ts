@@ -1,5 +1,6 @@
 // What the caller may do with a project's responses, from the projects service (packages/access decides there).
 // Answers are cached briefly per caller and project: a permission change reaches uploads within ACCESS_TTL_MS.
+import { mayDo } from '@fieldwork/access';
 import type { common, projects } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit';
 import type { Scope } from '../store/response.store.js';
@@ -14,10 +15,10 @@ export interface ResponseAccess {
   anonymous: boolean;
   surveyId: number;
   email: string;
-  can: (action: 'collect' | 'edit' | 'delete' | 'editCompleted' | 'changeStatus' | 'results') => boolean;
+  can: (action: 'collect' | 'edit' | 'delete' | 'editCompleted' | 'changeStatus') => boolean;
   /** The project screens the caller may open (packages/access): projectLevelIngestion for imports and SQL access. */
   screens: ReadonlySet<string>;
-  /** What the caller may read: everything (results, data management) or their own and their read_sites. */
+  /** What the caller may read: everything (packages/access readAllResponses) or their own and their read_sites. */
   scope: Scope;
   placement: { site: number; group: number; team: number };
   /** The sites the caller may file responses under, their own first (every site for those who manage the data). */
@@ -46,7 +47,7 @@ export class AccessCache {
     const a = await this.projects.getAccess({ caller, project_id: projectId }, ctx);
     const actions = new Set(a.actions);
     const screens = new Set(a.screens);
-    const readAll = screens.has('results') || screens.has('dataManager');
+    const readAll = mayDo(screens, 'readAllResponses');
     const value: ResponseAccess = {
       projectId,
       organizationId: a.organization_id,
@@ -54,7 +55,7 @@ export class AccessCache {
       anonymous: caller.user_id <= 0,
       surveyId: caller.collect_survey_id,
       email: caller.collect_email,
-      can: (action) => (action === 'results' ? readAll : actions.has(action)),
+      can: (action) => actions.has(action),
       screens,
       scope: { all: readAll, userId: caller.user_id, sites: a.read_sites },
       placement: { site: a.site, group: a.group, team: a.team },

@@ -1,5 +1,6 @@
 // Results of a project (spec 001 §3 Results payload, §9 aggregators): per schema, the filtered response count with
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
+import { resultsReach } from '@fieldwork/access';
 import type { common, forms, projects, results } from '@fieldwork/proto';
 import { filterModel, isQuestion, LIMIT_MESSAGES, REQUEST_LIMITS, itemsInOrder, type Choice, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { parseJsonInput, problems, type PromiseClient } from '@fieldwork/service-kit';
@@ -62,10 +63,10 @@ export class ResultsService {
   private async scope(caller: common.Caller | undefined, projectId: number, ctx: CallContext): Promise<Scope> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
     const a = await this.projects.getAccess({ caller, project_id: projectId }, ctx);
-    const all = a.screens.includes('results') || a.screens.includes('dataManager');
     // Results need the results permission; a user with read_sites sees those sites' results (spec 001 §6).
-    if (!all && a.read_sites.length === 0) throw problems.forbidden();
-    return { all, userId: caller.user_id, sites: a.read_sites };
+    const reach = resultsReach(a);
+    if (reach === 'none') throw problems.forbidden();
+    return { all: reach === 'all', userId: caller.user_id, sites: a.read_sites };
   }
 
   async responseIds(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResponseIdsReply> {

@@ -1,6 +1,7 @@
 // The responses of a form (spec 001 §2 {schemaId}/list): what waits on this device first, then the server's, a page
 // at a time through response-chunk/filter with the spec's filters (site, collector, date range, status) and sorts.
 // The filters live in the address, so a reload or a shared link keeps them.
+import { mayDo } from '@fieldwork/access';
 import { useEffect, useMemo } from 'react';
 import { Link, useOutletContext, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -76,7 +77,7 @@ export function ResponseListPage() {
   }, [refetch]);
   const sites = project.sites ?? [];
   const siteName = useMemo(() => new Map(sites.map((s) => [s.id, s.name])), [sites]);
-  const seesEveryone = project.permissions.some((p) => p === 'results' || p === 'dataManager');
+  const seesEveryone = mayDo(project.permissions, 'readAllResponses');
   const collectors = (project.projectuser_set ?? []).filter((u) => u.collector || u.data_manager || u.project_owner);
   const pages = data ? Math.max(1, Math.ceil(data.count / query.pageSize)) : 1;
   const number = new Intl.NumberFormat(i18n.language);

@@ -1,7 +1,7 @@
 // The project area: a drawer (open or docked) with the sections the user's screen permissions allow, and the chosen one.
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useParams } from 'react-router';
-import type { ScreenPermission } from '@fieldwork/access';
+import { PROJECT_OPERATIONS, type ScreenPermission } from '@fieldwork/access';
 import { useTranslation } from 'react-i18next';
 import { FEATURES } from '../../app/features';
 import { titleCase } from '../../lib/text';
@@ -17,7 +17,7 @@ const SECTIONS: { path: string; screens: ScreenPermission[] }[] = [
   { path: 'results', screens: ['results'] },
   { path: 'collect', screens: ['collector', 'dataManager'] },
   { path: 'import', screens: ['parameters', 'projectLevelIngestion'] },
-  ...(FEATURES.printResults ? [{ path: 'export', screens: ['results'] as ScreenPermission[] }] : []),
+  ...(FEATURES.printResults ? [{ path: 'export', screens: [...PROJECT_OPERATIONS.export] as ScreenPermission[] }] : []),
 ];
 /** Sections reached from another one, not listed in the drawer. */
 const HIDDEN = new Set(['create-form-from-upload']);

@@ -1,3 +1,4 @@
+import { mayDo } from '@fieldwork/access';
 import { useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../lib/dates';
@@ -22,7 +23,7 @@ export function ProjectHome() {
         ))}
       </dl>
       {data?.last_response ? <p className="muted">{formatDate(String(data.last_response))}</p> : null}
-      {project.permissions.includes('results') && <AdvancedResults project={project} />}
+      {mayDo(project.permissions, 'readResults') && <AdvancedResults project={project} />}
     </section>
   );
 }

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Chart } from './Chart';
 import { figureOf, localized, type KeyNames } from './figure';
 import { chartKind, cut, forcedMode, formatCurrency, formatNumber, formatPercent, formatResultDate, LABEL_LIMITS } from './format';
-import type { ItemResult, NumberStats } from './resultsApi';
+import type { ItemResult, NumberStats, SharedView } from './resultsApi';
+import { errorMessage } from '../errors/messages';
 import { useShareItemMutation } from './resultsApi';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { resultsActions } from './resultsSlice';
@@ -21,9 +22,11 @@ export interface ItemCardProps {
   names?: KeyNames;
   period?: string;
   shareable?: boolean;
+  /** What a share link of the item answers (the link answers this view and no other). */
+  shared?: SharedView;
 }
 
-export function ItemCard({ item, projectId, projectType, mode, view = 'results', names = String, period, shareable }: ItemCardProps) {
+export function ItemCard({ item, projectId, projectType, mode, view = 'results', names = String, period, shareable, shared }: ItemCardProps) {
   const { i18n } = useTranslation();
   const lang = i18n.language.slice(0, 2);
   const title = cut(localized(item.name, lang, item.code_name), LABEL_LIMITS.itemTitle);
@@ -40,7 +43,7 @@ export function ItemCard({ item, projectId, projectType, mode, view = 'results',
           {item.stats.count} {item.stats.count === 1 ? 'answer' : 'answers'}
         </span>
         {shareable && <ExportToggle item={item} />}
-        {shareable && projectId !== undefined && <ShareButton projectId={projectId} item={item} />}
+        {shareable && projectId !== undefined && <ShareButton key={JSON.stringify(shared ?? {})} projectId={projectId} item={item} shared={shared} />}
       </header>
       {showChart && figure && <Chart figure={figure} testId={`chart-${item.item_id}`} />}
       {showTable && <ResultTable item={item} lang={lang} names={names} />}
@@ -60,7 +63,8 @@ function ExportToggle({ item }: { item: ItemResult }) {
   );
 }
 
-function ShareButton({ projectId, item }: { projectId: number; item: ItemResult }) {
+/** A share link of the item as it is shown now (its filters, comparison and time zone); a new view, a new link. */
+function ShareButton({ projectId, item, shared }: { projectId: number; item: ItemResult; shared?: SharedView }) {
   const [share, { data, error, isLoading }] = useShareItemMutation();
   const [open, setOpen] = useState(false);
   const base = typeof window === 'undefined' ? '' : window.location.origin;
@@ -72,14 +76,14 @@ function ShareButton({ projectId, item }: { projectId: number; item: ItemResult 
         disabled={isLoading}
         onClick={() => {
           setOpen(true);
-          if (!data) void share({ projectId, schemaId: item.schema_id, itemId: item.item_id });
+          if (!data) void share({ projectId, schemaId: item.schema_id, itemId: item.item_id, view: shared });
         }}
       >
         Share
       </button>
       {open && (
         <span className="share-links" data-testid={`share-${item.item_id}`}>
-          {error && <span className="error">{NO_RESULTS}</span>}
+          {error && <span className="error">{'status' in error && error.status === 400 ? errorMessage(error) : NO_RESULTS}</span>}
           {data &&
             (['item-chart', 'item-table', 'item-results'] as const).map((page) => (
               <a key={page} href={`${base}/${page}/${data.token}`} target="_blank" rel="noreferrer">

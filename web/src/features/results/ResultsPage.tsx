@@ -212,7 +212,20 @@ function Chunk({ index, args, project, names, mode, view, period, onSettled, onL
               {NO_RESULTS}
             </p>
           );
-        return <ItemCard key={id} item={item} projectId={project.id} projectType={project.project_type} mode={mode} view={view} names={names} period={period} shareable={view === 'results'} />;
+        return (
+          <ItemCard
+            key={id}
+            item={item}
+            projectId={project.id}
+            projectType={project.project_type}
+            mode={mode}
+            view={view}
+            names={names}
+            period={period}
+            shareable={view === 'results'}
+            shared={{ filters: args.filters, comparison: args.comparison, timeZone: args.timeZone }}
+          />
+        );
       })}
     </>
   );

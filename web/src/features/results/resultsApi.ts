@@ -57,6 +57,13 @@ export interface ResultsPayload {
   meta: { timing_column: string; time_zone: string; aggregator: string; processor: string };
 }
 
+/** The view of an item a share link answers: the filters, comparison and time zone it was shared with. */
+export interface SharedView {
+  filters: Partial<FilterModel>;
+  comparison: Comparison | null;
+  timeZone: string;
+}
+
 export interface ItemsArgs {
   projectId: number;
   schemaId: number;
@@ -88,8 +95,12 @@ export const resultsApi = api.injectEndpoints({
       keepUnusedDataFor: 30,
     }),
     lookups: build.query<Lookups, number>({ query: (projectId) => `project/${projectId}/results/lookups/` }),
-    shareItem: build.mutation<{ token: string; expires_in: number }, { projectId: number; schemaId: number; itemId: number }>({
-      query: ({ projectId, schemaId, itemId }) => ({ url: `project/${projectId}/results/schema/${schemaId}/item/${itemId}/token/`, method: 'POST', body: {} }),
+    shareItem: build.mutation<{ token: string; expires_in: number }, { projectId: number; schemaId: number; itemId: number; view?: SharedView }>({
+      query: ({ projectId, schemaId, itemId, view }) => ({
+        url: `project/${projectId}/results/schema/${schemaId}/item/${itemId}/token/`,
+        method: 'POST',
+        body: view ? { filters: view.filters, ...(view.comparison ? { comparisons: [view.comparison] } : {}), time_zone: view.timeZone } : {},
+      }),
     }),
     sharedItem: build.query<ResultsPayload, { token: string; filters?: Partial<FilterModel> }>({
       query: ({ token, filters }) => ({ url: `item-results/${token}/`, method: 'POST', body: { filters: filters ?? {} } }),
