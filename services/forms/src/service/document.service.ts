@@ -2,13 +2,12 @@
 // uploaded files. Saving is refused on live and finalized projects, for a longitudinal schema without a primary key,
 // and with several primary keys, with the spec's messages; the project's state comes from the projects service.
 import ISO6391 from 'iso-639-1';
-import ExcelJS from 'exceljs';
-import { parse } from 'csv-parse/sync';
 import type { common, forms, projects } from '@fieldwork/proto';
 import { saveRefusal, SAVE_REFUSALS, countQuestions, type SchemaBody } from '@fieldwork/sampler';
 import { checkZip, problems, UnsafeZip, type ZipLimits, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
-import { fromQuestionList, fromXlsForm, type Converted, type Row } from '../domain/convert.js';
+import { ConversionRefused, type Converted } from '../domain/convert.js';
+import { convertUpload, REFUSALS, uploadKind } from '../domain/workbook.js';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -97,6 +96,7 @@ export class DocumentService {
       notes: converted.converted.notes,
       format: converted.format,
       questions: converted.converted.questions,
+      summary: converted.converted.summary,
     };
   }
 
@@ -128,52 +128,25 @@ async function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function sheetRows(ws: ExcelJS.Worksheet | undefined): Row[] {
-  if (!ws) return [];
-  const header: string[] = [];
-  const out: Row[] = [];
-  ws.eachRow({ includeEmpty: false }, (row, n) => {
-    const values = (row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' && v !== null && 'text' in v ? String((v as { text: unknown }).text) : typeof v === 'object' && v !== null && 'result' in v ? String((v as { result: unknown }).result) : String(v)));
-    if (n === 1) header.push(...values.map((h) => h.trim().toLowerCase()));
-    else out.push(Object.fromEntries(header.map((h, i) => [h, values[i] ?? ''])));
-  });
-  return out;
-}
-
 const FORM_XLSX_LIMITS: ZipLimits = { maxEntries: 1000, maxEntryBytes: 100 * 1024 ** 2, maxTotalBytes: 100 * 1024 ** 2, maxRatio: 100 };
 
-/** Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet). */
+/** Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet); see domain/workbook.ts. */
 export async function convertFile(filename: string, content: Buffer, projectType: string): Promise<{ format: string; converted: Converted }> {
-  if (/\.csv$/i.test(filename)) {
-    let rows: Row[];
-    try {
-      rows = parse(content, { columns: (h: string[]) => h.map((x) => x.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as Row[];
-    } catch (err) {
-      throw problems.invalid(`The file is not a readable CSV: ${(err as Error).message.split('\n')[0]}`);
+  try {
+    const kind = uploadKind(filename, content);
+    // A form's question list is small: a workbook expanding past 100 MB is refused before exceljs inflates it in memory.
+    if (kind === 'xlsx') {
+      try {
+        await checkZip(content, FORM_XLSX_LIMITS);
+      } catch (err) {
+        throw problems.invalid(err instanceof UnsafeZip ? err.message : REFUSALS.unreadable);
+      }
     }
-    return { format: 'question list (CSV)', converted: fromQuestionList(rows, projectType) };
-  }
-  if (!/\.xlsx$/i.test(filename)) throw problems.invalid('Upload a CSV question list, an XLSX question list or an XLSForm (.xlsx).');
-  // A form's question list is small: a workbook expanding past 100 MB is refused before exceljs inflates it in memory.
-  try {
-    await checkZip(content, FORM_XLSX_LIMITS);
+    return await convertUpload(kind, content, projectType);
   } catch (err) {
-    throw problems.invalid(err instanceof UnsafeZip ? err.message : 'The file is not a readable XLSX workbook.');
+    if (err instanceof ConversionRefused) throw problems.invalid(err.message);
+    throw err;
   }
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(content as unknown as ArrayBuffer);
-  } catch {
-    throw problems.invalid('The file is not a readable XLSX workbook.');
-  }
-  const survey = workbook.getWorksheet('survey');
-  if (survey) {
-    return {
-      format: 'XLSForm',
-      converted: fromXlsForm(sheetRows(survey), sheetRows(workbook.getWorksheet('choices')), sheetRows(workbook.getWorksheet('settings')), projectType),
-    };
-  }
-  return { format: 'question list (XLSX)', converted: fromQuestionList(sheetRows(workbook.worksheets[0]), projectType) };
 }
 
 export type { SchemaBody };
