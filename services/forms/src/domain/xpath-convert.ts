@@ -1,7 +1,7 @@
 // XLSForm expressions into sampler terms: `relevant` into block conditions (an OR of ANDs of tests on one answer),
 // `calculation` into the formula language, `constraint` into answer rules (bounds, lengths, choice counts, pattern).
 // Each answers the converted value or the reason it could not be converted.
-import { compileFormula, FormulaCompileError, patternProblem, type ConditionEntry, type ConditionTest, type ItemOptions, type ItemType, type Range } from '@fieldwork/sampler';
+import { patternProblem, type ConditionEntry, type ConditionTest, type ItemOptions, type ItemType, type Range } from '@fieldwork/sampler';
 import { parseXPath, type Expr } from './xpath.js';
 
 export type Outcome<T> = { ok: T } | { reason: string };
@@ -119,7 +119,7 @@ const FUNCTIONS: Record<string, { to: string; min: number; max: number }> = {
   max: { to: 'MAX', min: 1, max: 255 },
 };
 
-/** `calculation` → a formula of the sampler's language, checked by its compiler; `refOf` names a question's reference. */
+/** `calculation` → a formula of the sampler's language; `refOf` names a question's reference (or says why it cannot). */
 export function toFormula(src: string, refOf: (name: string) => Outcome<string>): Outcome<string> {
   const tree = parseXPath(src);
   if ('unsupported' in tree) return { reason: `it cannot be read (${tree.unsupported})` };
@@ -137,7 +137,7 @@ export function toFormula(src: string, refOf: (name: string) => Outcome<string>)
       case 'self':
         return fail('"." has no formula equivalent');
       case 'num':
-        return String(e.v);
+        return Number.isFinite(e.v) && !/e/i.test(String(e.v)) ? String(e.v) : fail(`the number ${e.v} is out of the formula language's range`);
       case 'str':
         return !e.v.includes('"') ? `"${e.v}"` : !e.v.includes("'") ? `'${e.v}'` : fail('a text holds both kinds of quotes');
       case 'neg':
@@ -162,12 +162,9 @@ export function toFormula(src: string, refOf: (name: string) => Outcome<string>)
   };
   const formula = print(tree, true);
   if (reason) return { reason };
-  try {
-    compileFormula(formula);
-  } catch (err) {
-    if (err instanceof FormulaCompileError) return { reason: `the formula ${formula} does not compile (${err.message})` };
-    throw err;
-  }
+  // The printer writes only the formula language's own syntax (checked function names and argument counts, quoted
+  // texts, plain numbers), so the result is not parsed again here: parsing every formula with the language's full
+  // parser cost more than the rest of a 20,000-row conversion. The corpus test compiles every converted formula.
   return { ok: formula };
 }
 

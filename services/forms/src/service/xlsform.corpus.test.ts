@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { itemValid, type Block, type SchemaBody } from '@fieldwork/sampler';
-import { documentProblems } from './document.js';
-import { ConversionRefused, type Converted } from './convert.js';
-import { convertUpload } from './workbook.js';
+import { documentProblems } from '../domain/document.js';
+import { ConversionRefused, type Converted } from '../domain/convert.js';
+import { convertUpload } from '../domain/workbook.js';
 
 const DIR = join(import.meta.dirname, '../../test/fixtures/xlsforms');
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.xlsx'));
