@@ -307,7 +307,10 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       opts.allowDecimal = decimal;
       opts.minimum = { active: false, value: 0 };
       opts.maximum = { active: false, value: 0 };
-      if (t.kind === 'plain' && t.type === 'range') rangeParameters(valueOf(survey, r.values, 'parameters', used), opts, (m) => n(headerOf(survey, 'parameters'), m));
+      if (t.kind === 'plain' && t.type === 'range') {
+        const parameters = valueOf(survey, r.values, 'parameters', used);
+        rangeParameters(parameters, opts, (m) => n(parameters ? headerOf(survey, 'parameters') : typeCol, m));
+      }
     }
     if (type === 'instruction') item.instruction = { ...text };
     if (type === 'calculated') opts.showInForm = false;
