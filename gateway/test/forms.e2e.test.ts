@@ -183,11 +183,13 @@ describe('forms from files', () => {
     const fileId = await upload(p.id, 'household.xlsx', Buffer.from(await wb.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const r = await api<Record<string, any>>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ format: 'XLSForm', questions: 7 });
+    expect(r.body).toMatchObject({ format: 'XLSForm', questions: 8 });
+    expect(r.body.summary).toBe(`Imported 8 questions with ${r.body.notes.length} losses.`);
     const s = r.body.schema;
     expect(s.name).toBe('Household survey');
     const byCode = Object.fromEntries((Object.values(s.entities.items) as Record<string, any>[]).map((i) => [i.codeName, i]));
-    expect(byCode.adults).toMatchObject({ type: 'number', name: { en: 'Adults', fr: 'Adultes' }, options: { isRequiredQuestion: true } });
+    expect(byCode.adults).toMatchObject({ type: 'number', name: { en: 'Adults', fr: 'Adultes' }, options: { isRequiredQuestion: true, minimum: { active: true, value: 0 } } });
+    expect(byCode.score).toMatchObject({ type: 'number', options: { minimum: { active: true, value: 0 }, maximum: { active: true, value: 10 } } });
     expect(byCode.fuel.options.choices.map((c: number) => s.entities.choices[c].codeName)).toEqual(['wood', 'other']);
     expect(byCode.where.type).toBe('geotag');
     const household = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.name.en === 'Household')!;
@@ -195,16 +197,43 @@ describe('forms from files', () => {
     const conditional = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.conditions.length > 0)!;
     expect(conditional.entities).toEqual([{ type: 'item', id: byCode.fuel_other.id }]);
     expect(conditional.conditions).toEqual([{ itemId: byCode.fuel.id, schemaId: 0, condition: [s.entities.choices[byCode.fuel.options.choices[1]].id], finalized: true }]);
-    const messages = (r.body.notes as { message: string }[]).map((n) => n.message);
-    expect(messages).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining('Metadata "start"'),
-        expect.stringContaining('The constraint of "adults" is not converted'),
-        expect.stringContaining('Repeat "member" became a plain category'),
-        expect.stringContaining('Type "range" is not converted'),
-      ]),
-    );
+    // Every loss with its sheet, row (as the spreadsheet numbers it) and column.
+    expect(r.body.notes).toEqual([
+      { sheet: 'survey', row: 2, column: 'type', message: 'The metadata "start" is not a question; Fieldwork records the time a response is created itself.' },
+      { sheet: 'survey', row: 10, column: 'type', message: expect.stringContaining('The repeat "member" became a plain category') },
+      { sheet: 'survey', row: 14, column: 'type', message: expect.stringContaining('The range became a number question from 0 to 10') },
+    ]);
     expect(Object.values(s.entities.languages).map((l: any) => l.iso_code_1)).toEqual(['en', 'fr']);
+  });
+
+  it('refuses a workbook that is no XLSForm or yields no questions, naming what was expected, and keeps the form as it was', async () => {
+    const p = await newProject('Keeps its form');
+    const schemaId = p.sampler_schemas[0].id;
+    const { body } = twoQuestions();
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1, name: 'Kept' } })).status).toBe(200);
+    const before = (await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body;
+    const xlsx = async (sheets: Record<string, string[][]>) => {
+      const wb = new ExcelJS.Workbook();
+      for (const [name, rows] of Object.entries(sheets)) wb.addWorksheet(name).addRows(rows);
+      return Buffer.from(await wb.xlsx.writeBuffer());
+    };
+    const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    const cases: [string, Buffer | string, string][] = [
+      ['legacy.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), 'This is a legacy Excel file (.xls)'],
+      ['renamed.xlsx', 'type,name,label\ntext,a,A\n', 'The file is not an XLSX workbook'],
+      ['data.xlsx', await xlsx({ Data: [['id', 'value'], ['1', '2']] }), 'The workbook has no sheet named survey'],
+      ['notype.xlsx', await xlsx({ survey: [['name', 'label'], ['a', 'A']] }), 'has no column named type'],
+      ['empty.xlsx', await xlsx({ survey: [['type', 'name', 'label'], ['start', 'start', ''], ['note', 'hello', 'Hello']] }), 'The XLSForm yields no questions'],
+    ];
+    for (const [name, content, message] of cases) {
+      const fileId = await upload(p.id, name, content, type);
+      const r = await api<Record<string, any>>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } });
+      expect(r.status, name).toBe(400);
+      expect(r.body.non_field_errors[0], name).toContain(message);
+    }
+    const after = (await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body;
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({ name: 'Kept', revision: 2 });
   });
 
   it('refuses files it cannot read', async () => {

@@ -140,7 +140,8 @@ test('an owner builds a form with every question type, a condition and a calcula
   });
   const report = page.getByTestId('conversion-report');
   await expect(report).toContainText(/farm\.xlsx \(XLSForm\): 2 questions/);
-  await expect(report).toContainText('Metadata "start"');
+  await expect(report).toContainText('The metadata "start" is not a question');
+  await expect(page.getByTestId('conversion-losses')).toContainText(/Imported with \d+ losses/);
   await shot('xlsform');
   await page.getByTestId('open-builder').click();
   await expect(page.getByTestId('category-item').filter({ hasText: 'Farm' })).toBeVisible();

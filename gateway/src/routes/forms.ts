@@ -52,6 +52,6 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
       { caller: r.caller, project_id: projectId(r), file_identifier: str(b.file_identifier ?? b.file_id), schema_id: id(b.schema) },
       meta(r),
     );
-    return { schema: reply.schema ? documentJson(reply.schema) : null, notes: reply.notes, format: reply.format, questions: reply.questions };
+    return { schema: reply.schema ? documentJson(reply.schema) : null, notes: reply.notes, format: reply.format, questions: reply.questions, summary: reply.summary };
   });
 }

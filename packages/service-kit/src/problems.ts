@@ -106,7 +106,7 @@ export const problems = {
   conversionTimedOut: problem(
     '400.12',
     (seconds: number) =>
-      `This form took too long to convert (more than ${seconds} seconds) and was stopped; the project's form is unchanged. Split the file or remove rows, then try again.`,
+      `This form took too long to convert (more than ${seconds} ${seconds === 1 ? 'second' : 'seconds'}) and was stopped; the project's form is unchanged. Split the file or remove rows, then try again.`,
   ),
   /** A form file whose conversion needed more memory than a conversion worker has. */
   conversionOutOfMemory: problem(

@@ -200,6 +200,8 @@ export const en = {
     fromFile: 'Create the form from a file',
     fromFileHelp: 'Upload a question list (CSV or XLSX with category, question, type, choices, required, code) or an XLSForm.',
     converted: '{{file}} ({{format}}): {{count}} questions.',
+    noLosses: 'Imported with no losses.',
+    losses: 'Imported with {{count}} losses: what the form could not keep is listed below.',
     openBuilder: 'Open the form builder',
     types: { empty: 'Empty', binary: 'Yes / no', choice: 'Choice', open: 'Text', number: 'Number', date: 'Date', currency: 'Currency', geotag: 'Location', calculated: 'Calculated', concatenation: 'Concatenation', barcode: 'Barcode', image: 'Image', reference_project: 'Reference project', signature: 'Signature', instruction: 'Instruction' },
     flags: { isRequiredQuestion: 'Required', isPrimaryKey: 'Primary key', isLookupQuestion: 'Lookup' },

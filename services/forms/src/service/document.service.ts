@@ -110,6 +110,7 @@ export class DocumentService {
       notes: converted.converted.notes,
       format: converted.format,
       questions: converted.converted.questions,
+      summary: converted.converted.summary,
     };
   }
 

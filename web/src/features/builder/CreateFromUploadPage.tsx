@@ -1,4 +1,5 @@
-// Create a form from an uploaded file: a question list (CSV or XLSX) or an XLSForm; shows what could not be converted.
+// Create a form from an uploaded file: a question list (CSV or XLSX) or an XLSForm; shows every loss of the
+// conversion with its sheet, row and column.
 import { useState } from 'react';
 import { Link, useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -36,13 +37,17 @@ export function CreateFromUploadPage() {
       {converted.data && (
         <div data-testid="conversion-report">
           <p>
-            {t('builder.converted', { file: fileName, format: converted.data.format, count: converted.data.questions })}
+            {t('builder.converted', { file: fileName, format: converted.data.format, count: converted.data.questions })}{' '}
+            <span data-testid="conversion-losses">
+              {converted.data.notes.length === 0 ? t('builder.noLosses') : t('builder.losses', { count: converted.data.notes.length })}
+            </span>
           </p>
           {converted.data.notes.length > 0 && (
             <ul>
               {converted.data.notes.map((n, i) => (
                 <li key={i} className="field-error">
-                  {n.sheet} {t('project.row', { row: n.row })}: {n.message}
+                  {n.sheet} {t('project.row', { row: n.row })}
+                  {n.column ? `, ${n.column}` : ''}: {n.message}
                 </li>
               ))}
             </ul>

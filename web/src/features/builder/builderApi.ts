@@ -11,7 +11,7 @@ export const builderApi = api.injectEndpoints({
     }),
     languages: build.query<{ results: { iso_code_1: string; name: string }[] }, undefined>({ query: () => 'languages/' }),
     convertUpload: build.mutation<
-      { schema: SchemaDocument; notes: { sheet: string; row: number; message: string }[]; format: string; questions: number },
+      { schema: SchemaDocument; notes: { sheet: string; row: number; column: string; message: string }[]; format: string; questions: number; summary: string },
       { projectId: number; fileId: string }
     >({
       query: ({ projectId, fileId }) => ({ url: `project/${projectId}/create-form-from-upload/`, method: 'POST', body: { file_identifier: fileId } }),

@@ -1,0 +1,236 @@
+// The XLSForm converter on small workbooks written here, one behaviour of issue 23 each; and the refusals.
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import type { Block, SchemaBody } from '@fieldwork/sampler';
+import { ConversionRefused } from './convert.js';
+import { convertUpload, REFUSALS, uploadKind } from './workbook.js';
+
+type Cell = string | number | ExcelJS.CellRichTextValue | null;
+async function xlsx(sheets: Record<string, Cell[][]>): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  for (const [name, rows] of Object.entries(sheets)) {
+    const ws = wb.addWorksheet(name);
+    rows.forEach((r, i) => r.forEach((v, j) => v !== null && (ws.getCell(i + 1, j + 1).value = v)));
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+const convert = async (sheets: Record<string, Cell[][]>) => (await convertUpload('xlsx', await xlsx(sheets), 'S')).converted;
+const items = (body: SchemaBody) => Object.fromEntries(Object.values(body.entities.items).map((i) => [i.codeName, i]));
+const parentOf = (body: SchemaBody, type: 'item' | 'block', id: number): Block | undefined =>
+  Object.values(body.entities.blocks).find((b) => b.entities.some((e) => e.type === type && e.id === id));
+
+describe('fromXlsForm', () => {
+  it('matches each end to its begin, whatever its spelling, named or not', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label'],
+        ['begin group', 'outer', 'Outer'],
+        ['begin_group', 'inner', 'Inner'],
+        ['text', 'a', 'A'],
+        ['end_group', '', ''],
+        ['text', 'b', 'B'],
+        ['begin group', 'third', 'Third'],
+        ['text', 'c', 'C'],
+        ['end group', 'third', ''],
+        ['end group', '', ''],
+        ['text', 'd', 'D'],
+      ],
+    });
+    const b = c.body;
+    const i = items(b);
+    expect(parentOf(b, 'item', i.a!.id)!.name).toEqual({ en: 'Inner' });
+    expect(parentOf(b, 'item', i.b!.id)!.name).toEqual({ en: 'Outer' });
+    expect(parentOf(b, 'item', i.c!.id)!.name).toEqual({ en: 'Third' });
+    expect(parentOf(b, 'block', parentOf(b, 'item', i.c!.id)!.id)!.name).toEqual({ en: 'Outer' });
+    expect(b.form).toHaveLength(2);
+    expect(c.notes).toEqual([]);
+    expect(c.summary).toBe('Imported 4 questions with no losses.');
+  });
+
+  it('reads languages, hints, choice translations, rich text, required spellings and legacy column names', async () => {
+    const rich: ExcelJS.CellRichTextValue = { richText: [{ text: 'How ' }, { font: { bold: true }, text: 'old' }, { text: '?' }] };
+    const c = await convert({
+      survey: [
+        ['TYPE', 'Name', 'Label::English (en)', 'label:Chinese', 'hint::English (en)', 'hint:Chinese', 'Required', 'required_message'],
+        ['integer', 'age', rich, '年龄', 'In years', '岁', 'true()', 'Please answer'],
+        ['select_one yn', 'ok', 'OK?', '好吗', '', '', 'yes', ''],
+        ['text', 'why', 'Why?', '为什么', '', '', 'no', ''],
+      ],
+      choices: [
+        ['list name', 'label::English (en)', 'label:Chinese', 'value'],
+        ['yn', 'Yes', '是', 'y'],
+        ['yn', 'No', '否', 'n'],
+      ],
+    });
+    const b = c.body;
+    const i = items(b);
+    expect(Object.values(b.entities.languages).map((l) => l.iso_code_1)).toEqual(['en', 'zh']);
+    expect(i.age).toMatchObject({ type: 'number', name: { en: 'How old?', zh: '年龄' }, options: { isRequiredQuestion: true } });
+    expect(i.age_hint).toMatchObject({ type: 'instruction', instruction: { en: 'In years', zh: '岁' } });
+    expect(parentOf(b, 'item', i.age!.id)!.entities.slice(0, 2)).toEqual([{ type: 'item', id: i.age_hint!.id }, { type: 'item', id: i.age!.id }]);
+    expect(i.ok!.options.isRequiredQuestion).toBe(true);
+    expect(i.why!.options.isRequiredQuestion).toBe(false);
+    expect(i.ok!.options.choices!.map((id) => b.entities.choices[id])).toMatchObject([{ codeName: 'y', name: { en: 'Yes', zh: '是' } }, { codeName: 'n', name: { en: 'No', zh: '否' } }]);
+    expect(Object.keys(i)).not.toContain('label:chinese');
+    expect(c.notes).toEqual([{ sheet: 'survey', row: 2, column: 'required_message', message: 'The required message has no equivalent; the standard message is shown.' }]);
+  });
+
+  it('numbers rows as the spreadsheet does, blank rows counted, and names the column of each loss', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'constraint', 'choice_filter', 'default', 'appearance'],
+        ['start', 'start', '', '', '', '', ''],
+        ['end', 'end', '', '', '', '', ''],
+        [],
+        [],
+        ['text', 'name', 'Name', ". != 'x'", '', 'Bob', ''],
+        [],
+        ['select_one building:material', 'material', 'Material', '', "kind = 'a'", '', 'minimal'],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['building:material', 'brick', 'Brick'],
+        ['building:material', 'wood', 'Wood'],
+      ],
+    });
+    expect(c.notes.map((n) => [n.row, n.column])).toEqual([
+      [2, 'type'],
+      [3, 'type'],
+      [6, 'constraint'],
+      [6, 'default'],
+      [8, 'appearance'],
+      [8, 'choice_filter'],
+    ]);
+    expect(c.notes[1]!.message).toContain('The metadata "end" is not a question');
+    expect(items(c.body).material!.options.choices).toHaveLength(2);
+    expect(c.summary).toBe('Imported 2 questions with 6 losses.');
+  });
+
+  it('turns constraints into rules where they are expressible, with the constraint message on a pattern', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'constraint', 'constraint_message'],
+        ['integer', 'age', 'Age', '. >= 18 and . < 100', 'Adults only'],
+        ['decimal', 'kg', 'Weight', '.>0', ''],
+        ['text', 'phone', 'Phone', "regex(., '^[0-9]{10}$')", 'Ten digits'],
+        ['text', 'code', 'Code', 'string-length(.) <= 8', ''],
+        ['select_multiple yn', 'pick', 'Pick', 'count-selected(.) <= 1', ''],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['yn', 'y', 'Yes'],
+        ['yn', 'n', 'No'],
+      ],
+    });
+    const i = items(c.body);
+    expect(i.age!.options).toMatchObject({ minimum: { active: true, value: 18 }, maximum: { active: true, value: 99 }, allowDecimal: false });
+    expect(i.phone!.options.pattern).toEqual({ active: true, value: '^[0-9]{10}$', message: { en: 'Ten digits' } });
+    expect(i.code!.options.maxLength).toEqual({ active: true, value: 8 });
+    expect(i.pick!.options).toMatchObject({ multiselect: true, maxChoices: { active: true, value: 1 } });
+    expect(c.notes.map((n) => [n.row, n.column, n.message])).toEqual([
+      [2, 'constraint_message', 'The constraint message has no equivalent for these rules; the standard messages are shown.'],
+      [3, 'constraint', 'The constraint ".>0" is not converted: a strict bound (> 0) on a decimal answer has no equivalent.'],
+    ]);
+  });
+
+  it('turns relevance into conditions, calculations into formulas of their own category, and or_other into a follow-up', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'relevant', 'calculation'],
+        ['begin group', 'hh', 'Household', '', ''],
+        ['integer', 'adults', 'Adults', '', ''],
+        ['integer', 'kids', 'Children', '', ''],
+        ['calculate', 'total', '', '', '${adults} + ${kids} * 2'],
+        ['select_one fuel or_other', 'fuel', 'Fuel', '', ''],
+        ['text', 'why', 'Why wood?', "${fuel} = 'wood' and ${adults} > 1", ''],
+        ['text', 'more', 'More?', "${fuel} = 'wood' and ${adults} > 1", ''],
+        ['end group', '', '', '', ''],
+        ['calculate', 'across', '', '', '${adults} * 2'],
+        ['text', 'odd', 'Odd', 'string-length(${why}) > 3', ''],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['fuel', 'wood', 'Wood'],
+        ['fuel', 'gas', 'Gas'],
+      ],
+    });
+    const b = c.body;
+    const i = items(b);
+    const hh = parentOf(b, 'item', i.adults!.id)!;
+    expect(i.total!.options).toMatchObject({ formula: `Q${hh.id}_${i.adults!.id} + (Q${hh.id}_${i.kids!.id} * 2)`, showInForm: false });
+    const wrapper = parentOf(b, 'item', i.why!.id)!;
+    expect(wrapper.entities).toEqual([{ type: 'item', id: i.why!.id }, { type: 'item', id: i.more!.id }]);
+    const wood = i.fuel!.options.choices![0]!;
+    expect(wrapper.conditions).toEqual([
+      { itemId: i.fuel!.id, schemaId: 0, condition: [wood], finalized: true },
+      { operator: 'AND' },
+      { itemId: i.adults!.id, schemaId: 0, condition: { $gt: 1 }, finalized: true },
+    ]);
+    const other = b.entities.choices[i.fuel!.options.choices![2]!]!;
+    expect(other.codeName).toBe('other');
+    expect(parentOf(b, 'item', i.fuel_other!.id)!.conditions).toEqual([{ itemId: i.fuel!.id, schemaId: 0, condition: [other.id], finalized: true }]);
+    expect(i.across).toBeUndefined();
+    expect(c.notes.map((n) => [n.row, n.column])).toEqual([
+      [10, 'calculation'],
+      [11, 'relevant'],
+    ]);
+    expect(c.notes[0]!.message).toContain('is in another category');
+  });
+
+  it('reports repeats, unknown types and unclosed groups, and caps deep nesting', async () => {
+    const deep: Cell[][] = [['type', 'name', 'label']];
+    for (let d = 0; d < 30; d++) deep.push(['begin group', `g${d}`, `G${d}`]);
+    deep.push(['text', 'x', 'X'], ['begin repeat', 'kids', 'Kids'], ['teleport', 't', 'T'], ['end repeat', '', '']);
+    const c = await convert({ survey: deep });
+    const messages = c.notes.map((n) => n.message);
+    // 30 groups and the repeat inside them: the 11 past the 20th level are flattened.
+    expect(messages.filter((m) => m.includes('nested deeper than 20'))).toHaveLength(11);
+    expect(messages.filter((m) => m.includes('has no end'))).toHaveLength(30);
+    expect(messages).toContain('The repeat "kids" became a plain category, asked once: repeated questions need a level of the project\'s hierarchy.');
+    expect(messages).toContain('The type "teleport" is not an XLSForm type Fieldwork can convert; row skipped ("t").');
+    expect(c.questions).toBe(1);
+  });
+
+  it('keeps the settings it can: form_title as the name, default_language as the primary language', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label::English (en)', 'label::Français (fr)'],
+        ['text', 'q', 'Q', 'Q fr'],
+      ],
+      settings: [
+        ['form_title', 'form_id', 'version', 'default_language'],
+        ['Census', 'census', '2024', 'Français (fr)'],
+      ],
+    });
+    expect(c.name).toBe('Census');
+    expect(c.body.primary_language).toBe('fr');
+    expect(c.notes.map((n) => [n.sheet, n.row, n.column])).toEqual([
+      ['settings', 2, 'form_id'],
+      ['settings', 2, 'version'],
+    ]);
+  });
+});
+
+describe('uploads that are not forms', () => {
+  const refused = async (filename: string, content: Buffer) => {
+    try {
+      await convertUpload(uploadKind(filename, content), content, 'S');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConversionRefused);
+      return (err as Error).message;
+    }
+    throw new Error('not refused');
+  };
+
+  it('refuses legacy .xls, CSV and plain zips named .xlsx, workbooks without a form, and forms without questions', async () => {
+    expect(await refused('form.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toBe(REFUSALS.legacyXls);
+    expect(await refused('form.xlsx', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toBe(REFUSALS.legacyXls);
+    expect(await refused('form.xlsx', Buffer.from('type,name,label\ntext,a,A\n'))).toBe(REFUSALS.notXlsx);
+    // A zip holding one text file: the start of a zip, not a workbook.
+    const zip = Buffer.from('UEsDBAoAAAAAAAAAIQAAAAAAAAAAAAAAAAAFAAAAYS50eHRQSwECFAAKAAAAAAAAACEAAAAAAAAAAAAAAAAABQAAAAAAAAAAAAAAAAAAAAAAYS50eHRQSwUGAAAAAAEAAQAzAAAAIwAAAAAA', 'base64');
+    expect(await refused('form.xlsx', zip)).toBe(REFUSALS.noWorksheets);
+    expect(await refused('form.xlsx', await xlsx({ Data: [['id', 'value'], ['1', '2']] }))).toBe(REFUSALS.noForm('Data'));
+    expect(await refused('form.xlsx', await xlsx({ survey: [['name', 'label'], ['a', 'A']] }))).toBe(REFUSALS.noType('survey'));
+    expect(await refused('form.xlsx', await xlsx({ survey: [['type', 'name', 'label'], ['start', 'start', ''], ['note', 'n', 'Hello']] }))).toBe(REFUSALS.noQuestions('survey', 'XLSForm'));
+  });
+});
