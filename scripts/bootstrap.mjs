@@ -97,6 +97,7 @@ if (mode === 'start') {
     ['export benchmark smoke run', process.execPath, [join(ROOT, 'bench/export/run.mjs'), '--smoke']],
     ['import benchmark smoke run', process.execPath, [join(ROOT, 'bench/import/run.mjs'), '--smoke']],
     ['form-import isolation benchmark smoke run', process.execPath, [join(ROOT, 'bench/form-isolation/run.mjs'), '--smoke']],
+    ['XLSForm conversion benchmark smoke run', process.execPath, [join(ROOT, 'bench/xlsform/run.mjs'), '--smoke']],
     ['web app benchmark smoke run (Chromium, unthrottled)', process.execPath, [join(ROOT, 'bench/web/run.mjs'), '--smoke']],
     ['load test smoke run (the k6 scenarios with autocannon)', process.execPath, [join(ROOT, 'loadtest/run.mjs'), '--smoke']],
   ];
