@@ -277,7 +277,8 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
     const header = ctx.headers[i] ?? `column ${i + 1}`;
     const raw = cells[i];
     if (t.kind === 'field') {
-      fields[t.field] = t.field.startsWith('time_') ? (raw instanceof Date ? raw.toISOString() : cellText(raw).trim()) : cellText(raw).trim();
+      // A device id is opaque: kept as it is (an export's device ids import back unchanged); other fields trimmed.
+      fields[t.field] = t.field.startsWith('time_') && raw instanceof Date ? raw.toISOString() : t.field === 'device_id' ? cellText(raw) : cellText(raw).trim();
       headerOf[t.field] = header;
       return;
     }
@@ -307,7 +308,7 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
     problems[headerOf[id] ?? key] ??= msg;
   }
 
-  const payload: Record<string, unknown> = { project: ctx.projectId, sampler_schema: ctx.schemaId, device_id: fields.device_id || ctx.deviceId, data: { '0': answers } };
+  const payload: Record<string, unknown> = { project: ctx.projectId, sampler_schema: ctx.schemaId, device_id: fields.device_id?.trim() ? fields.device_id : ctx.deviceId, data: { '0': answers } };
   const given = fields.response_id ?? '';
   payload.response_id =
     ctx.importCurrent && given.startsWith(`${ctx.projectId}-${ctx.schemaId}-`)
