@@ -29,6 +29,12 @@ beforeAll(async () => {
   expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...n.body, revision: 1 } })).status).toBe(200);
   const r = await api('POST', `project/${p.id}/response/complete/`, { token: owner.access, body: { sampler_schema: schema, response_id: responseId(), data: { '0': { [item]: 3 } } } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
+  // Results read what ingestion has brought over: wait for the response.
+  for (let i = 0; i < 150; i++) {
+    const seen = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/responses/`, { token: owner.access, body: {} });
+    if (seen.body.response_ids?.includes(responseId())) break;
+    await new Promise((done) => setTimeout(done, 200));
+  }
 }, 240_000);
 afterAll(async () => {
   await t?.stop();
@@ -76,10 +82,20 @@ describe('request bounds', () => {
     expect(await api<Json>('GET', `project/${p.id}/users/?page=1e3`, { token: owner.access })).toMatchObject({ status: 400, body: { page: ['A valid integer is required.'] } });
   });
 
-  it('refuses a form revision or a hierarchy level beyond an int32 with 400', async () => {
+  it('refuses a form revision, a project goal or a hierarchy level beyond an int32 with 400', async () => {
     const doc = (await api<Json>('GET', `samplerschema/${schema}/`, { token: owner.access })).body;
     const r = await api<Json>('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...doc, revision: 2 ** 31 } });
     expect(r).toMatchObject({ status: 400, body: { revision: ['Ensure this value is less than or equal to 2147483647.'] } });
+    for (const method of ['PUT', 'PATCH']) {
+      for (const goal of [2 ** 53, 1e308, 2 ** 31]) {
+        expect(await api<Json>(method, `project/${p.id}/`, { token: owner.access, body: { goal_count: goal } }), `${method} ${goal}`).toMatchObject({
+          status: 400,
+          body: { goal_count: ['Ensure this value is less than or equal to 2147483647.'] },
+        });
+      }
+      expect(await api<Json>(method, `project/${p.id}/`, { token: owner.access, body: { goal_count: 1.5 } })).toMatchObject({ status: 400, body: { goal_count: ['A valid integer is required.'] } });
+    }
+    expect(await api<Json>('PATCH', `project/${p.id}/`, { token: owner.access, body: { goal_count: 500 } })).toMatchObject({ status: 200, body: { goal_count: 500 } });
     const h = await api<Json>('POST', `project/${p.id}/hierarchy/`, { token: owner.access, body: { is_hierarchical: false, project_hierarchy: [{ level: 2 ** 31, name: 'x', schema_id: schema }] } });
     expect(h).toMatchObject({ status: 400, body: { 'project_hierarchy.0.level': ['Ensure this value is less than or equal to 100.'] } });
   });
