@@ -73,6 +73,10 @@ describe('request bounds', () => {
 
   it('refuses a page of project users beyond an int32 with 400', async () => {
     expect((await api<Json>('GET', `project/${p.id}/users/?page=2`, { token: owner.access })).status).toBe(200);
+    // The largest page there can be: an empty page of users, a refused page of responses (past the last one).
+    expect(await api<Json>('GET', `project/${p.id}/users/?page=2147483647&page_size=2147483647`, { token: owner.access })).toMatchObject({ status: 200, body: { results: [] } });
+    const chunk = await api<Json>('POST', `project/${p.id}/response-chunk/filter/?page=2147483647&page_size=2147483647`, { token: owner.access, body: { currentSamplerSchema: schema } });
+    expect(chunk).toMatchObject({ status: 400, body: { page: ['Invalid page.'] } }); // past the last page, as a page should
     for (const page of ['2147483648', '9007199254740993', '99999999999999999999']) {
       const r = await api<Json>('GET', `project/${p.id}/users/?page=${page}`, { token: owner.access });
       expect(r, page).toMatchObject({ status: 400, body: { page: ['Ensure this value is less than or equal to 2147483647.'] } });
