@@ -28,6 +28,7 @@ import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { sharedSchemas } from './schemas.js';
+import { JSON_DEPTH_MESSAGE, jsonTooDeep } from './limits.js';
 
 export interface GatewayOptions {
   jwtSecret: string;
@@ -125,6 +126,18 @@ export async function buildGateway(deps: {
   // Bodies are JSON objects (or multipart uploads): text is refused as an unsupported type, and a JSON string,
   // number or list where every route reads fields would otherwise reach code that expects an object.
   app.removeContentTypeParser('text/plain');
+  // JSON bodies: nesting bounded on the raw text before parsing (limits.ts MAX_JSON_DEPTH), then Fastify's own parser
+  // (prototype poisoning refused as before).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (jsonTooDeep(text)) {
+      done(problems.invalid(JSON_DEPTH_MESSAGE), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   app.addHook('preValidation', async (request) => {
     const b = request.body;
     if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b)) && String(request.headers['content-type'] ?? '').includes('json')) {

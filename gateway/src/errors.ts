@@ -36,7 +36,13 @@ export function validationToProblem(errors: AjvError[], context: string): Proble
         add(path === '' ? String(e.params.missingProperty) : `${path}.${String(e.params.missingProperty)}`, 'This field is required.');
         break;
       case 'type':
-        add(path || context, `Expected ${String(e.params.type)}.`);
+        add(path || context, String(e.params.type).startsWith('integer') ? 'A valid integer is required.' : `Expected ${String(e.params.type)}.`);
+        break;
+      case 'maximum':
+        add(path || context, `Ensure this value is less than or equal to ${String(e.params.limit)}.`);
+        break;
+      case 'minimum':
+        add(path || context, `Ensure this value is greater than or equal to ${String(e.params.limit)}.`);
         break;
       case 'maxLength':
         add(path || context, `Ensure this field has no more than ${String(e.params.limit)} characters.`);

@@ -38,3 +38,28 @@ export function boundComparisons<T>(comparisons: T): T {
   }
   return comparisons;
 }
+
+/**
+ * How deep a JSON body may nest (objects and arrays). Our deepest bodies (a form, a filter model, an editor state) nest
+ * about 10 levels; JSON.stringify, schema validation and the services recurse once per level, so a body nested
+ * 50,000 deep would exhaust the stack. Checked on the raw text, before parsing, in one pass that does not recurse.
+ */
+export const MAX_JSON_DEPTH = 64;
+export const JSON_DEPTH_MESSAGE = `The JSON body nests more than ${MAX_JSON_DEPTH} levels of objects and lists.`;
+
+/** Whether JSON text nests objects and arrays deeper than `max` (brackets inside strings do not count). */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}

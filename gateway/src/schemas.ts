@@ -8,6 +8,17 @@ const int = { type: 'integer' } as const;
 const bool = { type: 'boolean' } as const;
 const nullableStr = { type: ['string', 'null'] } as const;
 
+/** The largest value of an int32 proto field (and of a PostgreSQL integer). */
+export const INT32_MAX = 2_147_483_647;
+/**
+ * An integer of a request bounded to what the field that carries it holds (an int32 proto field, an SQL integer) or
+ * tighter: a bigger one is refused with 400 ("Ensure this value is less than or equal to …") instead of wrapping
+ * around on the way to a service. Every integer a route reads into an int32 field is declared with this.
+ */
+export const boundedInt = (minimum: number, maximum: number = INT32_MAX) => ({ type: 'integer', minimum, maximum }) as const;
+/** The same, null allowed (read as absent). */
+export const optBoundedInt = (minimum: number, maximum: number = INT32_MAX) => ({ type: ['integer', 'null'], minimum, maximum }) as const;
+
 export const userSchema = {
   $id: 'User',
   type: 'object',

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { forms } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
+import { optBoundedInt } from '../schemas.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
@@ -23,7 +24,7 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     documentJson(await f.getSchemaDocument({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r))),
   );
 
-  app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: 10 * 1024 * 1024 }, async (r) => {
+  app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: 10 * 1024 * 1024, schema: { ...opts.schema, body: { properties: { revision: optBoundedInt(0) } } } }, async (r) => {
     const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
     if (revision !== undefined && revision !== null && !(typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 0)) {
       throw problems.invalidFields({ revision: ['A valid integer is required.'] });

@@ -5,7 +5,7 @@ import type { Clients } from '../clients.js';
 import { id, ids, optId, optRolesIn, optStr, projectUserJson, rolesIn, str } from '../wire.js';
 import { jobJson, settleJob } from './exports.js';
 import { projectId } from './projects.js';
-import { meta, parseId, secured } from './util.js';
+import { meta, parseId, queryInt, secured } from './util.js';
 import { readUpload } from './uploads.js';
 
 type Json = Record<string, unknown>;
@@ -17,10 +17,8 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients 
 
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>('/api/project/:id/users/', opts, async (r) => {
     const q = r.query;
-    const page = q.page === undefined ? 1 : Number.parseInt(q.page, 10);
-    const size = q.page_size === undefined ? 0 : Number.parseInt(q.page_size, 10);
-    if (!Number.isSafeInteger(page) || page < 1) throw problems.invalidFields({ page: ['Invalid page.'] });
-    if (!Number.isSafeInteger(size) || size < 0) throw problems.invalidFields({ page_size: ['Invalid page size.'] });
+    const page = queryInt(q.page, 1, 'page', 1);
+    const size = queryInt(q.page_size, 0, 'page_size', 0);
     const list = await p.listProjectUsers(
       { caller: r.caller, project_id: projectId(r), page, page_size: size, role: q.role ?? q.filter ?? '', search: q.search ?? '' },
       meta(r),

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
+import { boundedInt, optBoundedInt } from '../schemas.js';
 import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
 import { readUpload } from './uploads.js';
@@ -64,9 +65,11 @@ export default async function projectRoutes(app: FastifyInstance, { clients }: {
       ),
     );
   };
-  app.put<P>('/api/project/:id/', opts, update);
+  // The goal is a count (a bigint column): an integer, at most an int32's largest.
+  const updateOpts = { ...opts, schema: { ...opts.schema, body: { properties: { goal_count: optBoundedInt(0) } } } };
+  app.put<P>('/api/project/:id/', updateOpts, update);
   // PATCH carries is_entity (spec); other fields are applied as a partial update.
-  app.patch<P>('/api/project/:id/', opts, async (r) => {
+  app.patch<P>('/api/project/:id/', updateOpts, async (r) => {
     const b = r.body ?? {};
     if ('is_entity' in b) {
       if (typeof b.is_entity !== 'boolean') throw problems.invalidFields({ is_entity: ['Must be a valid boolean.'] });
@@ -104,7 +107,9 @@ export default async function projectRoutes(app: FastifyInstance, { clients }: {
   app.post<P>('/api/project/:id/period/', opts, async (r) =>
     projectJson(await projects.setPeriod({ caller: r.caller, project_id: projectId(r), trend_series_options: trendIn(r.body?.trend_series_options) }, meta(r))),
   );
-  app.post<P>('/api/project/:id/hierarchy/', opts, async (r) => {
+  // A level's number reaches an int32 field: bounded (the list is the project's levels, a handful).
+  const hierarchyBody = { properties: { project_hierarchy: { maxItems: 100, items: { type: 'object', properties: { level: boundedInt(0, 100) } } } } } as const;
+  app.post<P>('/api/project/:id/hierarchy/', { ...opts, schema: { ...opts.schema, body: hierarchyBody } }, async (r) => {
     const b = r.body ?? {};
     const levels = Array.isArray(b.project_hierarchy) ? (b.project_hierarchy as Json[]) : [];
     if (typeof b.is_hierarchical !== 'boolean') throw problems.invalidFields({ is_hierarchical: ['Must be a valid boolean.'] });

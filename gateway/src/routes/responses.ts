@@ -5,7 +5,7 @@ import type { projects, responses } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { apiKeyRoute, limit, meta, parseId, secured } from './util.js';
+import { apiKeyRoute, limit, meta, parseId, secured, queryInt } from './util.js';
 import { boundAnswers, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
@@ -70,12 +70,6 @@ export function referenceJson(m: responses.Response) {
 const listJson = (l: responses.ResponseList) => ({ results: l.results.map(responseJson), count: l.count });
 
 /** A query number, or `fallback`; a non-number is refused. */
-function queryInt(v: unknown, fallback: number, field: string): number {
-  if (v === undefined || v === '') return fallback;
-  if (typeof v !== 'string' || !/^\d{1,9}$/.test(v)) throw problems.invalidFields({ [field]: ['A valid integer is required.'] });
-  return Number(v);
-}
-
 /** A collection token lasts until its link expires, at most 30 days. */
 const COLLECT_TOKEN_MAX_MS = 30 * 24 * 3600 * 1000;
 

@@ -9,24 +9,32 @@ import { projectId } from './projects.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
 import { boundComparisons, boundFilters } from '../limits.js';
 import { checkPublicView, queryOfView, viewToShare } from '../shared-view.js';
+import { boundedInt } from '../schemas.js';
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string; profile?: string }; Body: Json };
 type Where = { caller: common.Caller; project_id: number; schema_id: number; block_id: number; item_ids: number[]; profile_schema_id?: number; profile_response_id?: string };
+
+/**
+ * The body of every results query (with or without a login): numbers bounded before they reach an int32 field; the
+ * results service draws 1 to 100 histogram buckets (0: its default). No `type`: an absent body is an empty query.
+ */
+const RESULTS_BODY = { properties: { buckets: boundedInt(0, 100) } } as const;
 
 /** The body's query fields of every results call. */
 const query = (b: Json) => ({
   filters_json: JSON.stringify(boundFilters(b.filters ?? {})),
   timing_column: str(b.timing_column),
   comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(boundComparisons(b.comparisons)),
-  buckets: typeof b.buckets === 'number' && Number.isInteger(b.buckets) ? b.buckets : 0,
+  buckets: typeof b.buckets === 'number' ? b.buckets : 0, // bounded by RESULTS_BODY
   time_zone: str(b.time_zone),
 });
 
 export default async function resultRoutes(app: FastifyInstance, { clients, shareTtlSeconds }: { clients: Clients; shareTtlSeconds: number }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['results'], security: secured } };
+  const queryOpts = { ...opts, schema: { ...opts.schema, body: RESULTS_BODY } };
   // Sharing mints a long-lived token: a person's act, never an API key's (a key's share would outlive the key).
-  const shareOpts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured } };
+  const shareOpts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured, body: RESULTS_BODY } };
   const getResults = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
     const out = await clients.results.getResults(results.ResultsRequest.fromPartial({ ...where, ...query(r.body ?? {}) }), meta(r));
     return JSON.parse(out.payload_json) as { items: Json[] } & Json;
@@ -61,7 +69,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     if ((JSON.parse(found.payload_json) as { items: Json[] }).items.length === 0) throw problems.notFound();
     return { token: app.signItemToken(r.caller, { ...item, view }, shareTtlSeconds), expires_in: shareTtlSeconds };
   });
-  app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'] } }, async (r) => {
+  app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'], body: RESULTS_BODY } }, async (r) => {
     const { caller, project_id, schema_id, item_id, view } = app.verifyItemToken(r.params.token);
     checkPublicView(r.body ?? {}, view);
     const out = await clients.results.getResults(
@@ -72,7 +80,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     // Only that item: the levels and the item, nothing else of the project; and the view it answers.
     return { ...payload, items: payload.items.filter((i) => i.item_id === item_id), shared_view: view };
   });
-  app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', opts, async (r) => {
+  app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', queryOpts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.responseIds(
       results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId), filters_json: JSON.stringify(boundFilters(b.filters ?? {})) }),
@@ -101,7 +109,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   app.get<A>('/api/project/:id/advanced_results/edit_list/', opts, async (r) => ({
     results: (await clients.projects.listAdvancedResults({ caller: r.caller, project_id: projectId(r) }, meta(r))).results.map(advancedJson),
   }));
-  app.post<A>('/api/project/:id/advanced_results/list/', opts, async (r) => {
+  app.post<A>('/api/project/:id/advanced_results/list/', queryOpts, async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.advancedResults(
       results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: id(b.schema), filters_json: JSON.stringify(boundFilters(b.filters ?? {})) }),
@@ -130,7 +138,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
       return JSON.parse(out.payload_json) as Json;
     });
   }
-  app.post<P>('/api/project/:id/results/schema/:schemaId/response/:profile/', opts, async (r) => {
+  app.post<P>('/api/project/:id/results/schema/:schemaId/response/:profile/', queryOpts, async (r) => {
     const profile = r.params.profile ?? '';
     if (!/^[\w.:-]{1,200}$/.test(profile)) throw problems.notFound();
     return getResults(r, {
@@ -145,6 +153,6 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   });
 
   for (const path of ['', 'schema/:schemaId/', 'schema/:schemaId/item/', 'schema/:schemaId/block/:blockId/']) {
-    app.post<P>(`/api/project/:id/results/${path}`, opts, handler);
+    app.post<P>(`/api/project/:id/results/${path}`, queryOpts, handler);
   }
 }

@@ -1,7 +1,8 @@
 // Small helpers shared by the route files.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CallMeta } from '@fieldwork/service-kit';
-import type { Problem } from '@fieldwork/service-kit/problems';
+import { problems, type Problem } from '@fieldwork/service-kit/problems';
+import { INT32_MAX } from '../schemas.js';
 
 /** The gRPC call metadata of a request: its id travels to the services. */
 export const meta = (request: FastifyRequest): CallMeta => ({ requestId: request.id, headers: { traceparent: request.traceparent } });
@@ -15,6 +16,19 @@ export function parseId(value: string, invalid: () => Problem): number {
 }
 
 export const secured = [{ jwt: [] }];
+
+/**
+ * An integer of the query string (page, page_size, limit), `fallback` when absent, else between `min` and `max`
+ * (at most an int32 proto field's largest value): digits only, anything else or out of range refused with 400.
+ */
+export function queryInt(v: unknown, fallback: number, field: string, min = 0, max = INT32_MAX): number {
+  if (v === undefined || v === '') return fallback;
+  if (typeof v !== 'string' || !/^\d{1,20}$/.test(v)) throw problems.invalidFields({ [field]: ['A valid integer is required.'] });
+  const n = Number(v);
+  if (n > max) throw problems.invalidFields({ [field]: [`Ensure this value is less than or equal to ${max}.`] });
+  if (n < min) throw problems.invalidFields({ [field]: [`Ensure this value is greater than or equal to ${min}.`] });
+  return n;
+}
 
 /**
  * The route config of a data route of a workspace (projects, sites, forms, responses, results, exports): the only

@@ -84,8 +84,68 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }
 
-/** The syntax tree of a formula; throws FormulaCompileError. */
+/**
+ * How big a formula may be (the spec names no bound; these are ours, far beyond any form's calculation; Excel allows
+ * 8,192 characters and 64 nested functions). The parser and the compiler recurse once per nesting level and once per
+ * operation of a chain (1+1+...+1 is a tree as deep as it is long), so a formula beyond these would exhaust the stack
+ * or take seconds of CPU: it is refused before it is parsed, in one pass that does not recurse.
+ */
+export const FORMULA_LIMITS = {
+  /** Characters. */
+  length: 4000,
+  /** Operators (+ - * / ^ & % and comparisons, unary signs included). */
+  operators: 256,
+  /** Levels of parentheses and function calls, plus a run of operators such as the signs of --1. */
+  depth: 32,
+} as const;
+
+export const FORMULA_LIMIT_MESSAGES = {
+  length: `${FORMULA_ERRORS.ERROR} A formula holds at most ${FORMULA_LIMITS.length} characters.`,
+  operators: `${FORMULA_ERRORS.ERROR} A formula holds at most ${FORMULA_LIMITS.operators} operators.`,
+  depth: `${FORMULA_ERRORS.ERROR} A formula nests at most ${FORMULA_LIMITS.depth} levels of parentheses, functions and signs.`,
+} as const;
+
+const OPERATOR = new Set(['+', '-', '*', '/', '^', '&', '%', '=', '<', '>']);
+
+/** Refuses (FormulaCompileError, code ERROR) a formula too long, with too many operators or nested too deep. */
+export function checkFormulaBounds(text: string): void {
+  if (text.length > FORMULA_LIMITS.length) throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.length);
+  let operators = 0;
+  let parens = 0;
+  let run = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      // Inside a string; a doubled quote is a quote character, not the end.
+      if (c === quote) {
+        if (text[i + 1] === quote) i++;
+        else quote = '';
+      }
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      run = 0;
+    } else if (c === '(') {
+      parens++;
+      run = 0;
+    } else if (c === ')') {
+      parens = Math.max(0, parens - 1);
+      run = 0;
+    } else if (OPERATOR.has(c)) {
+      if (++operators > FORMULA_LIMITS.operators) throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.operators);
+      run++;
+    } else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') {
+      run = 0;
+    }
+    if (parens + run > FORMULA_LIMITS.depth) throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.depth);
+  }
+}
+
+/** The syntax tree of a formula (bounded first: checkFormulaBounds); throws FormulaCompileError. */
 export function parseFormula(text: string): AstNode {
+  checkFormulaBounds(text);
   const match = grammar.match(text);
   if (match.failed()) {
     const at = position(text, match.getRightmostFailurePosition());

@@ -4,8 +4,8 @@
 //   - dates are YYYY-MM-DD, times YYYY-MM-DD HH:mm:ss in UTC (spec 001 §9 display format);
 //   - a geotag answer is two columns, latitude and longitude;
 //   - image and signature answers are download links (presigned, living as long as the export file);
-//   - a text cell starting with = + - @ (or a tab or carriage return) is prefixed with ' so that spreadsheets do not
-//     run it as a formula (CSV injection); numbers stay numbers.
+//   - cells are plain values: the CSV writer guards every text cell against formula injection (export/csv-cell.ts),
+//     and XLSX cells are typed strings.
 import { isQuestion, itemsInOrder, text, type Item, type SchemaBody } from '@fieldwork/sampler';
 
 export const MULTI_DELIMITER = ' | ';
@@ -56,11 +56,6 @@ export function time(v: Date | string | null | undefined): string {
   if (v === null || v === undefined || v === '') return '';
   const d = v instanceof Date ? v : new Date(v);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/** A text cell made safe for spreadsheets: a leading = + - @ tab or CR gets a ' in front. */
-export function neutralise(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
 
 export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string): Column[] {
@@ -119,7 +114,7 @@ export function mediaKeys(columns: Column[], rows: ExportResponse[]): string[] {
 
 function mediaCell(v: unknown, names: Names): string {
   if (typeof v !== 'string' || v === '') return '';
-  return neutralise(names.media?.(v) ?? v);
+  return names.media?.(v) ?? v;
 }
 
 function geotagPart(v: unknown, part: 'lat' | 'lng'): number | string {
@@ -140,21 +135,20 @@ export function answerCell(body: SchemaBody, item: Item, v: unknown, mode: Expor
       return ids
         .map((cid) => body.entities.choices[String(cid)])
         .map((c, k) => (c ? (mode === 'named' ? text(c.name, lang, body.primary_language) : c.codeName) : String(ids[k])))
-        .map(neutralise)
         .join(MULTI_DELIMITER);
     }
     case 'number':
     case 'currency':
     case 'calculated': {
       const n = typeof v === 'number' ? v : Number(v);
-      return Number.isFinite(n) ? n : neutralise(String(v));
+      return Number.isFinite(n) ? n : String(v);
     }
     case 'date': {
       const d = new Date(String(v));
-      return Number.isNaN(d.getTime()) ? neutralise(String(v)) : d.toISOString().slice(0, 10);
+      return Number.isNaN(d.getTime()) ? String(v) : d.toISOString().slice(0, 10);
     }
     default:
-      return neutralise(typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
   }
 }
 
@@ -173,7 +167,7 @@ export function dictionaryRows(body: SchemaBody, lang: string): string[][] {
       .map((x) => `${x!.codeName} = ${text(x!.name, lang, body.primary_language)}`)
       .join(MULTI_DELIMITER);
     const code = c.part ? `${item.codeName}_${c.part}` : item.codeName;
-    rows.push([c.header, code, neutralise(text(item.name, lang, body.primary_language)), item.type, item.options.isRequiredQuestion ? 'yes' : 'no', neutralise(choices)]);
+    rows.push([c.header, code, text(item.name, lang, body.primary_language), item.type, item.options.isRequiredQuestion ? 'yes' : 'no', choices]);
   }
   return rows;
 }

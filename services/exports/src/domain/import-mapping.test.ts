@@ -60,7 +60,7 @@ describe('import mapping (spec 001 §7 Import)', () => {
     const headers = ['response_id', 'Site', 'Team', 'completed', 'time_created', 'Members', 'Fuel', 'Visit', 'Where (latitude)', 'Where (longitude)', 'Note', 'Photo'];
     const out = rowToPayload(
       ctx(headers),
-      ['9-9-x', 'North', '9', '1', '2026-11-20 10:11:12', '4', `Wood | ${body.entities.choices[ids.gas]!.codeName}`, '2026-11-01', '48.5', '2.25', "'=1+1", 'https://s3/bucket/images/3/r/k-a%20b.png?X-Amz=1'],
+      ['9-9-x', 'North', '9', '1', '2026-11-20 10:11:12', '4', `Wood | ${body.entities.choices[ids.gas]!.codeName}`, '2026-11-01', '48.5', '2.25', '=1+1', 'https://s3/bucket/images/3/r/k-a%20b.png?X-Amz=1'],
       1,
     );
     expect(out.problems).toEqual({});

@@ -3,8 +3,8 @@
 // headers, geotag parts, response fields), so an export imports back as it is; anything else is mapped by the
 // caller: label_map (column → question label, code name or id, or a response field) with dropped_columns, or
 // mapped_columns (column → question id or field). Values are read the way exports write them: choices by name, code
-// or id, several joined by the value delimiter; dates YYYY-MM-DD; times YYYY-MM-DD HH:mm:ss in UTC; a cell that an
-// export neutralised with a leading ' gets it back off.
+// or id, several joined by the value delimiter; dates YYYY-MM-DD; times YYYY-MM-DD HH:mm:ss in UTC. The ' that our
+// CSV exports put in front of formula-like cells is taken off where CSV is read (read-rows.ts), before any mapping.
 import { createHash } from 'node:crypto';
 import { checkResponse, isQuestion, itemsInOrder, text, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { HEADER_LIMIT, MULTI_DELIMITER } from './columns.js';
@@ -204,9 +204,6 @@ const cellText = (v: Cell): string => {
   return String(v);
 };
 
-/** Takes back the ' an export put in front of a cell starting with = + - @ tab or CR. */
-const unneutralise = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s);
-
 /** An object key from a link to one of our files (exports write media as links), or the cell as it is. */
 export function mediaKey(s: string): string {
   const m = /(?:^|\/)((?:images|signatures)\/[^?#]+)/.exec(s);
@@ -217,8 +214,7 @@ function choiceIds(body: SchemaBody, item: Item, cell: string, delimiter: string
   const choices = (item.options.choices ?? []).map((id) => body.entities.choices[String(id)]).filter((c): c is NonNullable<typeof c> => c !== undefined && !c.deleted);
   const parts = item.type === 'choice' && item.options.multiselect ? split(cell, delimiter) : [cell.trim()];
   const ids: number[] = [];
-  for (const raw of parts) {
-    const p = unneutralise(raw);
+  for (const p of parts) {
     const k = norm(p);
     const c =
       choices.find((x) => norm(x.codeName) === k) ??
@@ -256,7 +252,7 @@ function answer(body: SchemaBody, item: Item, raw: Cell, delimiter: string): { v
     case 'signature':
       return { value: mediaKey(cellText(raw).trim()) };
     default:
-      return { value: unneutralise(cellText(raw)) };
+      return { value: cellText(raw) };
   }
 }
 
@@ -281,7 +277,8 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
     const header = ctx.headers[i] ?? `column ${i + 1}`;
     const raw = cells[i];
     if (t.kind === 'field') {
-      fields[t.field] = t.field.startsWith('time_') ? (raw instanceof Date ? raw.toISOString() : cellText(raw).trim()) : cellText(raw).trim();
+      // A device id is opaque: kept as it is (an export's device ids import back unchanged); other fields trimmed.
+      fields[t.field] = t.field.startsWith('time_') && raw instanceof Date ? raw.toISOString() : t.field === 'device_id' ? cellText(raw) : cellText(raw).trim();
       headerOf[t.field] = header;
       return;
     }
@@ -311,7 +308,7 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
     problems[headerOf[id] ?? key] ??= msg;
   }
 
-  const payload: Record<string, unknown> = { project: ctx.projectId, sampler_schema: ctx.schemaId, device_id: fields.device_id || ctx.deviceId, data: { '0': answers } };
+  const payload: Record<string, unknown> = { project: ctx.projectId, sampler_schema: ctx.schemaId, device_id: fields.device_id?.trim() ? fields.device_id : ctx.deviceId, data: { '0': answers } };
   const given = fields.response_id ?? '';
   payload.response_id =
     ctx.importCurrent && given.startsWith(`${ctx.projectId}-${ctx.schemaId}-`)

@@ -66,10 +66,29 @@ describe('CSV export writer', () => {
     expect(rows[0]).toEqual(columns.map((c) => c.header));
     expect(rows[0]!.slice(14)).toEqual(['Area, in hectares', 'Crop', 'Note']);
     const all = [...responses(12_345, 12_345)][0]!;
-    for (const i of [0, 1, 7, 4321, 12_344]) expect(rows[i + 1]).toEqual(columns.map((c) => String(c.cell(all[i]!, names) ?? '')));
+    // Numbers as they are; text with a ' in front when it starts with = + - @ tab or CR (OWASP).
+    const shown = (v: string | number | null) => (typeof v === 'number' ? String(v) : /^[=+\-@\t\r]/.test(v ?? '') ? `'${v}` : (v ?? ''));
+    for (const i of [0, 1, 7, 4321, 12_344]) expect(rows[i + 1]).toEqual(columns.map((c) => shown(c.cell(all[i]!, names))));
     expect(rows[8]![16]).toBe(`'=cmd|' /C calc'!A0, "quoted"\nline 7`);
     expect(rows[2]![15]).toBe('Maïs');
     expect(out.size).toBe(Buffer.byteLength(text));
+  });
+  it('guards every cell against formula injection, headers and response fields included, and keeps numbers', async () => {
+    const evil = addItem(body, b.id, 'number', 'en', '=HYPERLINK("http://evil","x")');
+    const columns = exportColumns(evil.body, 'named', 'en');
+    const bad: Names = { site: () => '+1 site', group: () => '-cmd', team: () => '\tTeam', user: () => '@SUM(A1)' };
+    async function* one() {
+      const [r] = [...responses(1, 1)][0]!;
+      yield [{ ...r!, device_id: '\r=dev', group_id: 2, team_id: 3, data: { '0': { ...r!.data['0'], [area.id]: -3.5, [evil.id]: -1 } } }];
+    }
+    await writeCsv({ store, key: 'exports/1/evil.csv', columns, names: bad, pages: one() });
+    const chunks: Buffer[] = [];
+    for await (const c of await store.get('exports/1/evil.csv')) chunks.push(c as Buffer);
+    const [header, row] = parse(Buffer.concat(chunks).toString('utf8').slice(1)) as string[][];
+    expect(header!.at(-1)).toBe(`'=HYPERLINK("http://evil","x")`);
+    expect(row!.slice(2, 7)).toEqual(["'+1 site", "'-cmd", "'\tTeam", "'@SUM(A1)", "'\r=dev"]);
+    expect(row![14]).toBe('-3.5');
+    expect(row!.at(-1)).toBe('-1');
   });
   it('stops when cancelled', async () => {
     let n = 0;

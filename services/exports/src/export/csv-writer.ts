@@ -1,10 +1,11 @@
 // A CSV export written while it is read: pages of responses come in one at a time, csv-stringify turns rows into
 // text, and the object store takes the stream; nothing holds the whole file, so memory stays flat as rows grow.
-// A UTF-8 byte order mark comes first so that spreadsheet tools read accents right.
+// A UTF-8 byte order mark comes first so that spreadsheet tools read accents right. Every cell, headers included,
+// passes the CSV injection guard of csv-cell.ts.
 import { PassThrough } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { ObjectStore } from '@fieldwork/service-kit';
 import type { Column, ExportResponse, Names } from '../domain/columns.js';
+import { csvStringifier } from './csv-cell.js';
 
 /** What an export writer takes: where to write, the columns, and the pages of responses. */
 export interface WriterOptions {
@@ -29,7 +30,7 @@ export interface CsvExport {
  */
 export async function writeCsv(options: WriterOptions): Promise<CsvExport> {
   const { store, key, columns, names } = options;
-  const csv = stringify({ bom: true, cast: { number: (n) => String(n) } });
+  const csv = csvStringifier({ bom: true });
   const out = new PassThrough();
   csv.pipe(out);
   const stored = store.put(key, out, { contentType: 'text/csv; charset=utf-8' });

@@ -1,5 +1,6 @@
 // Rows of an uploaded CSV or XLSX file, streamed from the object store: the header row, then the data rows one by
-// one, never the whole file in memory. CSV through csv-parse (a BOM, quoted newlines and ragged rows are fine);
+// one, never the whole file in memory. CSV through csv-parse (a BOM, quoted newlines and ragged rows are fine), each
+// cell read back through the CSV injection guard's inverse (csv-cell.ts unguardCell) so our exports import losslessly;
 // XLSX through exceljs's streaming reader (first sheet only; formulas give their cached result). `bytesRead` tells
 // how far into the stored object the reader is, for progress. A workbook is first copied to a temporary file and
 // checked against zip bombs (service-kit's checkZip) before exceljs opens it.
@@ -13,6 +14,7 @@ import { checkZip, XLSX_LIMITS, type ZipLimits } from '@fieldwork/service-kit';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import type { Cell } from '../domain/import-mapping.js';
+import { unguardCell } from '../export/csv-cell.js';
 
 export interface RowSource {
   rows: AsyncIterable<Cell[]>;
@@ -62,7 +64,7 @@ async function* guardedXlsxRows(input: Readable, count: Transform & { bytes: num
 
 async function* csvRows(input: Readable): AsyncGenerator<Cell[]> {
   const parser = input.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000 }));
-  for await (const record of parser) yield record as string[];
+  for await (const record of parser) yield (record as string[]).map(unguardCell);
 }
 
 /** A cell value of exceljs as a plain value. */

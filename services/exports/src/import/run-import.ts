@@ -4,11 +4,11 @@
 // a CSV report (row, column, value, message) in the object store. New responses get ids made from the row
 // (importedResponseId), so importing the same file again (or a retried job) changes nothing.
 import { PassThrough } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { common } from '@fieldwork/proto';
 import type { SchemaBody } from '@fieldwork/sampler';
 import type { ObjectStore } from '@fieldwork/service-kit';
 import { IMPORT_MESSAGES, placesOf, resolveMapping, rowToPayload, type Cell, type RowContext } from '../domain/import-mapping.js';
+import { csvStringifier } from '../export/csv-cell.js';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import type { JobRow } from '../store/job.store.js';
@@ -38,9 +38,9 @@ export interface JobOutcome {
 
 export class ImportFailed extends Error {}
 
-/** A CSV written to the object store row by row (the import's error report). */
+/** A CSV written to the object store row by row (the import's error report), every cell guarded (csv-cell.ts). */
 class CsvSink {
-  private readonly csv = stringify({ bom: true });
+  private readonly csv = csvStringifier({ bom: true });
   private readonly stored: Promise<{ size: number }>;
   rows = 0;
 
