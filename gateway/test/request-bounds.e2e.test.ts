@@ -44,7 +44,10 @@ const HUGE = [2 ** 31, 2 ** 53, 1e308, 2 ** 31 + 0.5];
 
 describe('request bounds', () => {
   it('refuses buckets beyond 100 (2^31 and more) on every results route, the public item results too', async () => {
-    const share = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${item}/token/`, { token: owner.access, body: {} });
+    // Shared with 5 buckets: the public item answers only that view (sharing is bounded like the other routes).
+    const share = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${item}/token/`, { token: owner.access, body: { buckets: 5 } });
+    expect(share.status, JSON.stringify(share.body)).toBe(200);
+    expect((await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${item}/token/`, { token: owner.access, body: { buckets: 2 ** 31 } })).status).toBe(400);
     expect(share.status).toBe(200);
     const routes: [string, string | undefined][] = [
       [`project/${p.id}/results/`, owner.access],
