@@ -25,7 +25,7 @@ const nameFrom = (s: string) =>
   s
     .normalize('NFKD')
     .replace(/[^\p{L}\p{N}_.-]+/gu, '_')
-    .replace(/^[^\p{L}_]+/u, '')
+    .replace(/^[^\p{L}]+/u, '')
     .replace(/_+$/, '')
     .slice(0, 40);
 
