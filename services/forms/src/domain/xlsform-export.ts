@@ -217,8 +217,12 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
   };
   const and = (a: string, b: string) => (a === '' ? b : b === '' ? a : [a, b].map((x) => (/ or /.test(x) ? `(${x})` : x)).join(' and '));
   const groupNames = new Set<string>();
+  // A block is written once, even if a damaged form lists it twice (or inside itself).
+  const written = new Set<number>();
 
   const writeBlock = (block: Block, inherited: string) => {
+    if (written.has(block.id)) return;
+    written.add(block.id);
     const own = relevanceOf(block) ?? '';
     // A category without a name holds the questions the importer gave a relevance of their own: each row gets it.
     const inline = !hasText(block.name) && own !== '';

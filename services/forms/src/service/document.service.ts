@@ -8,6 +8,7 @@ import { checkZip, problems, UnsafeZip, type ZipLimits, type Logger, type Promis
 import { documentProblems, parseDocument } from '../domain/document.js';
 import { ConversionRefused, type Converted } from '../domain/convert.js';
 import { convertUpload, REFUSALS, uploadKind } from '../domain/workbook.js';
+import { xlsFormFile } from '../domain/xlsform-export.js';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -44,6 +45,15 @@ export class DocumentService {
   async get(req: forms.SchemaRef, ctx: Ctx): Promise<forms.SchemaDocument> {
     const { row, access } = await this.visible(req.caller, req.schema_id, ctx);
     return toDocument(row, access.screens.includes('form') && access.project_state !== 'O' && access.project_state !== 'F');
+  }
+
+  /** The schema as an XLSForm, for whoever may load it; the file is named after the form. */
+  async exportXlsForm(req: forms.SchemaRef, ctx: Ctx): Promise<forms.XlsFormFile> {
+    const { row } = await this.visible(req.caller, req.schema_id, ctx);
+    const title = row.name.trim() || `Form ${row.id}`;
+    const { content, notes } = await xlsFormFile(row.body, { title, schemaId: row.id });
+    this.log.info({ schemaId: row.id, bytes: content.length, notes: notes.length }, 'form exported as XLSForm');
+    return { content, filename: `${fileName(title)}.xlsx`, notes };
   }
 
   async save(req: forms.SaveSchemaRequest, ctx: Ctx): Promise<forms.SchemaDocument> {
@@ -114,6 +124,10 @@ export class DocumentService {
     return { row, access };
   }
 }
+
+/** A file name from a form's name: no path separators or control characters, at most 100 characters. */
+// eslint-disable-next-line no-control-regex
+const fileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_').trim().slice(0, 100) || 'form';
 
 const callerId = (c: common.Caller | undefined) => c?.user_id ?? 0;
 
