@@ -29,7 +29,9 @@ const nameFrom = (s: string) =>
     .replace(/_+$/, '')
     .slice(0, 40);
 
-const hasText = (t: LocalizedText | undefined) => t !== undefined && Object.values(t).some((v) => v.trim() !== '');
+// Saved forms are checked for shape, not for every text: a stray non-text value is read as no text.
+const hasText = (t: LocalizedText | undefined) => typeof t === 'object' && t !== null && Object.values(t).some((v) => typeof v === 'string' && v.trim() !== '');
+const firstText = (t: LocalizedText | undefined) => (hasText(t) ? Object.values(t!).find((v) => typeof v === 'string' && v.trim() !== '')! : '');
 const same = (a: LocalizedText | undefined, b: LocalizedText | undefined) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -57,8 +59,10 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
   const renamed: { item: Item; name: string }[] = [];
   for (const item of Object.values(items)) {
     if (item.deleted) continue;
-    let name = XML_NAME.test(item.codeName) ? item.codeName : nameFrom(item.codeName) || `q${item.id}`;
-    for (let n = 2; used.has(name); n++) name = `${XML_NAME.test(item.codeName) ? item.codeName : nameFrom(item.codeName) || `q${item.id}`}_${n}`;
+    const code = String(item.codeName ?? '');
+    const base = XML_NAME.test(code) ? code : nameFrom(code) || `q${item.id}`;
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);
     names.set(item.id, name);
     if (name !== item.codeName) renamed.push({ item, name });
@@ -85,8 +89,8 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
   const note = (column: string, message: string, row = rowNo()) => notes.push({ sheet: 'survey', row, column, message });
   const texts = (row: Record<string, string>, key: string, t: LocalizedText | undefined) => {
     for (const l of langs) {
-      const v = t?.[l.code];
-      if (v !== undefined && v !== '') row[`${key}::${l.column}`] = v;
+      const v = typeof t === 'object' && t !== null ? t[l.code] : undefined;
+      if (typeof v === 'string' && v !== '') row[`${key}::${l.column}`] = v;
     }
   };
 
@@ -102,7 +106,7 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
     lists.set(key, list);
     for (const [i, c] of ids.entries()) {
       const choice = choices[c]!;
-      const row: Record<string, string> = { list_name: list, name: choice.codeName.trim() || `c${i + 1}` };
+      const row: Record<string, string> = { list_name: list, name: String(choice.codeName ?? '').trim() || `c${i + 1}` };
       texts(row, 'label', hasText(choice.name) ? choice.name : { [body.primary_language]: row.name! });
       choiceRows.push(row);
     }
@@ -212,7 +216,7 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
     if (block.conditions.length === 0) return '';
     const x = conditionsToXPath(block.conditions, lookup);
     if ('ok' in x) return x.ok;
-    note('relevant', `The condition of the category "${Object.values(block.name)[0] ?? block.id}" is not written: ${x.reason}. Its questions are always shown.`);
+    note('relevant', `The condition of the category "${firstText(block.name) || block.id}" is not written: ${x.reason}. Its questions are always shown.`);
     return undefined;
   };
   const and = (a: string, b: string) => (a === '' ? b : b === '' ? a : [a, b].map((x) => (/ or /.test(x) ? `(${x})` : x)).join(' and '));
@@ -220,17 +224,19 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
   // A block is written once, even if a damaged form lists it twice (or inside itself).
   const written = new Set<number>();
 
-  const writeBlock = (block: Block, inherited: string) => {
-    if (written.has(block.id)) return;
+  /** Writes a category; answers the relevance its rows carry when it is written inline, for the next sibling. */
+  const writeBlock = (block: Block, inherited: string, before?: string): string | undefined => {
+    if (written.has(block.id)) return undefined;
     written.add(block.id);
     const own = relevanceOf(block) ?? '';
     // A category without a name holds the questions the importer gave a relevance of their own: each row gets it.
     const inline = !hasText(block.name) && own !== '';
     // Rows inside a group carry only their own relevance: the group's is on its begin row.
-    const relevant = inline ? and(inherited, own) : '';
+    let relevant = inline ? and(inherited, own) : '';
+    while (inline && relevant === before) relevant = `(${relevant})`;
     let name = '';
     if (!inline) {
-      const label = Object.values(block.name).find((v) => v.trim() !== '') ?? '';
+      const label = firstText(block.name);
       const base = nameFrom(label) || `group_${block.id}`;
       name = base;
       for (let n = 2; groupNames.has(name) || used.has(name); n++) name = `${base}_${n}`;
@@ -244,12 +250,16 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       survey.push(row);
     }
     const live = block.entities.filter((e) => (e.type === 'item' ? items[e.id] && !items[e.id]!.deleted : body.entities.blocks[e.id] && !body.entities.blocks[e.id]!.deleted));
+    // Rows with the same relevance in a row are one category to the importer: a second such category right after
+    // the first gets its relevance in brackets (the same condition, another text), so it stays a category of its own.
+    let previous: string | undefined;
     for (let i = 0; i < live.length; i++) {
       const e = live[i]!;
       if (e.type === 'block') {
-        writeBlock(body.entities.blocks[e.id]!, relevant);
+        previous = writeBlock(body.entities.blocks[e.id]!, relevant, previous);
         continue;
       }
+      previous = undefined;
       const item = items[e.id]!;
       // The importer's hint: an instruction named <question>_hint right before its question.
       const next = live[i + 1]?.type === 'item' ? items[live[i + 1]!.id] : undefined;
@@ -266,6 +276,7 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       if (other !== undefined) i++;
     }
     if (!inline) survey.push({ type: 'end group', name });
+    return inline ? relevant : undefined;
   };
 
   for (const id of body.form) {
