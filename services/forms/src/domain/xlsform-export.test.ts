@@ -133,7 +133,7 @@ describe('toXlsForm', () => {
     expect(wb.getWorksheet('survey')!.getCell('C3').value).toBe('How many people?');
   });
 
-  it('reports what XLSForm cannot hold, at the row it would be on', () => {
+  it('reports what XLSForm cannot hold, at the row it would be on', async () => {
     const w = new SchemaWriter('S', { iso_code_1: 'en', name: 'English' });
     const b = w.addBlock({ en: 'Only' });
     const money = w.addItem('currency', { en: 'Price' }, 'price');
@@ -165,6 +165,14 @@ describe('toXlsForm', () => {
       [4, 'calculation', 'total: the formula "SUM(Q1_1, 1)" is written as it is: SUM() has no XLSForm equivalent.'],
       [7, 'relevant', 'The condition of the category "Elsewhere" is not written: it tests a question of another form. Its questions are always shown.'],
     ]);
+    // In the file, the notes are a sheet of their own, which the importer passes over.
+    const file = await xlsFormFile(w.body, { title: 'x', schemaId: 3 });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.content as unknown as ArrayBuffer);
+    expect(wb.worksheets.map((s) => s.name)).toEqual(['survey', 'choices', 'settings', 'fieldwork_notes']);
+    expect(wb.getWorksheet('fieldwork_notes')!.getRow(3).values).toEqual([undefined, 'survey', '3', 'type', 'price: a currency question became a decimal number; its currency (USD) is not kept.']);
+    const again = await convertUpload('xlsx', file.content, 'S');
+    expect(again.converted.notes.filter((n) => n.sheet === 'fieldwork_notes')).toEqual([]);
   });
 });
 

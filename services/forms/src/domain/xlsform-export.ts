@@ -307,10 +307,18 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
   };
 }
 
-/** The tables as an .xlsx workbook: every cell a text cell, the header row bold and frozen. */
-export function xlsFormWorkbook(tables: XlsFormTables): ExcelJS.Workbook {
+/** The sheet that lists what the export could not write; XLSForm tools and our importer ignore it. */
+export const NOTES_SHEET = 'fieldwork_notes';
+
+/**
+ * The tables as an .xlsx workbook: every cell a text cell, the header row bold and frozen; the notes, when there are
+ * any, on a sheet of their own so that whoever opens the file sees them.
+ */
+export function xlsFormWorkbook(tables: XlsFormTables, notes: Note[] = []): ExcelJS.Workbook {
   const wb = new ExcelJS.Workbook();
-  for (const [name, rows] of [['survey', tables.survey], ['choices', tables.choices], ['settings', tables.settings]] as const) {
+  const sheets: [string, string[][]][] = [['survey', tables.survey], ['choices', tables.choices], ['settings', tables.settings]];
+  if (notes.length > 0) sheets.push([NOTES_SHEET, [['sheet', 'row', 'column', 'not kept'], ...notes.map((n) => [n.sheet, String(n.row), n.column, n.message])]]);
+  for (const [name, rows] of sheets) {
     const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
     for (const r of rows) ws.addRow(r);
     ws.getRow(1).font = { bold: true };
@@ -322,5 +330,5 @@ export function xlsFormWorkbook(tables: XlsFormTables): ExcelJS.Workbook {
 /** The form's XLSForm file. */
 export async function xlsFormFile(body: SchemaBody, options: { title: string; schemaId?: number }): Promise<{ content: Buffer; notes: Note[] }> {
   const { tables, notes } = toXlsForm(body, options);
-  return { content: Buffer.from(await xlsFormWorkbook(tables).xlsx.writeBuffer()), notes };
+  return { content: Buffer.from(await xlsFormWorkbook(tables, notes).xlsx.writeBuffer()), notes };
 }
