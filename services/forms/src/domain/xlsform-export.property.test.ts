@@ -29,7 +29,8 @@ describe('toXlsForm on generated forms', () => {
       { numRuns: 300 },
     );
     console.log(`round trip of generated forms: ${exact} exact, ${noted} with export notes`);
-    // Most generated forms have nothing the export needs to note: the property is not vacuous.
-    expect(exact).toBeGreaterThan(noted);
+    // About half the generated forms have nothing the export needs to note (the rest mostly have names that are no
+    // XLSForm names, such as "a b"): the comparison runs often enough not to be vacuous.
+    expect(exact).toBeGreaterThanOrEqual(75);
   });
 });
