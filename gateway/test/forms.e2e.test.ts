@@ -249,3 +249,81 @@ describe('forms from files', () => {
     });
   });
 });
+
+describe('forms as XLSForm', () => {
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const download = async (schemaId: number | string, token?: string) => {
+    const res = await fetch(`${t.baseUrl}/api/samplerschema/${schemaId}/xlsform/`, { headers: token ? { authorization: `JWT ${token}` } : {} });
+    return { status: res.status, headers: res.headers, content: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  it('downloads the form as an XLSForm that makes the same form in another project', async () => {
+    const from = await newProject('XLSForm source');
+    const schemaId = from.sampler_schemas[0].id;
+    // A bilingual form with a condition and a rule.
+    const { body, ids } = twoQuestions();
+    const fr = { ...body, counters: { ...body.counters, languages: 2 }, entities: { ...body.entities, languages: { ...body.entities.languages, '2': { iso_code_1: 'fr', name: 'French', deleted: false, sort: 1 } } } };
+    fr.entities.items[ids[0]!]!.name.fr = 'Adultes';
+    const cond = addBlock(fr, { en: 'Wood', fr: 'Bois' });
+    const wood = fr.entities.items[ids[1]!]!.options.choices![0]!;
+    cond.body.entities.blocks[cond.id]!.conditions = [{ itemId: ids[1]!, schemaId: 0, condition: [wood], finalized: true }];
+    const stove = addItem(cond.body, cond.id, 'open', 'en', 'Stove');
+    stove.body.entities.items[stove.id]!.options.maxLength = { active: true, value: 20 };
+    const saved = await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...stove.body, name: 'Enquête ménage' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+
+    const file = await download(schemaId, owner.access);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe(XLSX);
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="Enquete menage.xlsx"; filename*=UTF-8''Enqu%C3%AAte%20m%C3%A9nage.xlsx`);
+    // The workbook an XLSForm user expects: survey, choices and settings, a column per language.
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.content as unknown as ArrayBuffer);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['survey', 'choices', 'settings']);
+    const survey = wb.getWorksheet('survey')!;
+    expect((survey.getRow(1).values as string[]).slice(1, 4)).toEqual(['type', 'name', 'label::English (en)']);
+    expect(wb.getWorksheet('settings')!.getRow(2).values).toEqual([undefined, 'Enquête ménage', 'English (en)']);
+
+    // Uploaded to another project, it makes the same questions.
+    const to = await newProject('XLSForm target');
+    const form = new FormData();
+    form.append('file', new Blob([file.content], { type: XLSX }), 'Enquête ménage.xlsx');
+    const up = await api<{ file_id: string }>('POST', `project/${to.id}/upload/`, { token: owner.access, form });
+    expect(up.status).toBe(201);
+    const r = await api<Record<string, any>>('POST', `project/${to.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: up.body.file_id } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ format: 'XLSForm', questions: 3, notes: [] });
+    const s = r.body.schema;
+    expect(s.name).toBe('Enquête ménage');
+    const original = stove.body.entities.items;
+    const questions = (items: Record<string, any>) => Object.values(items).map((i: any) => [i.codeName, i.type, i.name]);
+    expect(questions(s.entities.items)).toEqual(questions(original));
+    const byCode = Object.fromEntries((Object.values(s.entities.items) as Record<string, any>[]).map((i) => [i.codeName, i]));
+    expect(byCode[original[stove.id]!.codeName].options.maxLength).toEqual({ active: true, value: 20 });
+    expect(byCode[original[ids[0]!]!.codeName].options).toMatchObject({ minimum: { active: true, value: 0 }, maximum: { active: true, value: 100 } });
+    const woodBlock = (Object.values(s.entities.blocks) as Record<string, any>[]).find((b) => b.name.en === 'Wood')!;
+    expect(woodBlock).toMatchObject({ name: { en: 'Wood', fr: 'Bois' }, conditions: [{ itemId: byCode[original[ids[1]!]!.codeName].id, finalized: true }] });
+    expect(s.form).toHaveLength(2);
+  });
+
+  it('is authorized like reading the form: collectors of the project may, others get "Invalid Schema Id!"', async () => {
+    const p = await newProject('XLSForm access');
+    const schemaId = p.sampler_schemas[0].id;
+    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'xlsform.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true } });
+    const ours = await login(api, 'xlsform.collector@example.org', 'collector pass 9');
+    const q = await newProject('XLSForm elsewhere');
+    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'xlsform.stranger@example.org', password: 'stranger pass 9', projectId: q.id, collector: true } });
+    const stranger = await login(api, 'xlsform.stranger@example.org', 'stranger pass 9');
+    expect((await download(schemaId, ours.access)).status).toBe(200);
+    for (const [who, id, status] of [
+      [stranger.access, schemaId, 404],
+      [undefined, schemaId, 401],
+      [owner.access, 999999, 404],
+      [owner.access, 'abc', 404],
+    ] as const) {
+      const r = await download(id, who);
+      expect(r.status, `${String(id)} as ${who ? 'user' : 'nobody'}`).toBe(status);
+      if (status === 404) expect(JSON.parse(r.content.toString())).toEqual({ detail: 'Invalid Schema Id!' });
+    }
+  });
+});

@@ -15,6 +15,15 @@ function documentJson(d: forms.SchemaDocument) {
   return { ...(JSON.parse(d.body_json) as Json), id: d.id, name: d.name, project: d.project_id, level: d.level, revision: d.revision, time_updated: d.time_updated, editable: d.editable };
 }
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** An attachment named `name`: an ASCII fallback for old clients, the name itself in UTF-8 (RFC 6266, 8187). */
+export function attachment(name: string): string {
+  const ascii = name.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\w. -]+/g, '_').replace(/"/g, '_') || 'form.xlsx';
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
+}
+
 export default async function formRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } };
   const f = clients.forms;
@@ -22,6 +31,21 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   // Respondents of a collection link load their form with the link's token.
   app.get<{ Params: { id: string } }>('/api/samplerschema/:id/', { ...opts, preHandler: app.authenticateCollect }, async (r) =>
     documentJson(await f.getSchemaDocument({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r))),
+  );
+
+  // The form as an XLSForm workbook, for whoever may load it (not for collection links).
+  app.get<{ Params: { id: string } }>(
+    '/api/samplerschema/:id/xlsform/',
+    { ...opts, schema: { ...opts.schema, summary: 'The form as an XLSForm (.xlsx: survey, choices, settings)', response: { 200: { type: 'string', format: 'binary' } } } },
+    async (r, reply) => {
+      const file = await f.exportXlsForm({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r));
+      return reply
+        .header('content-type', XLSX)
+        .header('content-disposition', attachment(file.filename))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(Buffer.from(file.content));
+    },
   );
 
   app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: 10 * 1024 * 1024, schema: { ...opts.schema, body: { properties: { revision: optBoundedInt(0) } } } }, async (r) => {

@@ -153,7 +153,7 @@ export class ConversionPool {
       };
       const timer = setTimeout(() => {
         log.warn({ timeoutMs, filename: job.filename }, 'conversion over its time budget: worker terminated');
-        finish(problems.conversionTimedOut(Math.round(timeoutMs / 1000)));
+        finish(problems.conversionTimedOut(Math.round(timeoutMs / 100) / 10));
       }, timeoutMs);
       const onAbort = () => {
         log.info({ filename: job.filename }, 'conversion cancelled by its caller: worker terminated');

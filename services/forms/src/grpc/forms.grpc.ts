@@ -15,6 +15,7 @@ export function formsGrpc(schemas: SchemaService, documents: DocumentService, lo
     saveSchemaDocument: (req, ctx) => documents.save(req, ctx),
     listLanguages: () => documents.languages(),
     convertUpload: (req, ctx) => documents.convert(req, ctx),
+    exportXlsForm: (req, ctx) => documents.exportXlsForm(req, ctx),
     getSchemaInternal: (req) => documents.getInternal(req),
   };
   return {

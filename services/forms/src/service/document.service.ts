@@ -8,6 +8,7 @@ import { problems, type Logger, type PromiseClient, type Sql, type ObjectStore }
 import { documentProblems, parseDocument } from '../domain/document.js';
 import type { ConversionPool } from '../convert/conversion-pool.js';
 import type { FormLimits } from '../convert/form-limits.js';
+import { xlsFormFile } from '../domain/xlsform-export.js';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -52,6 +53,15 @@ export class DocumentService {
   async get(req: forms.SchemaRef, ctx: Ctx): Promise<forms.SchemaDocument> {
     const { row, access } = await this.visible(req.caller, req.schema_id, ctx);
     return toDocument(row, access.screens.includes('form') && access.project_state !== 'O' && access.project_state !== 'F');
+  }
+
+  /** The schema as an XLSForm, for whoever may load it; the file is named after the form. */
+  async exportXlsForm(req: forms.SchemaRef, ctx: Ctx): Promise<forms.XlsFormFile> {
+    const { row } = await this.visible(req.caller, req.schema_id, ctx);
+    const title = row.name.trim() || `Form ${row.id}`;
+    const { content, notes } = await xlsFormFile(row.body, { title, schemaId: row.id });
+    this.log.info({ schemaId: row.id, bytes: content.length, notes: notes.length }, 'form exported as XLSForm');
+    return { content, filename: `${fileName(title)}.xlsx`, notes };
   }
 
   async save(req: forms.SaveSchemaRequest, ctx: Ctx): Promise<forms.SchemaDocument> {
@@ -128,6 +138,10 @@ export class DocumentService {
     return { row, access };
   }
 }
+
+/** A file name from a form's name: no path separators or control characters, at most 100 characters. */
+// eslint-disable-next-line no-control-regex
+const fileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_').trim().slice(0, 100) || 'form';
 
 const callerId = (c: common.Caller | undefined) => c?.user_id ?? 0;
 

@@ -21,7 +21,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { notify } from '../../components/noticesSlice';
 import { failure } from '../errors/failures';
 import type { Project } from '../projects/types';
-import { useSaveSchemaMutation, useSchemaQuery } from './builderApi';
+import { useSaveSchemaMutation, useSchemaQuery, useXlsFormMutation } from './builderApi';
 import { backgroundSaved, discarded, edited, languageChosen, loaded, saved, savingFailed, savingStarted } from './builderSlice';
 import { ConditionEditor } from './ConditionEditor';
 import { LanguageManager } from './LanguageManager';
@@ -42,6 +42,7 @@ export function BuilderPage() {
   const { data: doc, error: loadError } = useSchemaQuery(schemaId, { skip: !schemaId });
   const state = useAppSelector((s) => s.builder);
   const [save, saveState] = useSaveSchemaMutation();
+  const [fetchXlsForm, xlsFormState] = useXlsFormMutation();
   const [itemId, setItemId] = useState<number | null>(null);
   const [newType, setNewType] = useState<ItemType>('open');
   const [panel, setPanel] = useState<'edit' | 'preview' | 'languages'>('edit');
@@ -71,6 +72,20 @@ export function BuilderPage() {
       }
     } catch {
       if (!background) dispatch(savingFailed());
+    }
+  };
+
+  const downloadXlsForm = async () => {
+    try {
+      const file = await fetchXlsForm(schemaId).unwrap();
+      const link = document.createElement('a');
+      link.href = file.url;
+      link.download = file.filename;
+      link.click();
+      // The browser has the file once the click is handled; the URL is released a little later.
+      setTimeout(() => URL.revokeObjectURL(file.url), 60_000);
+    } catch (err) {
+      dispatch(notify(failure(err as Parameters<typeof failure>[0], t('builder.downloadXlsFormFailed'))));
     }
   };
 
@@ -119,6 +134,9 @@ export function BuilderPage() {
         </span>
         <button type="button" data-testid="discard-form" disabled={!state.dirty || state.saving} onClick={() => dispatch(discarded())}>
           {t('builder.discard')}
+        </button>
+        <button type="button" data-testid="download-xlsform" disabled={xlsFormState.isLoading} title={state.dirty ? t('builder.downloadXlsFormSaved') : undefined} onClick={() => void downloadXlsForm()}>
+          {t('builder.downloadXlsForm')}
         </button>
         <button type="button" data-testid="save-form" disabled={!state.dirty || state.saving || !state.editable} onClick={() => void doSave()}>
           {t('builder.save')}

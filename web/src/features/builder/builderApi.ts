@@ -2,12 +2,32 @@
 import { api } from '../../app/api';
 import type { SchemaDocument } from './builderSlice';
 
+/** The file name of a Content-Disposition header: the UTF-8 one (filename*) if any, else the plain one. */
+export function attachmentName(header: string | null): string {
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '');
+  if (utf8) {
+    try {
+      return decodeURIComponent(utf8[1]!);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header ?? '')?.[1] ?? 'form.xlsx';
+}
+
 export const builderApi = api.injectEndpoints({
   endpoints: (build) => ({
     schema: build.query<SchemaDocument, number>({ query: (id) => `samplerschema/${id}/`, keepUnusedDataFor: 0 }),
     saveSchema: build.mutation<SchemaDocument, { id: number; body: object; revision: number; name: string }>({
       query: ({ id, body, revision, name }) => ({ url: `samplerschema/${id}/`, method: 'PUT', body: { ...body, revision, name } }),
       invalidatesTags: ['Project'],
+    }),
+    // The saved form as an XLSForm workbook, handed to the page as an object URL and the server's file name.
+    xlsForm: build.mutation<{ url: string; filename: string }, number>({
+      query: (id) => ({
+        url: `samplerschema/${id}/xlsform/`,
+        responseHandler: async (r: Response) => (r.ok ? { url: URL.createObjectURL(await r.blob()), filename: attachmentName(r.headers.get('content-disposition')) } : r.json()),
+      }),
     }),
     languages: build.query<{ results: { iso_code_1: string; name: string }[] }, undefined>({ query: () => 'languages/' }),
     convertUpload: build.mutation<
@@ -20,4 +40,4 @@ export const builderApi = api.injectEndpoints({
   }),
 });
 
-export const { useSchemaQuery, useSaveSchemaMutation, useLanguagesQuery, useConvertUploadMutation } = builderApi;
+export const { useSchemaQuery, useSaveSchemaMutation, useXlsFormMutation, useLanguagesQuery, useConvertUploadMutation } = builderApi;
