@@ -2,7 +2,7 @@
 // from a question list and from an XLSForm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
+import { addBlock, addChoice, addItem, deleteChoice, FORM_RULE_MESSAGES, newSchemaBody, updateBlock, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { client, login, point, type Api, type Session } from './helpers.js';
 
@@ -102,6 +102,36 @@ describe('sampler schemas', () => {
       status: 400,
       body: { rules: ['code: The fewest characters must not be more than the most.', 'code: Back-references and look-arounds cannot be checked safely: write the pattern without them.'] },
     });
+  });
+
+  it('refuses each broken item rule with a message at the item, and keeps the stored form', async () => {
+    const p = await newProject('Form rules');
+    const schemaId = p.sampler_schemas[0].id;
+    const { body, ids, block } = twoQuestions();
+    const [adults, fuel] = ids as [number, number];
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1 } })).status).toBe(200);
+    const stored = async () => (await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body;
+    const before = await stored();
+    const raw = (id: number, patch: Record<string, unknown>): SchemaBody => {
+      const next = structuredClone(body);
+      Object.assign(next.entities.items[id]!, patch);
+      return next;
+    };
+    const wood = body.entities.items[fuel]!.options.choices![0]!;
+    const cases: [string, SchemaBody, string, string][] = [
+      ['a choice question without choices', deleteChoice(body, fuel, wood), `items.${fuel}.choices`, FORM_RULE_MESSAGES.choices],
+      ['a minimum above the maximum', updateItem(body, adults, { options: { minimum: { active: true, value: 10 }, maximum: { active: true, value: 2 } } }), `items.${adults}.maximum`, FORM_RULE_MESSAGES.range],
+      ['a blank name', updateItem(body, adults, { name: { en: '   ' } }), `items.${adults}.name`, FORM_RULE_MESSAGES.name],
+      ['an item of type empty', raw(adults, { type: 'empty' }), `items.${adults}.type`, FORM_RULE_MESSAGES.empty],
+      ['a blank code', raw(adults, { codeName: '' }), `items.${adults}.codeName`, FORM_RULE_MESSAGES.codeBlank],
+      ['a duplicate code', raw(adults, { codeName: body.entities.items[fuel]!.codeName }), `items.${fuel}.codeName`, FORM_RULE_MESSAGES.codeDuplicate(body.entities.items[fuel]!.codeName)],
+      ['a condition on an unknown question', updateBlock(body, block, { conditions: [{ itemId: 999, schemaId: 0, condition: [1], finalized: true }] }), `blocks.${block}.conditions`, FORM_RULE_MESSAGES.conditionUnknown(999)],
+    ];
+    for (const [what, broken, field, message] of cases) {
+      const r = await api<Record<string, string[]>>('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...broken, revision: 2 } });
+      expect(r, what).toMatchObject({ status: 400, body: { [field]: [message] } });
+    }
+    expect(await stored()).toEqual(before);
   });
 
   it('answers "Invalid Schema Id!" for unknown and foreign schemas, and lets collectors read but not write', async () => {

@@ -13,3 +13,4 @@ export * from './answers.js';
 export * from './patterns.js';
 export * from './filters.js';
 export * from './limits.js';
+export * from './form-rules.js';

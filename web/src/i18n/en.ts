@@ -182,6 +182,8 @@ export const en = {
     language: 'Language',
     readOnly: 'Read only: the project is live or finalized.',
     unsaved: 'Unsaved changes',
+    problems_one: '{{count}} problem to fix before saving',
+    problems_other: '{{count}} problems to fix before saving',
     allSaved: 'All changes saved',
     discard: 'Discard',
     save: 'Save',

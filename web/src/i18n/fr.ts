@@ -184,6 +184,8 @@ export const fr: Messages = {
     language: 'Langue',
     readOnly: 'Lecture seule : le projet est en cours ou finalisé.',
     unsaved: 'Modifications non enregistrées',
+    problems_one: '{{count}} problème à corriger avant d’enregistrer',
+    problems_other: '{{count}} problèmes à corriger avant d’enregistrer',
     allSaved: 'Tout est enregistré',
     discard: 'Annuler',
     save: 'Enregistrer',

@@ -1,5 +1,5 @@
 // A schema document sent by the builder: its shape is checked before anything else, then the rules of spec 001 §5.
-import { concatenationError, formulaProblems, ITEM_TYPES, ruleProblems, type SchemaBody } from '@fieldwork/sampler';
+import { concatenationError, formProblems, formulaProblems, ITEM_TYPES, ruleProblems, type SchemaBody } from '@fieldwork/sampler';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -60,8 +60,12 @@ export function parseDocument(json: string): { body: SchemaBody } | { errors: Fi
   };
 }
 
-/** Calculations, concatenations and answer rules that would not work; the builder shows the same messages as you type. */
-export function documentProblems(body: SchemaBody): FieldErrors {
+/**
+ * The form rules (spec 001 §5) a save must meet, as field errors: every problem of `formProblems` under
+ * `items.<id>.<field>` or `blocks.<id>.<field>` (where the builder shows it), after the summary lists `formula`,
+ * `concatenation` and `rules` ("<code>: <message>") that clients of the first API read. `schemaId` is the schema's own id.
+ */
+export function documentProblems(body: SchemaBody, schemaId = 0): FieldErrors {
   const errors: FieldErrors = {};
   for (const item of Object.values(body.entities.items)) {
     if (item.deleted) continue;
@@ -75,5 +79,6 @@ export function documentProblems(body: SchemaBody): FieldErrors {
     }
     for (const p of ruleProblems(item)) (errors.rules ??= []).push(`${item.codeName}: ${p}`);
   }
+  for (const p of formProblems(body, schemaId)) (errors[`${p.entity.type === 'item' ? 'items' : 'blocks'}.${p.entity.id}.${p.field}`] ??= []).push(p.message);
   return errors;
 }

@@ -71,7 +71,7 @@ export class DocumentService {
     if ('errors' in parsed) throw problems.invalidFields(parsed.errors);
     const refusal = saveRefusal(access.project_state, row.level === 0 ? access.project_type : 'S', parsed.body);
     if (refusal) throw problems.invalid(refusal);
-    const errors = documentProblems(parsed.body);
+    const errors = documentProblems(parsed.body, row.id);
     if (Object.keys(errors).length > 0) throw problems.invalidFields(errors);
     const saved = await this.store.save(row.id, parsed.body, req.name.trim() || undefined, req.revision, callerId(req.caller));
     if (!saved) throw problems.alreadyExists('A newer revision of this form');

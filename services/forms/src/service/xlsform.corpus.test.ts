@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { itemValid, type Block, type SchemaBody } from '@fieldwork/sampler';
+import { formProblems, itemValid, type Block, type SchemaBody } from '@fieldwork/sampler';
 import { documentProblems } from '../domain/document.js';
 import { ConversionRefused, type Converted } from '../domain/convert.js';
 import { convertUpload } from '../domain/workbook.js';
@@ -193,6 +193,7 @@ describe('the XLSForm corpus', () => {
 
     // What the builder would refuse is never produced.
     for (const item of items) expect(itemValid(item, body.primary_language, body), `${file}: ${item.codeName} valid`).toBe(true);
+    expect(formProblems(body).map((p) => `${p.entity.type} ${p.entity.id} ${p.field}: ${p.message}`), `${file}: form rules`).toEqual([]);
     expect(documentProblems(body)).toEqual({});
     expect(converted.summary).toBe(`Imported ${converted.questions} question${converted.questions === 1 ? '' : 's'} with ${converted.notes.length === 0 ? 'no losses' : `${converted.notes.length} loss${converted.notes.length === 1 ? '' : 'es'}`}.`);
 

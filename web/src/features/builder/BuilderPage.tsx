@@ -9,6 +9,7 @@ import {
   deleteBlock,
   deleteItem,
   duplicateItem,
+  formProblems,
   itemValid,
   moveEntity,
   text,
@@ -26,6 +27,7 @@ import { backgroundSaved, discarded, edited, languageChosen, loaded, saved, savi
 import { ConditionEditor } from './ConditionEditor';
 import { LanguageManager } from './LanguageManager';
 import { Preview } from './Preview';
+import { problemsAt, serverProblems } from './problems';
 import { QuestionEditor } from './QuestionEditor';
 
 const BACKGROUND_SAVE_MS = 60_000;
@@ -52,6 +54,9 @@ export function BuilderPage() {
   }, [doc, state.schemaId, dispatch]);
 
   const body = state.schemaId === schemaId ? state.body : null;
+  // The rules the API applies at save (formProblems): shown at each item, and save waits until there are none.
+  const problems = useMemo(() => (body ? formProblems(body, schemaId) : []), [body, schemaId]);
+  const refused = useMemo(() => serverProblems(saveState.error), [saveState.error]);
   const lang = state.lang;
   const blocks = useMemo(() => (body ? body.form.map((id) => body.entities.blocks[id]!).filter((b) => b && !b.deleted) : []), [body]);
   const blockId = blockParam !== undefined && body?.entities.blocks[blockParam] && !body.entities.blocks[blockParam]!.deleted ? blockParam : blocks[0]?.id;
@@ -61,7 +66,7 @@ export function BuilderPage() {
   const goBlock = (id: number | undefined) => void navigate(`/project/${project.id}/builder/schema/${schemaId}${id !== undefined ? `/block/${id}` : ''}`, { replace: true });
 
   const doSave = async (background = false) => {
-    if (!body || !state.schemaId) return;
+    if (!body || !state.schemaId || problems.length > 0) return;
     if (!background) dispatch(savingStarted());
     try {
       const result = await save({ id: state.schemaId, body, revision: state.revision, name: state.name }).unwrap();
@@ -138,7 +143,12 @@ export function BuilderPage() {
         <button type="button" data-testid="download-xlsform" disabled={xlsFormState.isLoading} title={state.dirty ? t('builder.downloadXlsFormSaved') : undefined} onClick={() => void downloadXlsForm()}>
           {t('builder.downloadXlsForm')}
         </button>
-        <button type="button" data-testid="save-form" disabled={!state.dirty || state.saving || !state.editable} onClick={() => void doSave()}>
+        {problems.length > 0 && (
+          <span className="field-error" data-testid="form-problems">
+            {t('builder.problems', { count: problems.length })}
+          </span>
+        )}
+        <button type="button" data-testid="save-form" disabled={!state.dirty || state.saving || !state.editable || problems.length > 0} onClick={() => void doSave()}>
           {t('builder.save')}
         </button>
       </div>
@@ -191,7 +201,7 @@ export function BuilderPage() {
                   {questions.map((q, i) => (
                     <li key={q.id} className={q.id === itemId ? 'on' : ''}>
                       <button type="button" className="link" data-testid="question-item" onClick={() => setItemId(q.id)}>
-                        <span className={itemValid(q, lang, body) ? '' : 'invalid'}>{text(q.name, lang, body.primary_language) || t('builder.untitled')}</span>{' '}
+                        <span className={itemValid(q, lang, body) && problemsAt(problems, [], 'item', q.id).length === 0 ? '' : 'invalid'}>{text(q.name, lang, body.primary_language) || t('builder.untitled')}</span>{' '}
                         <small className="muted">{t(`builder.types.${q.type}`)}</small>
                       </button>
                       <span className="actions">
@@ -227,13 +237,18 @@ export function BuilderPage() {
                     {t('builder.addQuestion')}
                   </button>
                 </div>
+                {problemsAt(problems, refused, 'block', block.id).map((p) => (
+                  <p key={`${p.field}:${p.message}`} className="field-error" data-testid="category-problem">
+                    {p.message}
+                  </p>
+                ))}
                 <ConditionEditor key={block.id} body={body} block={block} lang={lang} onChange={edit} />
               </>
             )}
           </section>
           <section className="editor-pane">
             {item && !item.deleted ? (
-              <QuestionEditor body={body} item={item} lang={lang} hasResponses={project.total_responses > 0} onChange={edit} />
+              <QuestionEditor body={body} item={item} lang={lang} hasResponses={project.total_responses > 0} problems={problemsAt(problems, refused, 'item', item.id)} onChange={edit} />
             ) : (
               <p className="muted">{t('builder.pickQuestion')}</p>
             )}

@@ -20,24 +20,30 @@ import {
   updateChoice,
   updateItem,
   text,
+  type FormProblem,
   type Item,
   type ItemType,
   type SchemaBody,
 } from '@fieldwork/sampler';
 
 const EDITABLE_TYPES = ITEM_TYPES.filter((t) => t !== 'empty');
+/** Problems the editor already shows beside their own field, as you type. */
+const SHOWN_AT_FIELD = new Set(['formula', 'concatenation', 'rules']);
 
 export function QuestionEditor({
   body,
   item,
   lang,
   hasResponses,
+  problems = [],
   onChange,
 }: {
   body: SchemaBody;
   item: Item;
   lang: string;
   hasResponses: boolean;
+  /** The form-rule problems of this item (its own check and a refused save's); formula, concatenation and answer rules show at their fields. */
+  problems?: readonly FormProblem[];
   onChange: (next: SchemaBody) => void;
 }) {
   const { t } = useTranslation();
@@ -66,6 +72,15 @@ export function QuestionEditor({
 
   return (
     <div className="question-editor card" data-testid="question-editor">
+      {problems.some((p) => !SHOWN_AT_FIELD.has(p.field)) && (
+        <ul className="field-error" data-testid="item-problems">
+          {problems
+            .filter((p) => !SHOWN_AT_FIELD.has(p.field))
+            .map((p) => (
+              <li key={`${p.field}:${p.message}`}>{p.message}</li>
+            ))}
+        </ul>
+      )}
       <p className="muted">
         {t('builder.reference')}: <code data-testid="question-ref">{refName(body, item.id)}</code>
       </p>
