@@ -15,7 +15,7 @@ const SITES = [
   { name: 'Eldoret North', lat: 0.5143, lng: 35.2698 },
 ];
 
-/** A form with every question type: the ids of what the generator answers. */
+/** A form with every question type (but empty, never valid: spec 001): the ids of what the generator answers. */
 export function demoForm(): { body: SchemaBody; q: Record<string, number>; choices: Record<string, number[]> } {
   let body = newSchemaBody('S');
   const b1 = addBlock(body, { en: 'Household' });
@@ -64,7 +64,6 @@ export function demoForm(): { body: SchemaBody; q: Record<string, number>; choic
   add('label', 'concatenation', 'Label');
   body = updateItem(body, q.label!, { options: { ...body.entities.items[q.label!]!.options, concatenation: `${body.entities.items[q.head!]!.codeName}, ${body.entities.items[q.visit!]!.codeName}` } });
   add('registry', 'reference_project', 'Registry entry');
-  add('blank', 'empty', 'Spacer');
   return { body, q, choices };
 }
 
