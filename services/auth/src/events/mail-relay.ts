@@ -3,6 +3,7 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from '@fieldwork/service-kit';
 import type { OutboxRow, OutboxStore } from '../store/outbox.store.js';
+import { startRelay } from './relay.js';
 
 export interface MailTransportConfig {
   transport: 'log' | 'smtp';
@@ -28,34 +29,12 @@ export async function startMailRelay(
   log: Logger,
   intervalMs = 30_000,
 ): Promise<() => Promise<void>> {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const drain = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = outbox
-      .drain(send, 5)
-      .then((n) => {
-        if (n > 0) log.debug({ sent: n }, 'mail sent');
-      })
-      .catch((err: unknown) => log.error({ err }, 'mail relay failed'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          drain();
-        }
-      });
-  };
-  const unlisten = await outbox.listenForMail(drain);
-  const timer = setInterval(drain, intervalMs);
-  timer.unref();
-  drain();
-  return async () => {
-    clearInterval(timer);
-    await unlisten();
-    await running;
-  };
+  return startRelay({
+    drain: () => outbox.drain(send, 5),
+    listen: (wake) => outbox.listenForMail(wake),
+    intervalMs,
+    log,
+    sent: 'mail sent',
+    failed: 'mail relay failed',
+  });
 }

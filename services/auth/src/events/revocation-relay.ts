@@ -2,6 +2,7 @@
 // as a sweep, so a revocation written while NATS was away reaches the gateways once it is back.
 import type { Logger, Revocation } from '@fieldwork/service-kit';
 import type { RevocationStore } from '../store/revocation.store.js';
+import { startRelay } from './relay.js';
 
 export async function startRevocationRelay(
   outbox: RevocationStore,
@@ -9,34 +10,12 @@ export async function startRevocationRelay(
   log: Logger,
   intervalMs = 2_000,
 ): Promise<() => Promise<void>> {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const drain = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = outbox
-      .drain(publish)
-      .then((n) => {
-        if (n > 0) log.debug({ published: n }, 'revocations published');
-      })
-      .catch((err: unknown) => log.error({ err }, 'revocation relay failed; retrying'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          drain();
-        }
-      });
-  };
-  const unlisten = await outbox.listen(drain);
-  const timer = setInterval(drain, intervalMs);
-  timer.unref();
-  drain();
-  return async () => {
-    clearInterval(timer);
-    await unlisten();
-    await running;
-  };
+  return startRelay({
+    drain: () => outbox.drain(publish),
+    listen: (wake) => outbox.listen(wake),
+    intervalMs,
+    log,
+    sent: 'revocations published',
+    failed: 'revocation relay failed; retrying',
+  });
 }
