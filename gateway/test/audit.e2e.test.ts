@@ -5,9 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { auth } from '@fieldwork/proto';
-import { createClient } from '@fieldwork/service-kit';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { client, demoOwnerWithFeatures, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -17,10 +15,7 @@ let owner: Session;
 beforeAll(async () => {
   t = await startTestStack({ extraEnv: { LOGIN_SLOWDOWN_MS: '1', LOGIN_SLOWDOWN_AFTER: '2' } });
   api = client(t);
-  const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`);
-  await admin.adminSetFeatures({ organization_id: t.demo.organizationId, enable: ['ingestion'], disable: [] });
-  admin.close();
-  owner = await login(api, t.demo.username, t.demo.password);
+  owner = await demoOwnerWithFeatures(t, api, ['ingestion']);
 });
 afterAll(async () => {
   await t?.stop();

@@ -1,5 +1,7 @@
 // Shared helpers of the API end-to-end tests: an HTTP client for the stack's gateway, logins and users.
 import type { TestStack } from '@fieldwork/launcher';
+import { auth } from '@fieldwork/proto';
+import { createClient } from '@fieldwork/service-kit';
 
 export interface Answer<T = Record<string, unknown>> {
   status: number;
@@ -50,3 +52,17 @@ export async function login(api: Api, username: string, password: string): Promi
 }
 
 export const point = (lat: number, lng: number) => ({ type: 'Point', coordinates: [lng, lat] });
+
+/**
+ * Turns workspace features on for the demo workspace (as an operator does with the CLI: imports and SQL access are
+ * behind `ingestion`), then logs the demo owner in again so the session carries them.
+ */
+export async function demoOwnerWithFeatures(t: TestStack, api: Api, enable: string[]): Promise<Session> {
+  const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`);
+  try {
+    await admin.adminSetFeatures({ organization_id: t.demo.organizationId, enable, disable: [] });
+  } finally {
+    admin.close();
+  }
+  return login(api, t.demo.username, t.demo.password);
+}

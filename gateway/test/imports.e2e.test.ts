@@ -7,9 +7,7 @@ import postgres from 'postgres';
 import yazl from 'yazl';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { auth } from '@fieldwork/proto';
-import { createClient } from '@fieldwork/service-kit';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { client, demoOwnerWithFeatures, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -19,12 +17,8 @@ let owner: Session;
 beforeAll(async () => {
   t = await startTestStack();
   api = client(t);
-  owner = await login(api, t.demo.username, t.demo.password);
   // Imports and SQL access are behind the workspace's ingestion feature (projectLevelIngestion).
-  const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`);
-  await admin.adminSetFeatures({ organization_id: owner.organization.id, enable: ['ingestion'], disable: [] });
-  admin.close();
-  owner = await login(api, t.demo.username, t.demo.password);
+  owner = await demoOwnerWithFeatures(t, api, ['ingestion']);
 });
 afterAll(async () => {
   await t?.stop();
