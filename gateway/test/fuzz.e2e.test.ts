@@ -103,6 +103,39 @@ async function send(op: Operation, params: string[], q: Record<string, string>, 
 }
 
 /** A fingerprint of every row of the services' tables, but those a refused request may rightly write. */
+/**
+ * Sends every request, CONCURRENCY at a time; what `judge` says of an answer (or a missing one) is a failure.
+ * The statuses seen and the slowest answer, for the log.
+ */
+async function drive<T>(
+  requests: T[],
+  call: (r: T) => Promise<{ status: number; text: string; ms: number }>,
+  label: (r: T) => string,
+  judge: (status: number, text: string) => string | undefined,
+): Promise<{ failures: string[]; statuses: Map<number, number>; slowest: number }> {
+  const failures: string[] = [];
+  const statuses = new Map<number, number>();
+  let slowest = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests.length) {
+        const request = requests[next++]!;
+        try {
+          const r = await call(request);
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          slowest = Math.max(slowest, r.ms);
+          const wrong = judge(r.status, r.text);
+          if (wrong !== undefined) failures.push(`${wrong} ${label(request)}`);
+        } catch (err) {
+          failures.push(`no answer (${err instanceof Error ? err.message : String(err)}) ${label(request)}`);
+        }
+      }
+    }),
+  );
+  return { failures, statuses, slowest };
+}
+
 async function fingerprint(sql: postgres.Sql): Promise<string> {
   const tables = await sql<{ s: string; t: string }[]>`
     select table_schema as s, table_name as t from information_schema.tables
@@ -130,35 +163,22 @@ describe('fuzzing every route', () => {
     expect(operations.length).toBeGreaterThan(100);
 
     const samples = fc.sample(fc.tuple(fc.constantFrom(...operations), fc.array(pathValue, { minLength: 1, maxLength: 4 }), query, body, role), { numRuns: REQUESTS, seed: Number(process.env.FUZZ_SEED ?? 20261123) });
-    const failures: string[] = [];
-    const statuses = new Map<number, number>();
-    let slowest = 0;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < samples.length) {
-          const [op, params, q, b, who] = samples[next++]!;
-          const label = `${who} ${op.method} ${op.path} ${JSON.stringify(params).slice(0, 80)} ${b.kind}:${JSON.stringify(b.value)?.slice(0, 80)}`;
-          try {
-            const r = await send(op, params, q, b, who);
-            statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-            slowest = Math.max(slowest, r.ms);
-            if (r.status >= 500) failures.push(`${r.status} ${label}: ${r.text.slice(0, 200)}`);
-            else if (r.status >= 400) {
-              let parsed: unknown;
-              try {
-                parsed = JSON.parse(r.text);
-              } catch {
-                parsed = undefined;
-              }
-              const clear = typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length > 0;
-              if (!clear) failures.push(`${r.status} without a clear JSON body ${label}: ${r.text.slice(0, 120)}`);
-            }
-          } catch (err) {
-            failures.push(`no answer (${err instanceof Error ? err.message : String(err)}) ${label}`);
-          }
+    const { failures, statuses, slowest } = await drive(
+      samples,
+      ([op, params, q, b, who]) => send(op, params, q, b, who),
+      ([op, params, , b, who]) => `${who} ${op.method} ${op.path} ${JSON.stringify(params).slice(0, 80)} ${b.kind}:${JSON.stringify(b.value)?.slice(0, 80)}`,
+      (status, text) => {
+        if (status >= 500) return `${status} (${text.slice(0, 200)})`;
+        if (status < 400) return undefined;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
         }
-      }),
+        const clear = typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length > 0;
+        return clear ? undefined : `${status} without a clear JSON body (${text.slice(0, 120)})`;
+      },
     );
     console.log(`fuzz: ${samples.length} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; slowest ${slowest} ms`);
     if (failures.length > 0) console.log(failures.slice(0, 60).join("\n"));
@@ -260,25 +280,11 @@ describe('fuzzing every route', () => {
         requests.push({ op, q: { page: n, page_size: n, limit: n, schema: n, wait: n }, b: { kind: 'none', value: undefined }, label: `query ${n}` });
       }
     }
-    const failures: string[] = [];
-    const statuses = new Map<number, number>();
-    let slowest = 0;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < requests.length) {
-          const { op, q, b, label } = requests[next++]!;
-          const path = real(op.path);
-          try {
-            const r = await send({ method: op.method, path }, [String(ids.project)], q, b, 'owner');
-            statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-            slowest = Math.max(slowest, r.ms);
-            if (r.status >= 500) failures.push(`${r.status} ${op.method} ${path} ${label}: ${r.text.slice(0, 200)}`);
-          } catch (err) {
-            failures.push(`no answer (${err instanceof Error ? err.message : String(err)}) ${op.method} ${path} ${label}`);
-          }
-        }
-      }),
+    const { failures, statuses, slowest } = await drive(
+      requests,
+      ({ op, q, b }) => send({ method: op.method, path: real(op.path) }, [String(ids.project)], q, b, 'owner'),
+      ({ op, label }) => `${op.method} ${real(op.path)} ${label}`,
+      (status, text) => (status >= 500 ? `${status} (${text.slice(0, 200)})` : undefined),
     );
     console.log(`fuzz: ${requests.length} hostile-value requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; slowest ${slowest} ms`);
     if (failures.length > 0) console.log(failures.slice(0, 60).join('\n'));
