@@ -34,18 +34,15 @@ export function codeNameFor(body: SchemaBody, label: string, fallback: string): 
   return name;
 }
 
+/** A new, empty block: asked every time, no conditions, no marks. */
+export function newBlock(id: number, name: LocalizedText): Block {
+  return { id, name, askOnce: false, entities: [], conditions: [], markTypes: { allQuestionsRequired: false, allQuestionsOptional: false }, deleted: false };
+}
+
 export function addBlock(body: SchemaBody, name: LocalizedText, parentId?: number): { body: SchemaBody; id: number } {
   const next = clone(body);
   const id = ++next.counters.blocks;
-  next.entities.blocks[id] = {
-    id,
-    name,
-    askOnce: false,
-    entities: [],
-    conditions: [],
-    markTypes: { allQuestionsRequired: false, allQuestionsOptional: false },
-    deleted: false,
-  };
+  next.entities.blocks[id] = newBlock(id, name);
   if (parentId === undefined) next.form.push(id);
   else block(next, parentId).entities.push({ type: 'block', id });
   return { body: next, id };

@@ -1,7 +1,7 @@
 // Builds a sampler schema in one pass for the converters: each block, item and choice is created once in place, so a
 // form of n rows costs O(n). The builder's edits (packages/sampler builder.ts) copy the whole schema on each change,
 // which made imports quadratic (issue 23).
-import { defaultOptions, newSchemaBody, type Block, type Choice, type Item, type ItemType, type LocalizedText, type SchemaBody } from '@fieldwork/sampler';
+import { defaultOptions, newBlock, newSchemaBody, type Block, type Choice, type Item, type ItemType, type LocalizedText, type SchemaBody } from '@fieldwork/sampler';
 
 export class SchemaWriter {
   readonly body: SchemaBody;
@@ -20,15 +20,7 @@ export class SchemaWriter {
   /** A block at the end of the form, or at the end of `parent`. */
   addBlock(name: LocalizedText, parent?: Block): Block {
     const id = ++this.body.counters.blocks;
-    const block: Block = {
-      id,
-      name,
-      askOnce: false,
-      entities: [],
-      conditions: [],
-      markTypes: { allQuestionsRequired: false, allQuestionsOptional: false },
-      deleted: false,
-    };
+    const block = newBlock(id, name);
     this.body.entities.blocks[id] = block;
     if (parent) parent.entities.push({ type: 'block', id });
     else this.body.form.push(id);
