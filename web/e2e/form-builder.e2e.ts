@@ -105,6 +105,28 @@ test('an owner builds a form with every question type, a condition and a calcula
   expect(await schemaJson()).toBe(before);
   await expect(page.getByTestId('dirty-flag')).toHaveText('All changes saved');
 
+  // A wrong turn: a choice question without choices cannot be saved; the builder says why, at the question.
+  await add('choice', 'No choices yet');
+  await expect(page.getByTestId('item-problems')).toContainText('A choice question needs at least one choice.');
+  await expect(page.getByTestId('form-problems')).toHaveText('1 problem to fix before saving');
+  await expect(page.getByTestId('save-form')).toBeDisabled();
+  await shot('form-problem');
+  await page.getByTestId('discard-form').click();
+  await expect(page.getByTestId('form-problems')).toHaveCount(0);
+  expect(await schemaJson()).toBe(before);
+
+  // The saved form as an XLSForm: the download holds the questions in its survey sheet.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download-xlsform').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+  const exported = new ExcelJS.Workbook();
+  await exported.xlsx.readFile(await file.path());
+  const labels: string[] = [];
+  exported.getWorksheet('survey')!.eachRow((row) => labels.push(row.values!.toString()));
+  expect(labels.join('\n')).toContain('The number question');
+  expect(labels.join('\n')).toContain('Twice the number');
+
   await page.getByTestId('panel-preview').click();
   await expect(page.getByTestId('preview')).toBeVisible();
   await page.getByTestId('preview').getByTestId('form-question').filter({ hasText: 'The number question' }).locator('input').fill('21');
@@ -133,6 +155,15 @@ test('an owner builds a form with every question type, a condition and a calcula
     ['crop', 'beans', 'Beans'],
   ]);
   await page.goto(`/project/${projectId}/create-form-from-upload`);
+  // A wrong turn first: a CSV named .xlsx is refused with what was expected, and the form stays as it was.
+  await page.getByTestId('form-file').setInputFiles({
+    name: 'not-a-workbook.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: Buffer.from('type,name,label\ntext,a,A\n'),
+  });
+  await expect(page.getByText(/^The file is not an XLSX workbook: an .xlsx file is a zip archive/).first()).toBeVisible();
+  expect(await schemaJson()).toBe(before);
+  await shot('xlsform-refused');
   await page.getByTestId('form-file').setInputFiles({
     name: 'farm.xlsx',
     mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
