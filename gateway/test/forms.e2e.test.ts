@@ -94,6 +94,17 @@ describe('sampler schemas', () => {
     expect(r.body.formula![0]).toMatch(/^total: Not a valid formula! Line 1, col \d+: .* Your calculation will not be saved until fixed\.$/);
     const fine = updateItem(calc.body, calc.id, { options: { formula: `Q${block}_${ids[0]}*2` } });
     expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: fine })).status).toBe(200);
+    // No formula yet is no error: the calculated question is simply not calculated.
+    const empty = updateItem(calc.body, calc.id, { options: { formula: '' } });
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: empty })).status).toBe(200);
+    // A condition that starts with AND is always false (spec 001 §5): refused at its category.
+    const follow = addBlock(fine, { en: 'Follow-up' });
+    const test = { itemId: ids[0]!, schemaId: 0, condition: { $gte: 1 }, finalized: true };
+    const andFirst = updateBlock(follow.body, follow.id, { conditions: [{ operator: 'AND' }, test] });
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: andFirst })).toMatchObject({
+      status: 400,
+      body: { [`blocks.${follow.id}.conditions`]: [FORM_RULE_MESSAGES.conditionPlacement] },
+    });
     // Answer rules that could never work, or could hold a service: refused with the builder's own messages.
     const text = addItem(fine, block, 'open', 'en', 'Code');
     const rules = updateItem(text.body, text.id, { options: { minLength: { active: true, value: 8 }, maxLength: { active: true, value: 4 }, pattern: { active: true, value: '(\\w+)\\1' } } });

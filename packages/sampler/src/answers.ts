@@ -199,7 +199,7 @@ export function checkResponse(body: SchemaBody, data: ResponseData, options: Che
       if (item.deleted || shown.items.get(item.id) === 'skipped') continue;
       if (item.type === 'calculated') {
         const r = calculate(body, item.id, clean, lang);
-        if ('value' in r) clean[String(item.id)] = r.value;
+        if (r && 'value' in r) clean[String(item.id)] = r.value;
       } else if (item.type === 'concatenation') {
         const r = concatenate(body, item.options.concatenation ?? '', clean, lang);
         if ('value' in r) clean[String(item.id)] = r.value;

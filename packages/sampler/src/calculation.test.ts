@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addBlock, addChoice, addItem, updateItem } from './builder.js';
-import { calculate, CALCULATION_MESSAGES, evaluateCalculation, formulaProblems, refName, type CalculationSource } from './calculation.js';
+import { addBlock, addChoice, addItem, changeItemType, updateItem } from './builder.js';
+import { calculate, CALCULATION_MESSAGES, evaluateCalculation, formulaEditorState, formulaProblems, refName, type CalculationSource } from './calculation.js';
 import { newSchemaBody } from './schema.js';
 
 function form() {
@@ -32,13 +32,22 @@ describe('calculated questions', () => {
 
   it('refuses questions asked later, other categories, missing references and cycles', () => {
     const f = form();
+    // Each message now comes with the reference it is about beside it (issue 23 item 8); the empty formula, which
+    // was 'Not a valid formula!', is no error.
     const p = (formula: string) => formulaProblems(updateItem(f.body, f.total, { options: { formula } }), f.total);
-    expect(p(`Q${f.b}_${f.later}*2`)).toEqual(['The calculation uses a question asked after it.']);
-    expect(p(`Q${f.otherBlock}_${f.far}*2`)).toEqual(['The calculation uses a question of another category.', 'The calculation uses a question asked after it.']);
-    expect(p(`Q${f.b}_999`)).toEqual(['Invalid Reference!']);
-    expect(p(`Q${f.b}_${f.total}+1`)).toEqual(['The calculation depends on itself.']);
-    expect(p('1+')[0]).toMatch(/^Not a valid formula! Line 1, col 3: .* Your calculation will not be saved until fixed\.$/);
-    expect(p('')).toEqual(['Not a valid formula!']);
+    const later = `Q${f.b}_${f.later}`;
+    const far = `Q${f.otherBlock}_${f.far}`;
+    expect(p(`${later}*2`)).toEqual([{ message: 'The calculation uses a question asked after it.', name: later }]);
+    expect(p(`${far}*2`)).toEqual([
+      { message: 'The calculation uses a question of another category.', name: far },
+      { message: 'The calculation uses a question asked after it.', name: far },
+    ]);
+    expect(p(`Q${f.b}_999`)).toEqual([{ message: 'Invalid Reference!', name: `Q${f.b}_999` }]);
+    expect(p(`Q${f.b}_${f.total}+1`)).toEqual([{ message: 'The calculation depends on itself.', name: `Q${f.b}_${f.total}` }]);
+    expect(p('1+')[0]?.message).toMatch(/^Not a valid formula! Line 1, col 3: .* Your calculation will not be saved until fixed\.$/);
+    expect(p('1+')[0]?.name).toBeUndefined();
+    expect(p('')).toEqual([]);
+    expect(p('   ')).toEqual([]);
   });
 
   it('detects cycles through other calculated questions', () => {
@@ -47,7 +56,53 @@ describe('calculated questions', () => {
     const second = addItem(body, f.b, 'calculated', 'en', 'Second', f.kids);
     body = updateItem(second.body, second.id, { options: { formula: `Q${f.b}_${f.total}*2` } });
     body = updateItem(body, f.total, { options: { formula: `Q${f.b}_${second.id}+1` } });
-    expect(formulaProblems(body, f.total)).toContain('The calculation depends on itself.');
+    expect(formulaProblems(body, f.total)).toContainEqual({ message: 'The calculation depends on itself.', name: `Q${f.b}_${second.id}` });
+  });
+
+  it("gives the spec's formula messages exactly, with the offending name beside them", () => {
+    const f = form();
+    const p = (formula: string) => formulaProblems(updateItem(f.body, f.total, { options: { formula } }), f.total);
+    expect(p('FOO + 1')).toEqual([{ message: 'Name not found!', name: 'FOO' }]);
+    expect(p('NOPE(1)')).toEqual([{ message: 'Name not found!', name: 'NOPE' }]);
+    expect(p('ROUND(1)')).toEqual([{ message: 'Less than necessary arguments!', name: 'ROUND' }]);
+    expect(p('NOT(1,2)')).toEqual([{ message: 'More than necessary arguments!', name: 'NOT' }]);
+    expect(p('25:00 + 1')).toEqual([{ message: 'Invalid value!', name: '25:00' }]);
+  });
+
+  it('does not calculate a question without a formula, and says nothing about it', () => {
+    const f = form();
+    expect(calculate(f.body, f.total, { [f.adults]: 2 }, 'en')).toBeNull();
+    expect(calculate(updateItem(f.body, f.total, { options: { formula: ' ' } }), f.total, {}, 'en')).toBeNull();
+  });
+
+  it('says "Need update!" when a referenced question became a type a formula cannot read', () => {
+    const f = form();
+    const ref = `Q${f.b}_${f.adults}`;
+    const body = updateItem(f.body, f.total, { options: { formula: `${ref}*2` } });
+    expect(formulaProblems(body, f.total)).toEqual([]);
+    expect(formulaProblems(changeItemType(body, f.adults, 'image', 'en'), f.total)).toEqual([{ message: 'Need update!', name: ref }]);
+    expect(formulaProblems(changeItemType(body, f.adults, 'geotag', 'en'), f.total)).toEqual([{ message: 'Need update!', name: ref }]);
+    // A type a formula still reads (a currency, an open answer) needs nothing.
+    expect(formulaProblems(changeItemType(body, f.adults, 'currency', 'en'), f.total)).toEqual([]);
+    expect(formulaProblems(changeItemType(body, f.adults, 'open', 'en'), f.total)).toEqual([]);
+  });
+
+  it('says "Need update!" when a referenced question was renamed after the formula was written, until it is edited again', () => {
+    const f = form();
+    const ref = `Q${f.b}_${f.adults}`;
+    const formula = `${ref}+Q${f.b}_${f.kids}`;
+    const written = updateItem(f.body, f.total, { options: { formula, editorState: formulaEditorState(f.body, formula) } });
+    expect(written.entities.items[f.total]!.options.editorState).toEqual({
+      refs: { [f.adults]: { codeName: f.body.entities.items[f.adults]!.codeName, type: 'number' }, [f.kids]: { codeName: f.body.entities.items[f.kids]!.codeName, type: 'number' } },
+    });
+    expect(formulaProblems(written, f.total)).toEqual([]);
+    const renamed = updateItem(written, f.adults, { codeName: 'grown_ups' });
+    expect(formulaProblems(renamed, f.total)).toEqual([{ message: 'Need update!', name: ref }]);
+    // Editing the formula records the names as they are now.
+    const edited = updateItem(renamed, f.total, { options: { formula, editorState: formulaEditorState(renamed, formula) } });
+    expect(formulaProblems(edited, f.total)).toEqual([]);
+    // Without a recorded state (an imported form) a rename goes unnoticed: the reference is by id and still works.
+    expect(formulaProblems(updateItem(updateItem(f.body, f.total, { options: { formula } }), f.adults, { codeName: 'grown_ups' }), f.total)).toEqual([]);
   });
 
   it('answers with the calculation messages of spec 001 §8', () => {

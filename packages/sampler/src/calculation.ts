@@ -2,7 +2,7 @@
 // for cycles, questions asked later and other categories; their results and the calculation messages of §8. Also the
 // calculation objects (answer, aggregate, expression, constant) of advanced results.
 import { isAnswered, type Answers } from './conditions.js';
-import { compileFormula, FormulaCompileError, FormulaError, toSerial, type CompiledFormula, type EvalContext, type Value } from './formula/index.js';
+import { compileFormula, FormulaCompileError, FormulaError, FORMULA_ERRORS, toSerial, type CompiledFormula, type EvalContext, type Value } from './formula/index.js';
 import { itemsInOrder, parentOf, text, type Item, type SchemaBody } from './schema.js';
 
 export const CALCULATION_MESSAGES = {
@@ -27,40 +27,95 @@ export function refName(body: SchemaBody, itemId: number): string {
   return `Q${block?.id ?? 0}_${itemId}`;
 }
 
-/** The errors of a calculated question's formula: compile errors, then dependency errors. Empty when it is fine. */
-export function formulaProblems(body: SchemaBody, itemId: number): string[] {
+/** One problem of a formula: the spec's message, and beside it (not in it) the offending name or reference. */
+export interface FormulaProblem {
+  message: string;
+  name?: string;
+}
+
+/**
+ * Types whose answers a formula cannot read (nothing, a position, a picture): a reference to one needs updating.
+ * Every other type gives a value (answerValue).
+ */
+const NOT_FORMULA_TYPES: ReadonlySet<string> = new Set(['empty', 'instruction', 'geotag', 'image', 'signature']);
+
+/** What the builder records, in `options.editorState`, of the questions a formula references when it is written. */
+export interface FormulaEditorState {
+  refs: Record<string, { codeName: string; type: string }>;
+}
+
+/** The editor state to store with `formula`: each referenced question's code name and type as they are now. */
+export function formulaEditorState(body: SchemaBody, formula: string): FormulaEditorState {
+  const refs: FormulaEditorState['refs'] = {};
+  let compiled: CompiledFormula;
+  try {
+    compiled = compileFormula(formula.trim());
+  } catch {
+    return { refs };
+  }
+  for (const ref of compiled.refs) {
+    const target = ref.item === '*' ? undefined : body.entities.items[ref.item];
+    if (target) refs[String(target.id)] = { codeName: target.codeName, type: target.type };
+  }
+  return { refs };
+}
+
+function recorded(editorState: unknown, itemId: number): { codeName?: unknown; type?: unknown } | undefined {
+  if (typeof editorState !== 'object' || editorState === null) return undefined;
+  const refs = (editorState as { refs?: unknown }).refs;
+  if (typeof refs !== 'object' || refs === null) return undefined;
+  const r = (refs as Record<string, unknown>)[String(itemId)];
+  return typeof r === 'object' && r !== null ? r : undefined;
+}
+
+/**
+ * The problems of a calculated question's formula: compile errors, then dependency errors, each once. Empty when it
+ * is fine, and for an empty formula: the spec asks a calculated question for a name only (§5 item validity), so one
+ * without a formula yet is valid and simply not calculated (see `calculate`).
+ *
+ * "Need update!" (spec 001 §8) is our rule for a reference that was valid when the formula was written and is no
+ * longer usable as written: the referenced question's type is now one a formula cannot read (NOT_FORMULA_TYPES, e.g.
+ * a number rebuilt as an image), or its code name differs from the one recorded in `options.editorState` when the
+ * formula was last edited (the question was renamed under the formula). Editing the formula records the current
+ * names again. A formula without a recorded state (imports, older forms) is only checked for the type.
+ */
+export function formulaProblems(body: SchemaBody, itemId: number): FormulaProblem[] {
   const item = body.entities.items[itemId];
   if (!item || item.type !== 'calculated') return [];
   const formula = (item.options.formula ?? '').trim();
-  if (formula === '') return ['Not a valid formula!'];
+  if (formula === '') return [];
   let compiled: CompiledFormula;
   try {
     compiled = compileFormula(formula);
   } catch (err) {
-    if (err instanceof FormulaCompileError) return [err.display];
+    if (err instanceof FormulaCompileError) return [err.token === undefined ? { message: err.display } : { message: err.display, name: err.token }];
     throw err;
   }
   const order = itemsInOrder(body);
   const position = new Map(order.map((o, i) => [o.item.id, i]));
   const own = parentOf(body, { type: 'item', id: itemId });
-  const problems = new Set<string>();
+  const problems = new Map<string, FormulaProblem>();
+  const add = (message: string, name: string) => problems.set(`${message}\n${name}`, { message, name });
   for (const ref of compiled.refs) {
+    const name = `Q${ref.block}_${ref.item}`;
     const block = body.entities.blocks[ref.block];
     if (!block || block.deleted) {
-      problems.add(DEPENDENCY_MESSAGES.missing);
+      add(DEPENDENCY_MESSAGES.missing, name);
       continue;
     }
-    if (block.id !== own?.id) problems.add(DEPENDENCY_MESSAGES.otherBlock);
+    if (block.id !== own?.id) add(DEPENDENCY_MESSAGES.otherBlock, name);
     if (ref.item === '*') continue;
     const target = body.entities.items[ref.item];
     if (!target || target.deleted || !block.entities.some((e) => e.type === 'item' && e.id === ref.item)) {
-      problems.add(DEPENDENCY_MESSAGES.missing);
+      add(DEPENDENCY_MESSAGES.missing, name);
       continue;
     }
-    if (ref.item === itemId || dependsOn(body, ref.item, itemId, new Set())) problems.add(DEPENDENCY_MESSAGES.cycle);
-    else if ((position.get(ref.item) ?? -1) > (position.get(itemId) ?? -1)) problems.add(DEPENDENCY_MESSAGES.later);
+    const was = recorded(item.options.editorState, target.id);
+    if (NOT_FORMULA_TYPES.has(target.type) || (typeof was?.codeName === 'string' && was.codeName !== target.codeName)) add(FORMULA_ERRORS.UPDATE, name);
+    if (ref.item === itemId || dependsOn(body, ref.item, itemId, new Set())) add(DEPENDENCY_MESSAGES.cycle, name);
+    else if ((position.get(ref.item) ?? -1) > (position.get(itemId) ?? -1)) add(DEPENDENCY_MESSAGES.later, name);
   }
-  return [...problems];
+  return [...problems.values()];
 }
 
 /** Does calculated question `from` (directly or through other calculations) use `target`? */
@@ -135,13 +190,18 @@ export function errorMessage(e: FormulaError): string {
   return CALCULATION_MESSAGES.failed;
 }
 
-/** The answer of a calculated question, or why it cannot be shown yet. */
-export function calculate(body: SchemaBody, itemId: number, answers: Answers, lang: string, now?: () => Date): { value: number } | { error: string } {
+/**
+ * The answer of a calculated question, or why it cannot be shown yet; null when it has no formula yet (nothing to
+ * calculate, so no answer and no message).
+ */
+export function calculate(body: SchemaBody, itemId: number, answers: Answers, lang: string, now?: () => Date): { value: number } | { error: string } | null {
   const item = body.entities.items[itemId];
   if (!item || item.type !== 'calculated') return { error: CALCULATION_MESSAGES.failed };
+  const formula = (item.options.formula ?? '').trim();
+  if (formula === '') return null;
   let compiled: CompiledFormula;
   try {
-    compiled = compileFormula((item.options.formula ?? '').trim());
+    compiled = compileFormula(formula);
   } catch (err) {
     return { error: err instanceof FormulaCompileError ? err.display : CALCULATION_MESSAGES.failed };
   }

@@ -79,7 +79,8 @@ describe(formProblems.name, () => {
     const f = valid();
     const calc = addItem(f.body, f.block, 'calculated', 'en', 'Twice');
     expect(only(updateItem(calc.body, calc.id, { options: { formula: `Q${f.block}_${f.number}*2` } }))).toEqual([]);
-    expect(only(calc.body)).toEqual([`item ${calc.id} formula: Not a valid formula!`]);
+    // No formula yet is no problem (issue 23 item 8: it was reported as 'Not a valid formula!').
+    expect(only(calc.body)).toEqual([]);
     const other = addBlock(calc.body, { en: 'Other' });
     const far = addItem(other.body, other.id, 'calculated', 'en', 'Far');
     expect(only(updateItem(updateItem(far.body, calc.id, { options: { formula: '1' } }), far.id, { options: { formula: `Q${f.block}_${f.number}` } }))).toEqual([
@@ -94,6 +95,29 @@ describe(formProblems.name, () => {
     expect(only(updateItem(f.body, f.open, { options: { minLength: { active: true, value: 5 }, maxLength: { active: true, value: 2 } } }))).toEqual([
       `item ${f.open} rules: The fewest characters must not be more than the most.`,
     ]);
+  });
+
+  it('gives the unknown name of a formula beside the spec message, not in it', () => {
+    const f = valid();
+    const calc = addItem(f.body, f.block, 'calculated', 'en', 'Twice');
+    const problems = formProblems(updateItem(calc.body, calc.id, { options: { formula: 'FOO(1)*2' } }));
+    expect(problems).toEqual([{ entity: { type: 'item', id: calc.id }, field: 'formula', message: 'Name not found!', name: 'FOO' }]);
+  });
+
+  it('refuses a condition whose operators are misplaced (always false, spec 001 §5), at its category', () => {
+    const f = valid();
+    const follow = addBlock(f.body, { en: 'Follow-up' });
+    const test = { itemId: f.choice, schemaId: 0, condition: [f.wood], finalized: true };
+    const at = (conditions: Parameters<typeof updateBlock>[2]['conditions']) => only(updateBlock(follow.body, follow.id, { conditions }));
+    const refused = [`block ${follow.id} conditions: ${FORM_RULE_MESSAGES.conditionPlacement}`];
+    expect(at([{ operator: 'AND' }, test])).toEqual(refused);
+    expect(at([{ operator: 'OR' }, test])).toEqual(refused);
+    expect(at([test, { operator: 'AND' }])).toEqual(refused);
+    expect(at([test, { operator: 'AND' }, { operator: 'OR' }, test])).toEqual(refused);
+    expect(at([test, test])).toEqual(refused);
+    expect(at([{ operator: 'NOT' }, test])).toEqual([]);
+    expect(at([test, { operator: 'AND NOT' }, test])).toEqual([]);
+    expect(at([])).toEqual([]);
   });
 
   it('refuses a condition on a question the form does not hold, of this schema only', () => {

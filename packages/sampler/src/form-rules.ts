@@ -4,6 +4,7 @@
 import { concatenationError } from './concatenation.js';
 import { BARCODE_FORMATS, ITEM_TYPES } from './constants.js';
 import { formulaProblems } from './calculation.js';
+import { placementValid } from './conditions.js';
 import { ruleProblems } from './items.js';
 import { text, type Item, type SchemaBody } from './schema.js';
 
@@ -12,6 +13,8 @@ export interface FormProblem {
   entity: { type: 'item' | 'block'; id: number };
   field: string;
   message: string;
+  /** The offending name (a formula's unknown function, a reference), shown beside the message, not in it. */
+  name?: string;
 }
 
 export const FORM_RULE_MESSAGES = {
@@ -25,6 +28,8 @@ export const FORM_RULE_MESSAGES = {
   codeBlank: 'A question code is needed.',
   codeDuplicate: (code: string) => `The question code ${code} is used by another item.`,
   conditionUnknown: (id: number) => `The condition refers to question ${id}, which is not in this form.`,
+  conditionPlacement:
+    'This condition is always false: it cannot start with an operator other than NOT, cannot end with an operator, and needs exactly one operator between two tests.',
 } as const;
 
 const blank = (s: string | undefined) => (s ?? '').trim() === '';
@@ -42,7 +47,7 @@ function rangeBroken(item: Item): boolean {
 /** The problems of one item on its own (no other item involved). */
 function itemProblems(body: SchemaBody, item: Item): Omit<FormProblem, 'entity'>[] {
   const out: Omit<FormProblem, 'entity'>[] = [];
-  const add = (field: string, message: string) => out.push({ field, message });
+  const add = (field: string, message: string, name?: string) => out.push(name === undefined ? { field, message } : { field, message, name });
   if (item.type === 'empty') {
     add('type', FORM_RULE_MESSAGES.empty);
     return out;
@@ -71,8 +76,7 @@ function itemProblems(body: SchemaBody, item: Item): Omit<FormProblem, 'entity'>
       if (options.restrictType && !(options.codeTypes ?? []).some((c) => (BARCODE_FORMATS as readonly string[]).includes(c))) add('codeTypes', FORM_RULE_MESSAGES.codeTypes);
       break;
     case 'calculated': {
-      const p = formulaProblems(body, item.id);
-      if (p.length > 0) add('formula', p.join(' '));
+      for (const p of formulaProblems(body, item.id)) add('formula', p.message, p.name);
       break;
     }
     case 'concatenation': {
@@ -91,7 +95,8 @@ function itemProblems(body: SchemaBody, item: Item): Omit<FormProblem, 'entity'>
  * Every broken form rule of a schema, item by item in id order, then category conditions: type empty or unknown, a
  * blank name in the primary language, a choice question without choices, a minimum above the maximum, an
  * instruction without text, a restricted barcode without code types, a blank or duplicate question code, formula and
- * concatenation errors, impossible answer rules, and conditions on questions the form does not hold. `schemaId` is
+ * concatenation errors, impossible answer rules, conditions whose operators are misplaced (spec 001 §5: such a
+ * condition is always false, so it is refused rather than saved), and conditions on questions the form does not hold. `schemaId` is
  * the schema's own id: condition tests on it (or on 0, "this schema") must name one of its questions.
  */
 export function formProblems(body: SchemaBody, schemaId = 0): FormProblem[] {
@@ -115,6 +120,7 @@ export function formProblems(body: SchemaBody, schemaId = 0): FormProblem[] {
     .filter((b) => !b.deleted)
     .sort((a, b) => a.id - b.id);
   for (const block of blocks) {
+    if (!placementValid(block.conditions)) out.push({ entity: { type: 'block', id: block.id }, field: 'conditions', message: FORM_RULE_MESSAGES.conditionPlacement });
     const unknown = new Set<number>();
     for (const e of block.conditions) {
       if (!('itemId' in e) || (e.schemaId !== 0 && e.schemaId !== schemaId)) continue;

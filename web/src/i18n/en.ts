@@ -164,7 +164,6 @@ export const en = {
     restrictCodes: 'Only some barcode formats',
     agreement: 'Agreement text',
     conditions: 'Ask this category only when',
-    badPlacement: 'The operators are misplaced: this condition is false.',
     finalized: 'final',
     operator: 'Operator',
     addOperator: 'Add an operator…',

@@ -166,7 +166,6 @@ export const fr: Messages = {
     restrictCodes: 'Seulement certains formats',
     agreement: 'Texte d\'accord',
     conditions: 'Poser cette catégorie seulement si',
-    badPlacement: 'Les opérateurs sont mal placés : cette condition est fausse.',
     finalized: 'final',
     operator: 'Opérateur',
     addOperator: 'Ajouter un opérateur…',

@@ -58,7 +58,7 @@ const semantics = grammar.createSemantics().addOperation<AstNode>('ast', {
     const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(this.sourceString)!;
     const [h, min, sec, ampm] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0), m[4]?.toUpperCase()];
     const bad = min > 59 || sec > 59 || (ampm ? h < 1 || h > 12 : h > 23);
-    if (bad) throw new FormulaCompileError('VALUE', `${FORMULA_ERRORS.VALUE} ${this.sourceString} is not a time.`);
+    if (bad) throw new FormulaCompileError('VALUE', FORMULA_ERRORS.VALUE, undefined, this.sourceString);
     const hours = ampm ? (h % 12) + (ampm === 'PM' ? 12 : 0) : h;
     return { k: 'num', v: hours / 24 + min / 1440 + sec / 86_400 };
   },
@@ -195,12 +195,12 @@ function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Cl
       return (ctx) => ctx.ref(block, item);
     }
     case 'name':
-      throw new FormulaCompileError('NAME', `${FORMULA_ERRORS.NAME} ${n.name}`);
+      throw new FormulaCompileError('NAME', FORMULA_ERRORS.NAME, undefined, n.name);
     case 'call': {
       const def = FUNCTIONS[n.name];
-      if (!def) throw new FormulaCompileError('NAME', `${FORMULA_ERRORS.NAME} ${n.name}`);
-      if (n.args.length < def.min) throw new FormulaCompileError('ARGLENL', `${FORMULA_ERRORS.ARGLENL} ${n.name}`);
-      if (n.args.length > def.max) throw new FormulaCompileError('ARGLENM', `${FORMULA_ERRORS.ARGLENM} ${n.name}`);
+      if (!def) throw new FormulaCompileError('NAME', FORMULA_ERRORS.NAME, undefined, n.name);
+      if (n.args.length < def.min) throw new FormulaCompileError('ARGLENL', FORMULA_ERRORS.ARGLENL, undefined, n.name);
+      if (n.args.length > def.max) throw new FormulaCompileError('ARGLENM', FORMULA_ERRORS.ARGLENM, undefined, n.name);
       functions.add(n.name);
       const args = n.args.map((a) => ({ fn: compileNode(a, refs, functions), ref: a.k === 'ref' }));
       const fn = def.fn;

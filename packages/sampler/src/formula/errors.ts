@@ -37,19 +37,24 @@ export const isFormulaError = (v: unknown): v is FormulaError => v instanceof Fo
 /** The suffix shown after a parse error (spec 001 §5). */
 export const NOT_SAVED_SUFFIX = ' Your calculation will not be saved until fixed.';
 
-/** A formula that cannot compile: its code, its message, and where parsing failed. */
+/**
+ * A formula that cannot compile: its code, its message, and where parsing failed. The message of an unknown name, a
+ * wrong argument count or a bad time is exactly the spec's (FORMULA_ERRORS); the offending name or text is `token`,
+ * for the builder to show beside the message (spec 001 §8), never appended to it.
+ */
 export class FormulaCompileError extends Error {
   constructor(
     readonly code: FormulaErrorCode,
     message: string,
     readonly position?: { line: number; column: number; expected: string[] },
+    readonly token?: string,
   ) {
     super(message);
     this.name = 'FormulaCompileError';
   }
 
-  /** The message with the suffix the builder shows. */
+  /** The message as the builder shows it: a parse error (code ERROR) with the not-saved suffix (spec 001 §5). */
   get display(): string {
-    return `${this.message}${NOT_SAVED_SUFFIX}`;
+    return this.code === 'ERROR' ? `${this.message}${NOT_SAVED_SUFFIX}` : this.message;
   }
 }

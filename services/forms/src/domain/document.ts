@@ -71,7 +71,7 @@ export function documentProblems(body: SchemaBody, schemaId = 0): FieldErrors {
     if (item.deleted) continue;
     if (item.type === 'calculated') {
       const p = formulaProblems(body, item.id);
-      if (p.length > 0) (errors.formula ??= []).push(`${item.codeName}: ${p.join(' ')}`);
+      if (p.length > 0) (errors.formula ??= []).push(`${item.codeName}: ${p.map((x) => x.message).join(' ')}`);
     }
     if (item.type === 'concatenation') {
       const p = concatenationError(body, item.options.concatenation ?? '');

@@ -1,7 +1,7 @@
 // The conditions of a category: tests on earlier answers (choices or a range) joined by NOT, AND, AND NOT, OR, OR NOT.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { itemsInOrder, OPERATORS, placementValid, text, updateBlock, type Block, type ConditionEntry, type Operator, type SchemaBody } from '@fieldwork/sampler';
+import { itemsInOrder, OPERATORS, text, updateBlock, type Block, type ConditionEntry, type Operator, type SchemaBody } from '@fieldwork/sampler';
 
 export function ConditionEditor({ body, block, lang, onChange }: { body: SchemaBody; block: Block; lang: string; onChange: (next: SchemaBody) => void }) {
   const { t } = useTranslation();
@@ -13,11 +13,16 @@ export function ConditionEditor({ body, block, lang, onChange }: { body: SchemaB
   const entries = block.conditions;
   const save = (next: ConditionEntry[]) => onChange(updateBlock(body, block.id, { conditions: next }));
   const target = body.entities.items[itemId];
+  // Only what keeps the condition well placed (spec 001 §5) can be added: first a test or NOT, after a test an
+  // operator, after an operator a test. A misplaced condition (an older form's) is a form problem shown above.
+  const last = entries[entries.length - 1];
+  const afterOperator = last !== undefined && 'operator' in last;
+  const operatorAllowed = (op: Operator) => (last === undefined ? op === 'NOT' : !afterOperator);
+  const testAllowed = last === undefined || afterOperator;
 
   return (
     <section className="card" data-testid="conditions">
       <h3>{t('builder.conditions')}</h3>
-      {entries.length > 0 && !placementValid(entries) && <p className="field-error">{t('builder.badPlacement')}</p>}
       <ol className="conditions">
         {entries.map((e, i) => (
           <li key={i} data-testid="condition-entry">
@@ -47,13 +52,13 @@ export function ConditionEditor({ body, block, lang, onChange }: { body: SchemaB
         ))}
       </ol>
       <div className="row">
-        <select aria-label={t('builder.operator')} data-testid="condition-operator" defaultValue="" onChange={(e) => {
+        <select aria-label={t('builder.operator')} data-testid="condition-operator" defaultValue="" disabled={afterOperator} onChange={(e) => {
           if (e.target.value) save([...entries, { operator: e.target.value as Operator }]);
           e.target.value = '';
         }}>
           <option value="">{t('builder.addOperator')}</option>
           {OPERATORS.map((op) => (
-            <option key={op} value={op}>
+            <option key={op} value={op} disabled={!operatorAllowed(op)}>
               {op}
             </option>
           ))}
@@ -69,6 +74,7 @@ export function ConditionEditor({ body, block, lang, onChange }: { body: SchemaB
           itemId={itemId}
           candidates={candidates.map((c) => ({ id: c.id, name: text(c.name, lang) || c.codeName }))}
           onItem={setItemId}
+          allowed={testAllowed}
           onAdd={(condition) => target && save([...entries, { itemId, schemaId: 0, condition, finalized: true }])}
         />
       )}
@@ -82,6 +88,7 @@ function ConditionTestForm({
   itemId,
   candidates,
   onItem,
+  allowed,
   onAdd,
 }: {
   body: SchemaBody;
@@ -89,6 +96,8 @@ function ConditionTestForm({
   itemId: number;
   candidates: { id: number; name: string }[];
   onItem: (id: number) => void;
+  /** False right after a test: two tests need an operator between them. */
+  allowed: boolean;
   onAdd: (condition: number[] | Record<string, number>) => void;
 }) {
   const { t } = useTranslation();
@@ -130,7 +139,7 @@ function ConditionTestForm({
         type="button"
         data-testid="condition-add"
         onClick={() => onAdd(item && (item.type === 'choice' || item.type === 'binary') ? chosen : { [op]: Number(value) })}
-        disabled={item && (item.type === 'choice' || item.type === 'binary') ? chosen.length === 0 : value === ''}
+        disabled={!allowed || (item && (item.type === 'choice' || item.type === 'binary') ? chosen.length === 0 : value === '')}
       >
         {t('builder.addCondition')}
       </button>

@@ -11,6 +11,7 @@ import {
   concatenationError,
   currencies,
   deleteChoice,
+  formulaEditorState,
   formulaProblems,
   ITEM_TYPES,
   moveEntity,
@@ -267,11 +268,28 @@ export function QuestionEditor({
         <section>
           <label>
             {t('builder.formula')}
-            <input data-testid="formula-input" className="mono" value={o.formula ?? ''} onChange={(e) => set({ formula: e.target.value })} placeholder="Q1_2*Q1_3" />
+            <input
+              data-testid="formula-input"
+              className="mono"
+              value={o.formula ?? ''}
+              onChange={(e) => set({ formula: e.target.value, editorState: formulaEditorState(body, e.target.value) })}
+              placeholder="Q1_2*Q1_3"
+            />
           </label>
           {formulaErrors.length > 0 ? (
             <p className="field-error" data-testid="formula-error">
-              {formulaErrors.join(' ')}
+              {formulaErrors.map((p, i) => (
+                <span key={`${p.message}:${p.name ?? ''}`} data-testid="formula-problem">
+                  {i > 0 && ' '}
+                  <span data-testid="formula-message">{p.message}</span>
+                  {p.name !== undefined && (
+                    <>
+                      {' '}
+                      <code data-testid="formula-name">{p.name}</code>
+                    </>
+                  )}
+                </span>
+              ))}
             </p>
           ) : (
             <p className="ok" data-testid="formula-ok">

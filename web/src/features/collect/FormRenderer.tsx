@@ -161,7 +161,8 @@ function Question(p: {
     case 'calculated': {
       if (o.showInForm === false) return null;
       const r = calculate(body, item.id, p.answers, lang);
-      input = 'value' in r ? <output data-testid="calculated">{r.value}</output> : <span className="muted">{r.error}</span>;
+      // No formula yet: nothing is calculated and nothing is said.
+      input = r === null ? <output data-testid="calculated" /> : 'value' in r ? <output data-testid="calculated">{r.value}</output> : <span className="muted">{r.error}</span>;
       break;
     }
     case 'concatenation': {
