@@ -60,6 +60,13 @@ test('an owner builds a form with every question type, a condition and a calcula
   await add('instruction', 'Read this');
   await page.getByTestId('instruction-text').fill('Ask the oldest person present.');
   await add('calculated', 'Twice the number');
+  // No formula yet is no error: the question is simply not calculated.
+  await expect(page.getByTestId('formula-ok')).toBeVisible();
+  await expect(page.getByTestId('formula-error')).toHaveCount(0);
+  // An unknown name: the spec's message, and the name beside it.
+  await page.getByTestId('formula-input').fill(`FOO(${numberRef})`);
+  await expect(page.getByTestId('formula-message')).toHaveText('Name not found!');
+  await expect(page.getByTestId('formula-name')).toHaveText('FOO');
   await page.getByTestId('formula-input').fill(`${numberRef}*`);
   await expect(page.getByTestId('formula-error')).toHaveText(
     /^Not a valid formula! Line 1, col \d+: .* Your calculation will not be saved until fixed\.$/,
@@ -70,10 +77,30 @@ test('an owner builds a form with every question type, a condition and a calcula
 
   await page.getByTestId('add-category').click();
   await page.getByTestId('category-name').fill('Follow-up');
+  // Only NOT can open a condition.
+  const operator = (name: string) => page.getByTestId('condition-operator').locator('option', { hasText: new RegExp(`^${name}$`) });
+  await expect(operator('AND')).toBeDisabled();
+  await expect(operator('NOT')).toBeEnabled();
   await page.getByTestId('condition-item').selectOption({ label: 'The binary question' });
   await page.getByTestId('condition-choice').first().check();
   await page.getByTestId('condition-add').click();
   await expect(page.getByTestId('condition-entry').first()).toBeVisible();
+  // A wrong turn: yes AND yes, then the first test removed, leaves a condition that starts with AND, always false
+  // (spec 001 §5): refused at the category, and the form cannot be saved until it is mended.
+  await expect(page.getByTestId('condition-add')).toBeDisabled();
+  await page.getByTestId('condition-operator').selectOption('AND');
+  await expect(page.getByTestId('condition-operator')).toBeDisabled();
+  await page.getByTestId('condition-add').click();
+  await expect(page.getByTestId('condition-entry')).toHaveCount(3);
+  await expect(page.getByTestId('category-problem')).toHaveCount(0);
+  await page.getByTestId('condition-entry').first().getByRole('button', { name: '×' }).click();
+  await expect(page.getByTestId('category-problem')).toHaveText(/^This condition is always false: it cannot start with an operator other than NOT/);
+  await expect(page.getByTestId('form-problems')).toHaveText('1 problem to fix before saving');
+  await expect(page.getByTestId('save-form')).toBeDisabled();
+  await shot('condition-refused');
+  await page.getByTestId('condition-entry').first().getByRole('button', { name: '×' }).click();
+  await expect(page.getByTestId('condition-entry')).toHaveCount(1);
+  await expect(page.getByTestId('category-problem')).toHaveCount(0);
   await add('open', 'Why yes?');
   await shot('builder');
   await page.getByTestId('save-form').click();
