@@ -222,6 +222,16 @@ describe('forms from files', () => {
     expect((await api('POST', `samplerschema/${schemaId}/versions/4/restore/`, { token: owner.access })).status).toBe(404);
     expect((await api('POST', `samplerschema/${schemaId}/versions/99999999999/restore/`, { token: owner.access })).status).toBe(404);
     expect((await api('GET', `samplerschema/${schemaId}/versions/`)).status).toBe(401);
+    // Authorized like saving the form: not for a collector, not once the project is live.
+    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'versions.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true } });
+    const collector = await login(api, 'versions.collector@example.org', 'collector pass 9');
+    expect((await api('GET', `samplerschema/${schemaId}/versions/`, { token: collector.access })).status).toBe(403);
+    expect((await api('POST', `samplerschema/${schemaId}/versions/2/restore/`, { token: collector.access })).status).toBe(403);
+    expect(await api('POST', `project/${p.id}/status/`, { token: owner.access, body: { project_state: 'O' } })).toMatchObject({ status: 200 });
+    expect(await api('POST', `samplerschema/${schemaId}/versions/3/restore/`, { token: owner.access })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['Cannot edit schema for this project!'] },
+    });
   });
 
   it('imports an XLSForm: groups, choices, calculations, relevance, and a report of what was not converted', async () => {
