@@ -121,6 +121,8 @@ describe('the Helm chart', () => {
     expect(callers('results')).toEqual(['gateway', 'projects']);
     expect(callers('results-ingest')).toEqual([]);
     expect(callers('forms')).toEqual(['exports', 'gateway', 'projects', 'responses', 'results', 'results-ingest']);
+    // Replacing a form asks the responses service whether the form has responses.
+    expect(callers('responses')).toContain('forms');
     expect(objects.find((o) => o.metadata.name === 'fw-fieldwork-default-deny')?.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/instance': 'fw' });
   });
 

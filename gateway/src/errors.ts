@@ -13,7 +13,7 @@ export function problemToHttp(problem: Problem, requestId: string): HttpError {
   if (status === 400) {
     return { status, body: problem.fields ? { ...problem.fields } : { non_field_errors: [problem.message] } };
   }
-  return { status, body: { detail: problem.message } };
+  return { status, body: problem.fields ? { detail: problem.message, changes: problem.fields } : { detail: problem.message } };
 }
 
 interface AjvError {

@@ -191,6 +191,60 @@ describe('forms from files', () => {
     expect(r.body.schema.form).toHaveLength(2);
   });
 
+  it('replaces a form with responses only when confirmed, listing the changes, and keeps the old form restorable', async () => {
+    const p = await newProject('Replace with responses');
+    const schemaId = p.sampler_schemas[0].id;
+    const { body, ids } = twoQuestions();
+    expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1, name: 'Household form' } })).status).toBe(200);
+    const answer = await api('POST', `project/${p.id}/response/`, {
+      token: owner.access,
+      body: { project: p.id, sampler_schema: schemaId, device_id: 'dev-1', response_id: `${p.id}-${schemaId}-1-dev-${Date.now()}`, site: p.sites[0].id, time_updated: new Date().toISOString(), data: { '0': { [ids[0]!]: 3 } } },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const before = (await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body;
+    const { revision: _r, time_updated: _t, ...previous } = before;
+
+    // Adults becomes a text question, fuel goes, a name question comes.
+    const csv = 'category,question,type,choices,required,code\nHousehold,How many adults?,text,,,adults\nAbout you,Your name,text,,,name\n';
+    const fileId = await upload(p.id, 'questions.csv', csv, 'text/csv');
+    const refused = await api('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        detail: 'This form has 1 response: replacing it changes 3 questions. Send confirm to replace it; the current form is kept as a version you can restore.',
+        changes: { fuel: ['removed', 'choice'], adults: ['retyped', 'number', 'open'], name: ['added', 'open'] },
+      },
+    });
+    expect((await api('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body).toEqual(before);
+
+    const replaced = await api<Record<string, any>>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId, confirm: true } });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect(replaced.body.schema.revision).toBe(3);
+    const versions = await api<Record<string, any>>('GET', `samplerschema/${schemaId}/versions/`, { token: owner.access });
+    expect(versions).toMatchObject({ status: 200, body: { count: 1, results: [{ id: 2, name: 'Household form', questions: 2, time_saved: expect.any(String) }] } });
+
+    const restored = await api<Record<string, any>>('POST', `samplerschema/${schemaId}/versions/2/restore/`, { token: owner.access });
+    expect(restored).toMatchObject({ status: 200, body: { revision: 4 } });
+    const { revision: _r2, time_updated: _t2, ...now } = (await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body;
+    expect(now).toEqual(previous);
+    // The replacing form is a version in its turn.
+    const after = await api<Record<string, any>>('GET', `samplerschema/${schemaId}/versions/`, { token: owner.access });
+    expect(after.body.results.map((v: { id: number; questions: number }) => [v.id, v.questions])).toEqual([[3, 2], [2, 2]]);
+    expect((await api('POST', `samplerschema/${schemaId}/versions/4/restore/`, { token: owner.access })).status).toBe(404);
+    expect((await api('POST', `samplerschema/${schemaId}/versions/99999999999/restore/`, { token: owner.access })).status).toBe(404);
+    expect((await api('GET', `samplerschema/${schemaId}/versions/`)).status).toBe(401);
+    // Authorized like saving the form: not for a collector, not once the project is live.
+    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'versions.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true } });
+    const collector = await login(api, 'versions.collector@example.org', 'collector pass 9');
+    expect((await api('GET', `samplerschema/${schemaId}/versions/`, { token: collector.access })).status).toBe(403);
+    expect((await api('POST', `samplerschema/${schemaId}/versions/2/restore/`, { token: collector.access })).status).toBe(403);
+    expect(await api('POST', `project/${p.id}/status/`, { token: owner.access, body: { project_state: 'O' } })).toMatchObject({ status: 200 });
+    expect(await api('POST', `samplerschema/${schemaId}/versions/3/restore/`, { token: owner.access })).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ['Cannot edit schema for this project!'] },
+    });
+  });
+
   it('imports an XLSForm: groups, choices, calculations, relevance, and a report of what was not converted', async () => {
     const p = await newProject('From XLSForm');
     const wb = new ExcelJS.Workbook();

@@ -24,6 +24,13 @@ export function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
+/** A version id is a revision (int32 on the wire): larger ids are no version rather than another one. */
+const versionId = (value: string) => {
+  const v = parseId(value, problems.notFound);
+  if (v > 2_147_483_647) throw problems.notFound();
+  return v;
+};
+
 export default async function formRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } };
   const f = clients.forms;
@@ -74,9 +81,27 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/create-form-from-upload/', opts, async (r) => {
     const b = r.body ?? {};
     const reply = await f.convertUpload(
-      { caller: r.caller, project_id: projectId(r), file_identifier: str(b.file_identifier ?? b.file_id), schema_id: id(b.schema) },
+      { caller: r.caller, project_id: projectId(r), file_identifier: str(b.file_identifier ?? b.file_id), schema_id: id(b.schema), confirm: b.confirm === true },
       meta(r),
     );
     return { schema: reply.schema ? documentJson(reply.schema) : null, notes: reply.notes, format: reply.format, questions: reply.questions, summary: reply.summary };
   });
+
+  // Earlier versions of a form, and putting one back (409.2 replacements keep the form they replace as one).
+  app.get<{ Params: { id: string } }>('/api/samplerschema/:id/versions/', { ...opts, schema: { ...opts.schema, summary: 'Earlier versions of a form, newest first' } }, async (r) => {
+    const { results } = await f.listSchemaVersions({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r));
+    return { results, count: results.length };
+  });
+
+  app.post<{ Params: { id: string; versionId: string } }>(
+    '/api/samplerschema/:id/versions/:versionId/restore/',
+    { ...opts, schema: { ...opts.schema, summary: 'Makes an earlier version the current form; the current one becomes a version' } },
+    async (r) =>
+      documentJson(
+        await f.restoreSchemaVersion(
+          { caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId), version_id: versionId(r.params.versionId) },
+          meta(r),
+        ),
+      ),
+  );
 }

@@ -151,6 +151,18 @@ export const problems = {
 
   // 409: conflicts with what is there.
   alreadyExists: problem('409.1', (what: string) => `${what} already exists.`),
+  /**
+   * Replacing a form that has responses without `confirm`; the fields list the questions it changes by code name:
+   * ["added", type], ["removed", type] or ["retyped", from, to].
+   */
+  replaceNeedsConfirm: (responses: number, changes: FieldErrors) => {
+    const n = Object.keys(changes).length;
+    return new Problem(
+      '409.2',
+      `This form has ${responses} ${responses === 1 ? 'response' : 'responses'}: replacing it changes ${n} ${n === 1 ? 'question' : 'questions'}. Send confirm to replace it; the current form is kept as a version you can restore.`,
+      changes,
+    );
+  },
 
   // 413, 429: limits.
   payloadTooLarge: problem('413.1', () => 'Request body is too large.'),

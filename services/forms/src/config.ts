@@ -8,6 +8,8 @@ export const formsConfigShape = {
   ...objectStoreVars,
   /** Address (host:port) of the projects service. */
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
+  /** Address (host:port) of the responses service: replacing a form that has responses needs a confirmation. */
+  RESPONSES_GRPC_ADDR: vars.string('127.0.0.1:50054'),
   /** gRPC port of the forms service. */
   FORMS_GRPC_PORT: vars.port(50053),
   /** Largest form file (CSV or XLSX) converted, in bytes; a larger one is refused (413.2) before it is read. */

@@ -1,6 +1,6 @@
 // The forms service process: config, build, listen, signals.
 import { availableParallelism } from 'node:os';
-import { projects } from '@fieldwork/proto';
+import { projects, responses } from '@fieldwork/proto';
 import { createClient, createObjectStore, runMain, startService } from '@fieldwork/service-kit';
 import { loadFormsConfig } from './config.js';
 import { ConversionPool } from './convert/conversion-pool.js';
@@ -12,6 +12,8 @@ import { SchemaService } from './service/schema.service.js';
 runMain(async () => {
   const config = loadFormsConfig();
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
+  // Whether a form has responses before it is replaced.
+  const responsesClient = createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR);
   return startService({
     name: 'forms',
     config,
@@ -31,12 +33,13 @@ runMain(async () => {
       const documents = new DocumentService(sql, projectsClient, files, log, conversions, {
         maxFileBytes: config.FORMS_MAX_FILE_BYTES,
         limits: { ...FORM_LIMITS, rows: config.FORMS_MAX_SHEET_ROWS },
-      });
+      }, responsesClient);
       return {
         services: [formsGrpc(new SchemaService(sql), documents, log)],
         close: async () => {
           await conversions.close();
           projectsClient.close();
+          responsesClient.close();
         },
       };
     },

@@ -17,6 +17,8 @@ export function formsGrpc(schemas: SchemaService, documents: DocumentService, lo
     convertUpload: (req, ctx) => documents.convert(req, ctx),
     exportXlsForm: (req, ctx) => documents.exportXlsForm(req, ctx),
     getSchemaInternal: (req) => documents.getInternal(req),
+    listSchemaVersions: (req, ctx) => documents.versions(req, ctx),
+    restoreSchemaVersion: (req, ctx) => documents.restore(req, ctx),
   };
   return {
     name: 'fieldwork.forms.v1.FormsService',

@@ -2,16 +2,21 @@
 // uploaded files. Saving is refused on live and finalized projects, for a longitudinal schema without a primary key,
 // and with several primary keys, with the spec's messages; the project's state comes from the projects service.
 import ISO6391 from 'iso-639-1';
-import type { common, forms, projects } from '@fieldwork/proto';
+import type { common, forms, projects, responses } from '@fieldwork/proto';
 import { saveRefusal, SAVE_REFUSALS, countQuestions, type SchemaBody } from '@fieldwork/sampler';
 import { problems, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
 import type { ConversionPool } from '../convert/conversion-pool.js';
 import type { FormLimits } from '../convert/form-limits.js';
 import { xlsFormFile } from '../domain/xlsform-export.js';
+import { changeFields, formChanges } from '../domain/form-changes.js';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
+export type ResponsesClient = Pick<PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>, 'countResponses'>;
+/** Earlier versions listed, newest first. */
+const VERSIONS_LISTED = 50;
+
 /** The call's request id, and its signal: aborted when the caller gives up (the gateway's deadline passed). */
 type Ctx = { requestId: string; signal?: AbortSignal };
 
@@ -45,6 +50,7 @@ export class DocumentService {
     private readonly log: Logger,
     private readonly conversions: Pick<ConversionPool, 'run'>,
     private readonly conversion: ConversionOptions,
+    private readonly responses: ResponsesClient,
   ) {
     this.store = new SchemaStore(sql);
   }
@@ -113,15 +119,51 @@ export class DocumentService {
     const content = await streamToBuffer(await this.files.get(file.object_key), maxFileBytes);
     const projectType = target.level === 0 ? access.project_type : 'S';
     const converted = await this.conversions.run({ filename: file.filename, content, projectType, limits: this.conversion.limits }, ctx.signal);
-    const saved = await this.store.save(target.id, converted.converted.body, converted.converted.name, 0, callerId(req.caller));
-    this.log.info({ projectId: req.project_id, format: converted.format, notes: converted.converted.notes.length }, 'form made from a file');
+    // Responses answer the current questions: replacing them needs the caller's confirmation, given knowing the changes.
+    const counts = await this.responses.countResponses({ project_id: req.project_id }, ctx);
+    const answered = Number(counts.by_schema[target.id]?.total ?? 0);
+    if (answered > 0 && !req.confirm) throw problems.replaceNeedsConfirm(answered, changeFields(formChanges(target.body, converted.converted.body)));
+    await this.store.keepCurrent(target);
+    // Saved over the revision the changes were listed against, or refused (someone saved in between).
+    const saved = await this.store.save(target.id, converted.converted.body, converted.converted.name, target.revision, callerId(req.caller));
+    if (!saved) throw problems.alreadyExists('A newer revision of this form');
+    this.log.info({ projectId: req.project_id, format: converted.format, notes: converted.converted.notes.length, responses: answered }, 'form made from a file');
     return {
-      schema: toDocument(saved!, true),
+      schema: toDocument(saved, true),
       notes: converted.converted.notes,
       format: converted.format,
       questions: converted.converted.questions,
       summary: converted.converted.summary,
     };
+  }
+
+  /** Earlier versions of the schema, for whoever may save it. */
+  async versions(req: forms.SchemaRef, ctx: Ctx): Promise<forms.SchemaVersionList> {
+    const { row } = await this.editable(req.caller, req.schema_id, ctx);
+    const rows = await this.store.versions(row.id, row.revision, VERSIONS_LISTED);
+    return {
+      results: rows.map((v) => ({ id: v.revision, time_saved: v.time_saved.toISOString(), name: v.name ?? row.name, questions: countQuestions(v.body) })),
+    };
+  }
+
+  /** Makes an earlier version current as a new revision; the body it replaces stays a version. */
+  async restore(req: forms.RestoreVersionRequest, ctx: Ctx): Promise<forms.SchemaDocument> {
+    const { row } = await this.editable(req.caller, req.schema_id, ctx);
+    const version = req.version_id > 0 && req.version_id < row.revision ? await this.store.version(row.id, req.version_id) : undefined;
+    if (!version) throw problems.notFound();
+    await this.store.keepCurrent(row);
+    const saved = await this.store.save(row.id, version.body, version.name ?? undefined, row.revision, callerId(req.caller));
+    if (!saved) throw problems.alreadyExists('A newer revision of this form');
+    this.log.info({ schemaId: row.id, from: row.revision, restored: version.revision, revision: saved.revision }, 'schema version restored');
+    return toDocument(saved, true);
+  }
+
+  /** The schema when the caller may save it: the form screen, and a project neither live nor finalized. */
+  private async editable(caller: common.Caller | undefined, schemaId: number, ctx: Ctx) {
+    const found = await this.visible(caller, schemaId, ctx);
+    if (!found.access.screens.includes('form')) throw problems.forbidden();
+    if (saveRefusal(found.access.project_state, 'S', found.row.body) === SAVE_REFUSALS.notEditable) throw problems.invalid(SAVE_REFUSALS.notEditable);
+    return found;
   }
 
   private async visible(caller: common.Caller | undefined, schemaId: number, ctx: Ctx) {

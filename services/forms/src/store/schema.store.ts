@@ -15,6 +15,13 @@ export interface SchemaRow {
   time_updated: Date;
 }
 
+export interface VersionRow {
+  revision: number;
+  name: string | null;
+  body: SchemaBody;
+  time_saved: Date;
+}
+
 export class SchemaStore {
   constructor(private readonly sql: Sql) {}
 
@@ -49,7 +56,32 @@ export class SchemaStore {
       returning *`;
     if (!row) return undefined;
     await this.sql`
-      insert into schema_revisions (schema_id, revision, body, saved_by) values (${id}, ${row.revision}, ${this.sql.json(body as never)}, ${savedBy})`;
+      insert into schema_revisions (schema_id, revision, body, saved_by, name)
+      values (${id}, ${row.revision}, ${this.sql.json(body as never)}, ${savedBy}, ${row.name})`;
+    return row;
+  }
+
+  /**
+   * Keeps the schema's current body as its revision, for a schema never saved since it was made (a save keeps
+   * its own body): what is about to be replaced can be restored.
+   */
+  async keepCurrent(row: SchemaRow): Promise<void> {
+    await this.sql`
+      insert into schema_revisions (schema_id, revision, body, saved_by, name, time_saved)
+      values (${row.id}, ${row.revision}, ${this.sql.json(row.body as never)}, 0, ${row.name}, ${row.time_updated})
+      on conflict (schema_id, revision) do nothing`;
+  }
+
+  /** The revisions before `current`, newest first (at most `limit`). */
+  async versions(id: number, current: number, limit: number): Promise<VersionRow[]> {
+    return this.sql<VersionRow[]>`
+      select revision, name, body, time_saved from schema_revisions
+      where schema_id = ${id} and revision < ${current} order by revision desc limit ${limit}`;
+  }
+
+  async version(id: number, revision: number): Promise<VersionRow | undefined> {
+    const [row] = await this.sql<VersionRow[]>`
+      select revision, name, body, time_saved from schema_revisions where schema_id = ${id} and revision = ${revision}`;
     return row;
   }
 

@@ -29,6 +29,7 @@ import { LanguageManager } from './LanguageManager';
 import { Preview } from './Preview';
 import { problemsAt, serverProblems } from './problems';
 import { QuestionEditor } from './QuestionEditor';
+import { VersionList } from './VersionList';
 
 const BACKGROUND_SAVE_MS = 60_000;
 const NEW_TYPES = ITEM_TYPES.filter((t) => t !== 'empty');
@@ -47,7 +48,7 @@ export function BuilderPage() {
   const [fetchXlsForm, xlsFormState] = useXlsFormMutation();
   const [itemId, setItemId] = useState<number | null>(null);
   const [newType, setNewType] = useState<ItemType>('open');
-  const [panel, setPanel] = useState<'edit' | 'preview' | 'languages'>('edit');
+  const [panel, setPanel] = useState<'edit' | 'preview' | 'languages' | 'versions'>('edit');
 
   useEffect(() => {
     if (doc && doc.id !== state.schemaId) dispatch(loaded(doc));
@@ -127,7 +128,7 @@ export function BuilderPage() {
             </option>
           ))}
         </select>
-        {(['edit', 'preview', 'languages'] as const).map((p) => (
+        {(['edit', 'preview', 'languages', 'versions'] as const).map((p) => (
           <button key={p} type="button" className={panel === p ? 'link active' : 'link'} data-testid={`panel-${p}`} onClick={() => setPanel(p)}>
             {t(`builder.panels.${p}`)}
           </button>
@@ -159,6 +160,7 @@ export function BuilderPage() {
       )}
       {panel === 'preview' && <Preview body={body} lang={lang} schemaId={schemaId} />}
       {panel === 'languages' && <LanguageManager body={body} onChange={edit} />}
+      {panel === 'versions' && <VersionList schemaId={schemaId} dirty={state.dirty} editable={state.editable} />}
       {panel === 'edit' && (
         <div className="builder-grid">
           <aside className="categories" data-testid="categories">
