@@ -69,6 +69,18 @@ describe.each(adapters)('%s object store', (kind, make) => {
     expect(read).toBe(3 * 1024 * 1024);
   });
 
+  it('leaves no object when a stream of unknown length fails part way', async () => {
+    let sent = 0;
+    const failing = new Readable({
+      read() {
+        if (sent++ < 2) this.push(Buffer.alloc(1024 * 1024, 3));
+        else this.destroy(new Error('client went away'));
+      },
+    });
+    await expect(store.put('unknown/failed.bin', failing, { contentType: 'text/csv' })).rejects.toThrow('client went away');
+    expect(await store.stat('unknown/failed.bin')).toBeUndefined();
+  });
+
   it('streams 20 MiB in and out without holding it in memory', async () => {
     const before = process.memoryUsage().rss;
     const { size } = await store.put('big/blob.bin', bigStream(20), { contentType: 'application/octet-stream', size: 20 * 1024 * 1024 });

@@ -32,6 +32,8 @@ async function firstBytes(body: Readable, limit: number): Promise<{ head: Buffer
       continue;
     }
     if (body.readableEnded) return { head: Buffer.concat(chunks), ended: true };
+    if (body.errored) throw body.errored;
+    if (body.destroyed) throw new Error('the stream was destroyed before its end');
     const ended = await new Promise<boolean>((resolve, reject) => {
       const settle = (value: boolean | Error) => {
         body.off('readable', onReadable).off('end', onEnd).off('error', settle);
@@ -81,7 +83,9 @@ export class S3ObjectStore implements ObjectStore {
     else if (options.size !== undefined) await this.client.putObject(this.options.bucket, key, body, options.size, meta);
     else {
       // Unknown length: a stream that ends within one small part is one PUT, a longer one a multipart upload of small
-      // parts (whose unfinished parts are dropped when the stream fails).
+      // parts (whose unfinished parts are dropped when the stream fails). The stream's error is this put's rejection:
+      // listened to from here on, so that it is not also an uncaught 'error' event while nothing else reads it yet.
+      body.on('error', () => undefined);
       const { head, ended } = await firstBytes(body, STREAM_PART_BYTES);
       if (ended) await this.client.putObject(this.options.bucket, key, head, head.length, meta);
       else {
