@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // XLSForm conversion benchmark (issue 23): time to read and convert generated XLSForms of 500 to 20,000 survey rows,
-// in the converter alone (no gateway, no worker, no database). Build first: `pnpm run build`.
-//   full:   node bench/xlsform/run.mjs
-//   smoke:  node bench/xlsform/run.mjs --smoke
+// in the converter alone (no gateway, no worker, no database), or with --api through the API on a whole stack
+// (upload + create-form-from-upload), with a light forms call of another project timed beside the largest.
+// Build first: `pnpm run build`.
+//   full:   node bench/xlsform/run.mjs            API: node bench/xlsform/run.mjs --api  (records docs/benchmarks.md)
+//   smoke:  node bench/xlsform/run.mjs --smoke    API: node bench/xlsform/run.mjs --api --smoke
 //   before: BEFORE=/path/to/other/checkout node bench/xlsform/run.mjs   (times that checkout's convertFile too)
 import { fileURLToPath } from 'node:url';
 import { cpus, totalmem, release } from 'node:os';
@@ -46,6 +48,11 @@ async function workbook(n, variant = 2) {
   for (const c of ['maize', 'beans', 'rice', 'cassava', 'sorghum', 'millet']) choices.addRow(['crops', c, c, c]);
   wb.addWorksheet('settings').addRows([['form_title', 'default_language'], ['Bench', 'English (en)']]);
   return { buffer: Buffer.from(await wb.xlsx.writeBuffer()), rows };
+}
+
+if (process.argv.includes('--api')) {
+  const { runApi } = await import('./api.mjs');
+  process.exit(await runApi(workbook, SIZES, smoke));
 }
 
 const before = process.env.BEFORE ? await import(join(process.env.BEFORE, 'services/forms/dist/service/document.service.js')) : undefined;

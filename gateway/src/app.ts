@@ -2,7 +2,7 @@
 // then the routes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { childTrace, formatTraceparent, metrics, NO_REVOCATIONS, parseTraceparent, problems, type Logger, type RevocationCheck } from '@fieldwork/service-kit';
+import { childTrace, formatTraceparent, metrics, NO_REVOCATIONS, parseTraceparent, problems, type Logger, type ObjectStore, type RevocationCheck } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -87,6 +87,8 @@ export async function buildGateway(deps: {
   options: GatewayOptions;
   /** The revocation list every token is checked against (server.ts watches it; none in unit tests). */
   revocations?: RevocationCheck;
+  /** The object store project uploads stream to (none in unit tests: uploads are then sent whole to the service). */
+  objects?: ObjectStore;
 }): Promise<FastifyInstance> {
   const { clients, options } = deps;
   const app = Fastify({
@@ -184,7 +186,7 @@ export async function buildGateway(deps: {
   await app.register(organizationRoutes, { clients });
   await app.register(errorReportRoutes);
   await app.register(workspaceRoutes, { clients });
-  await app.register(projectRoutes, { clients });
+  await app.register(projectRoutes, { clients, objects: deps.objects });
   await app.register(structureRoutes, { clients });
   await app.register(projectUserRoutes, { clients });
   await app.register(collectionRoutes, { clients });

@@ -1,7 +1,7 @@
 // Every environment variable of the gateway, with its default.
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, natsVars, vars, z } from '@fieldwork/service-kit';
+import { loadConfig, natsVars, objectStoreVars, vars, z } from '@fieldwork/service-kit';
 
 /** An address, a CIDR, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
 const proxyEntry = (e: string) => {
@@ -55,12 +55,11 @@ export const gatewayConfigShape = {
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */
   CORS_ORIGINS: vars.string(''),
-  /** `fs`: serve the single-machine object store's signed URLs at /api/files/; `s3`: the URLs point at S3. */
-  OBJECT_STORE: z.enum(['fs', 's3']).default('fs'),
-  /** Directory of the fs object store. */
-  OBJECT_STORE_DIR: vars.string('.data/objects'),
-  /** Secret the services sign fs object store URLs with. */
-  OBJECT_STORE_SIGNING_SECRET: vars.string(''),
+  /**
+   * The object store project uploads stream to, as the services have it. `fs`: the gateway also serves the store's
+   * signed URLs at /api/files/ (when OBJECT_STORE_SIGNING_SECRET is set); `s3`: the URLs point at S3.
+   */
+  ...objectStoreVars,
   /** Origins of map tiles the web app may load (comma-separated), added to the CSP. */
   MAP_TILE_ORIGINS: vars.string('https://tile.openstreetmap.org'),
   /** The built web app served at `/`; empty serves none. */

@@ -1,6 +1,6 @@
 // The gateway process: config, clients, build, listen; close-with-grace on signals.
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, connectNats, createLogger, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
+import { ConfigError, connectNats, createObjectStore, FsObjectStore, createLogger, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
 import { buildGateway } from './app.js';
 import { connectClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -22,10 +22,14 @@ async function main() {
   // Every access token, API key and share link is checked against the revocation list: serve only once it is loaded.
   const nats = await connectNats(config.NATS_URL, { name: 'fieldwork-gateway', log });
   const revocations = await RevocationList.watch(nats.nc, config.NATS_PREFIX, log.child({ component: 'revocations' }));
+  // Project uploads stream here (the fs store signs no URL for the gateway, so its secret may be empty).
+  const objects =
+    config.OBJECT_STORE === 's3' ? createObjectStore(config) : new FsObjectStore({ root: config.OBJECT_STORE_DIR, publicBaseUrl: config.PUBLIC_URL, signingSecret: config.OBJECT_STORE_SIGNING_SECRET });
   const app = await buildGateway({
     clients,
     log,
     revocations,
+    objects,
     options: {
       jwtSecret: config.JWT_SECRET,
       apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,

@@ -67,6 +67,18 @@ describe('process endpoints', () => {
     for (const p of ['/api/api-token-auth/', '/api/api-token-refresh/', '/api/accounts/user/{id}/', '/api/organization/{id}/', '/api/api/v1/organization-user/']) {
       expect(Object.keys(doc.paths)).toContain(p);
     }
+    // The upload's multipart body: one binary field, its limit named.
+    expect(doc.paths['/api/project/{id}/upload/']).toMatchObject({
+      post: {
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: expect.stringContaining('50 MB') } } },
+            },
+          },
+        },
+      },
+    });
   });
 
   it('gives every answer a request id, and echoes a valid one it was sent', async () => {

@@ -1,17 +1,18 @@
 // Projects (spec 000 §7 Projects): create, read, update, duplicate, upload, status, type, period, hierarchy.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ObjectStore } from '@fieldwork/service-kit';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { boundedInt, optBoundedInt } from '../schemas.js';
 import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
-import { readUpload } from './uploads.js';
+import { readUpload, streamUpload, uploadBodySchema, UPLOAD_MAX_BYTES } from './uploads.js';
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string }; Body: Json };
 export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) => parseId(r.params.id, problems.invalidProjectId);
 
-export default async function projectRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+export default async function projectRoutes(app: FastifyInstance, { clients, objects }: { clients: Clients; objects?: ObjectStore | undefined }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['projects'], security: secured } };
   const projects = clients.projects;
   const full = async (r: FastifyRequest, projectIdValue: number) => projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
@@ -88,9 +89,25 @@ export default async function projectRoutes(app: FastifyInstance, { clients }: {
   app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', opts, (r, reply) => duplicate(r, reply));
   app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', opts, (r, reply) => duplicate(r, reply));
 
-  app.post<P>('/api/project/:id/upload/', opts, async (r, reply) => {
-    const file = await readUpload(r, 50 * 1024 * 1024);
-    return reply.status(201).send(await projects.uploadFile({ caller: r.caller, project_id: projectId(r), ...file }, meta(r)));
+  // A project file (imports, form files): streamed to the object store when the gateway has one, else sent whole.
+  // The body schema documents the multipart body (OpenAPI); the handler reads and checks the part itself.
+  const uploadOpts = { ...opts, schema: { ...opts.schema, consumes: ['multipart/form-data'], body: uploadBodySchema(UPLOAD_MAX_BYTES) }, validatorCompiler: () => () => true };
+  app.post<P>('/api/project/:id/upload/', uploadOpts, async (r, reply) => {
+    const pid = projectId(r);
+    const base = { caller: r.caller, project_id: pid, filename: '', content_type: '', content: Buffer.alloc(0), object_key: '', check_only: false };
+    if (!objects) {
+      const file = await readUpload(r, UPLOAD_MAX_BYTES);
+      return reply.status(201).send(await projects.uploadFile({ ...base, ...file }, meta(r)));
+    }
+    const made = await streamUpload(
+      r,
+      objects,
+      pid,
+      UPLOAD_MAX_BYTES,
+      (filename) => projects.uploadFile({ ...base, filename, check_only: true }, meta(r)),
+      ({ filename, object_key }) => projects.uploadFile({ ...base, filename, object_key }, meta(r)),
+    );
+    return reply.status(201).send(made);
   });
 
   app.post<P>('/api/project/:id/status/', opts, async (r) =>

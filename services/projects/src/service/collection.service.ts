@@ -144,6 +144,11 @@ export class CollectionService {
     return this.listReferences({ caller: a.caller, project_id: a.project.id }, ctx);
   }
 
+  /**
+   * A project file. Sent whole (`content`), or streamed by the gateway to the object store first: the gateway asks
+   * with `check_only` (access and type, before a byte is stored, answering the name and type to store it under), then
+   * names the stored object (`object_key`), which must be a fresh key under this project's uploads.
+   */
   async uploadFile(req: projects.UploadFileRequest, ctx: Ctx): Promise<projects.UploadFileReply> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters', 'form');
@@ -151,11 +156,24 @@ export class CollectionService {
     const ext = extname(name).toLowerCase();
     const type = UPLOAD_TYPES[ext];
     if (!type) throw problems.invalidFields({ file: [`Unsupported file type. Upload one of ${Object.keys(UPLOAD_TYPES).join(', ')}.`] });
-    if (req.content.length === 0) throw problems.invalidFields({ file: ['The file is empty.'] });
-    if (req.content.length > UPLOAD_MAX_BYTES) throw problems.payloadTooLarge();
-    const fileId = randomUUID();
-    const key = `uploads/${a.project.id}/${fileId}/${name}`;
-    await this.deps.files.put(key, Buffer.from(req.content), { contentType: type, size: req.content.length });
+    if (req.check_only) return { file_id: '', filename: name, size: 0, content_type: type, url: '' };
+    let fileId: string;
+    let key: string;
+    let size: number;
+    if (req.object_key !== '') {
+      const m = /^uploads\/(\d+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/[^/]+$/.exec(req.object_key);
+      if (!m || Number(m[1]) !== a.project.id) throw problems.invalidFields({ file: ['The stored file is not one of this project.'] });
+      const info = await this.deps.files.stat(req.object_key);
+      if (!info) throw problems.invalidFields({ file: ['The stored file is missing.'] });
+      [fileId, key, size] = [m[2]!, req.object_key, info.size];
+    } else {
+      fileId = randomUUID();
+      key = `uploads/${a.project.id}/${fileId}/${name}`;
+      size = req.content.length;
+    }
+    if (size === 0) throw problems.invalidFields({ file: ['The file is empty.'] });
+    if (size > UPLOAD_MAX_BYTES) throw problems.payloadTooLarge();
+    if (req.object_key === '') await this.deps.files.put(key, Buffer.from(req.content), { contentType: type, size });
     await this.store.addFile({
       file_id: fileId,
       organization_id: a.organizationId,
@@ -163,11 +181,11 @@ export class CollectionService {
       object_key: key,
       filename: name,
       content_type: type,
-      size: req.content.length,
+      size,
       purpose: 'upload',
       uploaded_by: a.caller.user_id,
     });
-    return { file_id: fileId, filename: name, size: req.content.length, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S, filename: name }) };
+    return { file_id: fileId, filename: name, size, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S, filename: name }) };
   }
 
   /** A logo before or after the project exists: project-logos/<random>-<name>; the key is the project's `logo`. */

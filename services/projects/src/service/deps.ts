@@ -10,6 +10,8 @@ export type ResultsClient = PromiseClient<typeof results.ResultsServiceService, 
 /** The part of the object store projects use (logos and uploaded files). */
 export interface FileStore {
   put(key: string, body: Buffer, options?: { contentType?: string; size?: number }): Promise<unknown>;
+  /** The size of a stored object (one the gateway streamed), undefined when missing. */
+  stat(key: string): Promise<{ size: number } | undefined>;
   presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string>;
 }
 
