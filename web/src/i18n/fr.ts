@@ -207,6 +207,8 @@ export const fr: Messages = {
     fromFileHelp: 'Envoyez une liste de questions (CSV ou XLSX : category, question, type, choices, required, code) ou un XLSForm.',
     converted: '{{file}} ({{format}}) : {{count}} questions.',
     noLosses: 'Importé sans perte.',
+    repeatLevels: 'Ses répétitions sont devenues des niveaux du projet, chacun avec son formulaire ; leurs fiches se rangent sous une réponse du niveau au-dessus :',
+    repeatLevel: '{{name}} (niveau {{level}}, {{count}} questions)',
     losses: 'Importé avec {{count}} pertes : ce que le formulaire n’a pas pu garder est listé ci-dessous.',
     openBuilder: 'Ouvrir le constructeur de formulaire',
     types: { empty: 'Vide', binary: 'Oui / non', choice: 'Choix', open: 'Texte', number: 'Nombre', date: 'Date', currency: 'Monnaie', geotag: 'Position', calculated: 'Calcul', concatenation: 'Concaténation', barcode: 'Code-barres', image: 'Image', reference_project: 'Projet de référence', signature: 'Signature', instruction: 'Consigne' },
