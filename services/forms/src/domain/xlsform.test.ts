@@ -261,6 +261,50 @@ describe('fromXlsForm', () => {
     expect(c.summary).toBe('Imported 9 questions with 4 losses.');
   });
 
+  it('gives a level the relevance of the groups around its repeat, joined with its categories\' own', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'relevant'],
+        ['select_one yn', 'has', 'Anyone?', ''],
+        ['integer', 'n', 'How many?', ''],
+        ['begin group', 'g', 'People', "${has} = 'yes'"],
+        ['begin repeat', 'p', '', ''],
+        ['begin group', 'kid', 'Child', '${age} < 5 or ${age} > 70'],
+        ['integer', 'age', 'Age', '${n} > 0'],
+        ['end group', '', '', ''],
+        ['end repeat', '', '', ''],
+        ['end group', '', '', ''],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['yn', 'yes', 'Yes'],
+        ['yn', 'no', 'No'],
+      ],
+    });
+    const top = items(c.body);
+    // A repeat without a label is named by its name.
+    expect(c.levels!.map((l) => l.name)).toEqual(['p']);
+    const form = c.levels![0]!.body;
+    const yes = top.has!.options.choices![0]!;
+    const parent = { itemId: top.has!.id, schemaId: levelSchemaPlaceholder(0), condition: [yes], finalized: true };
+    const age = items(form).age!;
+    const kid = form.entities.blocks[form.form[0]!]!;
+    expect(kid.name).toEqual({ en: 'Child' });
+    // has = yes AND (age < 5 OR age > 70): the OR multiplied out.
+    expect(kid.conditions).toEqual([
+      parent,
+      { operator: 'AND' },
+      { itemId: age.id, schemaId: 0, condition: { $lt: 5 }, finalized: true },
+      { operator: 'OR' },
+      parent,
+      { operator: 'AND' },
+      { itemId: age.id, schemaId: 0, condition: { $gt: 70 }, finalized: true },
+    ]);
+    // The question's own relevance on the parent level's answer.
+    expect(parentOf(form, 'item', age.id)!.conditions).toEqual([{ itemId: top.n!.id, schemaId: levelSchemaPlaceholder(0), condition: { $gt: 0 }, finalized: true }]);
+    expect(c.notes).toEqual([]);
+  });
+
   it('keeps a form without repeats to one level, as before', async () => {
     const c = await convert({ survey: [['type', 'name', 'label'], ['begin group', 'g', 'G'], ['text', 'a', 'A'], ['end group', '', '']] });
     expect(c.levels).toBeUndefined();
