@@ -207,6 +207,7 @@ export const en = {
     noLosses: 'Imported with no losses.',
     repeatLevels: 'Its repeats became levels of the project, each with its form; their records are filed under a response of the level above:',
     repeatLevel: '{{name}} (level {{level}}, {{count}} questions)',
+    otherFormQuestion: '{{name}} (level above)',
     losses: 'Imported with {{count}} losses: what the form could not keep is listed below.',
     openBuilder: 'Open the form builder',
     types: { empty: 'Empty', binary: 'Yes / no', choice: 'Choice', open: 'Text', number: 'Number', date: 'Date', currency: 'Currency', geotag: 'Location', calculated: 'Calculated', concatenation: 'Concatenation', barcode: 'Barcode', image: 'Image', reference_project: 'Reference project', signature: 'Signature', instruction: 'Instruction' },

@@ -209,6 +209,7 @@ export const fr: Messages = {
     noLosses: 'Importé sans perte.',
     repeatLevels: 'Ses répétitions sont devenues des niveaux du projet, chacun avec son formulaire ; leurs fiches se rangent sous une réponse du niveau au-dessus :',
     repeatLevel: '{{name}} (niveau {{level}}, {{count}} questions)',
+    otherFormQuestion: '{{name}} (niveau au-dessus)',
     losses: 'Importé avec {{count}} pertes : ce que le formulaire n’a pas pu garder est listé ci-dessous.',
     openBuilder: 'Ouvrir le constructeur de formulaire',
     types: { empty: 'Vide', binary: 'Oui / non', choice: 'Choix', open: 'Texte', number: 'Nombre', date: 'Date', currency: 'Monnaie', geotag: 'Position', calculated: 'Calcul', concatenation: 'Concaténation', barcode: 'Code-barres', image: 'Image', reference_project: 'Projet de référence', signature: 'Signature', instruction: 'Consigne' },
