@@ -2,9 +2,11 @@
 // (and a `visits` repeat in it) makes a three-level project, each level's schema holding its form; responses of the
 // members level are filed with their household as parent_id, and the members' categories are conditioned on the
 // household's answer. Importing again: a file that would drop a level with responses is refused (409.3) and changes
-// nothing; replacing forms that have responses needs confirm (409.2), with the changes of every level.
+// nothing; replacing forms that have responses needs confirm (409.2), with the changes of every level; when the
+// hierarchy cannot be stored, the forms are rolled back and the new levels' schemas deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import postgres from 'postgres';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { client, login, point, type Api, type Session } from './helpers.js';
 
@@ -13,13 +15,16 @@ type Json = Record<string, any>;
 let t: TestStack;
 let api: Api;
 let owner: Session;
+let db: postgres.Sql;
 
 beforeAll(async () => {
   t = await startTestStack();
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
+  db = postgres(t.infra.databaseUrl, { max: 2, onnotice: () => undefined });
 });
 afterAll(async () => {
+  await db?.end();
   await t?.stop();
 });
 
@@ -162,6 +167,32 @@ describe('an XLSForm with repeats', () => {
       body: { is_hierarchical: true, project_hierarchy: [...(await hierarchyOf(other.id)).slice(0, 2), { level: 2, name: 'Visits', schema_id: visits }] },
     });
     expect(foreign).toMatchObject({ status: 400, body: { project_hierarchy: ['No schema of this project has this id.'] } });
+  });
+
+  it('leaves the forms and the hierarchy as they were when the projects service fails to set the hierarchy', async () => {
+    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Refused', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const first = p.project_hierarchy[0].schema_id as number;
+    const before = await formOf(first);
+    const schemas = async () => (await db<{ id: number }[]>`select id::int as id from forms.sampler_schemas where project_id = ${p.id} and not deleted order by id`).map((r) => r.id);
+    // The projects database refuses to store this project's hierarchy (a trigger, as a failing write would).
+    await db.unsafe(`create or replace function projects.refuse_hierarchy_for_test() returns trigger language plpgsql as $$ begin raise exception 'hierarchy refused by the test'; end $$`);
+    await db.unsafe(`create trigger refuse_hierarchy_for_test before update of project_hierarchy on projects.projects for each row when (new.id = ${Number(p.id)}) execute function projects.refuse_hierarchy_for_test()`);
+    try {
+      const r = await convert(p.id, await household({ visits: true }));
+      expect(r.status, JSON.stringify(r.body)).toBeGreaterThanOrEqual(500);
+      // The first level's form was saved in the transaction that was rolled back; the new levels' schemas are gone.
+      expect(await hierarchyOf(p.id)).toEqual(p.project_hierarchy);
+      expect(await formOf(first)).toEqual(before);
+      expect(await schemas()).toEqual([first]);
+    } finally {
+      await db.unsafe('drop trigger refuse_hierarchy_for_test on projects.projects');
+      await db.unsafe('drop function projects.refuse_hierarchy_for_test()');
+    }
+    // The same file goes in once the hierarchy can be stored.
+    const r = await convert(p.id, await household({ visits: true }));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await hierarchyOf(p.id)).map((l) => l.name)).toEqual([p.project_hierarchy[0].name, 'Members', 'Visits']);
+    expect(await schemas()).toHaveLength(3);
   });
 
   it('leaves the hierarchy alone for a form without repeats', async () => {
