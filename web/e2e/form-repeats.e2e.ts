@@ -74,6 +74,8 @@ forEachViewport(['phone'], () => {
     await page.getByTestId('complete-response').click();
     await expect(page.getByTestId('notice')).toHaveText('The response is saved on the server.');
     await expect(page.getByTestId('response-row')).toHaveCount(1, { timeout: 15_000 });
+    // Members are the deepest level: nothing can be filed below one.
+    await expect(page.getByTestId('response-row').getByRole('link', { name: 'Add a record below' })).toHaveCount(0);
     await shot('members-list');
 
     const member = await api.must<Stored>('GET', `project/${project.id}/response/single/${await page.getByTestId('response-row').getAttribute('data-response-id')}/`);
