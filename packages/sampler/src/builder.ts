@@ -194,6 +194,13 @@ export function deleteChoice(body: SchemaBody, itemId: number, choiceId: number)
   const choice = next.entities.choices[choiceId];
   if (choice) choice.deleted = true;
   target.options.choices = (target.options.choices ?? []).filter((c) => c !== choiceId);
+  // Cascading choices: the deleted choice is tied to nothing and nothing is tied to it any more.
+  for (const other of Object.values(next.entities.items)) {
+    const filter = other.options.choiceFilter;
+    if (!filter) continue;
+    Reflect.deleteProperty(filter.ties, String(choiceId));
+    for (const [c, to] of Object.entries(filter.ties)) if (to.includes(choiceId)) filter.ties[c] = to.filter((t) => t !== choiceId);
+  }
   return next;
 }
 
