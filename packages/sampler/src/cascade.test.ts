@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addBlock, addChoice, addItem, deleteChoice, moveEntity, updateItem } from './builder.js';
 import { ANSWER_MESSAGES, checkResponse } from './answers.js';
-import { CHOICE_FILTER_MESSAGES, offeredChoices } from './cascade.js';
+import { CHOICE_FILTER_MESSAGES, offeredChoices, withoutUnoffered } from './cascade.js';
 import { formProblems } from './form-rules.js';
 import { newSchemaBody, type ChoiceFilter, type SchemaBody } from './schema.js';
 
@@ -109,5 +109,29 @@ describe('checkResponse with cascading choices', () => {
     const plain = withFilter(f.body, f.region, undefined);
     expect(check(plain, { [f.region]: f.nowhere }).problems).toEqual({});
     expect(check(plain, { [f.country]: f.kenya, [f.region]: f.kampala }).problems).toEqual({});
+  });
+});
+
+describe(withoutUnoffered.name, () => {
+  it('clears a child answer its parent no longer offers, down the chain, and keeps the offered ones', () => {
+    const f = cascade();
+    // A third level: Area under Region (Westlands under Nairobi, Old Town under Mombasa).
+    const area = addItem(f.body, f.block, 'choice', 'en', 'Area');
+    const westlands = addChoice(area.body, area.id, 'en', 'Westlands');
+    const oldTown = addChoice(westlands.body, area.id, 'en', 'Old Town');
+    const body = withFilter(oldTown.body, area.id, { itemId: f.region, ties: { [westlands.id]: [f.nairobi], [oldTown.id]: [f.mombasa] } });
+    const answers = { [f.country]: [f.kenya], [f.region]: [f.nairobi], [area.id]: [westlands.id] };
+    expect(withoutUnoffered(body, answers)).toBe(answers);
+    expect(withoutUnoffered(body, { ...answers, [f.country]: [f.uganda] })).toEqual({ [f.country]: [f.uganda], [f.region]: [], [area.id]: [] });
+    // Mombasa is offered under both countries: kept, and so is its area.
+    const mombasa = { [f.country]: [f.kenya], [f.region]: [f.mombasa], [area.id]: [oldTown.id] };
+    expect(withoutUnoffered(body, { ...mombasa, [f.country]: [f.uganda] })).toEqual({ ...mombasa, [f.country]: [f.uganda] });
+    expect(withoutUnoffered(body, { [f.region]: f.kampala })).toEqual({ [f.region]: null });
+  });
+
+  it('keeps the offered choices of a multiselect answer', () => {
+    const f = cascade();
+    const multi = updateItem(f.body, f.region, { options: { ...f.body.entities.items[f.region]!.options, multiselect: true } });
+    expect(withoutUnoffered(multi, { [f.country]: [f.uganda], [f.region]: [f.nairobi, f.mombasa] })).toEqual({ [f.country]: [f.uganda], [f.region]: [f.mombasa] });
   });
 });

@@ -62,3 +62,29 @@ export function choiceFilterProblems(body: SchemaBody, item: Item, positions = f
   if (ties.some(([, to]) => !Array.isArray(to) || to.some((c) => typeof c !== 'number' || !theirs.has(c)))) out.push(CHOICE_FILTER_MESSAGES.unknownChoice);
   return out;
 }
+
+/** Whether any question of the form has a choice filter (so answers may need clearing when one changes). */
+export function hasChoiceFilters(body: Pick<SchemaBody, 'entities'>): boolean {
+  return Object.values(body.entities.items).some((i) => !i.deleted && i.type === 'choice' && i.options.choiceFilter !== undefined);
+}
+
+/**
+ * The answers without the choices their filter question's answer no longer offers, in form order (so a cascade of
+ * several levels clears down the chain): a single choice answer not offered is cleared, a multiselect answer keeps
+ * its offered choices. The same object when nothing changes.
+ */
+export function withoutUnoffered(body: SchemaBody, answers: Answers): Answers {
+  if (!hasChoiceFilters(body)) return answers;
+  let out = answers;
+  for (const { item } of itemsInOrder(body)) {
+    if (item.type !== 'choice' || !item.options.choiceFilter) continue;
+    const value = out[String(item.id)];
+    if (!isAnswered(value)) continue;
+    const offered = new Set(offeredChoices(body, item, out));
+    const ids: unknown[] = Array.isArray(value) ? value : [value];
+    const kept = ids.filter((c) => typeof c === 'number' && offered.has(c));
+    if (kept.length === ids.length) continue;
+    out = { ...out, [String(item.id)]: Array.isArray(value) ? kept : null };
+  }
+  return out;
+}

@@ -351,6 +351,7 @@ export const en = {
       inaccurate: 'Accuracy is {{m}} m; move to open sky for a better fix.',
     },
     media: { uploaded: 'Uploaded file', keepSignature: 'Keep signature', clear: 'Clear' },
+    cascade: { waiting: 'Answer “{{question}}” first: its answer decides the choices here.' },
     barcode: { placeholder: 'Type or scan the code', scan: 'Scan from a photo' },
     done: {
       queued: {

@@ -353,6 +353,7 @@ export const fr: Messages = {
       inaccurate: 'Précision de {{m}} m ; placez-vous à découvert pour une meilleure position.',
     },
     media: { uploaded: 'Fichier envoyé', keepSignature: 'Garder la signature', clear: 'Effacer' },
+    cascade: { waiting: 'Répondez d’abord à « {{question}} » : sa réponse décide des choix proposés ici.' },
     barcode: { placeholder: 'Saisissez ou scannez le code', scan: 'Scanner depuis une photo' },
     done: {
       queued: {
