@@ -2,9 +2,11 @@
 // filtering question its extra column names; anything else stays a loss at its row and column.
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { checkResponse, formProblems, offeredChoices, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { addBlock, addChoice, addItem, checkResponse, formProblems, newSchemaBody, offeredChoices, updateItem, type Item, type SchemaBody } from '@fieldwork/sampler';
+import { shape } from '../../test/form-shape.js';
 import { convertUpload } from './workbook.js';
 import { parseChoiceFilter } from './xlsform-cascade.js';
+import { toXlsForm, xlsFormFile } from './xlsform-export.js';
 
 async function xlsx(sheets: Record<string, string[][]>): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -102,12 +104,61 @@ describe('choice_filter import', () => {
       'The choice filter "country=${country}" is not converted: ${country} is not a question asked before this one; every choice is offered.',
       'The choice filter "country=${many}" is not converted: ${many} is not a select_one question; every choice is offered.',
       'The choice filter "country=${nobody}" is not converted: ${nobody} is not a question asked before this one; every choice is offered.',
-      'The choice filter "province=${country}" is not converted: no choice of the list has a column "province"; every choice is offered.',
+      'The choice filter "province=${country}" is not converted: the choices sheet has no column "province"; every choice is offered.',
       `The choice filter "country='ke'" is not converted: it is not a choices column compared with an earlier select_one question (col=\${q}, \${q}=col or selected(\${q}, col)); every choice is offered.`,
       'The choice filter "country=${country}" is not converted: the question has no choices; every choice is offered.',
     ]);
     // No filter read the columns: both stay losses of the choices sheet.
     expect(c.notes.filter((n) => n.sheet === 'choices').map((n) => n.column)).toEqual(['country', 'countries']);
     expect(formProblems(c.body)).toEqual([]);
+  });
+});
+
+describe('choice_filter export', () => {
+  /** Country, then Region filtered by it (Mombasa offered for both countries when `shared`), then a plain question. */
+  function form(shared: boolean) {
+    const b = addBlock(newSchemaBody('S'), { en: 'Where' });
+    const country = addItem(b.body, b.id, 'choice', 'en', 'Country');
+    const ke = addChoice(country.body, country.id, 'en', 'Kenya', 'ke');
+    const ug = addChoice(ke.body, country.id, 'en', 'Uganda', 'ug');
+    const region = addItem(ug.body, b.id, 'choice', 'en', 'Region');
+    const nairobi = addChoice(region.body, region.id, 'en', 'Nairobi', 'nairobi');
+    const mombasa = addChoice(nairobi.body, region.id, 'en', 'Mombasa', 'mombasa');
+    const nowhere = addChoice(mombasa.body, region.id, 'en', 'Nowhere', 'nowhere');
+    const ties = { [nairobi.id]: [ke.id], [mombasa.id]: shared ? [ke.id, ug.id] : [ug.id] };
+    const body = updateItem(nowhere.body, region.id, { options: { ...nowhere.body.entities.items[region.id]!.options, choiceFilter: { itemId: country.id, ties } } });
+    return { body, country: body.entities.items[country.id]!, region: body.entities.items[region.id]! };
+  }
+
+  it('writes col=${q} and the column of the filter question choice names, and imports back the same cascade', async () => {
+    const f = form(false);
+    const { tables, notes } = toXlsForm(f.body, { title: 'Cascade' });
+    expect(notes).toEqual([]);
+    const header = tables.survey[0]!;
+    const regionRow = tables.survey.find((r) => r[header.indexOf('name')] === f.region.codeName)!;
+    expect(regionRow[header.indexOf('choice_filter')]).toBe(`${f.country.codeName}=\${${f.country.codeName}}`);
+    const col = tables.choices[0]!.indexOf(f.country.codeName);
+    expect(tables.choices.slice(1).filter((r) => r[0] === regionRow[0]!.split(' ')[1]).map((r) => [r[1], r[col]])).toEqual([
+      ['nairobi', 'ke'],
+      ['mombasa', 'ug'],
+      ['nowhere', ''],
+    ]);
+    const again = (await convertUpload('xlsx', (await xlsFormFile(f.body, { title: 'Cascade' })).content, 'S')).converted;
+    expect(again.notes).toEqual([]);
+    expect(shape(again.body)).toEqual(shape(f.body));
+  });
+
+  it('writes selected(col, ${q}) when a choice is offered for several choices, and imports back the same cascade', async () => {
+    const f = form(true);
+    const { tables, notes } = toXlsForm(f.body, { title: 'Cascade' });
+    expect(notes).toEqual([]);
+    const header = tables.survey[0]!;
+    expect(tables.survey.find((r) => r[header.indexOf('name')] === f.region.codeName)![header.indexOf('choice_filter')]).toBe(`selected(${f.country.codeName}, \${${f.country.codeName}})`);
+    expect(tables.choices.some((r) => r.includes('ke ug'))).toBe(true);
+    const again = (await convertUpload('xlsx', (await xlsFormFile(f.body, { title: 'Cascade' })).content, 'S')).converted;
+    expect(again.notes).toEqual([]);
+    expect(shape(again.body)).toEqual(shape(f.body));
+    const region = items(again.body)[f.region.codeName]!;
+    expect(offered(again.body, region, items(again.body)[f.country.codeName]!, 'ug')).toEqual(['mombasa']);
   });
 });

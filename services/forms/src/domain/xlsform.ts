@@ -28,6 +28,8 @@ interface ListEntry {
   row: number;
   /** The choice's cells under columns the importer does not read itself, by column key (what choice filters read). */
   extra: Record<string, string>;
+  /** The column keys of the choice's sheet. */
+  columns: Set<string>;
 }
 interface Cell {
   row: number;
@@ -160,6 +162,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   const filterColumns = new Set<string>();
   for (const cols of choiceSheets) {
     const extra = new Map<number, number>();
+    const columns = new Set(cols.list.map((c) => c.key));
     for (const r of cols.sheet.rows.slice(1)) {
       const used: boolean[] = [];
       const list = valueOf(cols, r.values, 'list_name', used);
@@ -173,7 +176,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (name === '') note(cols.sheet.name, r.row, headerOf(cols, 'name'), 'This choice has no name; its label is used as its name.');
       let entries = lists.get(list);
       if (!entries) lists.set(list, (entries = []));
-      const entry: ListEntry = { name: name || Object.values(label)[0] || `c${entries.length + 1}`, label, row: r.row, extra: {} };
+      const entry: ListEntry = { name: name || Object.values(label)[0] || `c${entries.length + 1}`, label, row: r.row, extra: {}, columns };
       entries.push(entry);
       for (const c of cols.list) {
         if (used[c.index] || (r.values[c.index] ?? '').trim() === '') continue;
@@ -208,7 +211,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     const parent = byName.get(f.question)?.item;
     if (!parent) return { reason: `\${${f.question}} is not a question asked before this one` };
     if (!isSingleChoice(parent)) return { reason: `\${${f.question}} is not a select_one question` };
-    if (!entries.some((e) => e.extra[f.column] !== undefined)) return { reason: `no choice of the list has a column "${f.column}"` };
+    if (!entries.some((e) => e.columns.has(f.column))) return { reason: `the choices sheet has no column "${f.column}"` };
     const byCode = new Map<string, number[]>();
     for (const id of parent.options.choices ?? []) {
       const code = w.body.entities.choices[id]!.codeName;
