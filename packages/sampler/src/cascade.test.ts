@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addBlock, addChoice, addItem, deleteChoice, moveEntity, updateItem } from './builder.js';
+import { addBlock, addChoice, addItem, changeItemType, deleteChoice, duplicateItem, moveEntity, updateItem } from './builder.js';
 import { ANSWER_MESSAGES, checkResponse } from './answers.js';
 import { CHOICE_FILTER_MESSAGES, offeredChoices, withoutUnoffered } from './cascade.js';
 import { formProblems } from './form-rules.js';
@@ -74,6 +74,16 @@ describe('choice filter form rules', () => {
     const body = deleteChoice(deleteChoice(f.body, f.country, f.uganda), f.region, f.nairobi);
     expect(problems(body)).toEqual([]);
     expect(body.entities.items[f.region]!.options.choiceFilter!.ties).toEqual({ [f.mombasa]: [f.kenya], [f.kampala]: [] });
+  });
+
+  it('unties the choices of a question whose type changes, and ties a duplicate as its original', () => {
+    const f = cascade();
+    const retyped = changeItemType(f.body, f.country, 'choice', 'en');
+    expect(retyped.entities.items[f.region]!.options.choiceFilter!.ties).toEqual({ [f.nairobi]: [], [f.mombasa]: [], [f.kampala]: [] });
+    const copy = duplicateItem(f.body, f.region);
+    expect(problems(copy.body)).toEqual([]);
+    const copied = copy.body.entities.items[copy.id]!;
+    expect(offeredChoices(copy.body, copied, { [f.country]: f.uganda }).map((c) => copy.body.entities.choices[c]!.codeName)).toEqual(['mombasa', 'kampala']);
   });
 });
 
