@@ -45,6 +45,10 @@ describe('choice filter form rules', () => {
   it('refuses a filter question that is not in the form, or deleted', () => {
     const f = cascade();
     expect(problems(withFilter(f.body, f.region, { itemId: 999, ties: {} }))).toEqual([`item ${f.region} choiceFilter: ${CHOICE_FILTER_MESSAGES.unknown}`]);
+    // A filter saved by hand, malformed: refused rather than read.
+    expect(problems(withFilter(f.body, f.region, 'country' as unknown as ChoiceFilter))).toEqual([`item ${f.region} choiceFilter: ${CHOICE_FILTER_MESSAGES.unknown}`]);
+    expect(problems(withFilter(f.body, f.region, { itemId: f.country, ties: [] as unknown as ChoiceFilter['ties'] }))).toEqual([`item ${f.region} choiceFilter: ${CHOICE_FILTER_MESSAGES.unknownChoice}`]);
+    expect(problems(withFilter(f.body, f.region, { itemId: f.country, ties: { [f.nairobi]: 'x' as unknown as number[] } }))).toEqual([`item ${f.region} choiceFilter: ${CHOICE_FILTER_MESSAGES.unknownChoice}`]);
   });
 
   it('refuses a filter question that is multiselect or not a choice question', () => {

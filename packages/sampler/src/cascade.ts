@@ -1,7 +1,7 @@
 // Cascading choices (XLSForm `choice_filter`): which choices of a filtered choice question are offered, given the
 // answer to its filter question (see ChoiceFilter in schema.ts), and what is wrong with a filter a designer set.
 import { isAnswered, type Answers } from './conditions.js';
-import { itemsInOrder, type Item, type SchemaBody } from './schema.js';
+import { itemsInOrder, type ChoiceFilter, type Item, type SchemaBody } from './schema.js';
 
 export const CHOICE_FILTER_MESSAGES = {
   unknown: 'The question that filters these choices is not in this form.',
@@ -46,9 +46,11 @@ export function formPositions(body: SchemaBody): Map<number, number> {
 
 /** The problems of an item's choice filter (form rules), in words for the designer; `positions` from formPositions. */
 export function choiceFilterProblems(body: SchemaBody, item: Item, positions = formPositions(body)): string[] {
-  const filter = item.options.choiceFilter;
-  if (!filter || item.type !== 'choice') return [];
-  const parent = body.entities.items[filter.itemId];
+  const filter: unknown = item.options.choiceFilter;
+  if (filter === undefined || filter === null || item.type !== 'choice') return [];
+  if (typeof filter !== 'object' || typeof (filter as ChoiceFilter).itemId !== 'number') return [CHOICE_FILTER_MESSAGES.unknown];
+  const { itemId, ties: rawTies } = filter as ChoiceFilter;
+  const parent = body.entities.items[itemId];
   if (!parent || parent.deleted) return [CHOICE_FILTER_MESSAGES.unknown];
   const out: string[] = [];
   if (!isSingleChoice(parent)) out.push(CHOICE_FILTER_MESSAGES.notSingle);
@@ -57,9 +59,10 @@ export function choiceFilterProblems(body: SchemaBody, item: Item, positions = f
   if (at !== undefined && (parentAt === undefined || parentAt >= at)) out.push(CHOICE_FILTER_MESSAGES.notBefore);
   const own = new Set(item.options.choices ?? []);
   const theirs = new Set(parent.options.choices ?? []);
-  const ties: [string, unknown][] = typeof filter.ties === 'object' && filter.ties !== null ? Object.entries(filter.ties) : [];
+  const plain = typeof rawTies === 'object' && rawTies !== null && !Array.isArray(rawTies);
+  const ties: [string, unknown][] = plain ? Object.entries(rawTies) : [];
   if (ties.some(([c]) => !own.has(Number(c)))) out.push(CHOICE_FILTER_MESSAGES.notOwnChoice);
-  if (ties.some(([, to]) => !Array.isArray(to) || to.some((c) => typeof c !== 'number' || !theirs.has(c)))) out.push(CHOICE_FILTER_MESSAGES.unknownChoice);
+  if (!plain || ties.some(([, to]) => !Array.isArray(to) || to.some((c) => typeof c !== 'number' || !theirs.has(c)))) out.push(CHOICE_FILTER_MESSAGES.unknownChoice);
   return out;
 }
 
