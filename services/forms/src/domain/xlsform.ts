@@ -2,7 +2,7 @@
 // the survey rows become items and a tree of groups; the tree becomes blocks, with relevance as block conditions;
 // calculations become formulas once every question has its category. Whatever has no equivalent is a note naming
 // its sheet, row and column.
-import { isQuestion, isSingleChoice, type Block, type ChoiceFilter, type ConditionEntry, type Item, type ItemType, type LocalizedText } from '@fieldwork/sampler';
+import { formulaReads, isQuestion, isSingleChoice, type Block, type ChoiceFilter, type ConditionEntry, type Item, type ItemType, type LocalizedText } from '@fieldwork/sampler';
 import { summary, type Converted, type Note, type Sheet } from './convert.js';
 import { SchemaWriter } from './schema-writer.js';
 import { parseChoiceFilter } from './xlsform-cascade.js';
@@ -512,6 +512,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (!ref || dropped.has(ref.id)) return { reason: `\${${name}} is not a question of the form` };
       if (blockOf.get(ref.id) !== own) return { reason: `\${${name}} is in another category, and a formula uses questions of its own category only` };
       if (position.get(ref.id)! >= position.get(item.id)!) return { reason: `\${${name}} is asked after the calculation` };
+      if (!formulaReads(ref.type)) return { reason: `\${${name}} became a question of type ${ref.type}, whose answers a formula cannot read` };
       return { ok: `Q${own.id}_${ref.id}` };
     });
     if ('ok' in f) item.options.formula = f.ok;
