@@ -30,8 +30,10 @@ async function main() {
     log,
     revocations,
     objects,
+    nats: { nc: nats.nc, prefix: config.NATS_PREFIX },
     options: {
       jwtSecret: config.JWT_SECRET,
+      ...(config.CONTEXT_SIGNING_SECRET ? { contextSecret: config.CONTEXT_SIGNING_SECRET } : {}),
       apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,
       itemShareTtlSeconds: config.ITEM_SHARE_TTL_DAYS * 86_400,
       ...(config.OBJECT_STORE === 'fs' && config.OBJECT_STORE_SIGNING_SECRET !== ''

@@ -159,6 +159,52 @@ describe('sampler schemas', () => {
     expect(await api('GET', `samplerschema/${theirs.body.sampler_schemas[0].id}/`, { token: owner.access })).toMatchObject({ status: 404, body: { detail: 'Invalid Schema Id!' } });
   });
 
+  it('saves and serves a form over one default gRPC message (4 MiB), and refuses one over the form limit naming it', async () => {
+    // A form of `count` number questions with long names, built once (the builder's functions copy per change).
+    const big = (count: number, nameChars: number) => {
+      const { body, ids, block } = twoQuestions();
+      const template = body.entities.items[ids[0]!]!;
+      const entities = body.entities.blocks[block]!.entities;
+      for (let i = 0; i < count; i++) {
+        const id = body.counters.items + 1;
+        body.counters.items = id;
+        body.entities.items[id] = { ...template, id, codeName: `big_${i}`, name: { en: `${i} ${'x'.repeat(nameChars)}` } };
+        entities.push({ type: 'item', id });
+      }
+      return { body, adults: ids[0]! };
+    };
+    const p = await newProject('Form Big');
+    const schemaId = p.sampler_schemas[0].id;
+    const { body, adults } = big(3000, 2000);
+    const bytes = JSON.stringify(body).length;
+    expect(bytes).toBeGreaterThan(6 * 1024 ** 2);
+    const saved = await api<Record<string, any>>('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1 } });
+    expect(saved.status, JSON.stringify(saved.body).slice(0, 300)).toBe(200);
+    const got = await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access });
+    expect(got.status).toBe(200);
+    expect(Object.keys(got.body.entities.items)).toHaveLength(3002);
+    // The responses service reads the whole form to check an answer.
+    const response = {
+      project: p.id,
+      sampler_schema: schemaId,
+      device_id: 'dev-big',
+      response_id: `${p.id}-${schemaId}-1-dev-big-${Date.now()}`,
+      site: p.sites[0].id,
+      time_updated: new Date().toISOString(),
+      data: { '0': { [adults]: 4 } },
+    };
+    const stored = await api<Record<string, any>>('POST', `project/${p.id}/response/`, { token: owner.access, body: response });
+    expect(stored.status, JSON.stringify(stored.body).slice(0, 300)).toBe(201);
+    // Over 16 MiB: the forms service's refusal names the limit; the stored form is unchanged.
+    const huge = big(3000, 5500).body;
+    expect(JSON.stringify(huge).length).toBeGreaterThan(16 * 1024 ** 2);
+    expect(await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...huge, revision: 2 } })).toMatchObject({
+      status: 413,
+      body: { detail: 'Forms are limited to 16 MB: this one is larger.' },
+    });
+    expect((await api<Record<string, any>>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body.revision).toBe(2);
+  });
+
   it('lists the ISO languages', async () => {
     const r = await api<{ results: { iso_code_1: string; name: string }[]; count: number }>('GET', 'languages/', { token: owner.access });
     expect(r.body.count).toBeGreaterThan(180);

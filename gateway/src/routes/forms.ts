@@ -1,5 +1,6 @@
 // The form builder's calls (spec 001 §7 Schema): load and save a sampler schema, languages, a form from an upload.
 import type { FastifyInstance } from 'fastify';
+import { FORM_MAX_BYTES } from '@fieldwork/sampler';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { forms } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
@@ -14,6 +15,9 @@ type Json = Record<string, unknown>;
 function documentJson(d: forms.SchemaDocument) {
   return { ...(JSON.parse(d.body_json) as Json), id: d.id, name: d.name, project: d.project_id, level: d.level, revision: d.revision, time_updated: d.time_updated, editable: d.editable };
 }
+
+/** A save holds the form and a few fields: the forms service refuses a form over FORM_MAX_BYTES, naming the limit. */
+const FORM_BODY_LIMIT = FORM_MAX_BYTES + 1024 * 1024;
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -55,7 +59,7 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     },
   );
 
-  app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: 10 * 1024 * 1024, schema: { ...opts.schema, body: { properties: { revision: optBoundedInt(0) } } } }, async (r) => {
+  app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: FORM_BODY_LIMIT, schema: { ...opts.schema, body: { properties: { revision: optBoundedInt(0) } } } }, async (r) => {
     const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
     if (revision !== undefined && revision !== null && !(typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 0)) {
       throw problems.invalidFields({ revision: ['A valid integer is required.'] });

@@ -14,6 +14,13 @@ export const REQUEST_LIMITS = {
   comparisonsPerQuery: 10,
 } as const;
 
+/**
+ * Most bytes of a form (its schema body as JSON): what the builder may save, an import may make, and every service
+ * reads in one gRPC message (service-kit's GRPC_MAX_MESSAGE_BYTES leaves room above it). A 20,000-row XLSForm with
+ * two languages makes about 10 MB.
+ */
+export const FORM_MAX_BYTES = 16 * 1024 * 1024;
+
 export const LIMIT_MESSAGES = {
   answers: `A response holds at most ${REQUEST_LIMITS.answersPerResponse} answers.`,
   /** Django REST framework's ListField wording. */

@@ -10,7 +10,7 @@ import {
   type ChannelCredentials,
   type MethodDefinition,
 } from '@grpc/grpc-js';
-import { REQUEST_ID_KEY } from './grpc-server.js';
+import { GRPC_MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './grpc-server.js';
 import { readProblemReply, statusToProblem, type ProblemDetail } from './grpc-status.js';
 
 /** Per-call options. */
@@ -56,6 +56,8 @@ export function createClient<D extends object, C extends Client>(
     'grpc.enable_retries': 1,
     'grpc.initial_reconnect_backoff_ms': 250,
     'grpc.max_reconnect_backoff_ms': 2000,
+    // A reply may hold a whole form (at most FORM_MAX_BYTES of packages/sampler); grpc-js refuses replies over 4 MiB.
+    'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES,
     // Spread calls over every address the target resolves to (a headless Service's pods, or an ipv4:a,b list of
     // replicas) instead of pinning one connection.
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),

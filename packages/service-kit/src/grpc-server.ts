@@ -128,6 +128,12 @@ export interface RunningGrpcServer {
   shutdown(timeoutMs: number): Promise<void>;
 }
 
+/**
+ * Most bytes of one gRPC message between our processes, either way: room for a whole form (FORM_MAX_BYTES, 16 MiB)
+ * and for an upload a gateway without an object store sends whole (50 MB). grpc-js's own default is 4 MiB.
+ */
+export const GRPC_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 export async function startGrpcServer(options: {
   host: string;
   port: number;
@@ -135,7 +141,7 @@ export async function startGrpcServer(options: {
   log: Logger;
 }): Promise<RunningGrpcServer> {
   const { log } = options;
-  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+  const server = new Server({ 'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES });
   const names = ['', ...options.services.map((s) => s.name)];
   // NOT_SERVING until the caller has finished starting up and says otherwise.
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING' as ServingStatus])));

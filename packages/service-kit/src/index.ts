@@ -15,3 +15,4 @@ export * from './metrics.js';
 export * from './trace.js';
 export * from './zip-guard.js';
 export * from './revocations.js';
+export * from './grant.js';

@@ -31,6 +31,7 @@ runMain(async () => {
         responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR),
         enqueue: async (jobId) => void (await nats!.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
         fileTtlHours: config.EXPORT_FILE_TTL_H,
+        contextSecret: config.CONTEXT_SIGNING_SECRET ?? '',
       };
       const worker = new ExportWorker(nats!, deps, { stream: stream.name, pageSize: config.EXPORT_PAGE_SIZE, pageDelayMs: config.EXPORT_PAGE_DELAY_MS, maxAttempts: config.EXPORT_MAX_ATTEMPTS, ackWaitS: config.EXPORT_ACK_WAIT_S, log });
       await worker.start();

@@ -30,6 +30,8 @@ export function shape(body: SchemaBody, others: Record<number, SchemaBody> = {})
       rules: { minimum: o.minimum, maximum: o.maximum, minLength: o.minLength, maxLength: o.maxLength, minChoices: o.minChoices, maxChoices: o.maxChoices, pattern: o.pattern },
       formula: o.formula?.replace(/Q(\d+)_(\d+)/g, (_m, _b, id: string) => `{${code(Number(id))}}`),
       choices: (o.choices ?? []).map((c) => ({ code: choices[c]!.codeName, name: choices[c]!.name })),
+      // Cascading choices: the filter question, and per choice the names of its choices it is offered for.
+      choiceFilter: o.choiceFilter && { item: code(o.choiceFilter.itemId), ties: (o.choices ?? []).map((c) => [...new Set((o.choiceFilter!.ties[String(c)] ?? []).map((t) => choices[t]?.codeName ?? `?${t}`))].sort()) },
     };
   };
   const block = (b: Block): unknown => ({

@@ -147,6 +147,9 @@ export const en = {
     instructionText: 'Instruction text',
     choices: 'Choices',
     multiselect: 'Several answers',
+    choiceFilter: 'Offer the choices by the answer to',
+    choiceFilterNone: 'No question: every choice is offered',
+    offeredFor: 'Offered for',
     choice: 'Choice',
     confirmDeleteChoice: 'This choice may already be in responses or conditions. Delete it?',
     addChoice: 'Add choice',
@@ -354,6 +357,7 @@ export const en = {
       inaccurate: 'Accuracy is {{m}} m; move to open sky for a better fix.',
     },
     media: { uploaded: 'Uploaded file', keepSignature: 'Keep signature', clear: 'Clear' },
+    cascade: { waiting: 'Answer “{{question}}” first: its answer decides the choices here.' },
     barcode: { placeholder: 'Type or scan the code', scan: 'Scan from a photo' },
     done: {
       queued: {

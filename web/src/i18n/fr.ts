@@ -149,6 +149,9 @@ export const fr: Messages = {
     instructionText: 'Texte de la consigne',
     choices: 'Choix',
     multiselect: 'Plusieurs réponses',
+    choiceFilter: 'Proposer les choix selon la réponse à',
+    choiceFilterNone: 'Aucune question : tous les choix sont proposés',
+    offeredFor: 'Proposé pour',
     choice: 'Choix',
     confirmDeleteChoice: 'Ce choix figure peut-être déjà dans des réponses ou des conditions. Le supprimer ?',
     addChoice: 'Ajouter un choix',
@@ -356,6 +359,7 @@ export const fr: Messages = {
       inaccurate: 'Précision de {{m}} m ; placez-vous à découvert pour une meilleure position.',
     },
     media: { uploaded: 'Fichier envoyé', keepSignature: 'Garder la signature', clear: 'Effacer' },
+    cascade: { waiting: 'Répondez d’abord à « {{question}} » : sa réponse décide des choix proposés ici.' },
     barcode: { placeholder: 'Saisissez ou scannez le code', scan: 'Scanner depuis une photo' },
     done: {
       queued: {

@@ -1,6 +1,6 @@
 // What the exports use cases depend on.
 import type { auth, forms, projects, responses } from '@fieldwork/proto';
-import type { Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
+import type { CallContext, Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -19,8 +19,12 @@ export interface ExportsDeps {
   /** Publishes a job on the JOBS work queue. */
   enqueue: (jobId: string) => Promise<void>;
   fileTtlHours: number;
+  /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when a call carries one. */
+  contextSecret?: string;
 }
 
 export interface Ctx {
   requestId: string;
+  /** The call's metadata: a gateway's signed grant of the project (service-kit grant.ts), when it decided one. */
+  metadata?: CallContext['metadata'];
 }

@@ -5,6 +5,7 @@
 // few dozen columns) and far below what holds a conversion for minutes.
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
+import { FORM_MAX_BYTES } from '@fieldwork/sampler';
 import { megabytes, problems } from '@fieldwork/service-kit/problems';
 import { checkZip, UnsafeZip, type PartReader, type ZipLimits } from '@fieldwork/service-kit/zip-guard';
 
@@ -19,10 +20,7 @@ export interface FormLimits {
   cellChars: number;
   /** The zip-bomb guard: parts, inflated bytes and expansion of the workbook. */
   zip: ZipLimits;
-  /**
-   * Most bytes of the converted form as JSON: every reader of a form takes it in one gRPC message, at most 4 MiB
-   * (grpc-js's default), so a larger one would be saved and then fail on every load.
-   */
+  /** Most bytes of the converted form as JSON: what any form may be (FORM_MAX_BYTES), so it can be loaded again. */
   formBytes: number;
 }
 
@@ -33,7 +31,7 @@ export const FORM_LIMITS: FormLimits = {
   // Excel's own maximum for a cell.
   cellChars: 32_767,
   zip: { maxEntries: 1000, maxEntryBytes: 50 * 1024 ** 2, maxTotalBytes: 50 * 1024 ** 2, maxRatio: 100 },
-  formBytes: 3.5 * 1024 ** 2,
+  formBytes: FORM_MAX_BYTES,
 };
 
 const n = (x: number) => x.toLocaleString('en');

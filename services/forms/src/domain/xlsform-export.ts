@@ -20,6 +20,9 @@ export interface Exported {
   notes: Note[];
 }
 
+/** Columns of the choices sheet the importer reads itself (or their aliases): a choice filter's column is none of them. */
+const RESERVED_CHOICE_COLUMNS = new Set(['list_name', 'list', 'name', 'value', 'label', 'caption', 'image', 'big-image', 'audio', 'video', 'media']);
+
 /** An XLSForm name: a letter or _ first, then letters, digits, -, . and _ (pyxform's XML name rule). */
 const XML_NAME = /^[\p{L}_][\p{L}\p{N}_.-]*$/u;
 const nameFrom = (s: string) =>
@@ -74,6 +77,8 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       if (typeof v === 'string' && v !== '') row[`${key}::${l.column}`] = v;
     }
   };
+  /** Extra columns of the choices sheet that choice filters read. */
+  const filterColumns: string[] = [];
   const groupNames = new Set<string>();
   const namedIn: ((id: number) => Named | undefined)[] = [];
 
@@ -113,11 +118,13 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       const n = from(t.itemId);
       return n ? { ok: n } : { reason: 'it tests a question that is no longer in the form' };
     };
-
-    /** The list of a choice question, shared by questions whose choices are the same; `drop` leaves a choice out. */
-    const listOf = (item: Item, drop?: number) => {
+    /**
+     * The list of a choice question, shared by questions whose choices are the same; `drop` leaves a choice out;
+     * `filter` writes each choice's cell of a choice filter's column.
+     */
+    const listOf = (item: Item, drop?: number, filter?: { column: string; cells: Map<number, string> }) => {
       const ids = (item.options.choices ?? []).filter((c) => c !== drop && choices[c] && !choices[c]!.deleted);
-      const key = JSON.stringify(ids.map((c) => [choices[c]!.codeName, choices[c]!.name]));
+      const key = JSON.stringify([...ids.map((c) => [choices[c]!.codeName, choices[c]!.name]), filter ? [filter.column, ids.map((c) => filter.cells.get(c) ?? '')] : []]);
       const known = lists.get(key);
       if (known) return known;
       let list = nameFrom(names.get(item.id)!) || `list${lists.size + 1}`;
@@ -128,9 +135,38 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
         const choice = choices[c]!;
         const row: Record<string, string> = { list_name: list, name: String(choice.codeName ?? '').trim() || `c${i + 1}` };
         texts(row, 'label', hasText(choice.name) ? choice.name : { [body.primary_language]: row.name! });
+        if (filter) row[filter.column] = filter.cells.get(c) ?? '';
         choiceRows.push(row);
       }
       return list;
+    };
+
+    /**
+     * Cascading choices as an XLSForm choice filter: a column of the choices sheet named after the filter question holds,
+     * for each choice, the names of the filter question's choices it is offered for — `col=${q}` when each choice has
+     * one at most, else `selected(col, ${q})` with the names separated by spaces.
+     */
+    const cascadeOf = (item: Item, drop: number | undefined, lost: (m: string) => void) => {
+      const filter = item.options.choiceFilter;
+      if (!filter) return undefined;
+      const parent = named(filter.itemId);
+      if (!parent || parent.item.type !== 'choice' || parent.item.options.multiselect) {
+        lost('its choice filter names no single choice question of the form; every choice is offered.');
+        return undefined;
+      }
+      const ids = (item.options.choices ?? []).filter((c) => c !== drop && choices[c] && !choices[c]!.deleted);
+      const tied = new Map(ids.map((c) => [c, [...new Set((Array.isArray(filter.ties?.[String(c)]) ? filter.ties[String(c)]! : []).map((t) => parent.choices.get(t)).filter((n): n is string => n !== undefined))]]));
+      // A filter that ties nothing is written too: its column is on the choices sheet, empty, and offers nothing.
+      const names = [...tied.values()].flat();
+      const many = [...tied.values()].some((n) => n.length > 1);
+      if (many && names.some((n) => /\s/.test(n) || n === '')) {
+        lost('its choice filter ties a choice to several choices, one of whose names holds a space; it is not kept, and every choice is offered.');
+        return undefined;
+      }
+      const base = RESERVED_CHOICE_COLUMNS.has(parent.name.toLowerCase()) ? `${parent.name}_filter` : parent.name;
+      if (!filterColumns.includes(base)) filterColumns.push(base);
+      const cells = new Map([...tied].map(([c, n]) => [c, n.join(' ')]));
+      return { column: base, cells, expression: many ? `selected(${base}, \${${parent.name}})` : `${base}=\${${parent.name}}` };
     };
 
     /** The "specify other" category the importer makes for `or_other`, when `next` is one for `item`. */
@@ -156,9 +192,12 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
         case 'binary':
           row.type = 'acknowledge';
           break;
-        case 'choice':
-          row.type = `${o.multiselect ? 'select_multiple' : 'select_one'} ${listOf(item, otherId)}${otherId !== undefined ? ' or_other' : ''}`;
+        case 'choice': {
+          const cascade = cascadeOf(item, otherId, lost);
+          row.type = `${o.multiselect ? 'select_multiple' : 'select_one'} ${listOf(item, otherId, cascade)}${otherId !== undefined ? ' or_other' : ''}`;
+          if (cascade) row.choice_filter = cascade.expression;
           break;
+        }
         case 'open':
           row.type = 'text';
           break;
@@ -320,11 +359,11 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
 
   // Columns: the fixed ones in XLSForm's usual order, then each language's, leaving out those no row uses.
   const perLanguage = (key: string) => langs.map((l) => `${key}::${l.column}`);
-  const surveyColumns = ['type', 'name', ...perLanguage('label'), ...perLanguage('hint'), 'required', 'relevant', 'constraint', ...perLanguage('constraint_message'), 'calculation', 'appearance'];
+  const surveyColumns = ['type', 'name', ...perLanguage('label'), ...perLanguage('hint'), 'required', 'relevant', 'constraint', ...perLanguage('constraint_message'), 'calculation', 'choice_filter', 'appearance'];
   const keep = (cols: string[], rows: Record<string, string>[], always: string[]) => cols.filter((c) => always.includes(c) || rows.some((r) => r[c] !== undefined));
   const table = (cols: string[], rows: Record<string, string>[]) => [cols, ...rows.map((r) => cols.map((c) => r[c] ?? ''))];
   const sCols = keep(surveyColumns, survey, ['type', 'name', ...perLanguage('label')]);
-  const cCols = ['list_name', 'name', ...perLanguage('label')];
+  const cCols = ['list_name', 'name', ...perLanguage('label'), ...filterColumns];
   const primary = languages.find((l) => l.iso_code_1 === body.primary_language);
   return {
     tables: {

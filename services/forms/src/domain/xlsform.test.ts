@@ -134,6 +134,18 @@ describe('fromXlsForm', () => {
     ]);
   });
 
+  it('does not convert a calculation that reads a question whose answers a formula cannot read (found by the property test)', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'calculation'],
+        ['audio', 'age', 'Age'],
+        ['calculate', 'a', '', '${age}'],
+      ],
+    });
+    expect(items(c.body).a).toBeUndefined();
+    expect(c.notes).toContainEqual(expect.objectContaining({ row: 3, column: 'calculation', message: expect.stringContaining('${age} became a question of type image, whose answers a formula cannot read') }));
+  });
+
   it('turns relevance into conditions, calculations into formulas of their own category, and or_other into a follow-up', async () => {
     const c = await convert({
       survey: [

@@ -4,9 +4,10 @@
 // its sheet, row and column. Repeats become levels of the project's hierarchy (a form each, its records child
 // responses of the level above): the outermost repeat is level 1, a repeat nested in it level 2, and so on; the
 // hierarchy is linear, so a repeat beside one that is already its level stays a plain category of its parent.
-import { isQuestion, type Block, type ConditionEntry, type Item, type ItemType, type LocalizedText } from '@fieldwork/sampler';
+import { formulaReads, isQuestion, isSingleChoice, type Block, type ChoiceFilter, type ConditionEntry, type Item, type ItemType, type LocalizedText } from '@fieldwork/sampler';
 import { summary, type Converted, type ConvertedLevel, type Note, type Sheet } from './convert.js';
 import { SchemaWriter } from './schema-writer.js';
+import { parseChoiceFilter } from './xlsform-cascade.js';
 import { parseHeader, parseLanguage, yesNo, type Column } from './xlsform-columns.js';
 import { toConditions, toFormula, toRules, type Lookup, type Target } from './xpath-convert.js';
 import { parseType, PLAIN_TYPES } from './xlsform-types.js';
@@ -31,6 +32,15 @@ export interface XlsFormSheets {
   others?: string[];
 }
 
+interface ListEntry {
+  name: string;
+  label: LocalizedText;
+  row: number;
+  /** The choice's cells under columns the importer does not read itself, by column key (what choice filters read). */
+  extra: Record<string, string>;
+  /** The column keys of the choice's sheet. */
+  columns: Set<string>;
+}
 interface Cell {
   row: number;
   column: string;
@@ -171,10 +181,14 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
   };
 
-  // Choice lists (choices and external_choices), by list name; other columns serve choice filters only.
-  const lists = new Map<string, { name: string; label: LocalizedText; row: number }[]>();
+  // Choice lists (choices and external_choices), by list name; other columns serve choice filters only: they are kept
+  // with each choice (by column key) and reported once the survey shows that no converted choice filter reads them.
+  const lists = new Map<string, ListEntry[]>();
+  const extraColumns: { sheet: string; header: string; key: string; count: number }[] = [];
+  const filterColumns = new Set<string>();
   for (const cols of choiceSheets) {
     const extra = new Map<number, number>();
+    const columns = new Set(cols.list.map((c) => c.key));
     for (const r of cols.sheet.rows.slice(1)) {
       const used: boolean[] = [];
       const list = valueOf(cols, r.values, 'list_name', used);
@@ -188,16 +202,20 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (name === '') note(cols.sheet.name, r.row, headerOf(cols, 'name'), 'This choice has no name; its label is used as its name.');
       let entries = lists.get(list);
       if (!entries) lists.set(list, (entries = []));
-      entries.push({ name: name || Object.values(label)[0] || `c${entries.length + 1}`, label, row: r.row });
+      const entry: ListEntry = { name: name || Object.values(label)[0] || `c${entries.length + 1}`, label, row: r.row, extra: {}, columns };
+      entries.push(entry);
       for (const c of cols.list) {
         if (used[c.index] || (r.values[c.index] ?? '').trim() === '') continue;
         if (['image', 'big-image', 'audio', 'video'].includes(c.key)) note(cols.sheet.name, r.row, c.header, `Choice media (${c.key}) has no equivalent; "${cut(r.values[c.index]!)}" is not kept.`);
-        else extra.set(c.index, (extra.get(c.index) ?? 0) + 1);
+        else {
+          extra.set(c.index, (extra.get(c.index) ?? 0) + 1);
+          if (c.key !== '') entry.extra[c.key] ??= r.values[c.index]!.trim();
+        }
       }
     }
     for (const [index, count] of extra) {
       const c = cols.list[index]!;
-      note(cols.sheet.name, 1, c.header || columnLetter(index), `The column ${c.header || columnLetter(index)} (${count} rows; choice filters read such columns) has no equivalent.`);
+      extraColumns.push({ sheet: cols.sheet.name, header: c.header || columnLetter(index), key: c.key, count });
     }
   }
 
@@ -210,6 +228,35 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   const byLevelName = new Map<string, { item: Item; target: Target; level: number }>();
   const find = (name: string, level: number) => byLevelName.get(`${level}:${name}`) ?? byLevelName.get(`${level - 1}:${name}`) ?? byName.get(name);
   const calcs: { item: Item; cell: Cell; level: number }[] = [];
+
+  /**
+   * A choice filter as cascading choices: the question's choices `made` (one per list entry) tied to the choices of
+   * the filtering question that the entries' column names; or why it is not converted. The filtering question is
+   * one of the same level's form (a filter names a question of its own form).
+   */
+  const cascade = (expression: string, item: Item, entries: ListEntry[], made: number[], level: number): { ok: ChoiceFilter; column: string } | { reason: string } => {
+    const f = parseChoiceFilter(expression);
+    if (!f) return { reason: 'it is not a choices column compared with an earlier select_one question (col=${q}, ${q}=col or selected(${q}, col))' };
+    if (item.type !== 'choice') return { reason: 'the question has no choices' };
+    const found = find(f.question, level);
+    const parent = found?.item;
+    if (!found || !parent) return { reason: `\${${f.question}} is not a question asked before this one` };
+    if (found.level !== level) return { reason: `\${${f.question}} is in the form of ${levelName(found.level)}, and a choice filter uses questions of its own form only` };
+    if (!isSingleChoice(parent)) return { reason: `\${${f.question}} is not a select_one question` };
+    if (!entries.some((e) => e.columns.has(f.column))) return { reason: `the choices sheet has no column "${f.column}"` };
+    const byCode = new Map<string, number[]>();
+    for (const id of parent.options.choices ?? []) {
+      const code = levels[level]!.w.body.entities.choices[id]!.codeName;
+      byCode.set(code, [...(byCode.get(code) ?? []), id]);
+    }
+    const ties: Record<string, number[]> = {};
+    for (const [i, e] of entries.entries()) {
+      const v = e.extra[f.column] ?? '';
+      const to = (f.many ? v.split(/\s+/) : [v]).flatMap((name) => byCode.get(name) ?? []);
+      if (to.length > 0) ties[made[i]!] = [...new Set(to)];
+    }
+    return { ok: { itemId: parent.id, ties }, column: f.column };
+  };
   // Groups past MAX_GROUP_DEPTH are flattened, so the innermost open category is the deepest kept one.
   const current = () => (stack.length === 0 ? root : stack[Math.min(stack.length, MAX_GROUP_DEPTH) - 1]!.node);
   /** The level whose form the next row goes to. */
@@ -299,7 +346,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     let type: ItemType;
     let multi = false;
     let decimal = false;
-    let list: { name: string; label: LocalizedText; row: number }[] | undefined;
+    let list: ListEntry[] | undefined;
     const typeNotes: { column: string; message: string }[] = [];
     const typeNote = (message: string) => typeNotes.push({ column: headerOf(survey, 'type'), message });
     if (t.kind === 'select') {
@@ -362,10 +409,12 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     if (multi) opts.multiselect = true;
     const choiceIds = new Map<string, number>();
     if (type === 'binary') for (const [l, code] of [['Yes', 'yes'], ['No', 'no']] as const) choiceIds.set(code, w.addChoice(item, { [primaryCode]: l }, code).id);
+    const made: number[] = [];
     for (const c of list ?? []) {
       const label = Object.keys(c.label).length > 0 ? (c.label[primaryCode] === undefined ? { [primaryCode]: Object.values(c.label)[0]!, ...c.label } : c.label) : { [primaryCode]: c.name };
-      const made = w.addChoice(item, label, c.name);
-      if (!choiceIds.has(c.name)) choiceIds.set(c.name, made.id);
+      const choice = w.addChoice(item, label, c.name);
+      made.push(choice.id);
+      if (!choiceIds.has(c.name)) choiceIds.set(c.name, choice.id);
     }
     if (t.kind === 'select' && t.orOther && type === 'choice') {
       const other = w.addChoice(item, { [primaryCode]: 'Other' }, 'other');
@@ -412,11 +461,19 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     } else if (calculation) n(headerOf(survey, 'calculation'), `A calculation on a ${type} question ("${cut(calculation)}") has no equivalent.`);
     const rel = relevantCell();
     if (rel) node.relevant = rel;
-    for (const key of ['choice_filter', 'default', 'read_only', 'trigger', 'guidance_hint', 'repeat_count', 'parameters']) {
+    const choiceFilter = valueOf(survey, r.values, 'choice_filter', used);
+    if (choiceFilter) {
+      const f = cascade(choiceFilter, item, list ?? [], made, level);
+      if ('ok' in f) {
+        opts.choiceFilter = f.ok;
+        filterColumns.add(f.column);
+      } else n(headerOf(survey, 'choice_filter'), `The choice filter "${cut(choiceFilter)}" is not converted: ${f.reason}; every choice is offered.`);
+    }
+    for (const key of ['default', 'read_only', 'trigger', 'guidance_hint', 'repeat_count', 'parameters']) {
       const v = key === 'guidance_hint' ? Object.values(textOf(survey, r.values, key, used, row))[0] ?? '' : valueOf(survey, r.values, key, used);
       if (v === '' || (key === 'read_only' && yesNo(v) === false)) continue;
       const why =
-        key === 'choice_filter' ? `The choice filter "${cut(v)}" is not converted: every choice is offered.` : key === 'default' ? `The default "${cut(v)}" has no equivalent; the question starts empty.` : `The column ${key} ("${cut(v)}") has no equivalent.`;
+        key === 'default' ? `The default "${cut(v)}" has no equivalent; the question starts empty.` : `The column ${key} ("${cut(v)}") has no equivalent.`;
       n(headerOf(survey, key), why);
     }
     for (const media of ['image', 'big-image', 'audio', 'video']) {
@@ -435,6 +492,9 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
   }
   for (const s of stack) note(sheetName, s.row, headerOf(survey, 'type'), `The ${s.what} "${s.name}" has no end; it ends with the sheet.`);
+  for (const c of extraColumns) {
+    if (!filterColumns.has(c.key)) note(c.sheet, 1, c.header, `The column ${c.header} (${c.count} rows; choice filters read such columns) has no equivalent.`);
+  }
 
   // Pass 2: the tree into blocks. A question with a relevance sits in a conditional category of its own, shared by
   // the questions right after it with the same relevance. A condition in a level's form may use the answers of its
@@ -549,6 +609,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (found.level !== level) return { reason: `\${${name}} is in the form of ${levelName(found.level)}, and a formula uses questions of its own category only` };
       if (blockOf.get(ref) !== own) return { reason: `\${${name}} is in another category, and a formula uses questions of its own category only` };
       if (position.get(ref)! >= position.get(item)!) return { reason: `\${${name}} is asked after the calculation` };
+      if (!formulaReads(ref.type)) return { reason: `\${${name}} became a question of type ${ref.type}, whose answers a formula cannot read` };
       return { ok: `Q${own.id}_${ref.id}` };
     });
     if ('ok' in f) item.options.formula = f.ok;

@@ -3,7 +3,7 @@
 // and with several primary keys, with the spec's messages; the project's state comes from the projects service.
 import ISO6391 from 'iso-639-1';
 import type { common, forms, projects, responses } from '@fieldwork/proto';
-import { saveRefusal, SAVE_REFUSALS, countQuestions, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
+import { saveRefusal, SAVE_REFUSALS, countQuestions, FORM_MAX_BYTES, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
 import { problems, transaction, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
 import type { ConversionPool } from '../convert/conversion-pool.js';
@@ -12,7 +12,7 @@ import { xlsFormFile, type ExportLevel } from '../domain/xlsform-export.js';
 import { changeFields, formChanges } from '../domain/form-changes.js';
 import { levelSchemaPlaceholder } from '../domain/xlsform.js';
 import type { ConvertedFile } from '../convert/convert-file.js';
-import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
+import { SchemaStore, type SavedRow, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 export type ResponsesClient = Pick<PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>, 'countResponses'>;
@@ -29,7 +29,7 @@ export interface ConversionOptions {
   limits: FormLimits;
 }
 
-function toDocument(row: SchemaRow, editable: boolean): forms.SchemaDocument {
+function toDocument(row: SchemaRow | SavedRow, editable: boolean): forms.SchemaDocument {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -37,7 +37,7 @@ function toDocument(row: SchemaRow, editable: boolean): forms.SchemaDocument {
     level: row.level,
     revision: row.revision,
     time_updated: row.time_updated.toISOString(),
-    body_json: JSON.stringify(row.body),
+    body_json: 'body_json' in row ? row.body_json : JSON.stringify(row.body),
     editable,
   };
 }
@@ -89,6 +89,7 @@ export class DocumentService {
   async save(req: forms.SaveSchemaRequest, ctx: Ctx): Promise<forms.SchemaDocument> {
     const { row, access } = await this.visible(req.caller, req.schema_id, ctx);
     if (!access.screens.includes('form')) throw problems.forbidden();
+    if (Buffer.byteLength(req.body_json) > FORM_MAX_BYTES) throw problems.fileTooLarge('Forms', FORM_MAX_BYTES);
     const parsed = parseDocument(req.body_json);
     if ('errors' in parsed) throw problems.invalidFields(parsed.errors);
     const refusal = saveRefusal(access.project_state, row.level === 0 ? access.project_type : 'S', parsed.body);
@@ -221,7 +222,7 @@ export class DocumentService {
       for (const l of levels) fillLevelIds(l.body, ids);
       const saved = await transaction(this.sql, async (tx) => {
         const store = new SchemaStore(tx);
-        const out: SchemaRow[] = [];
+        const out: SavedRow[] = [];
         for (const l of levels) {
           const row = l.row!;
           await store.keepCurrent(row);
@@ -262,7 +263,7 @@ export class DocumentService {
     const { row } = await this.editable(req.caller, req.schema_id, ctx);
     const rows = await this.store.versions(row.id, row.revision, VERSIONS_LISTED);
     return {
-      results: rows.map((v) => ({ id: v.revision, time_saved: v.time_saved.toISOString(), name: v.name ?? row.name, questions: countQuestions(v.body) })),
+      results: rows.map((v) => ({ id: v.revision, time_saved: v.time_saved.toISOString(), name: v.name ?? row.name, questions: v.questions })),
     };
   }
 

@@ -48,6 +48,36 @@ interface SurveyRow {
   groups: { row: number; relevant: string }[];
   /** The groups whose relevance applies to it: those of its form, its repeat, and the groups around that repeat. */
   conditions: { row: number; relevant: string }[];
+  choiceFilter: string;
+}
+
+/**
+ * The cascades the importer converts, as this test reads them: a choices column compared with a question
+ * (`col=${q}`, `${q}=col`, `selected(${q}, col)`, quotes around ${q} allowed), or `selected(col, ${q})` for a column
+ * listing several names.
+ */
+function cascadeOf(filter: string): { column: string; question: string; many: boolean } | undefined {
+  const t = filter.trim().replace(/^\((.*)\)$/, '$1').trim();
+  const ref = /^(['"]?)\$\{\s*([\p{L}_][\p{L}\p{N}_.-]*)\s*\}\1$/u;
+  const col = /^[\p{L}_][\p{L}\p{N}_.-]*$/u;
+  const eq = /^([^=!<>]+)=([^=]+)$/.exec(t);
+  const sel = /^selected\s*\(([^,]+),([^,]+)\)$/.exec(t);
+  const pair = (a: string, b: string) => {
+    const [x, y] = [a.trim(), b.trim()];
+    if (col.test(x) && ref.test(y)) return { column: x.toLowerCase(), question: ref.exec(y)![2]! };
+    if (ref.test(x) && col.test(y)) return { column: y.toLowerCase(), question: ref.exec(x)![2]! };
+    return undefined;
+  };
+  if (eq) {
+    const p = pair(eq[1]!, eq[2]!);
+    return p && { ...p, many: false };
+  }
+  if (sel) {
+    const p = pair(sel[1]!, sel[2]!);
+    // selected(${q}, col) compares one name; selected(col, ${q}) finds the answer among the column's names.
+    return p && { ...p, many: ref.test(sel[2]!.trim()) };
+  }
+  return undefined;
 }
 
 /** The workbook as this test reads it. */
@@ -69,9 +99,11 @@ async function read(file: string) {
   const choices = table(sheet('choices'));
   const external = table(sheet('external_choices'));
   const listSize = new Map<string, number>();
+  const listRows = new Map<string, Record<string, string>[]>();
   for (const r of [...choices.rows, ...external.rows]) {
     const list = r.cells.list_name ?? r.cells['list name'] ?? '';
     if (list) listSize.set(list, (listSize.get(list) ?? 0) + 1);
+    if (list) listRows.set(list, [...(listRows.get(list) ?? []), r.cells]);
   }
   const col = (cells: Record<string, string>, ...names: string[]) => names.map((n) => cells[n]).find((v) => v !== undefined && v !== '') ?? '';
   const rows: SurveyRow[] = [];
@@ -102,6 +134,7 @@ async function read(file: string) {
         name: col(r.cells, 'name'),
         relevant,
         appearance: col(r.cells, 'appearance', 'control::appearance'),
+        choiceFilter: col(r.cells, 'choice_filter'),
         level: marks.length,
         groups: open.slice(own + 1).map(pick),
         conditions: open.slice(parent + 1).map(pick),
@@ -115,7 +148,7 @@ async function read(file: string) {
   );
   /** The list a select row uses: the last word of its type (select_one x, select one from x), without or_other. */
   const listOf = (type: string) => (/^(select|rank)/i.test(type) ? type.replace(/\s+or_other$/i, '').split(' ').pop()! : '');
-  return { listOf, hasSurvey: sheet('survey') !== undefined, surveyRows: survey.rows.length, choiceRows: choices.rows.length + external.rows.length, rows, listSize, labelLanguages, levels };
+  return { listOf, hasSurvey: sheet('survey') !== undefined, surveyRows: survey.rows.length, choiceRows: choices.rows.length + external.rows.length, rows, listSize, listRows, labelLanguages, levels };
 }
 
 function ancestors(body: SchemaBody): Map<string, Block | undefined> {
@@ -159,6 +192,7 @@ describe('the XLSForm corpus', () => {
     const parents = forms.map(ancestors);
 
     const seen = new Set<string>();
+    let cascades = 0;
     for (const r of wb.rows) {
       const lower = r.type.toLowerCase();
       const byCode = byCodes[r.level]!;
@@ -199,6 +233,31 @@ describe('the XLSForm corpus', () => {
         expect(item.options.choices, `${file} row ${r.row}: choices of ${list}`).toHaveLength(wb.listSize.get(wb.listOf(r.type))! + other);
         expect(item.options.multiselect === true).toBe(select[1] === 'multiple');
       }
+      // Choice filters: a cascade this test reads, on an earlier select_one whose list has the column, is converted
+      // with the ties the workbook's choice rows give; any other filter is reported at its row.
+      const filter = item.options.choiceFilter;
+      if (r.choiceFilter) {
+        const cascade = cascadeOf(r.choiceFilter);
+        const filterRow = cascade && wb.rows.find((p) => p.name === cascade.question);
+        const filterItem = cascade && byCode.get(cascade.question);
+        const rows = wb.listRows.get(wb.listOf(r.type)) ?? [];
+        const convertible =
+          cascade !== undefined && expected === 'choice' && filterRow !== undefined && filterRow.row < r.row && filterRow.level === r.level && /^select_one\s/i.test(filterRow.type) && filterItem?.type === 'choice' && filterItem.options.multiselect !== true && rows.some((c) => c[cascade.column] !== undefined);
+        if (!convertible) {
+          expect(filter, `${file} row ${r.row}: choice filter "${r.choiceFilter}" not converted`).toBeUndefined();
+          expect(notedAt(r.row, /choice_filter/), `${file} row ${r.row}: choice filter "${r.choiceFilter}" reported`).toBe(true);
+        } else {
+          cascades++;
+          expect(filter?.itemId, `${file} row ${r.row}: choice filter "${r.choiceFilter}" converted`).toBe(filterItem!.id);
+          const names = (ids: readonly number[]) => [...new Set(ids.map((c) => forms[r.level]!.entities.choices[c]!.codeName))].sort();
+          const theirs = new Set(names(filterItem!.options.choices!));
+          rows.forEach((cells, i) => {
+            const value = cells[cascade.column] ?? '';
+            const wanted = [...new Set((cascade.many ? value.split(/\s+/) : [value]).filter((v) => theirs.has(v)))].sort();
+            expect(names(filter!.ties[item.options.choices![i]!] ?? []), `${file} row ${r.row}: choice ${i + 1} tied as its ${cascade.column} says`).toEqual(wanted);
+          });
+        }
+      } else expect(filter, `${file} row ${r.row}: no choice filter`).toBeUndefined();
       // Groups: the question sits as deep as the workbook nests it (its category, and one per enclosing group).
       const named = chain(item.id).filter((b) => Object.keys(b.name).length > 0);
       expect(named.length, `${file} row ${r.row}: group depth`).toBe(Math.max(1, r.groups.length));
@@ -258,6 +317,6 @@ describe('the XLSForm corpus', () => {
     expect(items.length).toBeLessThanOrEqual(3 * wb.surveyRows);
     expect(forms.reduce((s, f) => s + Object.keys(f.entities.blocks).length, 0)).toBeLessThanOrEqual(2 * wb.surveyRows + 1);
     expect(forms.reduce((s, f) => s + Object.keys(f.entities.choices).length, 0)).toBeLessThanOrEqual(choiceBudget);
-    console.log(`${file}: ${wb.surveyRows} rows, ${converted.questions} questions, ${converted.notes.length} losses, ${ms.toFixed(0)} ms`);
+    console.log(`${file}: ${wb.surveyRows} rows, ${converted.questions} questions, ${cascades} cascades, ${converted.notes.length} losses, ${ms.toFixed(0)} ms`);
   });
 });

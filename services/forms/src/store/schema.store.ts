@@ -1,6 +1,6 @@
 // All SQL of sampler schemas.
-import type { Sql } from '@fieldwork/service-kit';
-import type { SchemaBody } from '@fieldwork/sampler';
+import { transaction, type Sql } from '@fieldwork/service-kit';
+import { countQuestions, type SchemaBody } from '@fieldwork/sampler';
 
 export interface SchemaRow {
   id: number;
@@ -21,6 +21,14 @@ export interface VersionRow {
   body: SchemaBody;
   time_saved: Date;
 }
+
+export type VersionSummary = Omit<VersionRow, 'body'> & { questions: number };
+
+/** A saved schema as the service answers it: the body as the JSON text it was saved as (not parsed back). */
+export type SavedRow = Omit<SchemaRow, 'body'> & { body_json: string };
+
+/** Revisions kept per schema, beside the current one: older ones go at the next save. */
+export const REVISIONS_KEPT = 100;
 
 export class SchemaStore {
   constructor(private readonly sql: Sql) {}
@@ -47,18 +55,25 @@ export class SchemaStore {
    * Saves a new revision when the schema is still at `expectedRevision` (0: any); answers undefined when someone
    * saved in between. The previous body is kept in schema_revisions.
    */
-  async save(id: number, body: SchemaBody, name: string | undefined, expectedRevision: number, savedBy: number): Promise<SchemaRow | undefined> {
-    const [row] = await this.sql<SchemaRow[]>`
-      update sampler_schemas set body = ${this.sql.json(body as never)}, revision = revision + 1,
-        name = coalesce(${name ?? null}, name), version = ${body.version}, primary_language = ${body.primary_language},
-        time_updated = now()
-      where id = ${id} and not deleted and (${expectedRevision} = 0 or revision = ${expectedRevision})
-      returning *`;
-    if (!row) return undefined;
-    await this.sql`
-      insert into schema_revisions (schema_id, revision, body, saved_by, name)
-      values (${id}, ${row.revision}, ${this.sql.json(body as never)}, ${savedBy}, ${row.name})`;
-    return row;
+  async save(id: number, body: SchemaBody, name: string | undefined, expectedRevision: number, savedBy: number): Promise<SavedRow | undefined> {
+    // Serialized once, for the row, its revision and the answer (a form may be 16 MiB: each pass holds the loop).
+    // Sent as text and cast: a string bound to a jsonb parameter would be stored as one JSON string.
+    const json = JSON.stringify(body);
+    const questions = countQuestions(body);
+    return transaction(this.sql, async (sql) => {
+      const [row] = await sql<Omit<SchemaRow, 'body'>[]>`
+        update sampler_schemas set body = ${json}::text::jsonb, revision = revision + 1,
+          name = coalesce(${name ?? null}, name), version = ${body.version}, primary_language = ${body.primary_language},
+          time_updated = now()
+        where id = ${id} and not deleted and (${expectedRevision} = 0 or revision = ${expectedRevision})
+        returning id, project_id, name, level, version, primary_language, revision, deleted, time_updated`;
+      if (!row) return undefined;
+      await sql`
+        insert into schema_revisions (schema_id, revision, body, saved_by, name, questions)
+        values (${id}, ${row.revision}, ${json}::text::jsonb, ${savedBy}, ${row.name}, ${questions})`;
+      await sql`delete from schema_revisions where schema_id = ${id} and revision <= ${row.revision - REVISIONS_KEPT - 1}`;
+      return { ...row, body_json: json };
+    });
   }
 
   /**
@@ -67,15 +82,15 @@ export class SchemaStore {
    */
   async keepCurrent(row: SchemaRow): Promise<void> {
     await this.sql`
-      insert into schema_revisions (schema_id, revision, body, saved_by, name, time_saved)
-      values (${row.id}, ${row.revision}, ${this.sql.json(row.body as never)}, 0, ${row.name}, ${row.time_updated})
+      insert into schema_revisions (schema_id, revision, body, saved_by, name, time_saved, questions)
+      values (${row.id}, ${row.revision}, ${this.sql.json(row.body as never)}, 0, ${row.name}, ${row.time_updated}, ${countQuestions(row.body)})
       on conflict (schema_id, revision) do nothing`;
   }
 
   /** The revisions before `current`, newest first (at most `limit`). */
-  async versions(id: number, current: number, limit: number): Promise<VersionRow[]> {
-    return this.sql<VersionRow[]>`
-      select revision, name, body, time_saved from schema_revisions
+  async versions(id: number, current: number, limit: number): Promise<VersionSummary[]> {
+    return this.sql<VersionSummary[]>`
+      select revision, name, questions, time_saved from schema_revisions
       where schema_id = ${id} and revision < ${current} order by revision desc limit ${limit}`;
   }
 
