@@ -83,6 +83,22 @@ describe('access grants', () => {
     await expect.poll(async () => (await readOne(api2, researcher.session.access)).status, { timeout: 3000, interval: 50 }).toBe(200);
   });
 
+  it('refuses a results read the role does not allow at the gateway, without calling the results service', async () => {
+    const made = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'grant.collector@example.org', password: 'grant pass 12', projectId: pid, collector: true } });
+    expect(made.status).toBe(200);
+    const collector = await login(api, 'grant.collector@example.org', 'grant pass 12');
+    const calls = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${t.metricsPorts.results}/metrics`)).text();
+      return [...text.matchAll(/^fieldwork_grpc_server_requests_total\{[^}]*method="\/fieldwork\.results[^"]*\/GetResults"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    };
+    const before = await calls();
+    expect(await api('POST', `project/${pid}/results/`, { token: collector.access, body: {} })).toMatchObject({ status: 403 });
+    expect(await calls()).toBe(before);
+    // The researcher's read reaches it.
+    expect((await api('POST', `project/${pid}/results/`, { token: researcher.session.access, body: {} })).status).toBe(200);
+    expect(await calls()).toBe(before + 1);
+  });
+
   it('never uses a grant forged, signed with another key, or made for another caller, sent straight to a service', async () => {
     const secret = t.stack.children.get('gateway')!.env.CONTEXT_SIGNING_SECRET!;
     expect(secret.length).toBeGreaterThanOrEqual(32);

@@ -224,6 +224,7 @@ export const en = {
     restore: 'Restore',
     restoreDirty: 'Save or discard your changes first.',
     restored: 'Earlier version restored.',
+    confirmRestore: 'Make the version of {{version}} the current form? The form as it is now is kept as a version and can be restored in turn.',
     panels: { edit: 'Edit', preview: 'Preview', languages: 'Languages', versions: 'Earlier versions' },
   },
   workspace: {

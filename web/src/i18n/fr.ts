@@ -226,6 +226,7 @@ export const fr: Messages = {
     restore: 'Restaurer',
     restoreDirty: "Enregistrez ou annulez d'abord vos modifications.",
     restored: 'Version antérieure restaurée.',
+    confirmRestore: 'Faire de la version du {{version}} le formulaire actuel ? Le formulaire tel qu\'il est maintenant est gardé comme version et pourra être restauré à son tour.',
     panels: { edit: 'Modifier', preview: 'Aperçu', languages: 'Langues', versions: 'Versions antérieures' },
   },
   workspace: {

@@ -12,17 +12,21 @@ import { LRUCache } from 'lru-cache';
 import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { common, projects } from '@fieldwork/proto';
-import { GRANT_TTL_MS, signGrant, type Logger } from '@fieldwork/service-kit';
+import { GRANT_TTL_MS, problems, signGrant, type Logger } from '@fieldwork/service-kit';
 import type { Clients } from '../../clients.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed grant of this request's project, when the gateway decided one (routes/util.ts meta passes it). */
     grant: string;
+    /** This request's access decision, once asked for. */
+    decision: Promise<Decision> | undefined;
   }
   interface FastifyInstance {
     /** The grants this gateway holds (tests and metrics). */
     accessGrants: AccessGrants;
+    /** preHandler, after authentication, of a project's route: the caller's decided access must allow the route. */
+    requires: (allowed: (access: projects.ProjectAccess) => boolean) => preHandlerHookHandler;
   }
 }
 
@@ -42,8 +46,12 @@ export function accessChangedBy(method: string, url: string, projectParam: strin
 
 interface Held {
   token: string;
+  access: projects.ProjectAccess;
   projectId: number;
 }
+
+/** The gateway's decision for one caller and project: the access and its signed grant, or what the projects service refused with. */
+export type Decision = { access: projects.ProjectAccess; token: string } | { error: unknown };
 
 export class AccessGrants {
   private readonly cache = new LRUCache<string, Held>({ max: 50_000, ttl: GRANT_TTL_MS });
@@ -53,22 +61,27 @@ export class AccessGrants {
     private readonly ask: (caller: common.Caller, projectId: number, request: FastifyRequest) => Promise<projects.ProjectAccess>,
   ) {}
 
-  /** The signed grant of `caller` in `projectId`, from the cache or the projects service; undefined when refused. */
-  async grant(caller: common.Caller, projectId: number, request: FastifyRequest): Promise<string | undefined> {
+  /** `caller`'s access to `projectId`, from the cache or the projects service (a refusal is not kept). */
+  async decide(caller: common.Caller, projectId: number, request: FastifyRequest): Promise<Decision> {
     const key = `${caller.user_id}:${caller.organization_id}:${caller.is_staff ? 1 : 0}:${projectId}`;
     const hit = this.cache.get(key);
-    if (hit) return hit.token;
+    if (hit) return hit;
     const decidedAt = Date.now();
     let access: projects.ProjectAccess;
     try {
       access = await this.ask(caller, projectId, request);
-    } catch {
-      // No access (or the projects service is away): no grant; the service decides and answers as it always did.
-      return undefined;
+    } catch (error) {
+      return { error };
     }
-    const token = signGrant(this.secret, caller, access, decidedAt);
-    this.cache.set(key, { token, projectId });
-    return token;
+    const token = this.secret ? signGrant(this.secret, caller, access, decidedAt) : '';
+    this.cache.set(key, { token, access, projectId });
+    return { access, token };
+  }
+
+  /** The signed grant of `caller` in `projectId`; undefined when refused (the service then decides, as it always did). */
+  async grant(caller: common.Caller, projectId: number, request: FastifyRequest): Promise<string | undefined> {
+    const d = await this.decide(caller, projectId, request);
+    return 'access' in d && d.token ? d.token : undefined;
   }
 
   /** Drops the grants of one project (0: all of them). */
@@ -94,13 +107,32 @@ export default fp(
       opts.clients.projects.getAccess({ caller, project_id: projectId }, { requestId: request.id, headers: { traceparent: request.traceparent } }),
     );
     app.decorate('accessGrants', grants);
+    app.decorateRequest('decision', undefined);
+
+    /** This request's decision, made once (a person on a project's route; undefined otherwise). */
+    const decision = (request: FastifyRequest): Promise<Decision> | undefined => {
+      const caller = request.caller as common.Caller | undefined;
+      const param = (request.params as { id?: string } | undefined)?.id ?? '';
+      if (!caller || caller.user_id <= 0 || !/^\d{1,15}$/.test(param)) return undefined;
+      request.decision ??= grants.decide(caller, Number(param), request).then((d) => {
+        if ('access' in d) request.grant = d.token;
+        return d;
+      });
+      return request.decision;
+    };
+
+    // A route's own requirement, checked here before any service is called: refused with what the projects service
+    // answered (no access to the project) or 403 (not this permission).
+    app.decorate('requires', (allowed: (access: projects.ProjectAccess) => boolean): preHandlerHookHandler => async (request) => {
+      const d = await decision(request);
+      if (!d) throw problems.notAuthenticated();
+      if ('error' in d) throw d.error;
+      if (!allowed(d.access)) throw problems.forbidden();
+    });
     if (!opts.secret) return;
 
     const resolve: preHandlerHookHandler = async (request) => {
-      const caller = request.caller as common.Caller | undefined;
-      const param = (request.params as { id?: string } | undefined)?.id ?? '';
-      if (!caller || caller.user_id <= 0 || !/^\d{1,15}$/.test(param)) return;
-      request.grant = (await grants.grant(caller, Number(param), request)) ?? '';
+      await decision(request);
     };
     // After the route's own preHandlers (authentication sets request.caller).
     app.addHook('onRoute', (route) => {
