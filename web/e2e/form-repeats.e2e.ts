@@ -1,6 +1,6 @@
 // An owner imports a household XLSForm whose `members` repeat becomes the project's second level, then, on a phone,
 // files a household and a member of it ("Add a record below"): the member is a response of the members form with the
-// household as its parent.
+// household as its parent, and questions conditioned on the household's answer show as that answer says.
 import ExcelJS from 'exceljs';
 import { expect, forEachViewport, test } from './support/fixtures.js';
 import { expectNoHorizontalScroll } from './support/layout.js';
@@ -13,13 +13,16 @@ type Stored = { sampler_schema: number; parent_id: string | null; children_count
 async function householdXlsForm(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.addWorksheet('survey').addRows([
-    ['type', 'name', 'label', 'required'],
-    ['text', 'hh_name', 'Household name', 'yes'],
-    ['integer', 'hh_size', 'People living here', ''],
-    ['begin repeat', 'members', 'Members', ''],
-    ['text', 'm_name', 'Member name', 'yes'],
-    ['integer', 'm_age', 'Member age', ''],
-    ['end repeat', '', '', ''],
+    ['type', 'name', 'label', 'required', 'relevant'],
+    ['text', 'hh_name', 'Household name', 'yes', ''],
+    ['integer', 'hh_size', 'People living here', '', ''],
+    ['begin repeat', 'members', 'Members', '', ''],
+    ['text', 'm_name', 'Member name', 'yes', ''],
+    ['integer', 'm_age', 'Member age', '', ''],
+    // Asked only in a household of more than five: a condition on the parent response's answer.
+    ['text', 'm_room', 'Which room does this member sleep in?', '', '${hh_size} > 5'],
+    ['text', 'm_work', 'What work does this member do?', '', '${hh_size} < 5'],
+    ['end repeat', '', '', '', ''],
   ]);
   wb.addWorksheet('settings').addRows([['form_title'], ['Household survey']]);
   return Buffer.from(await wb.xlsx.writeBuffer());
@@ -35,9 +38,9 @@ forEachViewport(['phone'], () => {
     await page.goto(`/project/${project.id}/create-form-from-upload`);
     await page.getByTestId('form-file').setInputFiles({ name: 'household.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await householdXlsForm() });
     const report = page.getByTestId('conversion-report');
-    await expect(report).toContainText('household.xlsx (XLSForm): 4 questions.');
+    await expect(report).toContainText('household.xlsx (XLSForm): 6 questions.');
     await expect(report).toContainText('Imported with no losses.');
-    await expect(page.getByTestId('conversion-levels')).toContainText('Members (level 2, 2 questions)');
+    await expect(page.getByTestId('conversion-levels')).toContainText('Members (level 2, 4 questions)');
     await expectNoHorizontalScroll(page);
     await shot('import-report');
 
@@ -68,6 +71,9 @@ forEachViewport(['phone'], () => {
     const name = page.locator(`#q${await idOf(members, 'm_name')}-input`);
     await expect(name).toBeVisible();
     await name.fill('Thandi');
+    // The household has 3 people: the question for large households is skipped, the other one asked.
+    await expect(page.getByText('What work does this member do?')).toBeVisible();
+    await expect(page.getByText('Which room does this member sleep in?')).toHaveCount(0);
     await page.locator(`#q${await idOf(members, 'm_age')}-input`).fill('34');
     await expectNoHorizontalScroll(page);
     await shot('member');
