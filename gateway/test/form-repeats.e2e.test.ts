@@ -128,7 +128,7 @@ describe('an XLSForm with repeats', () => {
     // A file without the visits level would remove a level with responses: refused, nothing changed.
     const dropping = await convert(p.id, await household({ visits: false }), true);
     expect(dropping.status, JSON.stringify(dropping.body)).toBe(409);
-    expect(dropping.body.detail).toContain('the level "Visits" (level 2)');
+    expect(dropping.body.detail).toContain('would remove the level "Visits" (level 3 of the hierarchy), which already has responses.');
     expect(await hierarchyOf(p.id)).toEqual(levels);
     for (const [id, before] of [[first, home], [members, member], [visits, visit]] as const) expect((await formOf(id!)).revision).toBe(before.revision);
 

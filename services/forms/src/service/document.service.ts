@@ -189,7 +189,7 @@ export class DocumentService {
     ];
     const removed = hierarchy.filter((l) => l.level > base + lower.length);
     const answeredRemoved = removed.filter((l) => answeredBy(l.schema_id) > 0);
-    if (answeredRemoved.length > 0) throw problems.levelsHaveResponses(answeredRemoved.map((l) => `the level "${l.name}" (level ${l.level})`).join(', '));
+    if (answeredRemoved.length > 0) throw problems.levelsHaveResponses(answeredRemoved.map((l) => `the level "${l.name}" (level ${l.level + 1} of the hierarchy)`).join(', '));
     const next = [
       ...hierarchy.filter((l) => l.level <= base).map((l) => ({ level: l.level, name: l.name, schema_id: l.schema_id })),
       ...levels.slice(1).map((l) => ({ level: l.level, name: l.name, schema_id: l.row?.id ?? 0 })),
