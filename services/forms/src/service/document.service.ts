@@ -4,7 +4,7 @@
 import ISO6391 from 'iso-639-1';
 import type { common, forms, projects, responses } from '@fieldwork/proto';
 import { saveRefusal, SAVE_REFUSALS, countQuestions, FORM_MAX_BYTES, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
-import { problems, transaction, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
+import { problems, projectAccess, transaction, type CallContext, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
 import type { ConversionPool } from '../convert/conversion-pool.js';
 import type { FormLimits } from '../convert/form-limits.js';
@@ -20,7 +20,7 @@ export type ResponsesClient = Pick<PromiseClient<typeof responses.ResponsesServi
 const VERSIONS_LISTED = 50;
 
 /** The call's request id, and its signal: aborted when the caller gives up (the gateway's deadline passed). */
-type Ctx = { requestId: string; signal?: AbortSignal };
+type Ctx = { requestId: string; signal?: AbortSignal; metadata?: CallContext['metadata'] };
 
 export interface ConversionOptions {
   /** Largest form file converted, in bytes (413.2 above it, before a byte is read). */
@@ -53,6 +53,8 @@ export class DocumentService {
     private readonly conversions: Pick<ConversionPool, 'run'>,
     private readonly conversion: ConversionOptions,
     private readonly responses: ResponsesClient,
+    /** CONTEXT_SIGNING_SECRET: a gateway's grant of the project is used when a call carries one. */
+    private readonly contextSecret = '',
   ) {
     this.store = new SchemaStore(sql);
   }
@@ -123,7 +125,7 @@ export class DocumentService {
    * the conversion succeeded, so a refused file leaves the project's form as it was.
    */
   async convert(req: forms.ConvertUploadRequest, ctx: Ctx): Promise<forms.ConvertUploadReply> {
-    const access = await this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx);
+    const access = await projectAccess(this.contextSecret, ctx.metadata, req.caller, req.project_id, () => this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx));
     if (!access.screens.includes('form')) throw problems.forbidden();
     const file = await this.projects.getFile({ caller: req.caller, project_id: req.project_id, file_id: req.file_identifier }, ctx);
     const { maxFileBytes } = this.conversion;
