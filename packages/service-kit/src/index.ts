@@ -6,6 +6,7 @@ export * from './grpc-server.js';
 export * from './grpc-client.js';
 export * from './db.js';
 export * from './nats.js';
+export * from './consumer.js';
 export * from './lifecycle.js';
 export * from './service.js';
 export * from './object-store/index.js';

@@ -3,8 +3,7 @@
 // EXPORT_ACK_WAIT_S, the job goes to another worker, which starts it again from the beginning (same object key, so no
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
 // deleted on the side.
-import { AckPolicy, DeliverPolicy, type Consumer, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { isProblem, UnsafeZip, isServiceError, metrics, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
+import { consumerLag, ensureConsumer, isProblem, UnsafeZip, isServiceError, metrics, startPullLoop, statusToProblem, type JsMsg, type Logger, type Nats, type PullLoop } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import { JobStore } from '../store/job.store.js';
@@ -15,9 +14,8 @@ export const DURABLE = 'exports-workers';
 
 export class ExportWorker {
   private stopped = false;
-  private loop: Promise<void> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
-  private pull: ConsumerMessages | undefined;
+  private pulling: PullLoop | undefined;
   private readonly jobs: JobStore;
 
   constructor(
@@ -29,42 +27,21 @@ export class ExportWorker {
   }
 
   async start(): Promise<void> {
-    const ackWait = this.options.ackWaitS * 1_000_000_000;
-    try {
-      const info = await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
-      // A consumer made with another EXPORT_ACK_WAIT_S (an older default) takes the configured one.
-      if (info.config.ack_wait !== ackWait) await this.nats.jsm.consumers.update(this.options.stream, DURABLE, { ack_wait: ackWait });
-    } catch {
-      await this.nats.jsm.consumers.add(this.options.stream, {
-        durable_name: DURABLE,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ack_wait: ackWait,
-        max_ack_pending: 1000,
-      });
-    }
-    this.loop = this.run();
+    await ensureConsumer(this.nats.jsm, { stream: this.options.stream, durable: DURABLE, ackWaitS: this.options.ackWaitS, maxAckPending: 1000 });
+    this.pulling = startPullLoop(this.nats, {
+      stream: this.options.stream,
+      durable: DURABLE,
+      // One job at a time per worker process.
+      batch: 1,
+      // A job delivered just as a pull expires is dropped by the client and comes back after the ack wait: pulls
+      // that last 5 s make that rarer than 1 s ones.
+      expiresMs: 5000,
+      log: this.options.log,
+      failureMessage: 'export worker: fetching failed; retrying',
+      handleMessage: (m) => this.handle(m),
+    });
     this.sweeper = setInterval(() => void this.sweep(), 60_000);
     this.sweeper.unref();
-  }
-
-  private async run(): Promise<void> {
-    let consumer: Consumer | undefined;
-    while (!this.stopped) {
-      try {
-        consumer ??= await this.nats.js.consumers.get(this.options.stream, DURABLE);
-        // A job delivered just as a pull expires is dropped by the client and comes back after the ack wait: pulls
-        // that last 5 s make that rarer than 1 s ones, and a stop waits for at most one.
-        const batch = await consumer.fetch({ max_messages: 1, expires: 5000 });
-        this.pull = batch;
-        for await (const m of batch) await this.handle(m);
-        this.pull = undefined;
-      } catch (err) {
-        consumer = undefined;
-        if (!this.stopped) this.options.log.warn({ err }, 'export worker: fetching failed; retrying');
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
   }
 
   private async handle(m: JsMsg): Promise<void> {
@@ -138,9 +115,7 @@ export class ExportWorker {
   /** Deletes the files of expired jobs; reads the queue's lag for the metrics. */
   private async sweep(): Promise<void> {
     try {
-      const info = await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
-      metrics.jetstreamPending.set({ stream: this.options.stream, consumer: DURABLE }, info.num_pending);
-      metrics.jetstreamAckPending.set({ stream: this.options.stream, consumer: DURABLE }, info.num_ack_pending);
+      await consumerLag(this.nats.jsm, this.options.stream, DURABLE);
       for (const job of await this.jobs.expired()) {
         for (const key of [job.object_key, job.report_key]) if (key) await this.deps.store.delete(key);
         await this.jobs.forget(job.id);
@@ -153,7 +128,6 @@ export class ExportWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    this.pull?.stop(); // ends a pull that waits for a job; a job being handled runs to its end
-    await this.loop;
+    await this.pulling?.stop(); // ends a pull that waits for a job; a job being handled runs to its end
   }
 }
