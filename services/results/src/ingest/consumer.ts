@@ -3,6 +3,7 @@
 // for redelivery; a re-delivered version collapses into itself in the ReplacingMergeTree tables.
 import { connectNatsRetrying, consumerLag, ensureConsumer, ensureStream, metrics, responsesStream, startPullLoop, type DurableConsumerSpec, type JsMsg, type Logger, type Nats, type PullLoop } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
+import { IngestStore } from '../store/ingest.store.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
 
 /** Seconds before an unacknowledged message is delivered again. */
@@ -25,11 +26,14 @@ export class Ingestor {
   private pulling: PullLoop | undefined;
   private stopped = false;
   readonly stats: IngestStats = { batches: 0, lastBatchSize: 0, messages: 0, failures: 0, lastBatchAt: 0 };
+  private readonly store: IngestStore;
 
   constructor(
-    private readonly engine: Engine,
+    engine: Engine,
     private readonly options: { natsUrl: string; prefix: string; db: string; log: Logger },
-  ) {}
+  ) {
+    this.store = new IngestStore(engine, options.db);
+  }
 
   get stream(): string {
     return responsesStream(this.options.prefix).name;
@@ -104,8 +108,7 @@ export class Ingestor {
       good.push(m);
     }
     // Acked by the pull loop once both are in; nak'ed by it when one throws.
-    await this.engine.insert(`${this.options.db}.responses`, responses);
-    await this.engine.insert(`${this.options.db}.answers`, answers);
+    await this.store.insertBatch(responses, answers);
     metrics.clickhouseInsertRows.observe({ table: 'responses' }, responses.length);
     metrics.clickhouseInsertRows.observe({ table: 'answers' }, answers.length);
     metrics.clickhouseInsertedRows.inc({ table: 'responses' }, responses.length);
