@@ -16,3 +16,4 @@ export * from './metrics.js';
 export * from './trace.js';
 export * from './zip-guard.js';
 export * from './revocations.js';
+export * from './job-events.js';

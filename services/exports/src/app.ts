@@ -1,6 +1,6 @@
 // Wiring only: builds the exports service (gRPC handlers and the job workers) from its dependencies; no listening here.
 import { auth, forms, projects, responses } from '@fieldwork/proto';
-import { createClient, createObjectStore, ensureStream, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import { createClient, createObjectStore, ensureStream, JobEvents, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
 import type { ExportsConfig } from './config.js';
 import { exportsGrpc } from './grpc/exports.grpc.js';
 import { ExportService } from './service/export.service.js';
@@ -12,6 +12,7 @@ export async function buildExports(config: ExportsConfig, { sql, log, nats }: Se
   if (!nats) throw new Error('the exports service needs NATS (the jobs work queue)');
   const stream = jobsStream(config.NATS_PREFIX);
   await ensureStream(nats.jsm, stream);
+  const jobEvents = new JobEvents(nats.nc, config.NATS_PREFIX);
   const store = createObjectStore(config);
   await store.ensureReady();
   const deps: ExportsDeps = {
@@ -23,6 +24,7 @@ export async function buildExports(config: ExportsConfig, { sql, log, nats }: Se
     forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
     responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR),
     enqueue: async (jobId) => void (await nats.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
+    announceFinished: (jobId) => jobEvents.announceFinished(jobId),
     fileTtlHours: config.EXPORT_FILE_TTL_H,
   };
   const worker = new ExportWorker(nats, deps, {

@@ -51,6 +51,7 @@ export class ExportWorker {
     const log = this.options.log.child({ jobId: id });
     if (job.attempts > this.options.maxAttempts) {
       await this.jobs.fail(id, 'The job failed too many times.');
+      this.deps.announceFinished(id);
       return m.ack();
     }
     // Alive: JetStream keeps the job with this worker while it works.
@@ -81,6 +82,7 @@ export class ExportWorker {
       log.info({ kind: job.kind, rows: out.rows, size: out.size, attempt: job.attempts }, 'job done');
       metrics.jobsFinished.inc({ kind: job.kind, status: finished ? 'done' : 'cancelled' });
       metrics.jobRows.inc({ kind: job.kind }, out.rows);
+      this.deps.announceFinished(id);
       m.ack();
     } catch (err) {
       const problem = isProblem(err) ? err : isServiceError(err) ? statusToProblem(err) : undefined;
@@ -88,12 +90,14 @@ export class ExportWorker {
       if (err instanceof ExportCancelled && !this.stopped) {
         log.info('job cancelled');
         metrics.jobsFinished.inc({ kind: job.kind, status: 'cancelled' });
+        this.deps.announceFinished(id);
         m.ack();
       } else if (refused !== undefined && !this.stopped) {
         // Bad input (a file without a header, a mapping gone wrong, a refused users list): trying again won't help.
         log.info({ err }, 'job refused');
         await this.jobs.fail(id, refused);
         metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
+        this.deps.announceFinished(id);
         m.ack();
       } else if (this.stopped) {
         m.nak(); // shutting down: another worker takes it
@@ -101,6 +105,7 @@ export class ExportWorker {
         log.error({ err }, 'export failed');
         await this.jobs.fail(id, job.kind.startsWith('import_') ? 'The import failed. Please try again.' : 'There was a problem updating the export files. Please try again.');
         metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
+        this.deps.announceFinished(id);
         m.ack();
       } else {
         log.warn({ err, attempt: job.attempts }, 'export attempt failed; retrying');
