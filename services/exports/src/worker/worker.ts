@@ -2,7 +2,8 @@
 // processes as wanted. A running job tells JetStream it is alive; a worker that dies stops doing so and, after
 // EXPORT_ACK_WAIT_S, the job goes to another worker, which starts it again from the beginning (same object key, so no
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
-// deleted on the side.
+// deleted on the side. The pulling is service-kit's startPullLoop: a job whose handling throws (the database away)
+// is nak'ed and comes back after the loop's pause.
 import { consumerLag, ensureConsumer, isProblem, UnsafeZip, isServiceError, metrics, startPullLoop, statusToProblem, type JsMsg, type Logger, type Nats, type PullLoop } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
@@ -37,7 +38,7 @@ export class ExportWorker {
       // that last 5 s make that rarer than 1 s ones.
       expiresMs: 5000,
       log: this.options.log,
-      failureMessage: 'export worker: fetching failed; retrying',
+      failureMessage: 'export worker: a pull or a job failed; retrying',
       handleMessage: (m) => this.handle(m),
     });
     this.sweeper = setInterval(() => void this.sweep(), 60_000);
