@@ -2,12 +2,14 @@
 // then the routes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { childTrace, formatTraceparent, metrics, NO_JOB_EVENTS, NO_REVOCATIONS, parseTraceparent, problems, type JobEvents, type Logger, type ObjectStore, type RevocationCheck } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
 import openapi from './plugins/external/openapi.js';
 import auth from './plugins/app/auth.js';
+import access from './plugins/app/access.js';
 import errors from './plugins/app/errors.js';
 import web from './plugins/app/web.js';
 import healthRoutes from './routes/health.js';
@@ -32,6 +34,8 @@ import { JSON_DEPTH_MESSAGE, jsonTooDeep } from './limits.js';
 
 export interface GatewayOptions {
   jwtSecret: string;
+  /** Signs the project grants passed to the services (plugins/app/access.ts); none: the services decide alone. */
+  contextSecret?: string;
   apiKeyCacheMs?: number;
   /** How long a shared item's link stays valid. */
   itemShareTtlSeconds?: number;
@@ -91,6 +95,8 @@ export async function buildGateway(deps: {
   objects?: ObjectStore;
   /** The jobs' finished events, which the calls that answer a small job at once wait for (none in unit tests: they answer the job as it stands). */
   jobEvents?: Pick<JobEvents, 'settle'>;
+  /** NATS, for the access events every gateway replica hears (none in unit tests: this gateway only). */
+  nats?: { nc: NatsConnection; prefix: string };
 }): Promise<FastifyInstance> {
   const { clients, options } = deps;
   const app = Fastify({
@@ -182,6 +188,8 @@ export async function buildGateway(deps: {
       return { caller: common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id }), prefix: who.prefix };
     },
   });
+
+  await app.register(access, { clients, secret: options.contextSecret ?? '', log: deps.log, ...(deps.nats ? { nats: deps.nats } : {}) });
 
   await app.register(healthRoutes, { clients });
   await app.register(accountRoutes, { clients });

@@ -23,6 +23,8 @@ export const gatewayConfigShape = {
   METRICS_PORT: vars.port(0),
   /** Secret shared with the auth service that verifies access tokens (HS256). At least 32 characters. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Signs the project grants passed to the services (service-kit grant.ts); the services hold the same value. */
+  CONTEXT_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** NATS (NATS_URL, NATS_PREFIX): the gateway watches the revocation list of sessions, API keys and share links. */
   ...natsVars,
   /** Service addresses (host:port). */

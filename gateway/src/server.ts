@@ -31,8 +31,10 @@ async function main() {
     revocations,
     objects,
     jobEvents: new JobEvents(nats.nc, config.NATS_PREFIX),
+    nats: { nc: nats.nc, prefix: config.NATS_PREFIX },
     options: {
       jwtSecret: config.JWT_SECRET,
+      ...(config.CONTEXT_SIGNING_SECRET ? { contextSecret: config.CONTEXT_SIGNING_SECRET } : {}),
       apiKeyCacheMs: config.API_KEY_CACHE_S * 1000,
       itemShareTtlSeconds: config.ITEM_SHARE_TTL_DAYS * 86_400,
       ...(config.OBJECT_STORE === 'fs' && config.OBJECT_STORE_SIGNING_SECRET !== ''

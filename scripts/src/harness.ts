@@ -126,6 +126,7 @@ export async function startTestStack(
     natsPrefix: testInfraHandle.natsPrefix,
     jwtSecret,
     objectStoreSecret: randomBytes(32).toString('hex'),
+    contextSecret: randomBytes(32).toString('hex'),
     ports,
     gatewayHost: '127.0.0.1',
     publicUrl: `http://127.0.0.1:${ports.gateway}`,

@@ -37,6 +37,7 @@ export const launcherConfigShape = {
   JWT_SECRET: vars.string(''),
   /** Secret signing the object store's URLs; defaults to one generated once and kept in the data directory. */
   OBJECT_STORE_SIGNING_SECRET: vars.string(''),
+  CONTEXT_SIGNING_SECRET: vars.string(''),
   LOG_LEVEL: vars.logLevel(),
   /** `pretty` prints readable prefixed lines; `json` passes each process's JSON lines through. */
   LOG_FORMAT: z.enum(['pretty', 'json']).default('pretty'),

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface LocalSecrets {
   jwtSecret: string;
   objectStoreSecret: string;
+  /** Signs the project grants the gateway passes to the services (CONTEXT_SIGNING_SECRET). */
+  contextSecret: string;
 }
 
 /** Reads the data directory's secrets, adding any that an older version did not have yet. */
@@ -16,8 +18,9 @@ export function localSecrets(dataDir: string): LocalSecrets {
   const secrets: LocalSecrets = {
     jwtSecret: stored.jwtSecret ?? randomBytes(48).toString('base64url'),
     objectStoreSecret: stored.objectStoreSecret ?? randomBytes(48).toString('base64url'),
+    contextSecret: stored.contextSecret ?? randomBytes(48).toString('base64url'),
   };
-  if (stored.jwtSecret !== secrets.jwtSecret || stored.objectStoreSecret !== secrets.objectStoreSecret) {
+  if (stored.jwtSecret !== secrets.jwtSecret || stored.objectStoreSecret !== secrets.objectStoreSecret || stored.contextSecret !== secrets.contextSecret) {
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return secrets;

@@ -31,6 +31,8 @@ export interface StackConfig {
   jwtSecret: string;
   /** Signs the fs object store's download and upload URLs (the projects service signs, the gateway verifies). */
   objectStoreSecret: string;
+  /** Signs the project grants the gateway passes to the services (service-kit grant.ts); shared by all of them. */
+  contextSecret: string;
   ports: StackPorts;
   gatewayHost: string;
   publicUrl: string;
@@ -119,6 +121,7 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
     NATS_URL: c.natsUrl,
     NATS_PREFIX: c.natsPrefix,
     EXIT_WITH_PARENT: 'true',
+    CONTEXT_SIGNING_SECRET: c.contextSecret,
     ...addresses(c),
     [`${name.toUpperCase()}_GRPC_PORT`]: String(c.ports[name]),
     ...(c.metricsPorts?.[name] ? { METRICS_PORT: String(c.metricsPorts[name]) } : {}),
@@ -147,6 +150,7 @@ function gatewayEnv(c: StackConfig): Record<string, string> {
     GATEWAY_PORT: String(c.ports.gateway),
     ...(c.metricsPorts?.gateway ? { METRICS_PORT: String(c.metricsPorts.gateway) } : {}),
     JWT_SECRET: c.jwtSecret,
+    CONTEXT_SIGNING_SECRET: c.contextSecret,
     // The revocation list the gateway watches.
     NATS_URL: c.natsUrl,
     NATS_PREFIX: c.natsPrefix,

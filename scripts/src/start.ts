@@ -75,6 +75,7 @@ async function main() {
       natsPrefix: '',
       jwtSecret: config.JWT_SECRET || localSecrets(dataDir).jwtSecret,
       objectStoreSecret: config.OBJECT_STORE_SIGNING_SECRET || localSecrets(dataDir).objectStoreSecret,
+      contextSecret: config.CONTEXT_SIGNING_SECRET || localSecrets(dataDir).contextSecret,
       ports,
       replicaPorts,
       gatewayHost: config.GATEWAY_HOST,

@@ -1,6 +1,6 @@
 // Results (spec 001 §7 Results): a project, one of its schemas, a block or some items, with filters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mayDo } from '@fieldwork/access';
+import { mayDo, resultsReach } from '@fieldwork/access';
 import { projects, results, type common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
@@ -32,9 +32,12 @@ const query = (b: Json) => ({
 
 export default async function resultRoutes(app: FastifyInstance, { clients, shareTtlSeconds }: { clients: Clients; shareTtlSeconds: number }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['results'], security: secured } };
-  const queryOpts = { ...opts, schema: { ...opts.schema, body: RESULTS_BODY } };
+  // Reading results needs the results permission, or read_sites (spec 001 §6): decided once, at the gateway.
+  const readsResults = app.requires((a) => resultsReach(a) !== 'none');
+  const queryOpts = { ...opts, preHandler: [app.authenticate, readsResults], schema: { ...opts.schema, body: RESULTS_BODY } };
+  const readOpts = { ...opts, preHandler: [app.authenticate, readsResults] };
   // Sharing mints a long-lived token: a person's act, never an API key's (a key's share would outlive the key).
-  const shareOpts = { preHandler: app.authenticate, schema: { tags: ['results'], security: secured, body: RESULTS_BODY } };
+  const shareOpts = { preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'shareResults'))], schema: { tags: ['results'], security: secured, body: RESULTS_BODY } };
   const getResults = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
     const out = await clients.results.getResults(results.ResultsRequest.fromPartial({ ...where, ...query(r.body ?? {}) }), meta(r));
     return JSON.parse(out.payload_json) as { items: Json[] } & Json;
@@ -58,8 +61,6 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
       schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId),
       item_id: parseId(r.params.itemId ?? '', problems.notFound),
     };
-    const access = await clients.projects.getAccess({ caller: r.caller, project_id: pid }, meta(r));
-    if (!mayDo(access.screens, 'shareResults')) throw problems.forbidden();
     const view = viewToShare(r.body ?? {});
     // The sharer must see the item's results in that view now (this also checks the item and the view).
     const found = await clients.results.getResults(
@@ -132,7 +133,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   // Profiles: the lookups to choose one, and the results of one profile (body.schema: the schema to show, default
   // every schema; body.item_ids as usual).
   for (const path of ['', 'schema/:schemaId/']) {
-    app.get<P>(`/api/project/:id/results/${path}lookups/`, opts, async (r) => {
+    app.get<P>(`/api/project/:id/results/${path}lookups/`, readOpts, async (r) => {
       const schemaId = r.params.schemaId ? parseId(r.params.schemaId, problems.invalidSchemaId) : 0;
       const out = await clients.results.lookups(results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: schemaId }), meta(r));
       return JSON.parse(out.payload_json) as Json;

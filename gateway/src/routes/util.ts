@@ -1,11 +1,14 @@
 // Small helpers shared by the route files.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { CallMeta } from '@fieldwork/service-kit';
+import { GRANT_KEY, type CallMeta } from '@fieldwork/service-kit';
 import { problems, type Problem } from '@fieldwork/service-kit/problems';
 import { INT32_MAX } from '../schemas.js';
 
-/** The gRPC call metadata of a request: its id travels to the services. */
-export const meta = (request: FastifyRequest): CallMeta => ({ requestId: request.id, headers: { traceparent: request.traceparent } });
+/** The gRPC call metadata of a request: its id, its trace and, on a project's routes, its signed grant (plugins/app/access.ts). */
+export const meta = (request: FastifyRequest): CallMeta => ({
+  requestId: request.id,
+  headers: request.grant ? { traceparent: request.traceparent, [GRANT_KEY]: request.grant } : { traceparent: request.traceparent },
+});
 
 /** A positive integer path id, or the given problem (the spec's "Invalid ... Id!" messages). */
 export function parseId(value: string, invalid: () => Problem): number {

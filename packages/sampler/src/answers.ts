@@ -1,5 +1,6 @@
 // What an answer may be, per question type, and the record as it is stored: data keyed by repeat number, then
 // question id (spec 001 §3 Response). Calculated and concatenation answers are recomputed, never taken as sent.
+import { offeredChoices } from './cascade.js';
 import { calculate } from './calculation.js';
 import { concatenate } from './concatenation.js';
 import { isAnswered, visibility, type Answers, type ConditionContext, type Visibility } from './conditions.js';
@@ -28,7 +29,22 @@ export const ANSWER_MESSAGES = {
   geotag: 'Enter a location as a point of two coordinates.',
   media: 'Upload the file first and send the key it returned.',
   noAnswer: 'This item takes no answer.',
+  /** Cascading choices: the answer is not among the choices its filter question's answer offers. */
+  notOffered: (filter: string) => `This choice is not offered for the answer to "${filter}".`,
+  filterUnanswered: (filter: string) => `Answer "${filter}" first: its answer decides the choices offered here.`,
 } as const;
+
+/** The problem of a choice answer its filter question's answer does not offer (cascading choices), else undefined. */
+export function offeredProblem(body: SchemaBody, item: Item, value: unknown, answers: Answers, lang?: string): string | undefined {
+  const filter = item.options.choiceFilter;
+  if (!filter || item.type !== 'choice' || !isAnswered(value)) return undefined;
+  const offered = new Set(offeredChoices(body, item, answers));
+  const ids = Array.isArray(value) ? value : [value];
+  if (ids.every((c) => typeof c === 'number' && offered.has(c))) return undefined;
+  const parent = body.entities.items[filter.itemId];
+  const name = localized(parent?.name, lang ?? body.primary_language, body.primary_language) || parent?.codeName || String(filter.itemId);
+  return offered.size === 0 && !isAnswered(answers[String(filter.itemId)]) ? ANSWER_MESSAGES.filterUnanswered(name) : ANSWER_MESSAGES.notOffered(name);
+}
 
 const MAX_TEXT = 10_000;
 
@@ -165,7 +181,8 @@ function visibleAnswers(body: SchemaBody, answers: Answers, ctx: Omit<ConditionC
  * The one check of a response, run by the web form before it queues or sends anything and by the responses service
  * before it stores anything: every answer against its question's rules, answers of skipped questions dropped (a
  * hidden question is never required and keeps no answer), calculated and concatenation answers recomputed, and
- * unless lenient every shown required, primary-key and lookup question answered.
+ * unless lenient every shown required, primary-key and lookup question answered. A filtered choice question (cascading
+ * choices) takes only the choices its filter question's answer offers.
  */
 export function checkResponse(body: SchemaBody, data: ResponseData, options: CheckOptions): ResponseCheck {
   const lang = options.lang ?? body.primary_language;
@@ -189,9 +206,11 @@ export function checkResponse(body: SchemaBody, data: ResponseData, options: Che
     const { shown, answers } = visibleAnswers(body, known, ctx, typeof base === 'object' && base !== null ? base : {});
     if (repeat === '0') first = shown;
     const clean: Answers = {};
+    // Cascading choices: a filter question may sit in the first repeat (a category asked once).
+    const seen = { ...(typeof base === 'object' && base !== null ? base : {}), ...answers };
     for (const [id, value] of Object.entries(answers)) {
       const item = body.entities.items[id]!;
-      const p = answerProblem(body, item, value, lang);
+      const p = answerProblem(body, item, value, lang) ?? offeredProblem(body, item, value, seen, lang);
       if (p) problems[`${repeat}.${id}`] = p;
       else if (isAnswered(value)) clean[id] = item.type === 'date' ? dateOf(value) : item.type === 'number' || item.type === 'currency' ? Number(value) : value;
     }

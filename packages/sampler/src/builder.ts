@@ -126,6 +126,7 @@ export function changeItemType(body: SchemaBody, id: number, type: ItemType, lan
   let next = clone(body);
   const old = item(next, id);
   for (const c of old.options.choices ?? []) if (next.entities.choices[c]) next.entities.choices[c].deleted = true;
+  untie(next, old.options.choices ?? []);
   next.entities.items[id] = {
     id,
     name: old.name,
@@ -144,18 +145,23 @@ export function duplicateItem(body: SchemaBody, id: number): { body: SchemaBody;
   const next = clone(body);
   const original = item(next, id);
   const copyId = ++next.counters.items;
+  const copies = new Map<number, number>();
   const choices = (original.options.choices ?? []).map((c) => {
     const choice = next.entities.choices[c]!;
     const newId = ++next.counters.choices;
     next.entities.choices[newId] = { ...structuredClone(choice), id: newId };
+    copies.set(c, newId);
     return newId;
   });
+  // Cascading choices: the copy's choices are tied as the original's are.
+  const filter = original.options.choiceFilter;
+  const copiedFilter = filter && { itemId: filter.itemId, ties: Object.fromEntries(Object.entries(filter.ties ?? {}).map(([c, to]) => [String(copies.get(Number(c)) ?? c), structuredClone(to)])) };
   next.entities.items[copyId] = {
     ...structuredClone(original),
     id: copyId,
     name: Object.fromEntries(Object.entries(original.name).map(([l, n]) => [l, `${DUPLICATE_NAME_PREFIX}${n}`])),
     codeName: codeNameFor(next, `${DUPLICATE_CODE_PREFIX}${original.codeName}`, `${DUPLICATE_CODE_PREFIX}${original.codeName}`),
-    options: { ...structuredClone(original.options), ...(original.options.choices ? { choices } : {}), isPrimaryKey: false },
+    options: { ...structuredClone(original.options), ...(original.options.choices ? { choices } : {}), ...(copiedFilter ? { choiceFilter: copiedFilter } : {}), isPrimaryKey: false },
     source: id,
   };
   const parent = parentOf(next, { type: 'item', id })!;
@@ -194,7 +200,20 @@ export function deleteChoice(body: SchemaBody, itemId: number, choiceId: number)
   const choice = next.entities.choices[choiceId];
   if (choice) choice.deleted = true;
   target.options.choices = (target.options.choices ?? []).filter((c) => c !== choiceId);
+  untie(next, [choiceId]);
   return next;
+}
+
+/** Cascading choices: choices that are gone are tied to nothing, and nothing is tied to them any more (in place). */
+function untie(body: SchemaBody, gone: readonly number[]): void {
+  if (gone.length === 0) return;
+  const set = new Set(gone);
+  for (const other of Object.values(body.entities.items)) {
+    const filter = other.options.choiceFilter;
+    if (!filter?.ties) continue;
+    for (const c of set) Reflect.deleteProperty(filter.ties, String(c));
+    for (const [c, to] of Object.entries(filter.ties)) if (Array.isArray(to) && to.some((t) => set.has(t))) filter.ties[c] = to.filter((t) => !set.has(t));
+  }
 }
 
 /** Choices used by finalized conditions (they ask before being deleted). */

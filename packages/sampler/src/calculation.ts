@@ -39,6 +39,9 @@ export interface FormulaProblem {
  */
 const NOT_FORMULA_TYPES: ReadonlySet<string> = new Set(['empty', 'instruction', 'geotag', 'image', 'signature']);
 
+/** Whether a formula can read answers of this item type (one that cannot is "Need update!" in a formula). */
+export const formulaReads = (type: string): boolean => !NOT_FORMULA_TYPES.has(type);
+
 /** What the builder records, in `options.editorState`, of the questions a formula references when it is written. */
 export interface FormulaEditorState {
   refs: Record<string, { codeName: string; type: string }>;

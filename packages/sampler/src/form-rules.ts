@@ -1,6 +1,7 @@
 // The form rules (spec 001 §5 item validity, calculated questions, concatenation, answer rules) as one list of
 // problems, each placed at its item or category: the API refuses a save with any, the builder shows them at the item
 // and the importers never produce one.
+import { choiceFilterProblems, formPositions } from './cascade.js';
 import { concatenationError } from './concatenation.js';
 import { BARCODE_FORMATS, ITEM_TYPES } from './constants.js';
 import { formulaProblems } from './calculation.js';
@@ -45,7 +46,7 @@ function rangeBroken(item: Item): boolean {
 }
 
 /** The problems of one item on its own (no other item involved). */
-function itemProblems(body: SchemaBody, item: Item): Omit<FormProblem, 'entity'>[] {
+function itemProblems(body: SchemaBody, item: Item, positions: () => Map<number, number>): Omit<FormProblem, 'entity'>[] {
   const out: Omit<FormProblem, 'entity'>[] = [];
   const add = (field: string, message: string, name?: string) => out.push(name === undefined ? { field, message } : { field, message, name });
   if (item.type === 'empty') {
@@ -67,6 +68,7 @@ function itemProblems(body: SchemaBody, item: Item): Omit<FormProblem, 'entity'>
     case 'choice': {
       const choices = (options.choices ?? []).filter((id) => body.entities.choices[id] && !body.entities.choices[id].deleted);
       if (choices.length === 0) add('choices', FORM_RULE_MESSAGES.choices);
+      if (options.choiceFilter) for (const p of choiceFilterProblems(body, item, positions())) add('choiceFilter', p);
       break;
     }
     case 'instruction':
@@ -95,7 +97,8 @@ function itemProblems(body: SchemaBody, item: Item): Omit<FormProblem, 'entity'>
  * Every broken form rule of a schema, item by item in id order, then category conditions: type empty or unknown, a
  * blank name in the primary language, a choice question without choices, a minimum above the maximum, an
  * instruction without text, a restricted barcode without code types, a blank or duplicate question code, formula and
- * concatenation errors, impossible answer rules, conditions whose operators are misplaced (spec 001 §5: such a
+ * concatenation errors, impossible answer rules, choice filters (cascading choices) that name no earlier single
+ * choice question or choices it does not have, conditions whose operators are misplaced (spec 001 §5: such a
  * condition is always false, so it is refused rather than saved), and conditions on questions the form does not hold. `schemaId` is
  * the schema's own id: condition tests on it (or on 0, "this schema") must name one of its questions.
  */
@@ -109,9 +112,11 @@ export function formProblems(body: SchemaBody, schemaId = 0): FormProblem[] {
     const code = (item.codeName ?? '').trim();
     if (code !== '') codes.set(code, (codes.get(code) ?? 0) + 1);
   }
+  let order: Map<number, number> | undefined;
+  const positions = () => (order ??= formPositions(body));
   for (const item of items) {
     const entity = { type: 'item' as const, id: item.id };
-    for (const p of itemProblems(body, item)) out.push({ entity, ...p });
+    for (const p of itemProblems(body, item, positions)) out.push({ entity, ...p });
     const code = (item.codeName ?? '').trim();
     if (code === '') out.push({ entity, field: 'codeName', message: FORM_RULE_MESSAGES.codeBlank });
     else if ((codes.get(code) ?? 0) > 1) out.push({ entity, field: 'codeName', message: FORM_RULE_MESSAGES.codeDuplicate(code) });

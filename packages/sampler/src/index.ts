@@ -14,3 +14,4 @@ export * from './patterns.js';
 export * from './filters.js';
 export * from './limits.js';
 export * from './form-rules.js';
+export * from './cascade.js';

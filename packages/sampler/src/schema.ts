@@ -82,6 +82,22 @@ export interface ItemOptions {
   codeTypes?: string[];
   restrictType?: boolean;
   agreement?: { active: boolean; value: boolean; text: LocalizedText };
+  /** Choice questions: cascading choices (XLSForm `choice_filter`), see ChoiceFilter. */
+  choiceFilter?: ChoiceFilter;
+}
+
+/**
+ * Cascading choices: the choices of a choice question are filtered by the answer to an earlier single choice
+ * question of the same form (its "filter question"). Each choice is tied to one or more choices of the filter
+ * question and is offered only when the filter question's answer is one of them; a choice tied to nothing is never
+ * offered, and while the filter question has no answer no choice is offered. A question without a filter offers
+ * every choice.
+ */
+export interface ChoiceFilter {
+  /** The filter question: an earlier single choice question of this form. */
+  itemId: number;
+  /** By choice id of this question, the filter question's choice ids it is offered for. */
+  ties: Record<string, number[]>;
 }
 
 export interface Item {

@@ -43,6 +43,11 @@ export const serviceVars = {
   MIGRATE: z.enum(['auto', 'skip', 'only']).default('auto'),
   /** Port of the Prometheus metrics endpoint (GET /metrics); 0: no endpoint. */
   METRICS_PORT: vars.port(0),
+  /**
+   * The gateway's key for the project grants it passes in gRPC metadata (grant.ts); the same value on the gateway
+   * and every service. Unset: no grant is used and each service asks the projects service.
+   */
+  CONTEXT_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 };
 
 /** The variables of services that use NATS. */

@@ -16,4 +16,5 @@ export * from './metrics.js';
 export * from './trace.js';
 export * from './zip-guard.js';
 export * from './revocations.js';
+export * from './grant.js';
 export * from './job-events.js';

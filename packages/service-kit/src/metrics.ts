@@ -30,6 +30,7 @@ export const metrics = {
   clickhouseInsertRows: new Histogram({ name: 'fieldwork_clickhouse_insert_rows', help: 'Rows per ClickHouse insert batch', labelNames: ['table'], buckets: [1, 10, 50, 100, 500, 1000, 2500, 5000, 10000, 50000], registers: [registry] }),
   clickhouseInsertedRows: new Counter({ name: 'fieldwork_clickhouse_inserted_rows_total', help: 'Rows inserted into ClickHouse', labelNames: ['table'], registers: [registry] }),
   jobProgress: new Gauge({ name: 'fieldwork_job_progress_ratio', help: 'Progress of running jobs (0 to 1)', labelNames: ['job_id', 'kind'], registers: [registry] }),
+  projectAccess: new Counter({ name: 'fieldwork_project_access_total', help: "A project's access as the service took it: the gateway's grant, or asked of the projects service", labelNames: ['source'], registers: [registry] }),
   jobsFinished: new Counter({ name: 'fieldwork_jobs_finished_total', help: 'Jobs finished, by kind and status', labelNames: ['kind', 'status'], registers: [registry] }),
   jobRows: new Counter({ name: 'fieldwork_job_rows_total', help: 'Rows exported or imported by jobs', labelNames: ['kind'], registers: [registry] }),
 };

@@ -26,6 +26,7 @@ export async function buildExports(config: ExportsConfig, { sql, log, nats }: Se
     enqueue: async (jobId) => void (await nats.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
     announceFinished: (jobId) => jobEvents.announceFinished(jobId),
     fileTtlHours: config.EXPORT_FILE_TTL_H,
+    contextSecret: config.CONTEXT_SIGNING_SECRET ?? '',
   };
   const worker = new ExportWorker(nats, deps, {
     stream: stream.name,

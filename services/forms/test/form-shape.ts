@@ -2,16 +2,20 @@
 // condition's question and choices, a formula's questions) by code name.
 import type { Block, ConditionEntry, Item, SchemaBody } from '@fieldwork/sampler';
 
-/** The form as a tree without ids: blocks and items in order, references by code name. */
-export function shape(body: SchemaBody) {
+/**
+ * The form as a tree without ids: blocks and items in order, references by code name. `others`: the forms a
+ * condition may name by schema id (a parent level's), so that its question is named by code too.
+ */
+export function shape(body: SchemaBody, others: Record<number, SchemaBody> = {}) {
   const { items, choices, blocks } = body.entities;
   const code = (id: number) => items[id]?.codeName ?? `?${id}`;
   const conditions = (entries: ConditionEntry[]) =>
     entries.map((e) => {
       if ('operator' in e) return e.operator;
-      const item = items[e.itemId];
-      const condition = Array.isArray(e.condition) ? e.condition.map((c) => (item?.options.choices?.includes(c) ? choices[c]?.codeName : `?${c}`)) : e.condition;
-      return { item: code(e.itemId), schema: e.schemaId, condition, finalized: e.finalized };
+      const from = others[e.schemaId]?.entities ?? body.entities;
+      const item = from.items[e.itemId];
+      const condition = Array.isArray(e.condition) ? e.condition.map((c) => (item?.options.choices?.includes(c) ? from.choices[c]?.codeName : `?${c}`)) : e.condition;
+      return { item: item?.codeName ?? `?${e.itemId}`, schema: e.schemaId, condition, finalized: e.finalized };
     });
   const item = (i: Item) => {
     const o = i.options;
@@ -26,6 +30,8 @@ export function shape(body: SchemaBody) {
       rules: { minimum: o.minimum, maximum: o.maximum, minLength: o.minLength, maxLength: o.maxLength, minChoices: o.minChoices, maxChoices: o.maxChoices, pattern: o.pattern },
       formula: o.formula?.replace(/Q(\d+)_(\d+)/g, (_m, _b, id: string) => `{${code(Number(id))}}`),
       choices: (o.choices ?? []).map((c) => ({ code: choices[c]!.codeName, name: choices[c]!.name })),
+      // Cascading choices: the filter question, and per choice the names of its choices it is offered for.
+      choiceFilter: o.choiceFilter && { item: code(o.choiceFilter.itemId), ties: (o.choices ?? []).map((c) => [...new Set((o.choiceFilter!.ties[String(c)] ?? []).map((t) => choices[t]?.codeName ?? `?${t}`))].sort()) },
     };
   };
   const block = (b: Block): unknown => ({

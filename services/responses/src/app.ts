@@ -30,7 +30,7 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
     linkLimits: { responses: config.LINK_MAX_RESPONSES, mediaBytes: config.LINK_MAX_MEDIA_BYTES },
   };
   const sweeper = startMediaSweeper({ store: new ResponseStore(sql), files, log, ttlSeconds: config.MEDIA_PENDING_TTL_S, everyMs: config.MEDIA_SWEEP_INTERVAL_S * 1000 });
-  const access = new AccessCache(deps.projects);
+  const access = new AccessCache(deps.projects, config.CONTEXT_SIGNING_SECRET ?? '');
   const schemas = new SchemaCache(deps.forms);
   const services = {
     counts: new CountService(sql),

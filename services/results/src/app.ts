@@ -48,7 +48,7 @@ export async function buildResults(config: ResultsConfig, { log }: ServiceDeps, 
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
-    services: [resultsGrpc({ ingest: new IngestService(engine, new IngestStore(engine, db), ingestor, db, log, { cluster: config.CLICKHOUSE_CLUSTER, writer }), results: new ResultsService(new ResultsStore(engine, db), projectsClient, formsClient), counts: new CountService(new CountStore(engine, db)) }, log)],
+    services: [resultsGrpc({ ingest: new IngestService(engine, new IngestStore(engine, db), ingestor, db, log, { cluster: config.CLICKHOUSE_CLUSTER, writer }), results: new ResultsService(new ResultsStore(engine, db), projectsClient, formsClient, config.CONTEXT_SIGNING_SECRET ?? ''), counts: new CountService(new CountStore(engine, db)) }, log)],
     checks: [async () => void (await engine.query('SELECT 1'))],
     close: async () => {
       projectsClient.close();

@@ -147,6 +147,9 @@ export const en = {
     instructionText: 'Instruction text',
     choices: 'Choices',
     multiselect: 'Several answers',
+    choiceFilter: 'Offer the choices by the answer to',
+    choiceFilterNone: 'No question: every choice is offered',
+    offeredFor: 'Offered for',
     choice: 'Choice',
     confirmDeleteChoice: 'This choice may already be in responses or conditions. Delete it?',
     addChoice: 'Add choice',
@@ -205,6 +208,9 @@ export const en = {
     fromFileHelp: 'Upload a question list (CSV or XLSX with category, question, type, choices, required, code) or an XLSForm.',
     converted: '{{file}} ({{format}}): {{count}} questions.',
     noLosses: 'Imported with no losses.',
+    repeatLevels: 'Its repeats became levels of the project, each with its form; their records are filed under a response of the level above:',
+    repeatLevel: '{{name}} (level {{level}}, {{count}} questions)',
+    otherFormQuestion: '{{name}} (level above)',
     losses: 'Imported with {{count}} losses: what the form could not keep is listed below.',
     openBuilder: 'Open the form builder',
     types: { empty: 'Empty', binary: 'Yes / no', choice: 'Choice', open: 'Text', number: 'Number', date: 'Date', currency: 'Currency', geotag: 'Location', calculated: 'Calculated', concatenation: 'Concatenation', barcode: 'Barcode', image: 'Image', reference_project: 'Reference project', signature: 'Signature', instruction: 'Instruction' },
@@ -218,6 +224,7 @@ export const en = {
     restore: 'Restore',
     restoreDirty: 'Save or discard your changes first.',
     restored: 'Earlier version restored.',
+    confirmRestore: 'Make the version of {{version}} the current form? The form as it is now is kept as a version and can be restored in turn.',
     panels: { edit: 'Edit', preview: 'Preview', languages: 'Languages', versions: 'Earlier versions' },
   },
   workspace: {
@@ -351,6 +358,7 @@ export const en = {
       inaccurate: 'Accuracy is {{m}} m; move to open sky for a better fix.',
     },
     media: { uploaded: 'Uploaded file', keepSignature: 'Keep signature', clear: 'Clear' },
+    cascade: { waiting: 'Answer “{{question}}” first: its answer decides the choices here.' },
     barcode: { placeholder: 'Type or scan the code', scan: 'Scan from a photo' },
     done: {
       queued: {

@@ -149,6 +149,9 @@ export const fr: Messages = {
     instructionText: 'Texte de la consigne',
     choices: 'Choix',
     multiselect: 'Plusieurs réponses',
+    choiceFilter: 'Proposer les choix selon la réponse à',
+    choiceFilterNone: 'Aucune question : tous les choix sont proposés',
+    offeredFor: 'Proposé pour',
     choice: 'Choix',
     confirmDeleteChoice: 'Ce choix figure peut-être déjà dans des réponses ou des conditions. Le supprimer ?',
     addChoice: 'Ajouter un choix',
@@ -207,6 +210,9 @@ export const fr: Messages = {
     fromFileHelp: 'Envoyez une liste de questions (CSV ou XLSX : category, question, type, choices, required, code) ou un XLSForm.',
     converted: '{{file}} ({{format}}) : {{count}} questions.',
     noLosses: 'Importé sans perte.',
+    repeatLevels: 'Ses répétitions sont devenues des niveaux du projet, chacun avec son formulaire ; leurs fiches se rangent sous une réponse du niveau au-dessus :',
+    repeatLevel: '{{name}} (niveau {{level}}, {{count}} questions)',
+    otherFormQuestion: '{{name}} (niveau au-dessus)',
     losses: 'Importé avec {{count}} pertes : ce que le formulaire n’a pas pu garder est listé ci-dessous.',
     openBuilder: 'Ouvrir le constructeur de formulaire',
     types: { empty: 'Vide', binary: 'Oui / non', choice: 'Choix', open: 'Texte', number: 'Nombre', date: 'Date', currency: 'Monnaie', geotag: 'Position', calculated: 'Calcul', concatenation: 'Concaténation', barcode: 'Code-barres', image: 'Image', reference_project: 'Projet de référence', signature: 'Signature', instruction: 'Consigne' },
@@ -220,6 +226,7 @@ export const fr: Messages = {
     restore: 'Restaurer',
     restoreDirty: "Enregistrez ou annulez d'abord vos modifications.",
     restored: 'Version antérieure restaurée.',
+    confirmRestore: 'Faire de la version du {{version}} le formulaire actuel ? Le formulaire tel qu\'il est maintenant est gardé comme version et pourra être restauré à son tour.',
     panels: { edit: 'Modifier', preview: 'Aperçu', languages: 'Langues', versions: 'Versions antérieures' },
   },
   workspace: {
@@ -353,6 +360,7 @@ export const fr: Messages = {
       inaccurate: 'Précision de {{m}} m ; placez-vous à découvert pour une meilleure position.',
     },
     media: { uploaded: 'Fichier envoyé', keepSignature: 'Garder la signature', clear: 'Effacer' },
+    cascade: { waiting: 'Répondez d’abord à « {{question}} » : sa réponse décide des choix proposés ici.' },
     barcode: { placeholder: 'Saisissez ou scannez le code', scan: 'Scanner depuis une photo' },
     done: {
       queued: {

@@ -1,6 +1,6 @@
 // What the exports use cases depend on.
 import type { auth, forms, projects, responses } from '@fieldwork/proto';
-import type { Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
+import type { CallContext, Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
 
 export type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -21,8 +21,12 @@ export interface ExportsDeps {
   /** Tells a request waiting for the job (the gateway's short wait) that it reached an end: done, failed or cancelled. */
   announceFinished: (jobId: string) => void;
   fileTtlHours: number;
+  /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when a call carries one. */
+  contextSecret?: string;
 }
 
 export interface Ctx {
   requestId: string;
+  /** The call's metadata: a gateway's signed grant of the project (service-kit grant.ts), when it decided one. */
+  metadata?: CallContext['metadata'];
 }

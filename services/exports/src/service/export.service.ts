@@ -7,7 +7,7 @@ import { isQuestion, itemsInOrder, text, type SchemaBody } from '@fieldwork/samp
 import { IMPORT_MESSAGES, placesOf, resolveMapping, rowToPayload, targetLabel, type Cell, type RowContext } from '../domain/import-mapping.js';
 import { readRows } from '../import/read-rows.js';
 import type { ImportParams } from '../import/run-import.js';
-import { problems, UnsafeZip } from '@fieldwork/service-kit';
+import { problems, projectAccess, UnsafeZip } from '@fieldwork/service-kit';
 import { JobStore, type ExportKind, type JobRow } from '../store/job.store.js';
 import type { Ctx, ExportsDeps } from './deps.js';
 
@@ -52,7 +52,7 @@ export class ExportService {
   /** The caller, when they hold one of `screens` in the project (the export operation of packages/access by default). */
   private async requireResults(caller: common.Caller | undefined, projectId: number, ctx: Ctx, screens: readonly string[] = PROJECT_OPERATIONS.export): Promise<common.Caller> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
-    const a = await this.deps.projects.getAccess({ caller, project_id: projectId }, ctx);
+    const a = await projectAccess(this.deps.contextSecret ?? '', ctx.metadata, caller, projectId, () => this.deps.projects.getAccess({ caller, project_id: projectId }, ctx));
     if (!screens.some((s) => a.screens.includes(s))) throw problems.forbidden();
     this.orgOf.set(projectId, a.organization_id);
     return caller;

@@ -1,6 +1,6 @@
 // What the responses use cases depend on; passed in, so unit tests can use fakes.
 import type { auth, forms, projects } from '@fieldwork/proto';
-import type { Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
+import type { CallContext, Logger, ObjectStore, PromiseClient, Sql } from '@fieldwork/service-kit';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 export type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
@@ -21,4 +21,6 @@ export interface ResponsesDeps {
 
 export interface Ctx {
   requestId: string;
+  /** The call's metadata: a gateway's signed grant of the project (service-kit grant.ts), when it decided one. */
+  metadata?: CallContext['metadata'];
 }

@@ -3,7 +3,7 @@
 import { resultsReach } from '@fieldwork/access';
 import type { common, forms, projects, results } from '@fieldwork/proto';
 import { filterModel, isQuestion, LIMIT_MESSAGES, REQUEST_LIMITS, itemsInOrder, type Choice, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
-import { parseJsonInput, problems, type PromiseClient } from '@fieldwork/service-kit';
+import { parseJsonInput, problems, projectAccess, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import { z } from 'zod';
 import { evaluateAdvanced } from './advanced.js';
@@ -52,11 +52,13 @@ export class ResultsService {
     private readonly store: ResultsStore,
     private readonly projects: ProjectsClient,
     private readonly forms: FormsClient,
+    /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when it carries one (empty: never). */
+    private readonly secret = '',
   ) {}
 
   private async scope(caller: common.Caller | undefined, projectId: number, ctx: CallContext): Promise<Scope> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
-    const a = await this.projects.getAccess({ caller, project_id: projectId }, ctx);
+    const a = await projectAccess(this.secret, ctx.metadata, caller, projectId, () => this.projects.getAccess({ caller, project_id: projectId }, ctx));
     // Results need the results permission; a user with read_sites sees those sites' results (spec 001 §6).
     const reach = resultsReach(a);
     if (reach === 'none') throw problems.forbidden();

@@ -13,7 +13,9 @@ import {
   deleteChoice,
   formulaEditorState,
   formulaProblems,
+  isSingleChoice,
   ITEM_TYPES,
+  itemsInOrder,
   moveEntity,
   parentOf,
   refName,
@@ -55,6 +57,22 @@ export function QuestionEditor({
   const money = useMemo(() => (item.type === 'currency' ? currencies() : []), [item.type]);
   const used = useMemo(() => choicesInUse(body), [body]);
   const rules = useMemo(() => ruleProblems(item), [item]);
+  // Cascading choices: the questions that may filter this one's choices (earlier single choice questions).
+  const filters = useMemo(() => {
+    if (item.type !== 'choice') return [];
+    const order = itemsInOrder(body).map((e) => e.item);
+    const at = order.findIndex((i) => i.id === item.id);
+    return order.slice(0, at < 0 ? order.length : at).filter((i) => isSingleChoice(i) || i.id === item.options.choiceFilter?.itemId);
+  }, [body, item]);
+  const filter = item.type === 'choice' ? o.choiceFilter : undefined;
+  const filterItem = filter ? body.entities.items[filter.itemId] : undefined;
+  const filterChoices = (filterItem?.options.choices ?? []).filter((c) => body.entities.choices[c] && !body.entities.choices[c]!.deleted);
+  /** Ties choice `id` to the filter question's choice `to`, or unties it. */
+  const tie = (id: number, to: number, on: boolean) => {
+    if (!filter) return;
+    const now = filter.ties[String(id)] ?? [];
+    set({ choiceFilter: { ...filter, ties: { ...filter.ties, [id]: on ? [...now.filter((c) => c !== to), to] : now.filter((c) => c !== to) } } });
+  };
   /** A count bound (characters, choices): on when a number is entered, off when emptied. */
   const countBound = (k: 'minLength' | 'maxLength' | 'minChoices' | 'maxChoices', label: string) => (
     <label key={k}>
@@ -151,24 +169,51 @@ export function QuestionEditor({
               {t('builder.multiselect')}
             </label>
           )}
+          {item.type === 'choice' && (
+            <label data-testid="choice-filter">
+              {t('builder.choiceFilter')}
+              <select data-testid="choice-filter-select" value={filter ? String(filter.itemId) : ''} onChange={(e) => set({ choiceFilter: e.target.value === '' ? undefined : { itemId: Number(e.target.value), ties: {} } })}>
+                <option value="">{t('builder.choiceFilterNone')}</option>
+                {filters.map((i) => (
+                  <option key={i.id} value={String(i.id)}>
+                    {text(i.name, lang, body.primary_language) || i.codeName}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           {(o.choices ?? []).map((id) => {
             const c = body.entities.choices[id];
             if (!c) return null;
             return (
-              <div key={id} className="row choice">
-                <input aria-label={t('builder.choice')} data-testid="choice-input" value={c.name[lang] ?? ''} onChange={(e) => onChange(updateChoice(body, id, { name: { ...c.name, [lang]: e.target.value } }))} />
-                <input aria-label={t('builder.code')} className="code" value={c.codeName} onChange={(e) => onChange(updateChoice(body, id, { codeName: e.target.value }))} />
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => {
-                    // Deleting a choice in a project with responses, or one used by a condition, asks first.
-                    if ((hasResponses || used.has(id)) && !window.confirm(t('builder.confirmDeleteChoice'))) return;
-                    onChange(deleteChoice(body, item.id, id));
-                  }}
-                >
-                  ×
-                </button>
+              <div key={id} className="choice-entry">
+                <div className="row choice">
+                  <input aria-label={t('builder.choice')} data-testid="choice-input" value={c.name[lang] ?? ''} onChange={(e) => onChange(updateChoice(body, id, { name: { ...c.name, [lang]: e.target.value } }))} />
+                  <input aria-label={t('builder.code')} className="code" value={c.codeName} onChange={(e) => onChange(updateChoice(body, id, { codeName: e.target.value }))} />
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => {
+                      // Deleting a choice in a project with responses, or one used by a condition, asks first.
+                      if ((hasResponses || used.has(id)) && !window.confirm(t('builder.confirmDeleteChoice'))) return;
+                      onChange(deleteChoice(body, item.id, id));
+                    }}
+                  >
+                    ×
+                  </button>
+                </div>
+                {filter && (
+                  // Cascading choices: the filter question's choices this choice is offered for.
+                  <fieldset className="choice-ties" data-testid="choice-ties">
+                    <legend>{t('builder.offeredFor')}</legend>
+                    {filterChoices.map((to) => (
+                      <label key={to} className="check">
+                        <input type="checkbox" data-testid={`tie-${id}-${to}`} checked={(filter.ties[String(id)] ?? []).includes(to)} onChange={(e) => tie(id, to, e.target.checked)} />
+                        {text(body.entities.choices[to]!.name, lang, body.primary_language) || body.entities.choices[to]!.codeName}
+                      </label>
+                    ))}
+                  </fieldset>
+                )}
               </div>
             );
           })}

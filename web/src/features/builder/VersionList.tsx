@@ -13,7 +13,9 @@ export function VersionList({ schemaId, dirty, editable }: { schemaId: number; d
   const [restore, restoring] = useRestoreVersionMutation();
   const versions = data?.results ?? [];
 
-  const doRestore = async (versionId: number) => {
+  const doRestore = async (versionId: number, label: string) => {
+    // The current form stays restorable (it becomes a version), but what the builder shows changes at once.
+    if (!window.confirm(t('builder.confirmRestore', { version: label }))) return;
     try {
       dispatch(loaded(await restore({ id: schemaId, versionId }).unwrap()));
       dispatch(notify(t('builder.restored')));
@@ -28,14 +30,24 @@ export function VersionList({ schemaId, dirty, editable }: { schemaId: number; d
       {error && <p className="banner error">{failure(error, 'Not found.')}</p>}
       {data && versions.length === 0 && <p className="muted">{t('builder.noVersions')}</p>}
       <ul>
-        {versions.map((v) => (
-          <li key={v.id} data-testid="version-item">
-            {new Date(v.time_saved).toLocaleString(i18n.language)} · {v.name || t('builder.untitled')} · {t('builder.versionQuestions', { count: v.questions })}{' '}
-            <button type="button" className="link" data-testid="restore-version" disabled={dirty || !editable || restoring.isLoading} title={dirty ? t('builder.restoreDirty') : undefined} onClick={() => void doRestore(v.id)}>
-              {t('builder.restore')}
-            </button>
-          </li>
-        ))}
+        {versions.map((v) => {
+          const label = `${new Date(v.time_saved).toLocaleString(i18n.language)} · ${v.name || t('builder.untitled')}`;
+          return (
+            <li key={v.id} data-testid="version-item">
+              {label} · {t('builder.versionQuestions', { count: v.questions })}{' '}
+              <button
+                type="button"
+                className="link"
+                data-testid="restore-version"
+                disabled={dirty || !editable || restoring.isLoading}
+                title={dirty ? t('builder.restoreDirty') : undefined}
+                onClick={() => void doRestore(v.id, label)}
+              >
+                {t('builder.restore')}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -3,7 +3,7 @@
 // Geotags follow the location settings of spec 001 §9; images and signatures are kept on the device until upload.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { calculate, concatenate, text, type Answers, type Block, type Item, type SchemaBody, type Visibility } from '@fieldwork/sampler';
+import { calculate, concatenate, offeredChoices, text, withoutUnoffered, type Answers, type Block, type Item, type SchemaBody, type Visibility } from '@fieldwork/sampler';
 import { localStore } from './localStore';
 
 /** Spec 001 §9: location request timeout 30000 ms, maximum age 10000 ms; accuracy threshold 50 m. */
@@ -34,8 +34,9 @@ export function FormRenderer(props: {
   projectId: number;
 }) {
   const { body, lang, answers, shown, readOnly } = props;
-  const set = (id: number, v: unknown) => props.onChange((a) => ({ ...a, [id]: v }), id);
-  const update = (id: number, fn: (previous: unknown) => unknown) => props.onChange((a) => ({ ...a, [id]: fn(a[id]) }), id);
+  // Cascading choices: an answer its filter question's new answer no longer offers is cleared with the change.
+  const set = (id: number, v: unknown) => props.onChange((a) => withoutUnoffered(body, { ...a, [id]: v }), id);
+  const update = (id: number, fn: (previous: unknown) => unknown) => props.onChange((a) => withoutUnoffered(body, { ...a, [id]: fn(a[id]) }), id);
 
   const renderBlock = (b: Block, depth: number) => {
     const vis = shown.blocks.get(b.id);
@@ -105,9 +106,16 @@ function Question(p: {
     case 'choice':
     case 'binary': {
       const chosen = Array.isArray(value) ? (value as number[]) : [];
-      input = (o.choices ?? [])
-        .filter((c) => !body.entities.choices[c]?.deleted)
-        .map((c) => (
+      // Cascading choices: only the choices the filter question's answer offers (every choice without a filter).
+      const offered = offeredChoices(body, item, p.answers);
+      const filter = item.type === 'choice' ? o.choiceFilter : undefined;
+      const waiting = filter !== undefined && offered.length === 0 && !readOnly;
+      input = waiting ? (
+        <p className="muted" data-testid="cascade-waiting">
+          {t('collect.cascade.waiting', { question: text(body.entities.items[filter.itemId]?.name, lang, body.primary_language) })}
+        </p>
+      ) : (
+        offered.map((c) => (
           <label key={c} className="check choice-option">
             <input
               type={o.multiselect ? 'checkbox' : 'radio'}
@@ -125,7 +133,8 @@ function Question(p: {
             />
             {text(body.entities.choices[c]?.name, lang, body.primary_language)}
           </label>
-        ));
+        ))
+      );
       break;
     }
     case 'number':
