@@ -24,7 +24,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.base.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.base.json', 'web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
     },
     rules: {
       'import-x/no-cycle': 'error',
@@ -33,7 +38,10 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']", message: 'No .only in committed tests.' },
+        {
+          selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
+          message: 'No .only in committed tests.',
+        },
       ],
     },
   },
@@ -45,7 +53,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/store/**', '**/grpc/**', 'postgres', '@grpc/*', '@nats-io/*', 'node:fs*', 'node:net', 'node:http*'], message: 'Domain code must not do I/O.' },
+            {
+              group: [
+                '**/store/**',
+                '**/grpc/**',
+                'postgres',
+                '@grpc/*',
+                '@nats-io/*',
+                'node:fs*',
+                'node:net',
+                'node:http*',
+              ],
+              message: 'Domain code must not do I/O.',
+            },
           ],
         },
       ],
@@ -60,7 +80,11 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'react-redux', importNames: ['useDispatch', 'useSelector'], message: 'Use useAppDispatch and useAppSelector from app/hooks.' },
+            {
+              name: 'react-redux',
+              importNames: ['useDispatch', 'useSelector'],
+              message: 'Use useAppDispatch and useAppSelector from app/hooks.',
+            },
           ],
         },
       ],

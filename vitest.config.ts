@@ -8,14 +8,25 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'packages/sampler/test/**/*.test.ts', 'services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'scripts/src/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'packages/sampler/test/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'gateway/src/**/*.test.ts',
+            'scripts/src/**/*.test.ts',
+          ],
         },
       },
       'web/vitest.config.ts',
       {
         test: {
           name: 'integration',
-          include: ['packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts', 'scripts/test/**/*.int.test.ts', 'deploy/test/**/*.int.test.ts'],
+          include: [
+            'packages/*/test/**/*.int.test.ts',
+            'services/*/test/**/*.int.test.ts',
+            'scripts/test/**/*.int.test.ts',
+            'deploy/test/**/*.int.test.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -12,10 +12,12 @@ export function setup() {
 // USERS=name:password,name:password,... spreads the virtual users over accounts (parallel attempts on one account queue
 // on its login throttle). The gateway limits logins per client address (RATE_LIMIT_LOGIN_PER_MIN): run from several
 // machines, or lift the limit on the target for the test.
-const USERS = (__ENV.USERS || `${__ENV.USERNAME || 'demo'}:${__ENV.PASSWORD || 'fieldwork-demo'}`).split(',').map((u) => {
-  const at = u.indexOf(':');
-  return { username: u.slice(0, at), password: u.slice(at + 1) };
-});
+const USERS = (__ENV.USERS || `${__ENV.USERNAME || 'demo'}:${__ENV.PASSWORD || 'fieldwork-demo'}`)
+  .split(',')
+  .map((u) => {
+    const at = u.indexOf(':');
+    return { username: u.slice(0, at), password: u.slice(at + 1) };
+  });
 
 export default function () {
   const { username, password } = USERS[(__VU - 1) % USERS.length];

@@ -9,7 +9,12 @@ let b = addBlock(newSchemaBody('S'), { en: 'Household' });
 const block = b.id;
 let body = b.body;
 const items = { number: [], choice: [], open: [], date: [] };
-for (const [type, n] of [['number', 4], ['choice', 3], ['open', 2], ['date', 1]]) {
+for (const [type, n] of [
+  ['number', 4],
+  ['choice', 3],
+  ['open', 2],
+  ['date', 1],
+]) {
   for (let i = 0; i < n; i++) {
     const it = addItem(body, block, type, 'en', `${type} ${i + 1}`);
     body = it.body;

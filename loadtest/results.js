@@ -9,13 +9,23 @@ export const options = optionsFor('results');
 export function setup() {
   health();
   const session = login();
-  if (__ENV.PROJECT_ID && __ENV.SCHEMA_ID) return { session, projectId: Number(__ENV.PROJECT_ID), schemaId: Number(__ENV.SCHEMA_ID) };
+  if (__ENV.PROJECT_ID && __ENV.SCHEMA_ID)
+    return { session, projectId: Number(__ENV.PROJECT_ID), schemaId: Number(__ENV.SCHEMA_ID) };
   const ctx = { session, ...projectWithForm(session, `k6 results ${Date.now()}`) };
   const seed = Number(__ENV.SEED || 2000);
   for (let i = 0; i < seed; i += 50) {
     const batch = [];
     for (let k = i; k < Math.min(seed, i + 50); k++) {
-      batch.push(['POST', `${BASE}/api/project/${ctx.projectId}/response/`, JSON.stringify({ sampler_schema: ctx.schemaId, response_id: `${ctx.projectId}-${ctx.schemaId}-seed-${k}`, data: answers(k) }), { headers: authHeaders(session.access) }]);
+      batch.push([
+        'POST',
+        `${BASE}/api/project/${ctx.projectId}/response/`,
+        JSON.stringify({
+          sampler_schema: ctx.schemaId,
+          response_id: `${ctx.projectId}-${ctx.schemaId}-seed-${k}`,
+          data: answers(k),
+        }),
+        { headers: authHeaders(session.access) },
+      ]);
     }
     http.batch(batch);
   }
@@ -23,8 +33,12 @@ export function setup() {
 }
 
 export default function (ctx) {
-  const r = http.post(`${BASE}/api/project/${ctx.projectId}/results/schema/${ctx.schemaId}/`, JSON.stringify({ filters: {} }), { headers: authHeaders(ctx.session.access) });
-  check(r, { 'results': (x) => x.status === 200 && Array.isArray(x.json('items')) });
+  const r = http.post(
+    `${BASE}/api/project/${ctx.projectId}/results/schema/${ctx.schemaId}/`,
+    JSON.stringify({ filters: {} }),
+    { headers: authHeaders(ctx.session.access) },
+  );
+  check(r, { results: (x) => x.status === 200 && Array.isArray(x.json('items')) });
 }
 
 export function handleSummary(data) {

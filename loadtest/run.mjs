@@ -15,8 +15,12 @@ import { answers, FORM } from './answers.mjs';
 const smoke = process.argv.includes('--smoke');
 const SCENARIOS = JSON.parse(readFileSync(new URL('./scenarios.json', import.meta.url), 'utf8'));
 
-const quantile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-const shape = (name) => ({ connections: smoke ? Math.min(4, SCENARIOS[name].connections) : SCENARIOS[name].connections, duration: smoke ? 3 : SCENARIOS[name].duration });
+const quantile = (sorted, q) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const shape = (name) => ({
+  connections: smoke ? Math.min(4, SCENARIOS[name].connections) : SCENARIOS[name].connections,
+  duration: smoke ? 3 : SCENARIOS[name].duration,
+});
 const WAIT_TRIES = smoke ? 80 : 600;
 
 /** Runs autocannon and measures every response's latency (autocannon's own percentiles have no p95). */
@@ -29,7 +33,14 @@ function cannon(opts) {
       if (err) return reject(err);
       latencies.sort((a, b) => a - b);
       if (failures.size > 0) console.log(`  answers >= 400 by status: ${JSON.stringify(Object.fromEntries(failures))}`);
-      resolve({ requests: latencies.length + r.errors, rps: r.requests.average, failed: failed + r.errors + r.timeouts, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) });
+      resolve({
+        requests: latencies.length + r.errors,
+        rps: r.requests.average,
+        failed: failed + r.errors + r.timeouts,
+        p50: quantile(latencies, 0.5),
+        p95: quantile(latencies, 0.95),
+        p99: quantile(latencies, 0.99),
+      });
     });
     instance.on('response', (_client, status, _bytes, ms) => {
       latencies.push(ms);
@@ -50,7 +61,11 @@ const base = (given ?? stack.baseUrl).replace(/\/$/, '');
 let exitCode = 0;
 try {
   const api = async (method, path, token, body) => {
-    const res = await fetch(`${base}/api/${path}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${base}/api/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = await res.json().catch(() => null);
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -58,7 +73,11 @@ try {
   const username = process.env.USERNAME ?? stack?.demo.username ?? 'demo';
   const password = process.env.PASSWORD ?? stack?.demo.password ?? 'fieldwork-demo';
   const session = await api('POST', 'api-token-auth/', undefined, { username, password });
-  const project = await api('POST', 'project/', session.access, { name: `Load test ${Date.now()}`, organization_pk: session.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } });
+  const project = await api('POST', 'project/', session.access, {
+    name: `Load test ${Date.now()}`,
+    organization_pk: session.organization.id,
+    geotag: { type: 'Point', coordinates: [0, 0] },
+  });
   const schemaId = project.sampler_schemas[0].id;
   await api('PUT', `samplerschema/${schemaId}/`, session.access, { ...FORM.body, revision: 1 });
   const headers = { 'content-type': 'application/json', authorization: `JWT ${session.access}` };
@@ -69,7 +88,11 @@ try {
   const accounts = [];
   for (let i = 0; i < 2 * shape('login').connections; i++) {
     const email = `loadtest-${Date.now()}-${i}@loadtest.invalid`;
-    const created = await api('POST', 'api/v1/organization-user/', session.access, { email, password: 'load test password 1', organization: session.organization.id });
+    const created = await api('POST', 'api/v1/organization-user/', session.access, {
+      email,
+      password: 'load test password 1',
+      organization: session.organization.id,
+    });
     accounts.push({ username: email, password: 'load test password 1', user: created.user });
   }
   const loginBodies = accounts.map((a) => JSON.stringify({ username: a.username, password: a.password }));
@@ -79,7 +102,13 @@ try {
     ...(await cannon({
       url: `${base}/api/api-token-auth/`,
       ...shape('login'),
-      requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBodies[nextLogin++ % loginBodies.length] }) }],
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: loginBodies[nextLogin++ % loginBodies.length] }),
+        },
+      ],
     })),
   });
 
@@ -90,22 +119,52 @@ try {
     ...(await cannon({
       url: `${base}/api/project/${project.id}/response/`,
       ...shape('upload'),
-      requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ sampler_schema: schemaId, response_id: `${project.id}-${schemaId}-lt-${n}`, data: answers(n++) }) }) }],
+      requests: [
+        {
+          method: 'POST',
+          headers,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({
+              sampler_schema: schemaId,
+              response_id: `${project.id}-${schemaId}-lt-${n}`,
+              data: answers(n++),
+            }),
+          }),
+        },
+      ],
     })),
   });
   // Wait until the results have every stored response (ingestion through NATS into ClickHouse).
-  const stored = (await api('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=1`, session.access, {})).count;
+  const stored = (
+    await api('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=1`, session.access, {})
+  ).count;
   const t0 = Date.now();
   let visible = 0;
   for (let i = 0; i < WAIT_TRIES && visible < stored; i++) {
-    visible = (await api('POST', `project/${project.id}/results/schema/${schemaId}/`, session.access, { filters: {}, item_ids: [] })).levels?.[0]?.total_filtered_responses ?? 0;
+    visible =
+      (
+        await api('POST', `project/${project.id}/results/schema/${schemaId}/`, session.access, {
+          filters: {},
+          item_ids: [],
+        })
+      ).levels?.[0]?.total_filtered_responses ?? 0;
     if (visible < stored) await new Promise((r) => setTimeout(r, 250));
   }
   const catchUp = ((Date.now() - t0) / 1000).toFixed(1);
   if (visible < stored) console.log(`only ${visible} of ${stored} responses visible in the results`);
 
   // results: the whole form
-  rows.push({ name: 'results', ...(await cannon({ url: `${base}/api/project/${project.id}/results/schema/${schemaId}/`, method: 'POST', headers, body: JSON.stringify({ filters: {} }), ...shape('results') })) });
+  rows.push({
+    name: 'results',
+    ...(await cannon({
+      url: `${base}/api/project/${project.id}/results/schema/${schemaId}/`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ filters: {} }),
+      ...shape('results'),
+    })),
+  });
 
   // exports: jobs end to end (queue, poll until the file is ready, download), on `connections` loops
   const ex = shape('exports');
@@ -134,12 +193,24 @@ try {
     }),
   );
   jobTimes.sort((a, b) => a - b);
-  rows.push({ name: 'exports', requests: jobTimes.length + exportFailures, rps: jobTimes.length / ex.duration, failed: exportFailures, p50: quantile(jobTimes, 0.5), p95: quantile(jobTimes, 0.95), p99: quantile(jobTimes, 0.99) });
+  rows.push({
+    name: 'exports',
+    requests: jobTimes.length + exportFailures,
+    rps: jobTimes.length / ex.duration,
+    failed: exportFailures,
+    p50: quantile(jobTimes, 0.5),
+    p95: quantile(jobTimes, 0.95),
+    p99: quantile(jobTimes, 0.99),
+  });
 
   const verdict = (r) => {
     const t = SCENARIOS[r.name].thresholds;
     const rate = r.requests > 0 ? r.failed / r.requests : 1;
-    const misses = [rate >= t.failedRate && `failed ${(rate * 100).toFixed(2)}% >= ${t.failedRate * 100}%`, r.p95 >= t.p95 && `p95 ${Math.round(r.p95)} >= ${t.p95}`, r.p99 >= t.p99 && `p99 ${Math.round(r.p99)} >= ${t.p99}`].filter(Boolean);
+    const misses = [
+      rate >= t.failedRate && `failed ${(rate * 100).toFixed(2)}% >= ${t.failedRate * 100}%`,
+      r.p95 >= t.p95 && `p95 ${Math.round(r.p95)} >= ${t.p95}`,
+      r.p99 >= t.p99 && `p99 ${Math.round(r.p99)} >= ${t.p99}`,
+    ].filter(Boolean);
     if (rate >= t.failedRate) exitCode = 1; // errors are failures; slow latencies are figures to report
     return misses.length === 0 ? 'met' : `not met (${misses.join(', ')})`;
   };
@@ -147,11 +218,16 @@ try {
   const table = [
     '| scenario | connections | seconds | requests | per second | failed | p50 ms | p95 ms | p99 ms | thresholds |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.name}${r.name === 'exports' ? ' (whole jobs)' : ''} | ${shape(r.name).connections} | ${shape(r.name).duration} | ${f(r.requests)} | ${r.rps.toFixed(1)} | ${r.failed} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${verdict(r)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name}${r.name === 'exports' ? ' (whole jobs)' : ''} | ${shape(r.name).connections} | ${shape(r.name).duration} | ${f(r.requests)} | ${r.rps.toFixed(1)} | ${r.failed} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${verdict(r)} |`,
+    ),
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
   const command = smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest';
-  console.log(`\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load.\n${machine}\nreproduce: ${command}\n`);
+  console.log(
+    `\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load.\n${machine}\nreproduce: ${command}\n`,
+  );
   if (!smoke) {
     const title = '## Load tests: the k6 scenarios played with autocannon';
     const date = new Date().toISOString().slice(0, 10);

@@ -56,7 +56,11 @@ const handles = (pid) => {
  * shown apart), descriptors by each window's lowest count (a query or a merge in flight opens files for a moment).
  */
 function report({ minutes, rate, sampleMs, counts, inResults, errors, samples }) {
-  const window = (from, to) => samples.slice(Math.floor(samples.length * from), Math.max(Math.floor(samples.length * from) + 1, Math.floor(samples.length * to)));
+  const window = (from, to) =>
+    samples.slice(
+      Math.floor(samples.length * from),
+      Math.max(Math.floor(samples.length * from) + 1, Math.floor(samples.length * to)),
+    );
   const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const warm = window(0.25, 0.5);
   const late = window(0.75, 1);
@@ -70,13 +74,21 @@ function report({ minutes, rate, sampleMs, counts, inResults, errors, samples })
     const rssGrowth = a > 0 ? ((b - a) / a) * 100 : 0;
     const flat = rssGrowth < 25 && fb - fa <= 10;
     if (!flat) grew = true;
-    lines.push(`| ${name} | ${samples[0].procs[name]?.rss ?? 0} | ${a} | ${b} | ${peak} | ${rssGrowth >= 0 ? '+' : ''}${rssGrowth.toFixed(1)}% | ${fa} → ${fb} (last quarter ${fb}–${Math.max(...of(late, 'fds'))}) | ${Math.min(...of(late, 'threads'))}–${Math.max(...of(late, 'threads'))} | ${flat ? 'flat' : 'GREW'} |`);
+    lines.push(
+      `| ${name} | ${samples[0].procs[name]?.rss ?? 0} | ${a} | ${b} | ${peak} | ${rssGrowth >= 0 ? '+' : ''}${rssGrowth.toFixed(1)}% | ${fa} → ${fb} (last quarter ${fb}–${Math.max(...of(late, 'fds'))}) | ${Math.min(...of(late, 'threads'))}–${Math.max(...of(late, 'threads'))} | ${flat ? 'flat' : 'GREW'} |`,
+    );
   }
-  const table = ['| process | RSS MB at start | 2nd quarter median | last quarter median | peak | change | open fds (lowest, 2nd → last quarter) | threads (last quarter) | |', '|---|---:|---:|---:|---:|---:|---|---|---|', ...lines].join('\n');
+  const table = [
+    '| process | RSS MB at start | 2nd quarter median | last quarter median | peak | change | open fds (lowest, 2nd → last quarter) | threads (last quarter) | |',
+    '|---|---:|---:|---:|---:|---:|---|---|---|',
+    ...lines,
+  ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
   const command = smoke ? 'node loadtest/soak.mjs --smoke' : `SOAK_MINUTES=${minutes} pnpm soak`;
   const summary = `${minutes} minutes: ${counts.uploads.toLocaleString('en')} uploads (all ${inResults === counts.uploads ? 'in' : 'NOT in'} the results), ${counts.results.toLocaleString('en')} whole-form results queries, ${counts.exports} export jobs (each a named CSV of everything uploaded so far), ${counts.errors} errors.`;
-  console.log(`\n${summary}\n\n${table}\n${errors.length ? `\nerrors:\n${errors.join('\n')}\n` : ''}\n${machine}\nreproduce: ${command}\n`);
+  console.log(
+    `\n${summary}\n\n${table}\n${errors.length ? `\nerrors:\n${errors.join('\n')}\n` : ''}\n${machine}\nreproduce: ${command}\n`,
+  );
   if (!smoke) {
     const title = '## Soak: mixed load for half an hour';
     const date = new Date().toISOString().slice(0, 10);
@@ -84,7 +96,8 @@ function report({ minutes, rate, sampleMs, counts, inResults, errors, samples })
     recordSection(title, section);
   }
   // A one-minute smoke run checks the load and the counting; its quarters are still warm-up, so memory is shown only.
-  if (smoke && grew) console.log('memory not judged in a smoke run: one minute is warm-up (run the 30 minutes for that)\n');
+  if (smoke && grew)
+    console.log('memory not judged in a smoke run: one minute is warm-up (run the 30 minutes for that)\n');
   return counts.errors > 0 || (grew && !smoke) ? 1 : 0; // results missing an upload counted as an error already
 }
 
@@ -97,13 +110,25 @@ let exitCode = 0;
 try {
   const base = stack.baseUrl;
   const api = async (method, path, token, body) => {
-    const res = await fetch(`${base}/api/${path}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(`${base}/api/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(60_000),
+    });
     const json = await res.json().catch(() => null);
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
-  let session = await api('POST', 'api-token-auth/', undefined, { username: stack.demo.username, password: stack.demo.password });
-  const project = await api('POST', 'project/', session.access, { name: 'Soak', organization_pk: session.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } });
+  let session = await api('POST', 'api-token-auth/', undefined, {
+    username: stack.demo.username,
+    password: stack.demo.password,
+  });
+  const project = await api('POST', 'project/', session.access, {
+    name: 'Soak',
+    organization_pk: session.organization.id,
+    geotag: { type: 'Point', coordinates: [0, 0] },
+  });
   const schemaId = project.sampler_schemas[0].id;
   await api('PUT', `samplerschema/${schemaId}/`, session.access, { ...FORM.body, revision: 1 });
 
@@ -111,7 +136,17 @@ try {
   const errors = [];
   const end = Date.now() + minutes * 60_000;
   // Access tokens live an hour; refresh one every 20 minutes as the web app would.
-  const refresher = setInterval(() => void api('POST', 'api-token-auth/', undefined, { username: stack.demo.username, password: stack.demo.password }).then((s) => (session = s), () => undefined), 20 * 60_000);
+  const refresher = setInterval(
+    () =>
+      void api('POST', 'api-token-auth/', undefined, {
+        username: stack.demo.username,
+        password: stack.demo.password,
+      }).then(
+        (s) => (session = s),
+        () => undefined,
+      ),
+    20 * 60_000,
+  );
   // A steady load, not a flood: uploads are paced at UPLOADS_PER_SECOND over all loops, the others pause between calls.
   const started = Date.now();
   let scheduled = 0;
@@ -133,8 +168,14 @@ try {
     }
   };
   let n = 0;
-  const upload = () => api('POST', `project/${project.id}/response/`, session.access, { sampler_schema: schemaId, response_id: `${project.id}-${schemaId}-soak-${n}`, data: answers(n++) });
-  const results = () => api('POST', `project/${project.id}/results/schema/${schemaId}/`, session.access, { filters: {} });
+  const upload = () =>
+    api('POST', `project/${project.id}/response/`, session.access, {
+      sampler_schema: schemaId,
+      response_id: `${project.id}-${schemaId}-soak-${n}`,
+      data: answers(n++),
+    });
+  const results = () =>
+    api('POST', `project/${project.id}/results/schema/${schemaId}/`, session.access, { filters: {} });
   const exportJob = async () => {
     let { job } = await api('GET', `project/${project.id}/named_csv/?wait=0`, session.access);
     while (job.status === 'queued' || job.status === 'running') {
@@ -147,7 +188,8 @@ try {
   const samples = [];
   const sample = () => {
     const row = { t: Math.round((Date.now() - (end - minutes * 60_000)) / 1000), procs: {} };
-    for (const [name, child] of stack.stack.children) row.procs[name] = { rss: rssMb(child.process.pid), ...handles(child.process.pid) };
+    for (const [name, child] of stack.stack.children)
+      row.procs[name] = { rss: rssMb(child.process.pid), ...handles(child.process.pid) };
     samples.push(row);
   };
   sample();
@@ -173,7 +215,14 @@ try {
   }
 
   mkdirSync(`${root}artifacts`, { recursive: true });
-  writeFileSync(`${root}artifacts/soak-samples.json`, JSON.stringify({ minutes, rate: UPLOADS_PER_SECOND, sampleMs: SAMPLE_MS, counts, inResults, errors, samples }, null, 1));
+  writeFileSync(
+    `${root}artifacts/soak-samples.json`,
+    JSON.stringify(
+      { minutes, rate: UPLOADS_PER_SECOND, sampleMs: SAMPLE_MS, counts, inResults, errors, samples },
+      null,
+      1,
+    ),
+  );
   exitCode = report({ minutes, rate: UPLOADS_PER_SECOND, sampleMs: SAMPLE_MS, counts, inResults, errors, samples });
 } catch (err) {
   console.error(err);

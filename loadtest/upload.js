@@ -13,9 +13,15 @@ export function setup() {
 
 export default function (ctx) {
   const i = __VU * 1_000_000 + __ITER;
-  const body = { sampler_schema: ctx.schemaId, response_id: `${ctx.projectId}-${ctx.schemaId}-k6-${__VU}-${__ITER}-${Date.now()}`, data: answers(i) };
-  const r = http.post(`${BASE}/api/project/${ctx.projectId}/response/`, JSON.stringify(body), { headers: authHeaders(ctx.session.access) });
-  check(r, { 'stored': (x) => x.status === 201 });
+  const body = {
+    sampler_schema: ctx.schemaId,
+    response_id: `${ctx.projectId}-${ctx.schemaId}-k6-${__VU}-${__ITER}-${Date.now()}`,
+    data: answers(i),
+  };
+  const r = http.post(`${BASE}/api/project/${ctx.projectId}/response/`, JSON.stringify(body), {
+    headers: authHeaders(ctx.session.access),
+  });
+  check(r, { stored: (x) => x.status === 201 });
 }
 
 export function handleSummary(data) {

@@ -32,8 +32,13 @@ function pnpmCommand() {
   const local = join(ROOT, '.tools', 'node_modules', '.bin', 'pnpm');
   if (existsSync(local)) return local;
   say(`installing pnpm ${PNPM_VERSION}`);
-  if (global.status !== 0 && sh('npm', ['install', '-g', `pnpm@${PNPM_VERSION}`, '--no-fund', '--no-audit']) === 0) return 'pnpm';
-  must('npm', ['install', '--prefix', join(ROOT, '.tools'), `pnpm@${PNPM_VERSION}`, '--no-fund', '--no-audit'], 'installing pnpm');
+  if (global.status !== 0 && sh('npm', ['install', '-g', `pnpm@${PNPM_VERSION}`, '--no-fund', '--no-audit']) === 0)
+    return 'pnpm';
+  must(
+    'npm',
+    ['install', '--prefix', join(ROOT, '.tools'), `pnpm@${PNPM_VERSION}`, '--no-fund', '--no-audit'],
+    'installing pnpm',
+  );
   return local;
 }
 
@@ -59,7 +64,10 @@ function build(pnpm) {
   say('compiling TypeScript');
   must(pnpm, ['exec', 'tsc', '-b'], 'tsc -b');
   // The browser tests (web/e2e) are not part of the app: editing them does not rebuild it.
-  const webSources = Math.max(newest(join(ROOT, 'web'), new Set(['node_modules', 'dist', 'e2e'])), mtime(join(ROOT, 'pnpm-lock.yaml')));
+  const webSources = Math.max(
+    newest(join(ROOT, 'web'), new Set(['node_modules', 'dist', 'e2e'])),
+    mtime(join(ROOT, 'pnpm-lock.yaml')),
+  );
   if (mtime(join(ROOT, 'web/dist/index.html')) < webSources) {
     say('building the web app');
     must(pnpm, ['--filter', '@fieldwork/web', 'run', 'build'], 'web build');
@@ -96,10 +104,22 @@ if (mode === 'start') {
     ['results benchmark smoke run', process.execPath, [join(ROOT, 'bench/results/run.mjs'), '--smoke']],
     ['export benchmark smoke run', process.execPath, [join(ROOT, 'bench/export/run.mjs'), '--smoke']],
     ['import benchmark smoke run', process.execPath, [join(ROOT, 'bench/import/run.mjs'), '--smoke']],
-    ['form-import isolation benchmark smoke run', process.execPath, [join(ROOT, 'bench/form-isolation/run.mjs'), '--smoke']],
+    [
+      'form-import isolation benchmark smoke run',
+      process.execPath,
+      [join(ROOT, 'bench/form-isolation/run.mjs'), '--smoke'],
+    ],
     ['XLSForm conversion benchmark smoke run', process.execPath, [join(ROOT, 'bench/xlsform/run.mjs'), '--smoke']],
-    ['web app benchmark smoke run (Chromium, unthrottled)', process.execPath, [join(ROOT, 'bench/web/run.mjs'), '--smoke']],
-    ['load test smoke run (the k6 scenarios with autocannon)', process.execPath, [join(ROOT, 'loadtest/run.mjs'), '--smoke']],
+    [
+      'web app benchmark smoke run (Chromium, unthrottled)',
+      process.execPath,
+      [join(ROOT, 'bench/web/run.mjs'), '--smoke'],
+    ],
+    [
+      'load test smoke run (the k6 scenarios with autocannon)',
+      process.execPath,
+      [join(ROOT, 'loadtest/run.mjs'), '--smoke'],
+    ],
   ];
   const results = [];
   for (const [name, cmd, args] of steps) {

@@ -3,7 +3,8 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Libraries of one or two screens, too big to fetch with the app: plotly (results) and deck.gl (maps). */
-const HEAVY_MODULES = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:plotly\.js[^/]*|@deck\.gl|@luma\.gl|@math\.gl|@loaders\.gl|@probe\.gl|mjolnir\.js|earcut|@mapbox|maplibre-gl)\//;
+const HEAVY_MODULES =
+  /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(?:plotly\.js[^/]*|@deck\.gl|@luma\.gl|@math\.gl|@loaders\.gl|@probe\.gl|mjolnir\.js|earcut|@mapbox|maplibre-gl)\//;
 /** The chunks made mostly of those libraries, found while bundling. */
 const heavyChunks = new Set<string>();
 
@@ -87,7 +88,13 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         globIgnores: ['sw-heavy.js'],
         // plotly and deck.gl are not precached at install: sw-heavy.js fetches them after the first screen.
-        manifestTransforms: [(entries) => Promise.resolve({ manifest: entries.filter((e) => !heavyChunks.has(e.url.replace(/^\//, ''))), warnings: [] })],
+        manifestTransforms: [
+          (entries) =>
+            Promise.resolve({
+              manifest: entries.filter((e) => !heavyChunks.has(e.url.replace(/^\//, ''))),
+              warnings: [],
+            }),
+        ],
         importScripts: ['sw-heavy.js'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         runtimeCaching: [
@@ -99,9 +106,14 @@ export default defineConfig({
           },
           {
             // API reads: the network first, the last answer when offline. Files (signed URLs) are not kept.
-            urlPattern: ({ url, request }) => request.method === 'GET' && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/files/'),
+            urlPattern: ({ url, request }) =>
+              request.method === 'GET' && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/files/'),
             handler: 'NetworkFirst',
-            options: { cacheName: 'fw-api', networkTimeoutSeconds: 5, expiration: { maxEntries: 500, maxAgeSeconds: 30 * 24 * 3600 } },
+            options: {
+              cacheName: 'fw-api',
+              networkTimeoutSeconds: 5,
+              expiration: { maxEntries: 500, maxAgeSeconds: 30 * 24 * 3600 },
+            },
           },
         ],
       },

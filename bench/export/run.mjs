@@ -25,9 +25,15 @@ const blockId = body.id;
 body = body.body;
 const kinds = [...Array(8).fill('number'), ...Array(7).fill('choice'), ...Array(4).fill('open'), 'date'];
 for (const [i, type] of kinds.entries()) body = addItem(body, blockId, type, 'en', `Question ${i + 1}`).body;
-for (let item = 9; item <= 15; item++) for (const label of ['Alpha', 'Beta', 'Gamma', 'Delta']) body = addChoice(body, item, 'en', label).body;
+for (let item = 9; item <= 15; item++)
+  for (const label of ['Alpha', 'Beta', 'Gamma', 'Delta']) body = addChoice(body, item, 'en', label).body;
 const choices = (item) => body.entities.items[item].options.choices;
-const names = { site: (id) => `Site ${id}`, group: (id) => `Group ${id}`, team: (id) => `Team ${id}`, user: (id) => `Collector ${id}` };
+const names = {
+  site: (id) => `Site ${id}`,
+  group: (id) => `Group ${id}`,
+  team: (id) => `Team ${id}`,
+  user: (id) => `Collector ${id}`,
+};
 
 async function* pages(n, onPage) {
   for (let start = 0; start < n; start += PAGE) {
@@ -39,9 +45,20 @@ async function* pages(n, onPage) {
       for (let item = 16; item <= 19; item++) data[item] = `answer ${i % 997} to question ${item}`;
       data[20] = `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
       rows.push({
-        response_id: `1-1-7-web-${i}`, parent_id: null, user_id: 1 + (i % 50), site_id: 1 + (i % 20), group_id: null, team_id: null, device_id: 'web',
-        completed: i % 3 === 0, time_created: new Date(1735689600000 + i * 1000), time_updated: new Date(1735689600000 + i * 1000), time_completed: null,
-        time_uploaded: new Date(1735689600000 + i * 1000), geotag: { coordinates: [2 + (i % 100) / 100, 48 + (i % 50) / 100] }, data: { 0: data },
+        response_id: `1-1-7-web-${i}`,
+        parent_id: null,
+        user_id: 1 + (i % 50),
+        site_id: 1 + (i % 20),
+        group_id: null,
+        team_id: null,
+        device_id: 'web',
+        completed: i % 3 === 0,
+        time_created: new Date(1735689600000 + i * 1000),
+        time_updated: new Date(1735689600000 + i * 1000),
+        time_completed: null,
+        time_uploaded: new Date(1735689600000 + i * 1000),
+        geotag: { coordinates: [2 + (i % 100) / 100, 48 + (i % 50) / 100] },
+        data: { 0: data },
       });
     }
     onPage?.(start + rows.length);
@@ -68,12 +85,17 @@ async function run(label, write, ext) {
   const t0 = performance.now();
   const quarter = [Math.floor(N / 4), Math.floor(N / 2), N];
   const out = await write({
-    store, key: `bench.${ext}`, columns, names,
+    store,
+    key: `bench.${ext}`,
+    columns,
+    names,
     pages: pages(N, (done) => {
       const m = process.memoryUsage();
       peakRss = Math.max(peakRss, m.rss);
       peakHeap = Math.max(peakHeap, m.heapUsed);
-      for (const q of quarter) if (done >= q && !marks.some((x) => x.rows === q)) marks.push({ rows: q, rss: peakRss, heap: peakHeap, s: (performance.now() - t0) / 1000 });
+      for (const q of quarter)
+        if (done >= q && !marks.some((x) => x.rows === q))
+          marks.push({ rows: q, rss: peakRss, heap: peakHeap, s: (performance.now() - t0) / 1000 });
     }),
   });
   const s = (performance.now() - t0) / 1000;
@@ -88,11 +110,16 @@ const f = (n) => Math.round(n).toLocaleString('en');
 const table = [
   '| export | rows | file MB | seconds | rows/s | peak RSS MB at 1/4, 1/2, all rows | peak heap MB at 1/4, 1/2, all rows |',
   '|---|---:|---:|---:|---:|---|---|',
-  ...results.map((r) => `| ${r.label} | ${f(r.rows)} | ${r.mbFile} | ${r.s.toFixed(1)} | ${f(r.rate)} | ${r.marks.map((m) => mb(m.rss)).join(', ')} | ${r.marks.map((m) => mb(m.heap)).join(', ')} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.label} | ${f(r.rows)} | ${r.mbFile} | ${r.s.toFixed(1)} | ${f(r.rate)} | ${r.marks.map((m) => mb(m.rss)).join(', ')} | ${r.marks.map((m) => mb(m.heap)).join(', ')} |`,
+  ),
 ].join('\n');
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
 const command = smoke ? 'node bench/export/run.mjs --smoke' : `BENCH_RESPONSES=${N} pnpm bench:export`;
-console.log(`\n${N.toLocaleString('en')} responses x 20 questions (${columns.length} columns)\n\n${table}\n\ntargets: CSV >= 100,000 rows/s, XLSX >= 30,000 rows/s, memory flat as rows grow\n${machine}\nreproduce: ${command}\n`);
+console.log(
+  `\n${N.toLocaleString('en')} responses x 20 questions (${columns.length} columns)\n\n${table}\n\ntargets: CSV >= 100,000 rows/s, XLSX >= 30,000 rows/s, memory flat as rows grow\n${machine}\nreproduce: ${command}\n`,
+);
 if (!smoke) {
   const title = '## Exports: named CSV and XLSX writers';
   const date = new Date().toISOString().slice(0, 10);

@@ -23,11 +23,18 @@ const CHARS = smoke ? 20 : Number(process.env.BENCH_FORM_CHARS ?? 280);
 /** An XLSForm of ROWS questions, each with a label and a hint in LANGS languages of CHARS random characters. */
 async function workbook() {
   const wb = new ExcelJS.Workbook();
-  const codes = Array.from({ length: LANGS }, (_, i) => `l${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+  const codes = Array.from(
+    { length: LANGS },
+    (_, i) => `l${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+  );
   const survey = wb.addWorksheet('survey');
   survey.addRow(['type', 'name', ...codes.flatMap((c) => [`label::Lang ${c} (${c})`, `hint::Lang ${c} (${c})`])]);
-  const text = () => randomBytes(Math.ceil((CHARS * 3) / 4)).toString('base64').slice(0, CHARS);
-  for (let i = 0; i < ROWS; i++) survey.addRow([i % 3 === 0 ? 'integer' : 'text', `q${i}`, ...codes.flatMap(() => [text(), text()])]);
+  const text = () =>
+    randomBytes(Math.ceil((CHARS * 3) / 4))
+      .toString('base64')
+      .slice(0, CHARS);
+  for (let i = 0; i < ROWS; i++)
+    survey.addRow([i % 3 === 0 ? 'integer' : 'text', `q${i}`, ...codes.flatMap(() => [text(), text()])]);
   wb.addWorksheet('choices').addRow(['list_name', 'name', 'label']);
   wb.addWorksheet('settings').addRows([['form_title'], ['Bench form']]);
   return Buffer.from(await wb.xlsx.writeBuffer());
@@ -53,13 +60,24 @@ try {
   const api = async (method, path, options = {}) => {
     const res = await fetch(`${stack.baseUrl}/api/${path}`, {
       method,
-      headers: { ...(options.token ? { authorization: `JWT ${options.token}` } : {}), ...(options.form ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(options.token ? { authorization: `JWT ${options.token}` } : {}),
+        ...(options.form ? {} : { 'content-type': 'application/json' }),
+      },
       body: options.form ?? (options.body ? JSON.stringify(options.body) : undefined),
     });
     return { status: res.status, body: await res.json().catch(() => null) };
   };
-  const { access: token, organization } = (await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } })).body;
-  const newProject = async (name) => (await api('POST', 'project/', { token, body: { name, organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } } })).body;
+  const { access: token, organization } = (
+    await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } })
+  ).body;
+  const newProject = async (name) =>
+    (
+      await api('POST', 'project/', {
+        token,
+        body: { name, organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } },
+      })
+    ).body;
   const target = await newProject('XLSForm bench');
   const neighbour = await newProject('XLSForm neighbour');
   const content = await workbook();
@@ -82,7 +100,9 @@ try {
     while (converting) {
       const t0 = performance.now();
       const [g, r] = await Promise.all([
-        api('GET', `samplerschema/${neighbour.sampler_schemas[0].id}/`, { token }).then((x) => (neighbours.get.push(performance.now() - t0), x.status)),
+        api('GET', `samplerschema/${neighbour.sampler_schemas[0].id}/`, { token }).then(
+          (x) => (neighbours.get.push(performance.now() - t0), x.status),
+        ),
         fetch(`${stack.baseUrl}/readyz`).then((x) => (neighbours.ready.push(performance.now() - t0), x.status)),
       ]);
       if (g !== 200 || r !== 200) neighbours.failed++;
@@ -90,7 +110,10 @@ try {
     }
   })();
   const t0 = performance.now();
-  const converted = await api('POST', `project/${target.id}/create-form-from-upload/`, { token, body: { file_identifier: file.file_id } });
+  const converted = await api('POST', `project/${target.id}/create-form-from-upload/`, {
+    token,
+    body: { file_identifier: file.file_id },
+  });
   const seconds = (performance.now() - t0) / 1000;
   // The worker's memory is returned after the answer: sample a little longer to see where RSS settles.
   await new Promise((r) => setTimeout(r, 2000));
@@ -98,7 +121,10 @@ try {
   await Promise.all([sampler, probe]);
   const after = formsPid ? rssMb(formsPid) : 0;
 
-  const outcome = converted.status === 200 ? `200, ${converted.body.questions} questions` : `${converted.status}: ${JSON.stringify(converted.body).slice(0, 120)}`;
+  const outcome =
+    converted.status === 200
+      ? `200, ${converted.body.questions} questions`
+      : `${converted.status}: ${JSON.stringify(converted.body).slice(0, 120)}`;
   const ms = (x) => `${Math.round(x)}`;
   const table = [
     '| workbook | MB | answer | seconds | forms RSS idle / peak / 2 s after (MB) | GET form p50 / p99 / max ms | readyz p50 / p99 / max ms | neighbour failures |',
@@ -106,7 +132,9 @@ try {
     `| ${ROWS} rows × ${LANGS} languages (label + hint, ${CHARS} chars) | ${(content.length / 2 ** 20).toFixed(1)} | ${outcome} | ${seconds.toFixed(1)} | ${idle} / ${peak} / ${after} | ${ms(quantile(neighbours.get, 0.5))} / ${ms(quantile(neighbours.get, 0.99))} / ${ms(Math.max(0, ...neighbours.get))} | ${ms(quantile(neighbours.ready, 0.5))} / ${ms(quantile(neighbours.ready, 0.99))} / ${ms(Math.max(0, ...neighbours.ready))} | ${neighbours.failed} of ${neighbours.get.length} |`,
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-  const command = smoke ? 'node bench/form-isolation/run.mjs --smoke' : `BENCH_FORM_ROWS=${ROWS} BENCH_FORM_LANGS=${LANGS} BENCH_FORM_CHARS=${CHARS} pnpm bench:form-isolation`;
+  const command = smoke
+    ? 'node bench/form-isolation/run.mjs --smoke'
+    : `BENCH_FORM_ROWS=${ROWS} BENCH_FORM_LANGS=${LANGS} BENCH_FORM_CHARS=${CHARS} pnpm bench:form-isolation`;
   console.log(`\n${table}\n\n${machine}\nreproduce: ${command}\n`);
   if (smoke && converted.status !== 200) throw new Error(`conversion answered ${outcome}`);
   if (!smoke) {

@@ -22,7 +22,9 @@ function rate(label, fn) {
   const start = performance.now();
   while (performance.now() < end) for (let i = 0; i < 1000; i++, n++) fn(n);
   const perSecond = n / ((performance.now() - start) / 1000);
-  console.log(`${label.padEnd(44)} ${Math.round(perSecond).toLocaleString('en')} /s (${(1e6 / perSecond).toFixed(2)} µs each)`);
+  console.log(
+    `${label.padEnd(44)} ${Math.round(perSecond).toLocaleString('en')} /s (${(1e6 / perSecond).toFixed(2)} µs each)`,
+  );
   return perSecond;
 }
 

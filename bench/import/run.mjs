@@ -21,7 +21,8 @@ const blockId = body.id;
 body = body.body;
 const kinds = [...Array(8).fill('number'), ...Array(7).fill('choice'), ...Array(4).fill('open'), 'date'];
 for (const [i, type] of kinds.entries()) body = addItem(body, blockId, type, 'en', `Question ${i + 1}`).body;
-for (let item = 9; item <= 15; item++) for (const label of ['Alpha', 'Beta', 'Gamma', 'Delta']) body = addChoice(body, item, 'en', label).body;
+for (let item = 9; item <= 15; item++)
+  for (const label of ['Alpha', 'Beta', 'Gamma', 'Delta']) body = addChoice(body, item, 'en', label).body;
 const labels = ['Alpha', 'Beta', 'Gamma', 'Delta'];
 
 function csv(n) {
@@ -52,29 +53,42 @@ try {
   const api = async (method, path, options = {}) => {
     const res = await fetch(`${stack.baseUrl}/api/${path}`, {
       method,
-      headers: { ...(options.token ? { authorization: `JWT ${options.token}` } : {}), ...(options.form ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(options.token ? { authorization: `JWT ${options.token}` } : {}),
+        ...(options.form ? {} : { 'content-type': 'application/json' }),
+      },
       body: options.form ?? (options.body ? JSON.stringify(options.body) : undefined),
     });
     const json = await res.json().catch(() => null);
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
-  const login0 = await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } });
+  const login0 = await api('POST', 'api-token-auth/', {
+    body: { username: stack.demo.username, password: stack.demo.password },
+  });
   const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${stack.ports.auth}`);
   await admin.adminSetFeatures({ organization_id: login0.organization.id, enable: ['ingestion'], disable: [] });
   admin.close();
-  const { access: token, organization } = await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } });
-  const project = await api('POST', 'project/', { token, body: { name: 'Import bench', organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } } });
+  const { access: token, organization } = await api('POST', 'api-token-auth/', {
+    body: { username: stack.demo.username, password: stack.demo.password },
+  });
+  const project = await api('POST', 'project/', {
+    token,
+    body: { name: 'Import bench', organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } },
+  });
   await api('PUT', `samplerschema/${project.sampler_schemas[0].id}/`, { token, body: { ...body, revision: 1 } });
   const text = csv(N);
   const form = new FormData();
   form.append('file', new Blob([text]), 'bench.csv');
   const file = await api('POST', `project/${project.id}/upload/`, { token, form });
-  const exportsPid = stack.stack.children.get("exports")?.process.pid;
+  const exportsPid = stack.stack.children.get('exports')?.process.pid;
 
   async function timedImport() {
     const t0 = performance.now();
-    const { job } = await api('POST', `project/${project.id}/import/`, { token, body: { data: { file_identifier: file.file_id } } });
+    const { job } = await api('POST', `project/${project.id}/import/`, {
+      token,
+      body: { data: { file_identifier: file.file_id } },
+    });
     let j = job;
     let peak = 0;
     while (!['done', 'failed', 'cancelled'].includes(j.status)) {
@@ -84,12 +98,14 @@ try {
       if (!smoke) process.stdout.write(`\r${j.status} ${j.rows_done}/${j.rows_total} (${j.percent}%)   `);
     }
     const s = (performance.now() - t0) / 1000;
-    if (j.status !== 'done' || j.rows_failed !== 0) throw new Error(`import ${j.status}: ${j.error} ${j.rows_failed} failed`);
+    if (j.status !== 'done' || j.rows_failed !== 0)
+      throw new Error(`import ${j.status}: ${j.error} ${j.rows_failed} failed`);
     return { s, rate: N / s, result: j.result, peak };
   }
   const first = await timedImport();
   const second = await timedImport();
-  if (first.result.stored !== N || second.result.unmodified !== N) throw new Error(`unexpected results ${JSON.stringify([first.result, second.result])}`);
+  if (first.result.stored !== N || second.result.unmodified !== N)
+    throw new Error(`unexpected results ${JSON.stringify([first.result, second.result])}`);
 
   const f = (n) => Math.round(n).toLocaleString('en');
   const table = [

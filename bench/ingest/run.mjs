@@ -32,7 +32,13 @@ function twentyQuestions() {
   };
   for (let i = 0; i < 8; i++) {
     const q = add('number', `Number ${i + 1}`);
-    body = updateItem(body, q.id, { options: { ...body.entities.items[q.id].options, minimum: { active: true, value: 0 }, maximum: { active: true, value: 1000 } } });
+    body = updateItem(body, q.id, {
+      options: {
+        ...body.entities.items[q.id].options,
+        minimum: { active: true, value: 0 },
+        maximum: { active: true, value: 1000 },
+      },
+    });
   }
   for (let i = 0; i < 7; i++) {
     const q = add('choice', `Choice ${i + 1}`);
@@ -41,7 +47,8 @@ function twentyQuestions() {
       body = c.body;
       q.choices.push(c.id);
     }
-    if (i === 6) body = updateItem(body, q.id, { options: { ...body.entities.items[q.id].options, multiselect: true } });
+    if (i === 6)
+      body = updateItem(body, q.id, { options: { ...body.entities.items[q.id].options, multiselect: true } });
   }
   for (let i = 0; i < 4; i++) add('open', `Text ${i + 1}`);
   add('date', 'Visit date');
@@ -52,14 +59,17 @@ function answers(questions, n) {
   const a = {};
   for (const [k, q] of questions.entries()) {
     if (q.type === 'number') a[q.id] = (n * 7 + k * 13) % 1000;
-    else if (q.type === 'choice') a[q.id] = k === questions.length - 6 ? [q.choices[n % 4], q.choices[(n + 1) % 4]] : [q.choices[(n + k) % 4]];
+    else if (q.type === 'choice')
+      a[q.id] = k === questions.length - 6 ? [q.choices[n % 4], q.choices[(n + 1) % 4]] : [q.choices[(n + k) % 4]];
     else if (q.type === 'open') a[q.id] = `answer ${n} to question ${k}`;
-    else if (q.type === 'date') a[q.id] = `2026-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}`;
+    else if (q.type === 'date')
+      a[q.id] = `2026-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}`;
   }
   return a;
 }
 
-const pct = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+const pct = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const stack = await startTestStack();
 let exitCode = 0;
@@ -73,18 +83,32 @@ try {
   const project = await fetch(`${stack.baseUrl}/api/project/`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ name: 'Ingest bench', organization_pk: login.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } }),
+    body: JSON.stringify({
+      name: 'Ingest bench',
+      organization_pk: login.organization.id,
+      geotag: { type: 'Point', coordinates: [0, 0] },
+    }),
   }).then((r) => r.json());
   const schema = project.sampler_schemas[0].id;
   const { body, questions } = twentyQuestions();
-  const saved = await fetch(`${stack.baseUrl}/api/samplerschema/${schema}/`, { method: 'PUT', headers: auth, body: JSON.stringify({ ...body, revision: 1 }) });
+  const saved = await fetch(`${stack.baseUrl}/api/samplerschema/${schema}/`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({ ...body, revision: 1 }),
+  });
   if (saved.status !== 200) throw new Error(`saving the form answered ${saved.status}`);
 
   const sentAt = new Map();
   let n = 1;
   const url = `${stack.baseUrl}/api/project/${project.id}/response/`;
   const payload = (i) =>
-    JSON.stringify({ sampler_schema: schema, device_id: 'bench', response_id: `${project.id}-${schema}-1-bench-${i}`, site: project.sites[0].id, data: { 0: answers(questions, i) } });
+    JSON.stringify({
+      sampler_schema: schema,
+      device_id: 'bench',
+      response_id: `${project.id}-${schema}-1-bench-${i}`,
+      site: project.sites[0].id,
+      data: { 0: answers(questions, i) },
+    });
   const check = await fetch(url, { method: 'POST', headers: auth, body: payload(0) });
   if (check.status !== 201) throw new Error(`a first upload answered ${check.status}: ${await check.text()}`);
 
@@ -117,9 +141,11 @@ try {
   const db = postgres(stack.infra.databaseUrl, { max: 1, onnotice: () => {} });
   // Requests in flight when the load stopped still commit: count until the figure is stable.
   const countStored = async () =>
-    (await db`select count(*)::int as count from responses.responses where project_id = ${project.id} and response_id like ${`${project.id}-${schema}-1-bench-%`} and response_id <> ${`${project.id}-${schema}-1-bench-0`}`)[0].count;
+    (
+      await db`select count(*)::int as count from responses.responses where project_id = ${project.id} and response_id like ${`${project.id}-${schema}-1-bench-%`} and response_id <> ${`${project.id}-${schema}-1-bench-0`}`
+    )[0].count;
   let stored = await countStored();
-  for (let previous = -1; stored !== previous; ) {
+  for (let previous = -1; stored !== previous;) {
     previous = stored;
     await new Promise((res) => setTimeout(res, 500));
     stored = await countStored();
@@ -156,7 +182,9 @@ try {
   const rps = Math.round(accepted / elapsed);
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
   const date = new Date().toISOString().slice(0, 10);
-  const command = smoke ? 'node bench/ingest/run.mjs --smoke' : `BENCH_DURATION_S=${duration} BENCH_CONNECTIONS=${connections} pnpm bench:ingest`;
+  const command = smoke
+    ? 'node bench/ingest/run.mjs --smoke'
+    : `BENCH_DURATION_S=${duration} BENCH_CONNECTIONS=${connections} pnpm bench:ingest`;
   const table = [
     '| measure | value |',
     '|---|---:|',
@@ -170,9 +198,18 @@ try {
     `| commit → queryable in the results store p50 / p99 ms | ${Math.round(status.visible_p50_ms)} / ${Math.round(status.visible_p99_ms)} |`,
     `| after the load: all visible in the results store within ms | ${allVisibleMs} |`,
   ].join('\n');
-  console.log(`\n${table}\n\ntarget: 2,000 responses/s; ${connections} connections, ${duration} s; ${machine}\nreproduce: ${command}\n`);
-    // Requests still in flight when the load stopped are stored but not counted as answered: accepted <= stored <= sent.
-  if (r.errors + r.timeouts > 0 || r.non2xx > 0 || stored < accepted || stored > n - 1 || lags.length !== stored || status.responses !== stored + 1) {
+  console.log(
+    `\n${table}\n\ntarget: 2,000 responses/s; ${connections} connections, ${duration} s; ${machine}\nreproduce: ${command}\n`,
+  );
+  // Requests still in flight when the load stopped are stored but not counted as answered: accepted <= stored <= sent.
+  if (
+    r.errors + r.timeouts > 0 ||
+    r.non2xx > 0 ||
+    stored < accepted ||
+    stored > n - 1 ||
+    lags.length !== stored ||
+    status.responses !== stored + 1
+  ) {
     console.error('lost or refused responses under load');
     exitCode = 1;
   }

@@ -30,7 +30,8 @@ const blockId = body.id;
 body = body.body;
 const kinds = [...Array(8).fill('number'), ...Array(7).fill('choice'), ...Array(4).fill('open'), 'date'];
 for (const [i, type] of kinds.entries()) body = addItem(body, blockId, type, 'en', `Q${i + 1}`).body;
-for (let item = 9; item <= 15; item++) for (const label of ['A', 'B', 'C', 'D']) body = addChoice(body, item, 'en', label).body;
+for (let item = 9; item <= 15; item++)
+  for (const label of ['A', 'B', 'C', 'D']) body = addChoice(body, item, 'en', label).body;
 const choiceIds = (item) => body.entities.items[item].options.choices;
 if (choiceIds(9)[0] !== 1 || choiceIds(15)[3] !== 28) throw new Error('unexpected choice ids');
 
@@ -82,10 +83,13 @@ try {
       jsonb_build_object('0', jsonb_build_object(${Array.from({ length: 20 }, (_, k) => {
         const item = k + 1;
         const value =
-          item <= 8 ? `((hashint8(n * 31 + ${item}) & 1048575) % 1000) / 10.0`
-          : item <= 15 ? `jsonb_build_array(${(item - 9) * 4 + 1} + ((hashint8(n * 17 + ${item}) & 1048575) % 4))`
-          : item <= 19 ? `'text ' || (n % 997)`
-          : `to_char(date '2025-01-01' + (n % 365)::int, 'YYYY-MM-DD')`;
+          item <= 8
+            ? `((hashint8(n * 31 + ${item}) & 1048575) % 1000) / 10.0`
+            : item <= 15
+              ? `jsonb_build_array(${(item - 9) * 4 + 1} + ((hashint8(n * 17 + ${item}) & 1048575) % 4))`
+              : item <= 19
+                ? `'text ' || (n % 997)`
+                : `to_char(date '2025-01-01' + (n % 365)::int, 'YYYY-MM-DD')`;
         return `'${item}', ${value}`;
       }).join(', ')}))
     from generate_series(0, ${N - 1}) n`);
@@ -94,39 +98,109 @@ try {
   const pgLoadS = (performance.now() - t0) / 1000;
 
   // The results service's code, with the project's access and form answered here.
-  const service = new ResultsService(new ResultsStore(engine, db), { getAccess: async () => ({ screens: ['results'], read_sites: [] }) }, {
-    listSchemas: async () => ({ results: [{ id: 1, name: 'Household', level: 0 }] }),
-    getSchemaInternal: async () => ({ body_json: JSON.stringify(body) }),
-  });
+  const service = new ResultsService(
+    new ResultsStore(engine, db),
+    { getAccess: async () => ({ screens: ['results'], read_sites: [] }) },
+    {
+      listSchemas: async () => ({ results: [{ id: 1, name: 'Household', level: 0 }] }),
+      getSchemaInternal: async () => ({ body_json: JSON.stringify(body) }),
+    },
+  );
   const caller = { user_id: 1 };
-  const ask = (extra) => service.results({ caller, project_id: 1, schema_id: 1, block_id: 0, item_ids: [], filters_json: '', timing_column: '', comparisons_json: '', buckets: 0, time_zone: '', ...extra }, { requestId: 'bench' });
-  const sites = JSON.stringify({ site: [1, 2, 3, 4, 5], date_ranges: [{ entity: 'response', dateType: 'time_created', startDateTime: Date.UTC(2025, 2, 1) / 1000, endDateTime: Date.UTC(2025, 8, 1) / 1000 }] });
+  const ask = (extra) =>
+    service.results(
+      {
+        caller,
+        project_id: 1,
+        schema_id: 1,
+        block_id: 0,
+        item_ids: [],
+        filters_json: '',
+        timing_column: '',
+        comparisons_json: '',
+        buckets: 0,
+        time_zone: '',
+        ...extra,
+      },
+      { requestId: 'bench' },
+    );
+  const sites = JSON.stringify({
+    site: [1, 2, 3, 4, 5],
+    date_ranges: [
+      {
+        entity: 'response',
+        dateType: 'time_created',
+        startDateTime: Date.UTC(2025, 2, 1) / 1000,
+        endDateTime: Date.UTC(2025, 8, 1) / 1000,
+      },
+    ],
+  });
   const num = `((data->'0'->>'3')::numeric)`;
   const pgWhere = `project_id = 1 and schema_id = 1 and not deleted`;
   const queries = [
-    ['one number question: count, sum, avg, min, max, stddev, var, quartiles, histogram', () => ask({ item_ids: [3] }),
-      () => sql.unsafe(`select count(${num}), sum(${num}), avg(${num}), min(${num}), max(${num}), stddev_samp(${num}), var_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}), width_bucket(0,0,1,1) from bench_responses where ${pgWhere} and data->'0' ? '3'`)],
-    ['one choice question: counts per choice', () => ask({ item_ids: [10] }),
-      () => sql.unsafe(`select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'10') c where ${pgWhere} group by c`)],
-    ['one number question, filtered by 5 sites and a 6-month range', () => ask({ item_ids: [3], filters_json: sites }),
-      () => sql.unsafe(`select count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and site_id in (1,2,3,4,5) and time_created between '2025-03-01' and '2025-09-01' and data->'0' ? '3'`)],
-    ['one number question compared by site', () => ask({ item_ids: [3], comparisons_json: JSON.stringify([{ by: 'site' }]) }),
-      () => sql.unsafe(`select site_id, count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and data->'0' ? '3' group by site_id`)],
-    ['monthly trend of a number question', () => ask({ item_ids: [3], comparisons_json: JSON.stringify([{ by: 'period', period: 'month' }]) }),
-      () => sql.unsafe(`select date_trunc('month', time_created), count(${num}), avg(${num}), stddev_samp(${num}) from bench_responses where ${pgWhere} and data->'0' ? '3' group by 1`)],
-    ['the whole form (20 questions)', () => ask({}),
+    [
+      'one number question: count, sum, avg, min, max, stddev, var, quartiles, histogram',
+      () => ask({ item_ids: [3] }),
+      () =>
+        sql.unsafe(
+          `select count(${num}), sum(${num}), avg(${num}), min(${num}), max(${num}), stddev_samp(${num}), var_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}), width_bucket(0,0,1,1) from bench_responses where ${pgWhere} and data->'0' ? '3'`,
+        ),
+    ],
+    [
+      'one choice question: counts per choice',
+      () => ask({ item_ids: [10] }),
+      () =>
+        sql.unsafe(
+          `select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'10') c where ${pgWhere} group by c`,
+        ),
+    ],
+    [
+      'one number question, filtered by 5 sites and a 6-month range',
+      () => ask({ item_ids: [3], filters_json: sites }),
+      () =>
+        sql.unsafe(
+          `select count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and site_id in (1,2,3,4,5) and time_created between '2025-03-01' and '2025-09-01' and data->'0' ? '3'`,
+        ),
+    ],
+    [
+      'one number question compared by site',
+      () => ask({ item_ids: [3], comparisons_json: JSON.stringify([{ by: 'site' }]) }),
+      () =>
+        sql.unsafe(
+          `select site_id, count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and data->'0' ? '3' group by site_id`,
+        ),
+    ],
+    [
+      'monthly trend of a number question',
+      () => ask({ item_ids: [3], comparisons_json: JSON.stringify([{ by: 'period', period: 'month' }]) }),
+      () =>
+        sql.unsafe(
+          `select date_trunc('month', time_created), count(${num}), avg(${num}), stddev_samp(${num}) from bench_responses where ${pgWhere} and data->'0' ? '3' group by 1`,
+        ),
+    ],
+    [
+      'the whole form (20 questions)',
+      () => ask({}),
       async () => {
         for (let item = 1; item <= 20; item++) {
           const v = `((data->'0'->>'${item}')::numeric)`;
-          if (item <= 8) await sql.unsafe(`select count(${v}), avg(${v}), stddev_samp(${v}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${v}) from bench_responses where ${pgWhere} and data->'0' ? '${item}'`);
-          else if (item <= 15) await sql.unsafe(`select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'${item}') c where ${pgWhere} group by c`);
+          if (item <= 8)
+            await sql.unsafe(
+              `select count(${v}), avg(${v}), stddev_samp(${v}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${v}) from bench_responses where ${pgWhere} and data->'0' ? '${item}'`,
+            );
+          else if (item <= 15)
+            await sql.unsafe(
+              `select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'${item}') c where ${pgWhere} group by c`,
+            );
           else await sql.unsafe(`select count(*) from bench_responses where ${pgWhere} and data->'0' ? '${item}'`);
         }
-      }],
+      },
+    ],
   ];
   // The results answer what PostgreSQL answers.
   const check = JSON.parse((await ask({ item_ids: [3] })).payload_json);
-  if (check.items[0].stats.count !== N || check.levels[0].total_filtered_responses !== N) throw new Error(`the results store holds ${check.items[0].stats.count} answers, not ${N}`);
+  if (check.items[0].stats.count !== N || check.levels[0].total_filtered_responses !== N)
+    throw new Error(`the results store holds ${check.items[0].stats.count} answers, not ${N}`);
 
   // First as loaded (several parts: FINAL merges versions at read time, as while uploads keep arriving), then after
   // the compaction the results service runs once ingestion has been idle (one part per table).
@@ -142,13 +216,20 @@ try {
   }
   const f = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-  const command = smoke ? 'node bench/results/run.mjs --smoke' : `BENCH_RESPONSES=${N} BENCH_RUNS=${RUNS} pnpm bench:results`;
+  const command = smoke
+    ? 'node bench/results/run.mjs --smoke'
+    : `BENCH_RESPONSES=${N} BENCH_RUNS=${RUNS} pnpm bench:results`;
   const table = [
     '| query | results p50 ms | results p99 ms | before compaction p50 / p99 ms | PostgreSQL JSONB p50 ms | PostgreSQL p99 ms | PostgreSQL / results (p50) |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.name} | ${f(r.ch.p50)} | ${f(r.ch.p99)} | ${f(r.unmerged.p50)} / ${f(r.unmerged.p99)} | ${f(r.pg.p50)} | ${f(r.pg.p99)} | ${r.ratio.toFixed(1)}x |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${f(r.ch.p50)} | ${f(r.ch.p99)} | ${f(r.unmerged.p50)} / ${f(r.unmerged.p99)} | ${f(r.pg.p50)} | ${f(r.pg.p99)} | ${r.ratio.toFixed(1)}x |`,
+    ),
   ].join('\n');
-  console.log(`\n${N.toLocaleString('en')} responses x 20 questions; load: ClickHouse ${chLoadS.toFixed(1)} s, PostgreSQL ${pgLoadS.toFixed(1)} s; compaction ${compactS.toFixed(1)} s (${compacted.join(', ')}); ${RUNS} runs each after a warm-up\n\n${table}\n\ntargets: results p50 <= 50 ms and >= 20x faster than the baseline\n${machine}\nreproduce: ${command}\n`);
+  console.log(
+    `\n${N.toLocaleString('en')} responses x 20 questions; load: ClickHouse ${chLoadS.toFixed(1)} s, PostgreSQL ${pgLoadS.toFixed(1)} s; compaction ${compactS.toFixed(1)} s (${compacted.join(', ')}); ${RUNS} runs each after a warm-up\n\n${table}\n\ntargets: results p50 <= 50 ms and >= 20x faster than the baseline\n${machine}\nreproduce: ${command}\n`,
+  );
   if (!smoke) {
     const title = '## Results: ClickHouse (chDB) vs PostgreSQL JSONB';
     const date = new Date().toISOString().slice(0, 10);

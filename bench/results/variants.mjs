@@ -33,20 +33,29 @@ try {
     'count only': `SELECT count() FROM ${db}.answers WHERE ${where}`,
   };
   const run = async (label) => {
-  console.log(label, JSON.stringify(await engine.query(`SELECT count() AS parts, max(level) AS level FROM system.parts WHERE database = '${db}' AND table = 'answers' AND active`)));
-  for (const [name, sql] of Object.entries(variants)) {
-    await engine.query(sql);
-    const ms = [];
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
+    console.log(
+      label,
+      JSON.stringify(
+        await engine.query(
+          `SELECT count() AS parts, max(level) AS level FROM system.parts WHERE database = '${db}' AND table = 'answers' AND active`,
+        ),
+      ),
+    );
+    for (const [name, sql] of Object.entries(variants)) {
       await engine.query(sql);
-      ms.push(performance.now() - t);
+      const ms = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await engine.query(sql);
+        ms.push(performance.now() - t);
+      }
+      console.log(`${median(ms).toFixed(1).padStart(8)} ms  ${name}`);
     }
-    console.log(`${median(ms).toFixed(1).padStart(8)} ms  ${name}`);
-  }
   };
-  variants['FINAL, do_not_merge_across_partitions_select_final'] = `${variants['FINAL, no quartiles, no histogram']} SETTINGS do_not_merge_across_partitions_select_final = 1`;
-  variants['bins by fixed width, no FINAL'] = `SELECT floor((num - 0) / 10) AS b, count() FROM ${db}.answers WHERE ${where} GROUP BY b`;
+  variants['FINAL, do_not_merge_across_partitions_select_final'] =
+    `${variants['FINAL, no quartiles, no histogram']} SETTINGS do_not_merge_across_partitions_select_final = 1`;
+  variants['bins by fixed width, no FINAL'] =
+    `SELECT floor((num - 0) / 10) AS b, count() FROM ${db}.answers WHERE ${where} GROUP BY b`;
   await run('as loaded');
   const t1 = performance.now();
   await engine.exec(`OPTIMIZE TABLE ${db}.answers FINAL`);

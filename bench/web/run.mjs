@@ -42,7 +42,9 @@ function sizes(path) {
     s = {
       raw: data.length,
       gzip: gzipSync(data, { level: 9 }).length,
-      brotli: brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }).length,
+      brotli: brotliCompressSync(data, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+      }).length,
     };
     sizeCache.set(path, s);
   }
@@ -63,14 +65,23 @@ try {
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
-  const login = () => api('POST', 'api-token-auth/', undefined, { username: stack.demo.username, password: stack.demo.password });
+  const login = () =>
+    api('POST', 'api-token-auth/', undefined, { username: stack.demo.username, password: stack.demo.password });
 
   // The demo's Household Survey project: a form with every question type and RESPONSES responses at five sites.
   const who = { userId: stack.demo.userId, organizationId: stack.demo.organizationId };
   const addr = (s) => `127.0.0.1:${stack.ports[s]}`;
-  await seedDemoData({ projects: addr('projects'), forms: addr('forms'), responses: addr('responses') }, who, () => undefined, RESPONSES);
+  await seedDemoData(
+    { projects: addr('projects'), forms: addr('forms'), responses: addr('responses') },
+    who,
+    () => undefined,
+    RESPONSES,
+  );
   const p = createClient(projects.ProjectsServiceClient, addr('projects'));
-  const list = await p.listProjects({ caller: common.Caller.fromPartial({ user_id: who.userId, organization_id: who.organizationId }), organization_id: who.organizationId });
+  const list = await p.listProjects({
+    caller: common.Caller.fromPartial({ user_id: who.userId, organization_id: who.organizationId }),
+    organization_id: who.organizationId,
+  });
   p.close();
   const projectId = list.results.find((x) => x.name === 'Household Survey').id;
   const first = await login();
@@ -82,7 +93,11 @@ try {
   const members = Object.values(schema.entities.items).find((i) => i.name?.en === 'Household members');
   // Ingestion into ClickHouse is asynchronous: wait until the results count every response.
   for (let i = 0; ; i++) {
-    const r = await api('POST', `project/${projectId}/results/schema/${schemaId}/item/`, first.access, { item_ids: [members.id], filters: {}, time_zone: 'UTC' });
+    const r = await api('POST', `project/${projectId}/results/schema/${schemaId}/item/`, first.access, {
+      item_ids: [members.id],
+      filters: {},
+      time_zone: 'UTC',
+    });
     if ((r.levels?.[0]?.total_filtered_responses ?? 0) >= RESPONSES) break;
     if (i > 240) throw new Error('the results never counted the seeded responses');
     await new Promise((r) => setTimeout(r, 500));
@@ -102,16 +117,34 @@ try {
   const pageTimes = [];
   for (let i = 0; i < 11; i++) {
     const t0 = performance.now();
-    const page = await api('POST', `project/${projectId}/response-chunk/filter/?page=1&page_size=50`, first.access, { currentSamplerSchema: schemaId, filters: {} });
+    const page = await api('POST', `project/${projectId}/response-chunk/filter/?page=1&page_size=50`, first.access, {
+      currentSamplerSchema: schemaId,
+      filters: {},
+    });
     pageTimes.push(performance.now() - t0);
     if (page.count < LIST_RESPONSES) throw new Error(`the list counts ${page.count} responses`);
   }
   const firstPageMs = [...pageTimes].sort((a, b) => a - b)[5];
 
   const screens = [
-    { name: 'login', path: '/login-home/login', auth: false, usable: (page) => page.locator('input[name="username"]:enabled').waitFor() },
-    { name: 'collect', path: `/project/${projectId}/collect/newrecord`, auth: true, usable: (page) => page.locator('[data-testid="collect-form"] [data-item]').first().waitFor() },
-    { name: 'results', path: `/project/${projectId}/results`, auth: true, usable: (page) => page.locator('.chart .main-svg').first().waitFor() },
+    {
+      name: 'login',
+      path: '/login-home/login',
+      auth: false,
+      usable: (page) => page.locator('input[name="username"]:enabled').waitFor(),
+    },
+    {
+      name: 'collect',
+      path: `/project/${projectId}/collect/newrecord`,
+      auth: true,
+      usable: (page) => page.locator('[data-testid="collect-form"] [data-item]').first().waitFor(),
+    },
+    {
+      name: 'results',
+      path: `/project/${projectId}/results`,
+      auth: true,
+      usable: (page) => page.locator('.chart .main-svg').first().waitFor(),
+    },
     {
       name: `responses list (${LIST_RESPONSES.toLocaleString('en')} responses)`,
       path: `/project/${projectId}/collect/${schemaId}/list`,
@@ -122,7 +155,15 @@ try {
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 
   // The page's emulation does not cover what its service worker fetches (API reads, runtime-cached chunks): each
@@ -132,11 +173,14 @@ try {
     const b = await browser.newBrowserCDPSession();
     let id = 0;
     const throttled = new Set();
-    const sendTo = (sessionId, method, params) => b.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method, params }) });
+    const sendTo = (sessionId, method, params) =>
+      b.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method, params }) });
     const onTarget = async ({ targetInfo: t }) => {
       if (t.type !== 'service_worker' || throttled.has(t.targetId)) return;
       throttled.add(t.targetId);
-      const { sessionId } = await b.send('Target.attachToTarget', { targetId: t.targetId, flatten: false }).catch(() => ({}));
+      const { sessionId } = await b
+        .send('Target.attachToTarget', { targetId: t.targetId, flatten: false })
+        .catch(() => ({}));
       if (!sessionId) return;
       await sendTo(sessionId, 'Network.enable', {}).catch(() => undefined);
       await sendTo(sessionId, 'Network.emulateNetworkConditions', NETWORK).catch(() => undefined);
@@ -157,12 +201,23 @@ try {
     const assets = new Set();
     const onRequest = (r) => {
       const url = new URL(r.url());
-      if (url.origin === stack.baseUrl && /\.(m?js|css)$/.test(url.pathname) && ['script', 'stylesheet'].includes(r.resourceType())) assets.add(url.pathname);
+      if (
+        url.origin === stack.baseUrl &&
+        /\.(m?js|css)$/.test(url.pathname) &&
+        ['script', 'stylesheet'].includes(r.resourceType())
+      )
+        assets.add(url.pathname);
     };
     page.on('request', onRequest);
     // BENCH_TRACE=1 prints each visit's requests (the page's and its service worker's) with their start and end.
     const trace = [];
-    const onTraceEnd = (r) => trace.push({ url: r.url().replace(stack.baseUrl, ''), start: r.timing().startTime, end: r.timing().responseEnd, sw: r.serviceWorker() ? 'sw' : '' });
+    const onTraceEnd = (r) =>
+      trace.push({
+        url: r.url().replace(stack.baseUrl, ''),
+        start: r.timing().startTime,
+        end: r.timing().responseEnd,
+        sw: r.serviceWorker() ? 'sw' : '',
+      });
     if (process.env.BENCH_TRACE) page.context().on('requestfinished', onTraceEnd);
     const t0 = performance.now();
     const wall0 = Date.now();
@@ -173,12 +228,17 @@ try {
     if (process.env.BENCH_TRACE) {
       page.context().off('requestfinished', onTraceEnd);
       console.log(`  ${screen.name} ${(ms / 1000).toFixed(2)} s:`);
-      for (const x of trace.sort((a, b) => a.start - b.start)) console.log(`    ${String(Math.round(x.start - wall0)).padStart(6)} ms +${String(Math.round(x.end)).padStart(5)} ${x.sw} ${x.url}`);
+      for (const x of trace.sort((a, b) => a.start - b.start))
+        console.log(
+          `    ${String(Math.round(x.start - wall0)).padStart(6)} ms +${String(Math.round(x.end)).padStart(5)} ${x.sw} ${x.url}`,
+        );
     }
     const files = [...assets];
     for (const f of files) sizes(f);
     let transferred = 0;
-    for (const [id, url] of requested) if (files.includes(new URL(url).pathname) && new URL(url).origin === stack.baseUrl) transferred += received.get(id) ?? 0;
+    for (const [id, url] of requested)
+      if (files.includes(new URL(url).pathname) && new URL(url).origin === stack.baseUrl)
+        transferred += received.get(id) ?? 0;
     cdp.off('Network.requestWillBeSent', onSent);
     cdp.off('Network.loadingFinished', onDone);
     return { ms, files, transferred };
@@ -192,13 +252,14 @@ try {
     const context = page.context();
     let inFlight = 0;
     let last = performance.now();
-    const up = () => ((inFlight++), (last = performance.now()));
+    const up = () => (inFlight++, (last = performance.now()));
     const down = () => ((inFlight = Math.max(0, inFlight - 1)), (last = performance.now()));
     context.on('request', up);
     context.on('requestfinished', down);
     context.on('requestfailed', down);
     const t0 = performance.now();
-    while (performance.now() - t0 < maxMs && (inFlight > 0 || performance.now() - last < quietMs)) await page.waitForTimeout(100);
+    while (performance.now() - t0 < maxMs && (inFlight > 0 || performance.now() - last < quietMs))
+      await page.waitForTimeout(100);
     context.off('request', up);
     context.off('requestfinished', down);
     context.off('requestfailed', down);
@@ -211,7 +272,20 @@ try {
       if (screen.auth) {
         const t = await login();
         const now = String(Date.now());
-        storageState = { cookies: [], origins: [{ origin: stack.baseUrl, localStorage: [{ name: 'fw.access', value: t.access }, { name: 'fw.refresh', value: t.refresh }, { name: 'fw.lastRefresh', value: now }, { name: 'fw.lastLogin', value: now }] }] };
+        storageState = {
+          cookies: [],
+          origins: [
+            {
+              origin: stack.baseUrl,
+              localStorage: [
+                { name: 'fw.access', value: t.access },
+                { name: 'fw.refresh', value: t.refresh },
+                { name: 'fw.lastRefresh', value: now },
+                { name: 'fw.lastLogin', value: now },
+              ],
+            },
+          ],
+        };
       }
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
       try {
@@ -225,7 +299,9 @@ try {
         await quiet(page, smoke ? 1500 : 5000);
         const warm = await visit(page, cdp, screen);
         runs[screen.name].push({ cold, warm });
-        console.log(`  run ${run + 1} ${screen.name}: cold ${(cold.ms / 1000).toFixed(2)} s (${cold.files.length} files, ${Math.round(cold.transferred / 1024)} KiB received), warm ${(warm.ms / 1000).toFixed(2)} s`);
+        console.log(
+          `  run ${run + 1} ${screen.name}: cold ${(cold.ms / 1000).toFixed(2)} s (${cold.files.length} files, ${Math.round(cold.transferred / 1024)} KiB received), warm ${(warm.ms / 1000).toFixed(2)} s`,
+        );
       } finally {
         await context.close();
       }
@@ -256,13 +332,22 @@ try {
   const table = [
     '| screen | JS+CSS files | JS raw kB | JS gzip kB | JS brotli kB | CSS raw / gzip / brotli kB | received cold kB | usable cold s | usable warm s | runs cold / warm s |',
     '|---|---:|---:|---:|---:|---|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.name} | ${r.files} | ${kb(r.js.raw)} | ${kb(r.js.gzip)} | ${kb(r.js.brotli)} | ${kb(r.css.raw)} / ${kb(r.css.gzip)} / ${kb(r.css.brotli)} | ${kb(r.received)} | ${sec(r.cold)} | ${sec(r.warm)} | ${r.coldAll} / ${r.warmAll} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.files} | ${kb(r.js.raw)} | ${kb(r.js.gzip)} | ${kb(r.js.brotli)} | ${kb(r.css.raw)} / ${kb(r.css.gzip)} / ${kb(r.css.brotli)} | ${kb(r.received)} | ${sec(r.cold)} | ${sec(r.warm)} | ${r.coldAll} / ${r.warmAll} |`,
+    ),
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}, Chromium ${browser.version()}`;
-  const command = smoke ? 'node bench/web/run.mjs --smoke' : `BENCH_RUNS=${RUNS} BENCH_RESPONSES=${RESPONSES} BENCH_LIST_RESPONSES=${LIST_RESPONSES} pnpm bench:web`;
-  const network = smoke ? 'unthrottled (smoke)' : '1.6 Mbps down, 750 kbps up, 150 ms RTT (CDP Network.emulateNetworkConditions)';
+  const command = smoke
+    ? 'node bench/web/run.mjs --smoke'
+    : `BENCH_RUNS=${RUNS} BENCH_RESPONSES=${RESPONSES} BENCH_LIST_RESPONSES=${LIST_RESPONSES} pnpm bench:web`;
+  const network = smoke
+    ? 'unthrottled (smoke)'
+    : '1.6 Mbps down, 750 kbps up, 150 ms RTT (CDP Network.emulateNetworkConditions)';
   const listLine = `The first page of the responses list (50 of ${LIST_RESPONSES.toLocaleString('en')} responses, \`POST response-chunk/filter/\`, unthrottled, median of 11): ${Math.round(firstPageMs)} ms.`;
-  console.log(`\n${network}; median of ${RUNS} run(s); ${RESPONSES} responses\n\n${table}\n\n${listLine}\ntargets: login and collect JS <= 250 kB gzip; collect usable <= 3 s cold and <= 1 s warm; results <= 8 s cold; the first page of a 100,000-response list under 1 s\n${machine}\nreproduce: ${command}\n`);
+  console.log(
+    `\n${network}; median of ${RUNS} run(s); ${RESPONSES} responses\n\n${table}\n\n${listLine}\ntargets: login and collect JS <= 250 kB gzip; collect usable <= 3 s cold and <= 1 s warm; results <= 8 s cold; the first page of a 100,000-response list under 1 s\n${machine}\nreproduce: ${command}\n`,
+  );
   if (!smoke && !process.env.BENCH_TRACE) {
     const title = process.env.BENCH_WEB_TITLE ?? '### After';
     const date = new Date().toISOString().slice(0, 10);
@@ -288,6 +373,9 @@ function recordWeb(title, section) {
   const re = new RegExp(`${title.replace(/[()[\]*+?.^$|\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n### |$)`);
   body = re.test(body) ? body.replace(re, section) : `${body.trimEnd()}\n\n${section}`;
   const intro = `bench/web: the built web app served by the gateway of a whole test stack, loaded by Chromium (playwright-core) throttled through CDP. Time to usable runs from the navigation to: the username input enabled (login), the new-record form's questions rendered (collect, \`/project/{id}/collect/newrecord\`), the first chart drawn (results, \`.chart .main-svg\`). Cold is a fresh browser context (no HTTP cache, no service worker); warm is a second visit in the same context once the service worker is active and the network quiet. JS and CSS are the files the screen requested before it was usable, their sizes computed from web/dist (gzip level 9, brotli quality 11). Targets (issue 17, item 8): login and collect need at most 250 kB of JS gzip; collect usable in at most 3 s cold and 1 s warm; results in at most 8 s cold.`;
-  const parts = body.split(/\n(?=### )/).filter((x) => x.trim().startsWith('### ')).sort((a, b) => (a.startsWith('### Before') ? -1 : b.startsWith('### Before') ? 1 : 0));
+  const parts = body
+    .split(/\n(?=### )/)
+    .filter((x) => x.trim().startsWith('### '))
+    .sort((a, b) => (a.startsWith('### Before') ? -1 : b.startsWith('### Before') ? 1 : 0));
   recordSection(head, `${head}\n\n${intro}\n\n${parts.map((x) => x.trim()).join('\n\n')}\n`);
 }

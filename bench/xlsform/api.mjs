@@ -21,13 +21,24 @@ export async function runApi(workbook, sizes, smoke) {
     const api = async (method, path, options = {}) => {
       const res = await fetch(`${stack.baseUrl}/api/${path}`, {
         method,
-        headers: { ...(options.token ? { authorization: `JWT ${options.token}` } : {}), ...(options.form ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(options.token ? { authorization: `JWT ${options.token}` } : {}),
+          ...(options.form ? {} : { 'content-type': 'application/json' }),
+        },
         body: options.form ?? (options.body ? JSON.stringify(options.body) : undefined),
       });
       return { status: res.status, body: await res.json().catch(() => null) };
     };
-    const { access: token, organization } = (await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } })).body;
-    const newProject = async (name) => (await api('POST', 'project/', { token, body: { name, organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } } })).body;
+    const { access: token, organization } = (
+      await api('POST', 'api-token-auth/', { body: { username: stack.demo.username, password: stack.demo.password } })
+    ).body;
+    const newProject = async (name) =>
+      (
+        await api('POST', 'project/', {
+          token,
+          body: { name, organization_pk: organization.id, geotag: { type: 'Point', coordinates: [0, 0] } },
+        })
+      ).body;
     const neighbour = await newProject('XLSForm neighbour');
     const light = async () => {
       const t0 = performance.now();
@@ -43,9 +54,22 @@ export async function runApi(workbook, sizes, smoke) {
       const t0 = performance.now();
       const up = await api('POST', `project/${project.id}/upload/`, { token, form });
       const t1 = performance.now();
-      const converted = up.status === 201 ? await api('POST', `project/${project.id}/create-form-from-upload/`, { token, body: { file_identifier: up.body.file_id } }) : up;
+      const converted =
+        up.status === 201
+          ? await api('POST', `project/${project.id}/create-form-from-upload/`, {
+              token,
+              body: { file_identifier: up.body.file_id },
+            })
+          : up;
       const t2 = performance.now();
-      return { rows, kb: Math.round(buffer.length / 1024), upload: t1 - t0, convert: t2 - t1, total: t2 - t0, converted };
+      return {
+        rows,
+        kb: Math.round(buffer.length / 1024),
+        upload: t1 - t0,
+        convert: t2 - t1,
+        total: t2 - t0,
+        converted,
+      };
     };
 
     // A small form first, so that the figures are not the first call's (connections, code loading).
@@ -75,10 +99,15 @@ export async function runApi(workbook, sizes, smoke) {
       if (largest) [beside.upload, beside.total] = [r.upload, r.total];
       const c = r.converted;
       const why = String(c.body?.non_field_errors?.[0] ?? c.body?.detail ?? JSON.stringify(c.body));
-      const answer = c.status === 200 ? `200, ${c.body.questions} questions` : `${c.status}: ${why.length > 110 ? `${why.slice(0, 110)}…` : why}`;
+      const answer =
+        c.status === 200
+          ? `200, ${c.body.questions} questions`
+          : `${c.status}: ${why.length > 110 ? `${why.slice(0, 110)}…` : why}`;
       if (c.status !== 200) failures.push(`${n} rows: ${answer}`);
       const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-      lines.push(`| ${r.rows.toLocaleString('en')} | ${r.kb} KB | ${s(r.upload)} | ${s(r.convert)} | **${s(r.total)}** | ${answer} |`);
+      lines.push(
+        `| ${r.rows.toLocaleString('en')} | ${r.kb} KB | ${s(r.upload)} | ${s(r.convert)} | **${s(r.total)}** | ${answer} |`,
+      );
       console.log(lines[lines.length - 1]);
     }
     const ms = (x) => `${Math.round(x)}`;
@@ -97,7 +126,9 @@ export async function runApi(workbook, sizes, smoke) {
     const slowest = `The slowest call beside the largest import took ${ms(beside.slowest.ms)} ms and started ${at(beside.slowest.t0)} after the import did (its upload took ${(beside.upload / 1000).toFixed(1)} s, the whole import ${(beside.total / 1000).toFixed(1)} s).`;
     console.log(slowest);
     const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-    const command = smoke ? 'node bench/xlsform/run.mjs --api --smoke' : 'pnpm run build && node bench/xlsform/run.mjs --api';
+    const command = smoke
+      ? 'node bench/xlsform/run.mjs --api --smoke'
+      : 'pnpm run build && node bench/xlsform/run.mjs --api';
     console.log(`\n${table}\n\n${machine}\nreproduce: ${command}\n`);
     if (!smoke) {
       const date = new Date().toISOString().slice(0, 10);

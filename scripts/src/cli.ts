@@ -3,7 +3,16 @@
 // Talks to a running auth service over gRPC (AUTH_GRPC_ADDR, default 127.0.0.1:50051).
 import { parseArgs } from 'node:util';
 import { auth, results } from '@fieldwork/proto';
-import { createClient, createObjectStore, FsObjectStore, isProblem, loadConfig, objectStoreVars, vars, type ObjectStore } from '@fieldwork/service-kit';
+import {
+  createClient,
+  createObjectStore,
+  FsObjectStore,
+  isProblem,
+  loadConfig,
+  objectStoreVars,
+  vars,
+  type ObjectStore,
+} from '@fieldwork/service-kit';
 import { createBackup, republish, restoreProject } from './ops/backup.js';
 import { seedDemo } from './seed.js';
 
@@ -96,8 +105,16 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'workspace features': {
-        const list = (v: string | undefined) => (v ?? '').split(',').map((f) => f.trim()).filter(Boolean);
-        const org = await client.adminSetFeatures({ organization_id: Number(need('id')), enable: list(values.enable), disable: list(values.disable) });
+        const list = (v: string | undefined) =>
+          (v ?? '')
+            .split(',')
+            .map((f) => f.trim())
+            .filter(Boolean);
+        const org = await client.adminSetFeatures({
+          organization_id: Number(need('id')),
+          enable: list(values.enable),
+          disable: list(values.disable),
+        });
         console.log(`workspace ${org.id} features: ${org.flagged_features.join(', ') || '(none)'}`);
         return 0;
       }
@@ -111,7 +128,9 @@ async function main(argv: string[]): Promise<number> {
             workspace: values.workspace ?? 'Demo Workspace',
           },
         );
-        console.log(`demo workspace ${r.organizationId} ready for user ${r.userId} (${r.projectsCreated} projects created)`);
+        console.log(
+          `demo workspace ${r.organizationId} ready for user ${r.userId} (${r.projectsCreated} projects created)`,
+        );
         return 0;
       }
       case 'results rebuild':
@@ -123,7 +142,9 @@ async function main(argv: string[]): Promise<number> {
             console.log(`rebuilding the results store: replaying ${messages} stream messages`);
           } else {
             const st = await r.ingestStatus({ project_id: Number(values.id ?? 0) });
-            console.log(`responses ${st.responses} (deleted ${st.deleted}), answers ${st.answers}, pending on the stream ${st.pending}`);
+            console.log(
+              `responses ${st.responses} (deleted ${st.deleted}), answers ${st.answers}, pending on the stream ${st.pending}`,
+            );
           }
           return 0;
         } finally {
@@ -131,18 +152,34 @@ async function main(argv: string[]): Promise<number> {
         }
       }
       case 'results republish': {
-        const n = await republish({ databaseUrl: database(), projectId: values.id === undefined ? undefined : Number(values.id) });
+        const n = await republish({
+          databaseUrl: database(),
+          projectId: values.id === undefined ? undefined : Number(values.id),
+        });
         console.log(`${n} responses queued for the results; the responses service publishes them`);
         return 0;
       }
       case 'backup create': {
-        const m = await createBackup({ databaseUrl: database(), store: objectStore(), out: need('out'), log: console.log });
+        const m = await createBackup({
+          databaseUrl: database(),
+          store: objectStore(),
+          out: need('out'),
+          log: console.log,
+        });
         console.log(`backup written to ${values.out}: the database and ${m.objects} objects (${m.object_bytes} bytes)`);
         return 0;
       }
       case 'backup restore-project': {
-        const r = await restoreProject({ databaseUrl: database(), store: objectStore(), from: need('from'), projectId: Number(need('id')), log: console.log });
-        console.log(`project ${values.id} restored: ${r.rows['responses.responses'] ?? 0} responses, ${r.objects} files, ${r.republished} result updates queued`);
+        const r = await restoreProject({
+          databaseUrl: database(),
+          store: objectStore(),
+          from: need('from'),
+          projectId: Number(need('id')),
+          log: console.log,
+        });
+        console.log(
+          `project ${values.id} restored: ${r.rows['responses.responses'] ?? 0} responses, ${r.objects} files, ${r.republished} result updates queued`,
+        );
         return 0;
       }
       default:
@@ -161,7 +198,12 @@ function database(): string {
 
 /** The services' object store; with the fs adapter nothing is signed here, so no signing secret is needed. */
 function objectStore(): ObjectStore {
-  if (config.OBJECT_STORE === 'fs') return new FsObjectStore({ root: config.OBJECT_STORE_DIR, signingSecret: 'the-cli-signs-no-url'.padEnd(32, '-'), publicBaseUrl: 'http://cli.invalid' });
+  if (config.OBJECT_STORE === 'fs')
+    return new FsObjectStore({
+      root: config.OBJECT_STORE_DIR,
+      signingSecret: 'the-cli-signs-no-url'.padEnd(32, '-'),
+      publicBaseUrl: 'http://cli.invalid',
+    });
   return createObjectStore(config);
 }
 
@@ -173,7 +215,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
-    else if (isProblem(err)) console.error(`refused: ${err.message}${err.fields ? ` ${JSON.stringify(err.fields)}` : ''}`);
+    else if (isProblem(err))
+      console.error(`refused: ${err.message}${err.fields ? ` ${JSON.stringify(err.fields)}` : ''}`);
     else console.error(err instanceof Error ? err.message : err);
     process.exit(err instanceof UsageError ? 64 : 1);
   },

@@ -31,9 +31,22 @@ export function demoForm(): { body: SchemaBody; q: Record<string, number>; choic
   add('intro', 'instruction', 'Introduction');
   body = updateItem(body, q.intro!, { instruction: { en: 'Ask the head of the household.' } });
   add('members', 'number', 'Household members');
-  body = updateItem(body, q.members!, { options: { ...body.entities.items[q.members!]!.options, minimum: { active: true, value: 1 }, maximum: { active: true, value: 20 } } });
+  body = updateItem(body, q.members!, {
+    options: {
+      ...body.entities.items[q.members!]!.options,
+      minimum: { active: true, value: 1 },
+      maximum: { active: true, value: 20 },
+    },
+  });
   add('income', 'currency', 'Monthly income');
-  body = updateItem(body, q.income!, { options: { ...body.entities.items[q.income!]!.options, allowDecimal: true, minimum: { active: true, value: 0 }, maximum: { active: true, value: 1_000_000 } } });
+  body = updateItem(body, q.income!, {
+    options: {
+      ...body.entities.items[q.income!]!.options,
+      allowDecimal: true,
+      minimum: { active: true, value: 0 },
+      maximum: { active: true, value: 1_000_000 },
+    },
+  });
   add('electricity', 'binary', 'Has electricity');
   choices.electricity = body.entities.items[q.electricity!]!.options.choices ?? [];
   add('water', 'choice', 'Main water source');
@@ -60,9 +73,19 @@ export function demoForm(): { body: SchemaBody; q: Record<string, number>; choic
   add('photo', 'image', 'Photo of the house');
   add('signature', 'signature', 'Consent signature');
   add('perPerson', 'calculated', 'Income per member');
-  body = updateItem(body, q.perPerson!, { options: { ...body.entities.items[q.perPerson!]!.options, formula: `ROUND(Q${b1.id}_${q.income} / Q${b1.id}_${q.members}, 2)` } });
+  body = updateItem(body, q.perPerson!, {
+    options: {
+      ...body.entities.items[q.perPerson!]!.options,
+      formula: `ROUND(Q${b1.id}_${q.income} / Q${b1.id}_${q.members}, 2)`,
+    },
+  });
   add('label', 'concatenation', 'Label');
-  body = updateItem(body, q.label!, { options: { ...body.entities.items[q.label!]!.options, concatenation: `${body.entities.items[q.head!]!.codeName}, ${body.entities.items[q.visit!]!.codeName}` } });
+  body = updateItem(body, q.label!, {
+    options: {
+      ...body.entities.items[q.label!]!.options,
+      concatenation: `${body.entities.items[q.head!]!.codeName}, ${body.entities.items[q.visit!]!.codeName}`,
+    },
+  });
   add('registry', 'reference_project', 'Registry entry');
   return { body, q, choices };
 }
@@ -92,10 +115,25 @@ export async function seedDemoData(
     const project = await p.getProject({ caller, project_id: brief.id });
     const schemaId = project.sampler_schemas[0]!.id;
     const { body, q, choices } = demoForm();
-    await f.saveSchemaDocument({ caller, schema_id: schemaId, body_json: JSON.stringify(body), revision: 0, name: 'Household form' });
+    await f.saveSchemaDocument({
+      caller,
+      schema_id: schemaId,
+      body_json: JSON.stringify(body),
+      revision: 0,
+      name: 'Household form',
+    });
     const sites = [project.sites[0]!.id];
     for (const s of SITES) {
-      const made = await p.createSite({ caller, project_id: brief.id, site_id: 0, name: s.name, geotag: { latitude: s.lat, longitude: s.lng }, geotag_given: true, frontend_icon: '', frontend_color: '' });
+      const made = await p.createSite({
+        caller,
+        project_id: brief.id,
+        site_id: 0,
+        name: s.name,
+        geotag: { latitude: s.lat, longitude: s.lng },
+        geotag_given: true,
+        frontend_icon: '',
+        frontend_color: '',
+      });
       sites.push(made.id);
     }
     say(`generating ${count.toLocaleString('en')} demo responses`);
@@ -114,7 +152,10 @@ export async function seedDemoData(
         [q.water!]: [choices.water![Math.floor(rand(n, 5) ** 1.6 * 5)]],
         [q.assets!]: choices.assets!.filter((_, k) => rand(n, 6 + k) < 0.5 - k * 0.08),
         [q.visit!]: created.toISOString().slice(0, 10),
-        [q.location!]: { type: 'Point', coordinates: [site.lng + (rand(n, 12) - 0.5) * 0.05, site.lat + (rand(n, 13) - 0.5) * 0.05] },
+        [q.location!]: {
+          type: 'Point',
+          coordinates: [site.lng + (rand(n, 12) - 0.5) * 0.05, site.lat + (rand(n, 13) - 0.5) * 0.05],
+        },
         [q.head!]: `Household ${n + 1}`,
         [q.meter!]: `M${String(100000 + n)}`,
       };

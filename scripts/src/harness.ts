@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { createDatabaseIfMissing, databaseUrl, dropDatabase, ensurePostgres, type PostgresHandle } from './infra/postgres.js';
+import {
+  createDatabaseIfMissing,
+  databaseUrl,
+  dropDatabase,
+  ensurePostgres,
+  type PostgresHandle,
+} from './infra/postgres.js';
 import { ensureNats, type NatsHandle } from './infra/nats.js';
 import { freePort } from './infra/net.js';
 import { repoPath } from './paths.js';
@@ -61,7 +67,8 @@ async function deleteStreams(url: string, prefix: string): Promise<void> {
   try {
     const jsm = await jetstreamManager(nc);
     // The run's streams, and the streams behind its KV buckets (KV_<prefix>_...).
-    for await (const name of jsm.streams.names()) if (name.startsWith(`${prefix}_`) || name.startsWith(`KV_${prefix}_`)) await jsm.streams.delete(name);
+    for await (const name of jsm.streams.names())
+      if (name.startsWith(`${prefix}_`) || name.startsWith(`KV_${prefix}_`)) await jsm.streams.delete(name);
   } finally {
     await nc.close();
   }
@@ -154,7 +161,10 @@ export async function startTestStack(
     await testInfraHandle.dispose();
     throw new Error(`${err instanceof Error ? err.message : String(err)} (logs in ${logDir})`, { cause: err });
   });
-  const seeded = await seedDemo({ auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` }, TEST_DEMO);
+  const seeded = await seedDemo(
+    { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` },
+    TEST_DEMO,
+  );
   return {
     baseUrl: stack.gatewayUrl,
     infra: testInfraHandle,

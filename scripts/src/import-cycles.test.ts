@@ -25,13 +25,22 @@ function resolveImport(from: string, spec: string): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   const base = resolve(dirname(from), spec);
   const stem = base.replace(/\.js$/, '');
-  for (const c of [base, `${stem}.ts`, `${stem}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) if (existsSync(c) && statSync(c).isFile()) return c;
+  for (const c of [base, `${stem}.ts`, `${stem}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')])
+    if (existsSync(c) && statSync(c).isFile()) return c;
   return undefined;
 }
 
 /** The strongly connected components of more than one file (each holds at least one cycle), by Tarjan. */
 export function importCycles(files: string[]): string[][] {
-  const graph = new Map(files.map((f) => [f, ts.preProcessFile(readFileSync(f, 'utf8'), true, true).importedFiles.map((i) => resolveImport(f, i.fileName)).filter((x): x is string => x !== undefined)]));
+  const graph = new Map(
+    files.map((f) => [
+      f,
+      ts
+        .preProcessFile(readFileSync(f, 'utf8'), true, true)
+        .importedFiles.map((i) => resolveImport(f, i.fileName))
+        .filter((x): x is string => x !== undefined),
+    ]),
+  );
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -77,8 +86,10 @@ describe('import cycles', () => {
     }
   });
 
-
-  it.each(['web/src', 'gateway/src', 'services', 'packages', 'scripts/src'])('none in %s, type imports included', (root) => {
-    expect(importCycles(sources(join(repo, root)))).toEqual([]);
-  });
+  it.each(['web/src', 'gateway/src', 'services', 'packages', 'scripts/src'])(
+    'none in %s, type imports included',
+    (root) => {
+      expect(importCycles(sources(join(repo, root)))).toEqual([]);
+    },
+  );
 });

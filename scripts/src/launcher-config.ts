@@ -8,7 +8,10 @@ export const launcherConfigShape = {
   /** An existing PostgreSQL (any database on the server); empty: the local server, else our own cluster. */
   DATABASE_URL: z.union([z.literal(''), z.url()]).default(''),
   /** Database the stack uses on that server. */
-  DATABASE_NAME: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and _').default('fieldwork'),
+  DATABASE_NAME: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and _')
+    .default('fieldwork'),
   /** `auto`: use local PostgreSQL and NATS when they answer, else start our own; `own`: always start our own. */
   FIELDWORK_INFRA: z.enum(['auto', 'own']).default('auto'),
   /** Port of our own PostgreSQL cluster when we have to start one. */

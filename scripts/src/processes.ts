@@ -17,7 +17,13 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, sink: LineSink): Child {
+export function startChild(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  sink: LineSink,
+): Child {
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   for (const stream of ['stdout', 'stderr'] as const) {
     const rl = createInterface({ input: child[stream]! });

@@ -20,7 +20,11 @@ export function localSecrets(dataDir: string): LocalSecrets {
     objectStoreSecret: stored.objectStoreSecret ?? randomBytes(48).toString('base64url'),
     contextSecret: stored.contextSecret ?? randomBytes(48).toString('base64url'),
   };
-  if (stored.jwtSecret !== secrets.jwtSecret || stored.objectStoreSecret !== secrets.objectStoreSecret || stored.contextSecret !== secrets.contextSecret) {
+  if (
+    stored.jwtSecret !== secrets.jwtSecret ||
+    stored.objectStoreSecret !== secrets.objectStoreSecret ||
+    stored.contextSecret !== secrets.contextSecret
+  ) {
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return secrets;

@@ -10,8 +10,22 @@ export interface DemoSettings {
 }
 
 export const DEMO_PROJECTS = [
-  { name: 'Household Survey', description: 'Demo: a household census of the district.', color: '5da83d', icon: 'place', lat: -1.2921, lng: 36.8219 },
-  { name: 'Water Points', description: 'Demo: functionality of water points.', color: '1e88e5', icon: 'person_pin_circle', lat: -0.0917, lng: 34.768 },
+  {
+    name: 'Household Survey',
+    description: 'Demo: a household census of the district.',
+    color: '5da83d',
+    icon: 'place',
+    lat: -1.2921,
+    lng: 36.8219,
+  },
+  {
+    name: 'Water Points',
+    description: 'Demo: functionality of water points.',
+    color: '1e88e5',
+    icon: 'person_pin_circle',
+    lat: -0.0917,
+    lng: 34.768,
+  },
 ];
 
 /** Creates what is missing and leaves what exists (an existing user keeps its password). */

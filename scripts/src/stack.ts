@@ -3,7 +3,13 @@ import { credentials, makeClientConstructor, type Client, type ServiceError } fr
 import { service as healthService } from 'grpc-health-check';
 import { repoPath } from './paths.js';
 import { startChild, type Child, type LineSink } from './processes.js';
-import { DEFAULT_SUPERVISION, supervise, type Supervised, type SupervisionPolicy, type Supervisor } from './supervise.js';
+import {
+  DEFAULT_SUPERVISION,
+  supervise,
+  type Supervised,
+  type SupervisionPolicy,
+  type Supervisor,
+} from './supervise.js';
 import { waitFor } from './infra/net.js';
 
 export const SERVICES = ['auth', 'projects', 'forms', 'responses', 'results', 'exports'] as const;
@@ -71,7 +77,11 @@ const HealthClient = makeClientConstructor(healthService, 'grpc.health.v1.Health
 /** Resolves when the gRPC health of the service at `address` says SERVING. */
 export async function waitServing(address: string, what: string, child: Child, timeoutMs = 90_000): Promise<void> {
   const client = new HealthClient(address, credentials.createInsecure()) as unknown as Client & {
-    check: (req: { service: string }, opts: { deadline: Date }, cb: (err: ServiceError | null, res: { status: number | string }) => void) => void;
+    check: (
+      req: { service: string },
+      opts: { deadline: Date },
+      cb: (err: ServiceError | null, res: { status: number | string }) => void,
+    ) => void;
   };
   try {
     await waitFor(
@@ -79,7 +89,9 @@ export async function waitServing(address: string, what: string, child: Child, t
       async () => {
         if (child.process.exitCode !== null) throw new Error(`${what} exited with code ${child.process.exitCode}`);
         const status = await new Promise<number | string | undefined>((resolve) =>
-          client.check({ service: '' }, { deadline: new Date(Date.now() + 1000) }, (err, res) => resolve(err ? undefined : res.status)),
+          client.check({ service: '' }, { deadline: new Date(Date.now() + 1000) }, (err, res) =>
+            resolve(err ? undefined : res.status),
+          ),
         );
         return status === 1 || status === 'SERVING' ? true : undefined;
       },
@@ -97,7 +109,9 @@ async function grpcAnswers(address: string, timeoutMs: number): Promise<boolean>
     check: (req: { service: string }, opts: { deadline: Date }, cb: (err: ServiceError | null) => void) => void;
   };
   try {
-    return await new Promise<boolean>((resolve) => client.check({ service: '' }, { deadline: new Date(Date.now() + timeoutMs) }, (err) => resolve(err === null)));
+    return await new Promise<boolean>((resolve) =>
+      client.check({ service: '' }, { deadline: new Date(Date.now() + timeoutMs) }, (err) => resolve(err === null)),
+    );
   } finally {
     client.close();
   }
@@ -108,7 +122,12 @@ function addresses(c: StackConfig): Record<string, string> {
   return Object.fromEntries(
     SERVICES.map((s) => {
       const more = c.replicaPorts?.[s] ?? [];
-      return [`${s.toUpperCase()}_GRPC_ADDR`, more.length === 0 ? `127.0.0.1:${c.ports[s]}` : `ipv4:${[c.ports[s], ...more].map((p) => `127.0.0.1:${p}`).join(',')}`];
+      return [
+        `${s.toUpperCase()}_GRPC_ADDR`,
+        more.length === 0
+          ? `127.0.0.1:${c.ports[s]}`
+          : `ipv4:${[c.ports[s], ...more].map((p) => `127.0.0.1:${p}`).join(',')}`,
+      ];
     }),
   );
 }
@@ -126,7 +145,11 @@ export function serviceEnv(name: ServiceName, c: StackConfig): Record<string, st
     [`${name.toUpperCase()}_GRPC_PORT`]: String(c.ports[name]),
     ...(c.metricsPorts?.[name] ? { METRICS_PORT: String(c.metricsPorts[name]) } : {}),
   };
-  const objects = { OBJECT_STORE_DIR: `${c.dataDir}/objects`, OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret, PUBLIC_URL: c.publicUrl };
+  const objects = {
+    OBJECT_STORE_DIR: `${c.dataDir}/objects`,
+    OBJECT_STORE_SIGNING_SECRET: c.objectStoreSecret,
+    PUBLIC_URL: c.publicUrl,
+  };
   switch (name) {
     case 'projects':
     case 'forms':
@@ -169,13 +192,30 @@ function baseEnv(): NodeJS.ProcessEnv {
 
 /** Starts replica `n` (1 for the first) of a service on `port`; named `<service>` or `<service>-<n>`. */
 export function startReplica(c: StackConfig, name: ServiceName, n: number, port: number): Child {
-  const env = { ...baseEnv(), ...serviceEnv(name, c), ...c.extraEnv, [`${name.toUpperCase()}_GRPC_PORT`]: String(port) };
+  const env = {
+    ...baseEnv(),
+    ...serviceEnv(name, c),
+    ...c.extraEnv,
+    [`${name.toUpperCase()}_GRPC_PORT`]: String(port),
+  };
   if (n > 1) delete env.METRICS_PORT;
-  return startChild(n === 1 ? name : `${name}-${n}`, process.execPath, [...(c.nodeArgs ?? []), repoPath('services', name, 'dist', 'main.js')], env, c.sink);
+  return startChild(
+    n === 1 ? name : `${name}-${n}`,
+    process.execPath,
+    [...(c.nodeArgs ?? []), repoPath('services', name, 'dist', 'main.js')],
+    env,
+    c.sink,
+  );
 }
 
 function startGateway(c: StackConfig): Child {
-  return startChild('gateway', process.execPath, [...(c.nodeArgs ?? []), repoPath('gateway', 'dist', 'server.js')], { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv }, c.sink);
+  return startChild(
+    'gateway',
+    process.execPath,
+    [...(c.nodeArgs ?? []), repoPath('gateway', 'dist', 'server.js')],
+    { ...baseEnv(), ...gatewayEnv(c), ...c.extraEnv },
+    c.sink,
+  );
 }
 
 export async function startStack(c: StackConfig): Promise<Stack> {
@@ -189,11 +229,17 @@ export async function startStack(c: StackConfig): Promise<Stack> {
   };
   try {
     if ((c.replicaPorts?.results?.length ?? 0) > 0 && !c.extraEnv?.CLICKHOUSE_URL) {
-      throw new Error('the results service runs once with the embedded chDB engine (one process per chDB directory); replicas need CLICKHOUSE_URL');
+      throw new Error(
+        'the results service runs once with the embedded chDB engine (one process per chDB directory); replicas need CLICKHOUSE_URL',
+      );
     }
     const started: [string, number][] = [];
     const restartable = new Map<string, Supervised>();
-    const supervised = (name: string, start: () => Child, probe: (timeoutMs: number) => Promise<boolean>): Supervised => ({
+    const supervised = (
+      name: string,
+      start: () => Child,
+      probe: (timeoutMs: number) => Promise<boolean>,
+    ): Supervised => ({
       child: () => children.get(name)!,
       start,
       probe,
@@ -204,7 +250,14 @@ export async function startStack(c: StackConfig): Promise<Stack> {
         const child = startReplica(c, name, i + 1, port);
         children.set(child.name, child);
         started.push([child.name, port]);
-        restartable.set(child.name, supervised(child.name, () => startReplica(c, name, i + 1, port), (ms) => grpcAnswers(`127.0.0.1:${port}`, ms)));
+        restartable.set(
+          child.name,
+          supervised(
+            child.name,
+            () => startReplica(c, name, i + 1, port),
+            (ms) => grpcAnswers(`127.0.0.1:${port}`, ms),
+          ),
+        );
       }
     }
     await Promise.all(started.map(([name, port]) => waitServing(`127.0.0.1:${port}`, name, children.get(name)!)));
@@ -227,7 +280,9 @@ export async function startStack(c: StackConfig): Promise<Stack> {
         supervised(
           'gateway',
           () => startGateway(c),
-          async (ms) => (await fetch(`${gatewayUrl}/healthz`, { signal: AbortSignal.timeout(ms) }).catch(() => undefined))?.status === 200,
+          async (ms) =>
+            (await fetch(`${gatewayUrl}/healthz`, { signal: AbortSignal.timeout(ms) }).catch(() => undefined))
+              ?.status === 200,
         ),
       );
       supervisor = supervise(restartable, c.supervise.log, { ...DEFAULT_SUPERVISION, ...c.supervise.policy });

@@ -36,11 +36,16 @@ async function main() {
     replicaPorts[name] = Array.from({ length: config.FIELDWORK_REPLICAS - 1 }, (_, i) => ports[name] + 100 * (i + 1));
   }
   const busy = [];
-  for (const [name, port] of [...Object.entries(ports), ...Object.entries(replicaPorts).flatMap(([n, list]) => list.map((p, i) => [`${n}-${i + 2}`, p] as const))]) {
+  for (const [name, port] of [
+    ...Object.entries(ports),
+    ...Object.entries(replicaPorts).flatMap(([n, list]) => list.map((p, i) => [`${n}-${i + 2}`, p] as const)),
+  ]) {
     if (await portOpen(port)) busy.push(`${name} port ${port}`);
   }
   if (busy.length > 0) {
-    throw new Error(`already in use: ${busy.join(', ')}. Is Fieldwork already running? Set GATEWAY_PORT or the *_GRPC_PORT variables to move it.`);
+    throw new Error(
+      `already in use: ${busy.join(', ')}. Is Fieldwork already running? Set GATEWAY_PORT or the *_GRPC_PORT variables to move it.`,
+    );
   }
 
   let pg: PostgresHandle | undefined;
@@ -61,10 +66,22 @@ async function main() {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
-    pg = await ensurePostgres({ url: config.DATABASE_URL || undefined, dataDir, port: config.FIELDWORK_PG_PORT, log: say, own: config.FIELDWORK_INFRA === 'own' });
+    pg = await ensurePostgres({
+      url: config.DATABASE_URL || undefined,
+      dataDir,
+      port: config.FIELDWORK_PG_PORT,
+      log: say,
+      own: config.FIELDWORK_INFRA === 'own',
+    });
     await createDatabaseIfMissing(pg.adminUrl, config.DATABASE_NAME);
     const dbUrl = databaseUrl(pg.adminUrl, config.DATABASE_NAME);
-    nats = await ensureNats({ url: config.NATS_URL || undefined, dataDir, port: config.FIELDWORK_NATS_PORT, log: say, own: config.FIELDWORK_INFRA === 'own' });
+    nats = await ensureNats({
+      url: config.NATS_URL || undefined,
+      dataDir,
+      port: config.FIELDWORK_NATS_PORT,
+      log: say,
+      own: config.FIELDWORK_INFRA === 'own',
+    });
     const publicUrl = config.PUBLIC_URL || `http://localhost:${config.GATEWAY_PORT}`;
     say(`database ${redact(dbUrl)}, NATS ${nats.url}, data in ${dataDir}`);
 
@@ -84,7 +101,8 @@ async function main() {
       // A service that exits or hangs is restarted with backoff; the others keep running.
       supervise: { log: say },
       sink: (name, line) => {
-        if (!stopping || config.LOG_FORMAT === 'json') console.log(config.LOG_FORMAT === 'json' ? line : formatLine(name, line, color));
+        if (!stopping || config.LOG_FORMAT === 'json')
+          console.log(config.LOG_FORMAT === 'json' ? line : formatLine(name, line, color));
         else console.log(formatLine(name, line, color));
       },
     });
@@ -92,13 +110,22 @@ async function main() {
     if (config.DEMO_SEED) {
       const seeded = await seedDemo(
         { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` },
-        { username: config.DEMO_USERNAME, email: config.DEMO_EMAIL, password: config.DEMO_PASSWORD, workspace: config.DEMO_WORKSPACE },
+        {
+          username: config.DEMO_USERNAME,
+          email: config.DEMO_EMAIL,
+          password: config.DEMO_PASSWORD,
+          workspace: config.DEMO_WORKSPACE,
+        },
       );
       say(`demo workspace "${config.DEMO_WORKSPACE}" ready (${seeded.projectsCreated} projects created)`);
       login = `\n  Log in as ${config.DEMO_USERNAME} / ${config.DEMO_PASSWORD}`;
       // Once, in the background: a form with every question type, sites and a year of responses.
       void seedDemoData(
-        { projects: `127.0.0.1:${ports.projects}`, forms: `127.0.0.1:${ports.forms}`, responses: `127.0.0.1:${ports.responses}` },
+        {
+          projects: `127.0.0.1:${ports.projects}`,
+          forms: `127.0.0.1:${ports.forms}`,
+          responses: `127.0.0.1:${ports.responses}`,
+        },
         seeded,
         say,
       ).then(
@@ -106,7 +133,9 @@ async function main() {
         (err: unknown) => say(`demo data failed: ${err instanceof Error ? err.message : String(err)}`),
       );
     }
-    console.log(`\n  Fieldwork is running: ${publicUrl}${login}\n  Services: ${SERVICES.join(', ')}; Ctrl-C stops everything.\n`);
+    console.log(
+      `\n  Fieldwork is running: ${publicUrl}${login}\n  Services: ${SERVICES.join(', ')}; Ctrl-C stops everything.\n`,
+    );
   } catch (err) {
     say(`start failed: ${err instanceof Error ? err.message : String(err)}`);
     await stopAll(1);

@@ -30,7 +30,10 @@ export const DEFAULT_SUPERVISION: SupervisionPolicy = {
 };
 
 /** The wait before restart number `crashesInARow` (1 for the first). */
-export function backoffMs(crashesInARow: number, policy: Pick<SupervisionPolicy, 'firstBackoffMs' | 'maxBackoffMs'>): number {
+export function backoffMs(
+  crashesInARow: number,
+  policy: Pick<SupervisionPolicy, 'firstBackoffMs' | 'maxBackoffMs'>,
+): number {
   return Math.min(policy.maxBackoffMs, policy.firstBackoffMs * 2 ** Math.min(30, Math.max(0, crashesInARow - 1)));
 }
 
@@ -51,7 +54,11 @@ export interface Supervisor {
   restarts: Map<string, number>;
 }
 
-export function supervise(processes: Map<string, Supervised>, log: (msg: string) => void, policy: SupervisionPolicy = DEFAULT_SUPERVISION): Supervisor {
+export function supervise(
+  processes: Map<string, Supervised>,
+  log: (msg: string) => void,
+  policy: SupervisionPolicy = DEFAULT_SUPERVISION,
+): Supervisor {
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
   const restarts = new Map<string, number>();
@@ -76,7 +83,9 @@ export function supervise(processes: Map<string, Supervised>, log: (msg: string)
         if (stopped || child !== p.child()) return;
         crashes = Date.now() - startedAt >= policy.stableMs ? 1 : crashes + 1;
         const wait = backoffMs(crashes, policy);
-        log(`${name} exited (${code === null ? `signal ${child.process.signalCode ?? '?'}` : `code ${code}`}); restarting in ${(wait / 1000).toFixed(1)} s`);
+        log(
+          `${name} exited (${code === null ? `signal ${child.process.signalCode ?? '?'}` : `code ${code}`}); restarting in ${(wait / 1000).toFixed(1)} s`,
+        );
         later(wait, () => {
           if (stopped) return;
           const next = p.start();
@@ -102,7 +111,11 @@ export function supervise(processes: Map<string, Supervised>, log: (msg: string)
           alive = true;
           misses = 0;
         } else if (alive ? ++misses >= policy.failuresBeforeRestart : Date.now() - startedAt > policy.startTimeoutMs) {
-          log(alive ? `${name} stopped answering its health check (${misses} probes in a row); restarting it` : `${name} did not answer within ${policy.startTimeoutMs / 1000} s of its start; restarting it`);
+          log(
+            alive
+              ? `${name} stopped answering its health check (${misses} probes in a row); restarting it`
+              : `${name} did not answer within ${policy.startTimeoutMs / 1000} s of its start; restarting it`,
+          );
           restarting = true;
           // A blocked event loop never runs its SIGTERM handler: SIGKILL follows after the grace period.
           void child.stop(policy.stopGraceMs);

@@ -5,9 +5,16 @@ import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { expect, test } from './support/fixtures.js';
 
 // An 8x8 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEUlEQVQImWMwTjuDFTEMLQkAuYZZQQ0kCIcAAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEUlEQVQImWMwTjuDFTEMLQkAuYZZQQ0kCIcAAAAASUVORK5CYII=',
+  'base64',
+);
 
-test('a respondent attaches a photo through an anonymous link, and the response names the stored file', async ({ page, api, shot }) => {
+test('a respondent attaches a photo through an anonymous link, and the response names the stored file', async ({
+  page,
+  api,
+  shot,
+}) => {
   const project = await api.createProject('Public Photos');
   const b = addBlock(newSchemaBody('S'), { en: 'Your door' });
   const town = addItem(b.body, b.id, 'open', 'en', 'Your town');
@@ -24,7 +31,9 @@ test('a respondent attaches a photo through an anonymous link, and the response 
   await expect(page.getByTestId('collect-success')).toBeVisible();
   await shot('success');
 
-  type List = { results: { response_id: string; media_uploading_count: number; data: Record<string, Record<string, unknown>> }[] };
+  type List = {
+    results: { response_id: string; media_uploading_count: number; data: Record<string, Record<string, unknown>> }[];
+  };
   await expect.poll(async () => (await api.get<List>(`project/${project.id}/response/`)).body.results.length).toBe(1);
   const [response] = (await api.get<List>(`project/${project.id}/response/`)).body.results;
   const key = response!.data['0']![String(photo.id)];

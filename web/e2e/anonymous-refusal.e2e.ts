@@ -31,7 +31,9 @@ forEachViewport(['phone'], () => {
     await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
     await page.getByTestId('complete-response').click();
 
-    await expect(page.locator(`[data-item="${ids.age}"]`).getByTestId('question-error')).toHaveText('Ensure this value is less than or equal to 60.');
+    await expect(page.locator(`[data-item="${ids.age}"]`).getByTestId('question-error')).toHaveText(
+      'Ensure this value is less than or equal to 60.',
+    );
     await expect(page.getByTestId('collect-success')).toHaveCount(0);
     await expect(page.getByText('Thank you')).toHaveCount(0);
     await expect(page.locator(`#q${ids.age}-input`)).toHaveValue('75');
@@ -73,7 +75,9 @@ forEachViewport(['phone'], () => {
     expect((await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(0);
 
     await setOnline(page);
-    await expect(page.getByTestId('collect-success')).toContainText('Your response has been recorded.', { timeout: 30_000 });
+    await expect(page.getByTestId('collect-success')).toContainText('Your response has been recorded.', {
+      timeout: 30_000,
+    });
     await shot('sent-and-thanked');
     expect((await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(1);
   });

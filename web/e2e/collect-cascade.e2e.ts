@@ -17,12 +17,31 @@ function whereForm(filtered: boolean) {
   const mombasa = addChoice(nairobi.body, region.id, 'en', 'Mombasa');
   const kampala = addChoice(mombasa.body, region.id, 'en', 'Kampala');
   const ties = { [nairobi.id]: [kenya.id], [mombasa.id]: [kenya.id], [kampala.id]: [uganda.id] };
-  const body: SchemaBody = filtered ? updateItem(kampala.body, region.id, { options: { ...kampala.body.entities.items[region.id]!.options, choiceFilter: { itemId: country.id, ties } } }) : kampala.body;
-  return { body, ids: { country: country.id, region: region.id, kenya: kenya.id, uganda: uganda.id, nairobi: nairobi.id, mombasa: mombasa.id, kampala: kampala.id } };
+  const body: SchemaBody = filtered
+    ? updateItem(kampala.body, region.id, {
+        options: { ...kampala.body.entities.items[region.id]!.options, choiceFilter: { itemId: country.id, ties } },
+      })
+    : kampala.body;
+  return {
+    body,
+    ids: {
+      country: country.id,
+      region: region.id,
+      kenya: kenya.id,
+      uganda: uganda.id,
+      nairobi: nairobi.id,
+      mombasa: mombasa.id,
+      kampala: kampala.id,
+    },
+  };
 }
 
 forEachViewport(['phone'], () => {
-  test('a collector sees only the regions of the chosen country, and changing the country clears the region', async ({ page, api, shot }) => {
+  test('a collector sees only the regions of the chosen country, and changing the country clears the region', async ({
+    page,
+    api,
+    shot,
+  }) => {
     const { body, ids } = whereForm(true);
     const project = await api.createProject('Cascade visits');
     await api.saveSchema(project.sampler_schemas[0]!.id, body);
@@ -34,7 +53,9 @@ forEachViewport(['phone'], () => {
     const region = page.locator(`[data-item="${ids.region}"]`);
     // No country yet: no region is offered, and the form says why.
     await expect(region.getByRole('radio')).toHaveCount(0);
-    await expect(region.getByTestId('cascade-waiting')).toHaveText('Answer “Country” first: its answer decides the choices here.');
+    await expect(region.getByTestId('cascade-waiting')).toHaveText(
+      'Answer “Country” first: its answer decides the choices here.',
+    );
     await shot('no-country');
 
     await country.getByText('Kenya', { exact: true }).click();
@@ -54,13 +75,24 @@ forEachViewport(['phone'], () => {
     await page.getByTestId('complete-response').click();
     await expect(page.getByTestId('notice')).toHaveText('The response is saved on the server.');
     type Listed = { results: { data: Record<string, Record<string, unknown>> }[] };
-    const stored = await api.must<Listed>('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=10`, {});
-    expect(stored.results.map((r) => r.data['0'])).toEqual([{ [ids.country]: [ids.uganda], [ids.region]: [ids.kampala] }]);
+    const stored = await api.must<Listed>(
+      'POST',
+      `project/${project.id}/response-chunk/filter/?page=1&page_size=10`,
+      {},
+    );
+    expect(stored.results.map((r) => r.data['0'])).toEqual([
+      { [ids.country]: [ids.uganda], [ids.region]: [ids.kampala] },
+    ]);
   });
 });
 
 forEachViewport(['phone', 'desktop'], () => {
-  test("the builder ties a question's choices to an earlier question's, and the preview offers only the tied ones", async ({ page, api, owner, shot }) => {
+  test("the builder ties a question's choices to an earlier question's, and the preview offers only the tied ones", async ({
+    page,
+    api,
+    owner,
+    shot,
+  }) => {
     const { body, ids } = whereForm(false);
     const project = await api.createProject('Cascade builder');
     const schemaId = project.sampler_schemas[0]!.id;
@@ -80,7 +112,10 @@ forEachViewport(['phone', 'desktop'], () => {
     await page.getByTestId('save-form').click();
     await expect(page.getByTestId('dirty-flag')).toHaveClass('clean');
     const saved = await api.must<SchemaBody>('GET', `samplerschema/${schemaId}/`);
-    expect(saved.entities.items[ids.region]!.options.choiceFilter).toEqual({ itemId: ids.country, ties: { [ids.nairobi]: [ids.kenya], [ids.mombasa]: [ids.kenya], [ids.kampala]: [ids.uganda] } });
+    expect(saved.entities.items[ids.region]!.options.choiceFilter).toEqual({
+      itemId: ids.country,
+      ties: { [ids.nairobi]: [ids.kenya], [ids.mombasa]: [ids.kenya], [ids.kampala]: [ids.uganda] },
+    });
 
     await page.getByTestId('panel-preview').click();
     const preview = page.getByTestId('preview');

@@ -52,7 +52,9 @@ forEachViewport(['phone'], () => {
     await shot('offline-form');
     await page.getByTestId('complete-response').click();
     // Told honestly where it is: on this device, waiting.
-    await expect(page.getByTestId('notice')).toHaveText('Saved on this device. It will be sent when the network is back.');
+    await expect(page.getByTestId('notice')).toHaveText(
+      'Saved on this device. It will be sent when the network is back.',
+    );
     await expect(page.getByTestId('response-list')).toBeVisible();
     const row = page.getByTestId('queue-row').first();
     await expect(row.getByText('Waiting to upload')).toBeVisible();
@@ -68,7 +70,9 @@ forEachViewport(['phone'], () => {
     // Online again (still slow): it uploads by itself, leaves the device's queue and is in the server's list.
     await setOnline(page);
     await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
-    await expect(page.locator(`[data-testid="response-row"][data-response-id="${responseId}"]`)).toHaveCount(1, { timeout: 15_000 });
+    await expect(page.locator(`[data-testid="response-row"][data-response-id="${responseId}"]`)).toHaveCount(1, {
+      timeout: 15_000,
+    });
     await shot('synced');
     const stored = await api.get<{ completed: boolean; data: unknown }>(
       `project/${project.id}/response/single/${responseId}/`,

@@ -15,7 +15,13 @@ forEachViewport(['smallPhone', 'phone'], () => {
     const block = form.body.form[0]!;
     let body = form.body;
     for (const type of ['currency', 'geotag', 'barcode', 'image', 'signature', 'reference_project'] as const) {
-      const q = addItem(body, block, type, 'en', `A ${type} question whose label is long enough to need two lines on a phone`);
+      const q = addItem(
+        body,
+        block,
+        type,
+        'en',
+        `A ${type} question whose label is long enough to need two lines on a phone`,
+      );
       body = q.body;
     }
     const project = await api.createProject('A project with a rather long name for a small screen');

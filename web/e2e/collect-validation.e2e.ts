@@ -35,7 +35,9 @@ forEachViewport(['phone'], () => {
     await expect(problemAt(ids.visit)).toHaveText('Ensure this value is greater than or equal to 2020-01-01.');
     await expect(problemAt(ids.fuel)).toHaveText('Choose at most 2 answers.');
     await expect(problemAt(ids.who)).toHaveText('This question is required.');
-    await expect(page.getByTestId('validity-message')).toHaveText('All required questions must be answered to save this record.');
+    await expect(page.getByTestId('validity-message')).toHaveText(
+      'All required questions must be answered to save this record.',
+    );
     await expect(page.getByTestId('problem-count')).toHaveText('5 answers need attention');
     await expect(page.locator(`#q${ids.age}-input`)).toBeFocused();
     await expectNoHorizontalScroll(page);
@@ -58,10 +60,20 @@ forEachViewport(['phone'], () => {
     await expect(page.getByTestId('response-row')).toHaveCount(1);
     await shot('saved');
     type Listed = { results: { data: Record<string, Record<string, unknown>>; completed: boolean; site_id: number }[] };
-    const stored = await api.must<Listed>('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=10`, {});
+    const stored = await api.must<Listed>(
+      'POST',
+      `project/${project.id}/response-chunk/filter/?page=1&page_size=10`,
+      {},
+    );
     expect(stored.results).toHaveLength(1);
     expect(stored.results[0]!.completed).toBe(true);
-    expect(stored.results[0]!.data['0']).toEqual({ [ids.age]: 45, [ids.code]: 'KE0042', [ids.visit]: '2026-03-02', [ids.fuel]: [ids.wood, ids.gas], [ids.sick]: [ids.no] });
+    expect(stored.results[0]!.data['0']).toEqual({
+      [ids.age]: 45,
+      [ids.code]: 'KE0042',
+      [ids.visit]: '2026-03-02',
+      [ids.fuel]: [ids.wood, ids.gas],
+      [ids.sick]: [ids.no],
+    });
     expect(uploads).toHaveLength(1);
   });
 });
@@ -75,7 +87,9 @@ test("the builder's preview checks answers as the collector's form does", async 
   await page.getByTestId('panel-preview').click();
   const preview = page.getByTestId('preview');
   await preview.locator(`#q${form.ids.age}-input`).fill('150');
-  await expect(preview.locator(`[data-item="${form.ids.age}"]`).getByTestId('question-error')).toHaveText('Ensure this value is less than or equal to 100.');
+  await expect(preview.locator(`[data-item="${form.ids.age}"]`).getByTestId('question-error')).toHaveText(
+    'Ensure this value is less than or equal to 100.',
+  );
   await expect(page.getByTestId('preview-validity')).not.toHaveText('This record can be saved.');
   await expect(page.getByTestId('preview-validity')).toContainText('1 answer needs attention');
   await shot('preview-refuses');

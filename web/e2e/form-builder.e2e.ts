@@ -78,7 +78,8 @@ test('an owner builds a form with every question type, a condition and a calcula
   await page.getByTestId('add-category').click();
   await page.getByTestId('category-name').fill('Follow-up');
   // Only NOT can open a condition.
-  const operator = (name: string) => page.getByTestId('condition-operator').locator('option', { hasText: new RegExp(`^${name}$`) });
+  const operator = (name: string) =>
+    page.getByTestId('condition-operator').locator('option', { hasText: new RegExp(`^${name}$`) });
   await expect(operator('AND')).toBeDisabled();
   await expect(operator('NOT')).toBeEnabled();
   await page.getByTestId('condition-item').selectOption({ label: 'The binary question' });
@@ -94,7 +95,9 @@ test('an owner builds a form with every question type, a condition and a calcula
   await expect(page.getByTestId('condition-entry')).toHaveCount(3);
   await expect(page.getByTestId('category-problem')).toHaveCount(0);
   await page.getByTestId('condition-entry').first().getByRole('button', { name: '×' }).click();
-  await expect(page.getByTestId('category-problem')).toHaveText(/^This condition is always false: it cannot start with an operator other than NOT/);
+  await expect(page.getByTestId('category-problem')).toHaveText(
+    /^This condition is always false: it cannot start with an operator other than NOT/,
+  );
   await expect(page.getByTestId('form-problems')).toHaveText('1 problem to fix before saving');
   await expect(page.getByTestId('save-form')).toBeDisabled();
   await shot('condition-refused');
@@ -156,16 +159,27 @@ test('an owner builds a form with every question type, a condition and a calcula
 
   await page.getByTestId('panel-preview').click();
   await expect(page.getByTestId('preview')).toBeVisible();
-  await page.getByTestId('preview').getByTestId('form-question').filter({ hasText: 'The number question' }).locator('input').fill('21');
+  await page
+    .getByTestId('preview')
+    .getByTestId('form-question')
+    .filter({ hasText: 'The number question' })
+    .locator('input')
+    .fill('21');
   await expect(page.getByTestId('preview').getByTestId('calculated')).toHaveText('42');
   await shot('preview');
 
   // A wrong turn: the number question renamed under the formula that reads it: "Need update!" beside its reference,
   // and the form cannot be saved until the formula is written again (then discarded here).
   await page.getByTestId('panel-edit').click();
-  await page.getByTestId('question-item').filter({ hasText: /^The number question/ }).click();
+  await page
+    .getByTestId('question-item')
+    .filter({ hasText: /^The number question/ })
+    .click();
   await page.getByTestId('question-code').fill('renamed_number');
-  await page.getByTestId('question-item').filter({ hasText: /^Twice the number/ }).click();
+  await page
+    .getByTestId('question-item')
+    .filter({ hasText: /^Twice the number/ })
+    .click();
   await expect(page.getByTestId('formula-message')).toHaveText('Need update!');
   await expect(page.getByTestId('formula-name')).toHaveText(numberRef);
   await expect(page.getByTestId('save-form')).toBeDisabled();
@@ -199,7 +213,9 @@ test('an owner builds a form with every question type, a condition and a calcula
     mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     buffer: Buffer.from('type,name,label\ntext,a,A\n'),
   });
-  await expect(page.getByText(/^The file is not an XLSX workbook: an .xlsx file is a zip archive/).first()).toBeVisible();
+  await expect(
+    page.getByText(/^The file is not an XLSX workbook: an .xlsx file is a zip archive/).first(),
+  ).toBeVisible();
   expect(await schemaJson()).toBe(before);
   await shot('xlsform-refused');
   await page.getByTestId('form-file').setInputFiles({

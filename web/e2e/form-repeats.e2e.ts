@@ -29,14 +29,25 @@ async function householdXlsForm(): Promise<Buffer> {
 }
 
 forEachViewport(['phone'], () => {
-  test('an XLSForm repeat becomes a level whose records are collected under a household', async ({ page, owner, api, shot }) => {
+  test('an XLSForm repeat becomes a level whose records are collected under a household', async ({
+    page,
+    owner,
+    api,
+    shot,
+  }) => {
     const project = await api.createProject('Households with members');
     const first = (await api.must<Hierarchy>('GET', `project/${project.id}/`)).project_hierarchy[0]!;
 
     await page.goto('/login-home/login');
     await logIn(page, owner, page.getByTestId('projects-screen'));
     await page.goto(`/project/${project.id}/create-form-from-upload`);
-    await page.getByTestId('form-file').setInputFiles({ name: 'household.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await householdXlsForm() });
+    await page
+      .getByTestId('form-file')
+      .setInputFiles({
+        name: 'household.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await householdXlsForm(),
+      });
     const report = page.getByTestId('conversion-report');
     await expect(report).toContainText('household.xlsx (XLSForm): 6 questions.');
     await expect(report).toContainText('Imported with no losses.');
@@ -48,7 +59,10 @@ forEachViewport(['phone'], () => {
     expect(p.project_hierarchy.map((l) => l.name)).toEqual([first.name, 'Members']);
     const [home, members] = p.project_hierarchy.map((l) => l.schema_id) as [number, number];
     expect(home).toBe(first.schema_id);
-    const idOf = async (schema: number, code: string) => Object.values((await api.must<Doc>('GET', `samplerschema/${schema}/`)).entities.items).find((i) => i.codeName === code)!.id;
+    const idOf = async (schema: number, code: string) =>
+      Object.values((await api.must<Doc>('GET', `samplerschema/${schema}/`)).entities.items).find(
+        (i) => i.codeName === code,
+      )!.id;
 
     // A household, on the phone.
     await page.goto(`/project/${project.id}/collect`);
@@ -84,8 +98,13 @@ forEachViewport(['phone'], () => {
     await expect(page.getByTestId('response-row').getByRole('link', { name: 'Add a record below' })).toHaveCount(0);
     await shot('members-list');
 
-    const member = await api.must<Stored>('GET', `project/${project.id}/response/single/${await page.getByTestId('response-row').getAttribute('data-response-id')}/`);
+    const member = await api.must<Stored>(
+      'GET',
+      `project/${project.id}/response/single/${await page.getByTestId('response-row').getAttribute('data-response-id')}/`,
+    );
     expect(member).toMatchObject({ sampler_schema: members, parent_id: householdId });
-    expect((await api.must<Stored>('GET', `project/${project.id}/response/single/${householdId}/`)).children_count).toBe(1);
+    expect(
+      (await api.must<Stored>('GET', `project/${project.id}/response/single/${householdId}/`)).children_count,
+    ).toBe(1);
   });
 });

@@ -6,7 +6,12 @@ import { logIn } from './support/ui.js';
 
 type Schema = { revision: number; form: unknown; entities: unknown };
 
-test('an owner sees what replacing a form with responses changes, replaces it, and restores the earlier version', async ({ page, owner, api, shot }) => {
+test('an owner sees what replacing a form with responses changes, replaces it, and restores the earlier version', async ({
+  page,
+  owner,
+  api,
+  shot,
+}) => {
   const form = householdForm();
   const project = await api.createProject('Replace a form');
   const schemaId = project.sampler_schemas[0]!.id;
@@ -27,7 +32,9 @@ test('an owner sees what replacing a form with responses changes, replaces it, a
   await page.getByTestId('form-file').setInputFiles({
     name: 'ages.csv',
     mimeType: 'text/csv',
-    buffer: Buffer.from(`category,question,type,choices,required,code\nHousehold,Age of the head of household,text,,,${age}\n`),
+    buffer: Buffer.from(
+      `category,question,type,choices,required,code\nHousehold,Age of the head of household,text,,,${age}\n`,
+    ),
   });
   const changes = page.getByTestId('replace-changes');
   await expect(changes).toContainText('This form has 1 response: replacing it changes 6 questions.');

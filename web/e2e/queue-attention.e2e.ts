@@ -9,14 +9,18 @@ import { expectNoHorizontalScroll } from './support/layout.js';
 import { setOffline, setOnline } from './support/network.js';
 import { logIn } from './support/ui.js';
 
-type List = { results: { response_id: string; version: number; data: Record<string, Record<string, unknown>> }[]; count: number };
+type List = {
+  results: { response_id: string; version: number; data: Record<string, Record<string, unknown>> }[];
+  count: number;
+};
 
 /** Response ids of the uploads the server answered (a try without a network never reaches it). */
 function watchUploads(page: Page): string[] {
   const ids: string[] = [];
   page.on('response', (r) => {
     const q = r.request();
-    if (q.method() === 'POST' && /\/api\/project\/\d+\/response\/(complete\/)?$/.test(q.url())) ids.push((q.postDataJSON() as { response_id: string }).response_id);
+    if (q.method() === 'POST' && /\/api\/project\/\d+\/response\/(complete\/)?$/.test(q.url()))
+      ids.push((q.postDataJSON() as { response_id: string }).response_id);
   });
   return ids;
 }
@@ -56,7 +60,9 @@ forEachViewport(['phone'], () => {
     expect((await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(0);
 
     await row.getByRole('link', { name: 'Open and fix' }).click();
-    await expect(page.locator(`[data-item="${ids.age}"]`).getByTestId('question-error')).toHaveText('Ensure this value is less than or equal to 50.');
+    await expect(page.locator(`[data-item="${ids.age}"]`).getByTestId('question-error')).toHaveText(
+      'Ensure this value is less than or equal to 50.',
+    );
     await expect(page.locator(`#q${ids.age}-input`)).toHaveValue('80');
     await shot('fixing');
     await page.locator(`#q${ids.age}-input`).fill('48');
@@ -85,13 +91,19 @@ test.describe('with a failing server', () => {
     await logIn(page, collector, page.getByTestId('collect-form'));
     const uploads = watchUploads(page);
     await page.route('**/api/project/*/response/complete/', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error_message: 'Service unavailable.' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error_message: 'Service unavailable.' }),
+      }),
     );
 
     await page.locator(`#q${ids.age}-input`).fill('41');
     await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
     await page.getByTestId('complete-response').click();
-    await expect(page.getByTestId('notice')).toHaveText('Saved on this device. It will be sent when the network is back.');
+    await expect(page.getByTestId('notice')).toHaveText(
+      'Saved on this device. It will be sent when the network is back.',
+    );
     const row = page.getByTestId('queue-row');
     await expect(row.getByTestId('sync-state')).toHaveText('Waiting to upload');
     // Later and later (5 s, then 10 s, with jitter): the clock runs ahead to each try.

@@ -6,13 +6,20 @@ import { logIn } from './support/ui.js';
 
 type Stored = { response_id: string; version: number; data: Record<string, Record<string, unknown>> };
 
-test('a data manager pages through 130 responses, filters and sorts them, views one and edits it into a new version', async ({ page, api, shot }) => {
+test('a data manager pages through 130 responses, filters and sorts them, views one and edits it into a new version', async ({
+  page,
+  api,
+  shot,
+}) => {
   const form = householdForm();
   const { ids } = form;
   const project = await api.createProject('Big survey');
   const schemaId = project.sampler_schemas[0]!.id;
   await api.saveSchema(schemaId, form.body);
-  const north = await api.must<{ id: number }>('POST', `project/${project.id}/sites/`, { name: 'North', geotag: { type: 'Point', coordinates: [1, 1] } });
+  const north = await api.must<{ id: number }>('POST', `project/${project.id}/sites/`, {
+    name: 'North',
+    geotag: { type: 'Point', coordinates: [1, 1] },
+  });
   // 130 responses: every third completed, every fifth in the North site, one a day from 1 January 2026.
   const made: string[] = [];
   for (let start = 0; start < 130; start += 26) {

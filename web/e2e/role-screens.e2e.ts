@@ -3,11 +3,19 @@
 import { expect, test } from './support/fixtures.js';
 import { logIn } from './support/ui.js';
 
-test('a collector sees no project management, no workspace settings and no builder, and is told which role a screen needs', async ({ page, api, owner, shot }) => {
+test('a collector sees no project management, no workspace settings and no builder, and is told which role a screen needs', async ({
+  page,
+  api,
+  owner,
+  shot,
+}) => {
   const first = await api.createProject('Wells north');
   const second = await api.createProject('Wells south');
   const collector = await api.addProjectUser(first.id, 'collector');
-  await api.must('PUT', `project/${second.id}/users/${collector.userId}/`, { collector: true, organization: owner.organizationId });
+  await api.must('PUT', `project/${second.id}/users/${collector.userId}/`, {
+    collector: true,
+    organization: owner.organizationId,
+  });
   await page.goto('/projects');
   await logIn(page, collector, page.getByTestId('projects-screen'));
   await expect(page.getByTestId('project-card')).toHaveCount(2);
@@ -24,13 +32,20 @@ test('a collector sees no project management, no workspace settings and no build
     await expect(page.getByTestId('access-hint')).toBeVisible();
   }
   await page.goto(`/project/${first.id}/builder`);
-  await expect(page.getByTestId('access-hint')).toContainText('This screen needs the role project owner or project admin in this project.');
+  await expect(page.getByTestId('access-hint')).toContainText(
+    'This screen needs the role project owner or project admin in this project.',
+  );
   await shot('collector-builder');
   await page.goto(`/workspace-settings/${owner.organizationId}`);
   await expect(page.getByTestId('access-hint')).toContainText('owners and administrators');
 });
 
-test('a researcher sees results but not collection; an owner is told the import needs the ingestion feature', async ({ page, api, owner, shot }) => {
+test('a researcher sees results but not collection; an owner is told the import needs the ingestion feature', async ({
+  page,
+  api,
+  owner,
+  shot,
+}) => {
   const project = await api.createProject('Clinic visits');
   const researcher = await api.addProjectUser(project.id, 'researcher');
   await page.goto(`/project/${project.id}`);
@@ -44,6 +59,8 @@ test('a researcher sees results but not collection; an owner is told the import 
   await page.goto(`/project/${project.id}/import`);
   await logIn(page, owner, page.getByTestId('project-area'));
   await expect(page.getByTestId('access-hint')).toContainText('This needs the workspace feature “ingestion”');
-  await expect(page.getByTestId('access-hint')).toContainText(`pnpm fieldwork workspace features --id ${owner.organizationId} --enable ingestion`);
+  await expect(page.getByTestId('access-hint')).toContainText(
+    `pnpm fieldwork workspace features --id ${owner.organizationId} --enable ingestion`,
+  );
   await shot('owner-import-without-ingestion');
 });

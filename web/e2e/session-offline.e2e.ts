@@ -19,7 +19,11 @@ function onDevice(page: Page): Promise<{ response_id: string; sync: string; user
         open.onsuccess = () => {
           const all = open.result.transaction('responses').objectStore('responses').getAll();
           all.onsuccess = () => {
-            resolve((all.result as { response_id: string; sync: string; user: number }[]).map(({ response_id, sync, user }) => ({ response_id, sync, user })));
+            resolve(
+              (all.result as { response_id: string; sync: string; user: number }[]).map(
+                ({ response_id, sync, user }) => ({ response_id, sync, user }),
+              ),
+            );
             open.result.close();
           };
         };
@@ -60,7 +64,12 @@ forEachViewport(['phone'], () => {
     await refreshTried;
     await expect(page.getByTestId('response-list')).toBeVisible();
     await expect(page).not.toHaveURL(/login-home/);
-    expect(await page.evaluate(() => [localStorage.getItem('fw.access') !== null, localStorage.getItem('fw.refresh') !== null])).toEqual([true, true]);
+    expect(
+      await page.evaluate(() => [
+        localStorage.getItem('fw.access') !== null,
+        localStorage.getItem('fw.refresh') !== null,
+      ]),
+    ).toEqual([true, true]);
     await fill('44');
     await expect(page.getByTestId('queue-row')).toHaveCount(1);
     await shot('offline-after-failed-refresh');
@@ -72,7 +81,10 @@ forEachViewport(['phone'], () => {
 
     // The session is revoked elsewhere (a logout on another device, an administrator): the server refuses the
     // refresh token. A response made offline in the meantime waits on the device.
-    const tokens = await page.evaluate(() => ({ access: localStorage.getItem('fw.access')!, refresh: localStorage.getItem('fw.refresh')! }));
+    const tokens = await page.evaluate(() => ({
+      access: localStorage.getItem('fw.access')!,
+      refresh: localStorage.getItem('fw.refresh')!,
+    }));
     const revoked = await fetch(new URL('/api/accounts/logout/', page.url()), {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `JWT ${tokens.access}` },
@@ -89,7 +101,10 @@ forEachViewport(['phone'], () => {
     await shot('session-ended');
     const kept = await onDevice(page);
     expect(kept.filter((r) => r.sync !== 'uploaded')).toEqual([expect.objectContaining({ user: collector.userId })]);
-    expect((await api.get<List>(`project/${project.id}/response/`)).body.count, 'nothing was sent without a session').toBe(1);
+    expect(
+      (await api.get<List>(`project/${project.id}/response/`)).body.count,
+      'nothing was sent without a session',
+    ).toBe(1);
 
     // The same collector logs in again: the waiting response goes up.
     await logIn(page, collector, page.getByTestId('response-list'));

@@ -23,11 +23,19 @@ test('a user renames themselves, switches the language, and an unknown path fall
   await expect(page.getByTestId('projects-screen')).toBeVisible();
 });
 
-test('an invitation to another workspace waits in the settings until the person accepts it', async ({ page, owner, stack, shot }) => {
+test('an invitation to another workspace waits in the settings until the person accepts it', async ({
+  page,
+  owner,
+  stack,
+  shot,
+}) => {
   // Another workspace's owner invites this (existing) account by email: it is not a member until it accepts.
   const other = await createOwner(stack, 'inviter');
   const theirs = await Api.login(stack.baseUrl, other);
-  const invited = await theirs.must<{ is_active: boolean; invited: boolean }>('POST', 'api/v1/organization-user/', { email: owner.email, organization: other.organizationId });
+  const invited = await theirs.must<{ is_active: boolean; invited: boolean }>('POST', 'api/v1/organization-user/', {
+    email: owner.email,
+    organization: other.organizationId,
+  });
   expect(invited).toMatchObject({ is_active: false, invited: true });
   await page.goto('/user-settings');
   await page.waitForURL(/\/login-home\/login/);
@@ -36,6 +44,9 @@ test('an invitation to another workspace waits in the settings until the person 
   await shot('invitation');
   await page.getByTestId('invitation').getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByTestId('invitations')).toBeHidden();
-  const members = await theirs.must<{ results: { email: string }[] }>('GET', `organization/${other.organizationId}/organization-users/`);
+  const members = await theirs.must<{ results: { email: string }[] }>(
+    'GET',
+    `organization/${other.organizationId}/organization-users/`,
+  );
   expect(members.results.map((m) => m.email)).toContain(owner.email);
 });

@@ -38,7 +38,13 @@ await Promise.all(
   todo.map(async (path) => {
     const data = await readFile(path);
     const [b, g] = await Promise.all([
-      br(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+      br(data, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        },
+      }),
       gz(data, { level: 9 }),
     ]);
     raw += data.length;
@@ -48,4 +54,6 @@ await Promise.all(
   }),
 );
 const kb = (n) => `${Math.round(n / 1024).toLocaleString('en')} KiB`;
-console.log(`compressed ${todo.length} files of ${relative(process.cwd(), DIST) || 'dist'}: ${kb(raw)} -> ${kb(brotli)} brotli, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `compressed ${todo.length} files of ${relative(process.cwd(), DIST) || 'dist'}: ${kb(raw)} -> ${kb(brotli)} brotli, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);

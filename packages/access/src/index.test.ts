@@ -19,7 +19,13 @@ import {
 } from './index.js';
 
 const none: WorkspaceRoles = { owner: false, user_admin: false, project_admin: false, billing_admin: false };
-const noProjectRoles: ProjectRoles = { project_owner: false, project_admin: false, researcher: false, collector: false, data_manager: false };
+const noProjectRoles: ProjectRoles = {
+  project_owner: false,
+  project_admin: false,
+  researcher: false,
+  collector: false,
+  data_manager: false,
+};
 const plain = { is_staff: false, is_superuser: false };
 
 describe('workspacePermissions', () => {
@@ -115,7 +121,19 @@ describe('rolesGranting', () => {
 //   "Screen access: project owner everything; project admin home, parameters, form; staff admin home, staff;
 //    researcher home, results; collector home, collector; data manager home, dataManager."
 const SPEC_ACTIONS = ['results', 'collect', 'edit', 'delete', 'editCompleted', 'changeStatus'];
-const SPEC_SCREENS = ['home', 'canSetLive', 'sites', 'parameters', 'admins', 'staff', 'form', 'results', 'collector', 'dataManager', 'projectLevelIngestion'];
+const SPEC_SCREENS = [
+  'home',
+  'canSetLive',
+  'sites',
+  'parameters',
+  'admins',
+  'staff',
+  'form',
+  'results',
+  'collector',
+  'dataManager',
+  'projectLevelIngestion',
+];
 const SPEC_TABLE: Record<string, { actions: string[]; screens: string[] }> = {
   project_owner: { actions: SPEC_ACTIONS, screens: SPEC_SCREENS },
   project_admin: { actions: SPEC_ACTIONS, screens: ['home', 'parameters', 'form'] },
@@ -130,14 +148,22 @@ describe('the role table (spec 000 §6)', () => {
 
   it.each(Object.keys(SPEC_TABLE))('%s holds exactly the spec’s actions, one by one', (role) => {
     for (const action of SPEC_ACTIONS) {
-      expect({ role, action, allowed: canInProject(plain, ws, { roles: only(role) }, action as 'edit') }).toEqual({ role, action, allowed: SPEC_TABLE[role]!.actions.includes(action) });
+      expect({ role, action, allowed: canInProject(plain, ws, { roles: only(role) }, action as 'edit') }).toEqual({
+        role,
+        action,
+        allowed: SPEC_TABLE[role]!.actions.includes(action),
+      });
     }
   });
 
   it.each(Object.keys(SPEC_TABLE))('%s opens exactly the spec’s screens, one by one', (role) => {
     const screens = projectScreens(only(role));
     for (const screen of SPEC_SCREENS) {
-      expect({ role, screen, open: screens.has(screen as 'home') }).toEqual({ role, screen, open: SPEC_TABLE[role]!.screens.includes(screen) });
+      expect({ role, screen, open: screens.has(screen as 'home') }).toEqual({
+        role,
+        screen,
+        open: SPEC_TABLE[role]!.screens.includes(screen),
+      });
     }
   });
 

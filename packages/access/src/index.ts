@@ -36,7 +36,10 @@ const WORKSPACE_ACCESS: Record<keyof WorkspaceRoles, readonly WorkspacePermissio
 };
 
 /** The workspace permissions a workspace user holds; orgLevelIngestion only when the workspace has ingestion. */
-export function workspacePermissions(roles: WorkspaceRoles, flaggedFeatures: readonly string[] = []): Set<WorkspacePermission> {
+export function workspacePermissions(
+  roles: WorkspaceRoles,
+  flaggedFeatures: readonly string[] = [],
+): Set<WorkspacePermission> {
   const granted = new Set<WorkspacePermission>();
   for (const role of Object.keys(WORKSPACE_ACCESS) as (keyof WorkspaceRoles)[]) {
     if (roles[role]) for (const p of WORKSPACE_ACCESS[role]) granted.add(p);
@@ -91,7 +94,9 @@ export type ScreenPermission = (typeof SCREEN_PERMISSIONS)[number];
  * ("Screen access") each project role holds. Every role check of the services, the gateway and the web derives from
  * it (through canInProject, projectScreens and PROJECT_OPERATIONS below); nothing else names a role's rights.
  */
-export const ROLE_TABLE: Readonly<Record<ProjectRole | 'staff_admin', { actions: readonly ProjectAction[]; screens: readonly ScreenPermission[] }>> = {
+export const ROLE_TABLE: Readonly<
+  Record<ProjectRole | 'staff_admin', { actions: readonly ProjectAction[]; screens: readonly ScreenPermission[] }>
+> = {
   project_owner: { actions: PROJECT_ACTIONS, screens: SCREEN_PERMISSIONS },
   project_admin: { actions: PROJECT_ACTIONS, screens: ['home', 'parameters', 'form'] },
   // The spec gives the staff admin screens only, no actions: none (least privilege where it is silent).
@@ -129,14 +134,19 @@ export function mayDo(screens: Iterable<string>, operation: ProjectOperation): b
  * How much of a project's results a caller reads: all (the results permission), those of their own responses and
  * their read_sites (spec 001 §6: "A user with read_sites may also see results"), or none.
  */
-export function resultsReach(grant: { screens: Iterable<string>; read_sites: readonly number[] }): 'all' | 'sites' | 'none' {
+export function resultsReach(grant: {
+  screens: Iterable<string>;
+  read_sites: readonly number[];
+}): 'all' | 'sites' | 'none' {
   if (mayDo(grant.screens, 'readResults')) return 'all';
   return grant.read_sites.length > 0 ? 'sites' : 'none';
 }
 
 /** The roles that open `screen` (with the staff admin role of spec 000 §6), for a screen to say what it needs. */
 export function rolesGranting(screen: ScreenPermission): (ProjectRole | 'staff_admin')[] {
-  return (Object.keys(ROLE_TABLE) as (ProjectRole | 'staff_admin')[]).filter((r) => ROLE_TABLE[r].screens.includes(screen));
+  return (Object.keys(ROLE_TABLE) as (ProjectRole | 'staff_admin')[]).filter((r) =>
+    ROLE_TABLE[r].screens.includes(screen),
+  );
 }
 
 /** A project user with no role is a guest; one with project_admin is a collaborator. */

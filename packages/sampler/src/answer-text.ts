@@ -11,14 +11,21 @@ export function answerText(body: SchemaBody, item: Item, answer: unknown, lang: 
     case 'choice':
     case 'binary': {
       const ids = Array.isArray(answer) ? answer : [answer];
-      const names = ids.map((id) => body.entities.choices[String(id)]).map((c) => (c && !c.deleted ? text(c.name, lang, body.primary_language) : undefined));
+      const names = ids
+        .map((id) => body.entities.choices[String(id)])
+        .map((c) => (c && !c.deleted ? text(c.name, lang, body.primary_language) : undefined));
       out = names.some((n) => n === undefined) ? '?' : names.join(', ');
       break;
     }
     case 'number':
     case 'currency':
     case 'calculated':
-      out = typeof answer === 'number' && Number.isFinite(answer) ? String(answer) : typeof answer === 'string' && answer.trim() !== '' && Number.isFinite(Number(answer)) ? answer : '?';
+      out =
+        typeof answer === 'number' && Number.isFinite(answer)
+          ? String(answer)
+          : typeof answer === 'string' && answer.trim() !== '' && Number.isFinite(Number(answer))
+            ? answer
+            : '?';
       break;
     case 'date': {
       const d = new Date(String(answer));

@@ -35,15 +35,26 @@ export const ANSWER_MESSAGES = {
 } as const;
 
 /** The problem of a choice answer its filter question's answer does not offer (cascading choices), else undefined. */
-export function offeredProblem(body: SchemaBody, item: Item, value: unknown, answers: Answers, lang?: string): string | undefined {
+export function offeredProblem(
+  body: SchemaBody,
+  item: Item,
+  value: unknown,
+  answers: Answers,
+  lang?: string,
+): string | undefined {
   const filter = item.options.choiceFilter;
   if (!filter || item.type !== 'choice' || !isAnswered(value)) return undefined;
   const offered = new Set(offeredChoices(body, item, answers));
   const ids = Array.isArray(value) ? value : [value];
   if (ids.every((c) => typeof c === 'number' && offered.has(c))) return undefined;
   const parent = body.entities.items[filter.itemId];
-  const name = localized(parent?.name, lang ?? body.primary_language, body.primary_language) || parent?.codeName || String(filter.itemId);
-  return offered.size === 0 && !isAnswered(answers[String(filter.itemId)]) ? ANSWER_MESSAGES.filterUnanswered(name) : ANSWER_MESSAGES.notOffered(name);
+  const name =
+    localized(parent?.name, lang ?? body.primary_language, body.primary_language) ||
+    parent?.codeName ||
+    String(filter.itemId);
+  return offered.size === 0 && !isAnswered(answers[String(filter.itemId)])
+    ? ANSWER_MESSAGES.filterUnanswered(name)
+    : ANSWER_MESSAGES.notOffered(name);
 }
 
 const MAX_TEXT = 10_000;
@@ -88,11 +99,18 @@ export function answerProblem(body: SchemaBody, item: Item, value: unknown, lang
   switch (item.type) {
     case 'number':
     case 'currency': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && value.trim() !== ''
+            ? Number(value)
+            : Number.NaN;
       if (!Number.isFinite(n)) return ANSWER_MESSAGES.number;
       if (o.allowDecimal === false && !Number.isInteger(n)) return ANSWER_MESSAGES.integer;
-      if (o.minimum?.active && o.minimum.value !== '' && n < Number(o.minimum.value)) return ANSWER_MESSAGES.min(o.minimum.value);
-      if (o.maximum?.active && o.maximum.value !== '' && n > Number(o.maximum.value)) return ANSWER_MESSAGES.max(o.maximum.value);
+      if (o.minimum?.active && o.minimum.value !== '' && n < Number(o.minimum.value))
+        return ANSWER_MESSAGES.min(o.minimum.value);
+      if (o.maximum?.active && o.maximum.value !== '' && n > Number(o.maximum.value))
+        return ANSWER_MESSAGES.max(o.maximum.value);
       return undefined;
     }
     case 'choice':
@@ -118,14 +136,21 @@ export function answerProblem(body: SchemaBody, item: Item, value: unknown, lang
     case 'date': {
       const d = dateOf(value);
       if (!d) return ANSWER_MESSAGES.date;
-      if (o.minimum?.active && typeof o.minimum.value === 'string' && o.minimum.value !== '' && d < o.minimum.value) return ANSWER_MESSAGES.min(o.minimum.value);
-      if (o.maximum?.active && typeof o.maximum.value === 'string' && o.maximum.value !== '' && d > o.maximum.value) return ANSWER_MESSAGES.max(o.maximum.value);
+      if (o.minimum?.active && typeof o.minimum.value === 'string' && o.minimum.value !== '' && d < o.minimum.value)
+        return ANSWER_MESSAGES.min(o.minimum.value);
+      if (o.maximum?.active && typeof o.maximum.value === 'string' && o.maximum.value !== '' && d > o.maximum.value)
+        return ANSWER_MESSAGES.max(o.maximum.value);
       return undefined;
     }
     case 'geotag': {
       const g = value as { coordinates?: unknown; latitude?: unknown; longitude?: unknown };
       const [lng, lat] = Array.isArray(g.coordinates) ? g.coordinates : [g.longitude, g.latitude];
-      const ok = typeof lng === 'number' && typeof lat === 'number' && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && (!Array.isArray(g.coordinates) || g.coordinates.length === 2);
+      const ok =
+        typeof lng === 'number' &&
+        typeof lat === 'number' &&
+        Math.abs(lat) <= 90 &&
+        Math.abs(lng) <= 180 &&
+        (!Array.isArray(g.coordinates) || g.coordinates.length === 2);
       return ok ? undefined : ANSWER_MESSAGES.geotag;
     }
     case 'image':
@@ -171,7 +196,9 @@ function visibleAnswers(body: SchemaBody, answers: Answers, ctx: Omit<ConditionC
   let current = answers;
   for (let round = 0; ; round++) {
     const shown = visibility(body, { ...ctx, answers: { ...base, ...current } });
-    const kept = Object.fromEntries(Object.entries(current).filter(([id]) => shown.items.get(Number(id)) !== 'skipped'));
+    const kept = Object.fromEntries(
+      Object.entries(current).filter(([id]) => shown.items.get(Number(id)) !== 'skipped'),
+    );
     if (Object.keys(kept).length === Object.keys(current).length || round > 50) return { shown, answers: current };
     current = kept;
   }
@@ -212,7 +239,13 @@ export function checkResponse(body: SchemaBody, data: ResponseData, options: Che
       const item = body.entities.items[id]!;
       const p = answerProblem(body, item, value, lang) ?? offeredProblem(body, item, value, seen, lang);
       if (p) problems[`${repeat}.${id}`] = p;
-      else if (isAnswered(value)) clean[id] = item.type === 'date' ? dateOf(value) : item.type === 'number' || item.type === 'currency' ? Number(value) : value;
+      else if (isAnswered(value))
+        clean[id] =
+          item.type === 'date'
+            ? dateOf(value)
+            : item.type === 'number' || item.type === 'currency'
+              ? Number(value)
+              : value;
     }
     for (const item of Object.values(body.entities.items)) {
       if (item.deleted || shown.items.get(item.id) === 'skipped') continue;

@@ -35,7 +35,12 @@ describe('adding', () => {
     expect(body.entities.items[itemId]).toMatchObject({
       codeName: 'members',
       type: 'number',
-      options: { allowDecimal: false, minimum: { active: true, value: 0 }, maximum: { active: true, value: 100 }, isRequiredQuestion: false },
+      options: {
+        allowDecimal: false,
+        minimum: { active: true, value: 0 },
+        maximum: { active: true, value: 100 },
+        isRequiredQuestion: false,
+      },
     });
     expect(body.counters).toMatchObject({ blocks: 1, items: 1 });
   });
@@ -43,7 +48,10 @@ describe('adding', () => {
     const { body, blockId } = base();
     const { body: next, id } = addItem(body, blockId, 'binary', 'en', 'Has water');
     expect(next.entities.items[id]!.options.choices).toHaveLength(2);
-    expect(next.entities.items[id]!.options.choices!.map((c) => next.entities.choices[c]!.name.en)).toEqual(['Yes', 'No']);
+    expect(next.entities.items[id]!.options.choices!.map((c) => next.entities.choices[c]!.name.en)).toEqual([
+      'Yes',
+      'No',
+    ]);
   });
   it('makes code names unique', () => {
     const { body, blockId } = base();
@@ -70,19 +78,29 @@ describe('duplicating', () => {
 describe('type change', () => {
   it('rebuilds the question keeping only the required flag', () => {
     let { body, itemId } = base();
-    body = updateItem(body, itemId, { options: { isRequiredQuestion: true, isLookupQuestion: true, maximum: { active: true, value: 5 } } });
+    body = updateItem(body, itemId, {
+      options: { isRequiredQuestion: true, isLookupQuestion: true, maximum: { active: true, value: 5 } },
+    });
     const next = changeItemType(body, itemId, 'open', 'en');
-    expect(next.entities.items[itemId]).toMatchObject({ type: 'open', name: { en: 'Members' }, options: { isRequiredQuestion: true, isLookupQuestion: false } });
+    expect(next.entities.items[itemId]).toMatchObject({
+      type: 'open',
+      name: { en: 'Members' },
+      options: { isRequiredQuestion: true, isLookupQuestion: false },
+    });
     expect(next.entities.items[itemId]!.options.maximum).toBeUndefined();
   });
   it('keeps required false for a calculated question', () => {
     let { body, itemId } = base();
     body = updateItem(body, itemId, { options: { isRequiredQuestion: true } });
-    expect(changeItemType(body, itemId, 'calculated', 'en').entities.items[itemId]!.options.isRequiredQuestion).toBe(false);
+    expect(changeItemType(body, itemId, 'calculated', 'en').entities.items[itemId]!.options.isRequiredQuestion).toBe(
+      false,
+    );
   });
   it('refuses a type change by a plain update', () => {
     const { body, itemId } = base();
-    expect(() => updateItem(body, itemId, { type: 'open' })).toThrow("An item's type cannot be changed by a plain update.");
+    expect(() => updateItem(body, itemId, { type: 'open' })).toThrow(
+      "An item's type cannot be changed by a plain update.",
+    );
   });
 });
 
@@ -109,7 +127,9 @@ describe('deleting', () => {
     const wood = addChoice(c.body, c.id, 'en', 'Wood');
     body = wood.body;
     const cond = addBlock(body, { en: 'Wood users' });
-    body = updateBlock(cond.body, cond.id, { conditions: [{ itemId: c.id, schemaId: 0, condition: [wood.id], finalized: true }] });
+    body = updateBlock(cond.body, cond.id, {
+      conditions: [{ itemId: c.id, schemaId: 0, condition: [wood.id], finalized: true }],
+    });
     expect(choicesInUse(body)).toEqual(new Set([wood.id]));
     const next = deleteChoice(body, c.id, wood.id);
     expect(next.entities.choices[wood.id]!.deleted).toBe(true);
@@ -139,7 +159,13 @@ describe('moving and follow-ups', () => {
     ]);
     const second = addFollowUp(first.body, itemId, condition, 'open', 'en', 'Since when?');
     expect(second.blockId).toBe(first.blockId);
-    const other = addFollowUp(first.body, itemId, [{ itemId: 1, schemaId: 0, condition: { $lt: 1 }, finalized: true }], 'open', 'en');
+    const other = addFollowUp(
+      first.body,
+      itemId,
+      [{ itemId: 1, schemaId: 0, condition: { $lt: 1 }, finalized: true }],
+      'open',
+      'en',
+    );
     expect(other.blockId).not.toBe(first.blockId);
   });
 });

@@ -2,7 +2,15 @@
 // only marks an entity deleted and removes its reference.
 import { DUPLICATE_CODE_PREFIX, DUPLICATE_NAME_PREFIX, type ItemType } from './constants.js';
 import { defaultOptions } from './items.js';
-import { parentOf, type Block, type ConditionEntry, type EntityRef, type Item, type LocalizedText, type SchemaBody } from './schema.js';
+import {
+  parentOf,
+  type Block,
+  type ConditionEntry,
+  type EntityRef,
+  type Item,
+  type LocalizedText,
+  type SchemaBody,
+} from './schema.js';
 
 export class SchemaEditError extends Error {
   constructor(message: string) {
@@ -27,8 +35,19 @@ function item(body: SchemaBody, id: number): Item {
 
 /** A code name from a label: lower case words joined by underscores, unique in the schema. */
 export function codeNameFor(body: SchemaBody, label: string, fallback: string): string {
-  const base = label.trim().toLowerCase().normalize('NFKD').replace(/[^\w]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || fallback;
-  const taken = new Set(Object.values(body.entities.items).filter((i) => !i.deleted).map((i) => i.codeName));
+  const base =
+    label
+      .trim()
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^\w]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 40) || fallback;
+  const taken = new Set(
+    Object.values(body.entities.items)
+      .filter((i) => !i.deleted)
+      .map((i) => i.codeName),
+  );
   let name = /^\d/.test(base) ? `q_${base}` : base;
   for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
   return name;
@@ -36,7 +55,15 @@ export function codeNameFor(body: SchemaBody, label: string, fallback: string): 
 
 /** A new, empty block: asked every time, no conditions, no marks. */
 export function newBlock(id: number, name: LocalizedText): Block {
-  return { id, name, askOnce: false, entities: [], conditions: [], markTypes: { allQuestionsRequired: false, allQuestionsOptional: false }, deleted: false };
+  return {
+    id,
+    name,
+    askOnce: false,
+    entities: [],
+    conditions: [],
+    markTypes: { allQuestionsRequired: false, allQuestionsOptional: false },
+    deleted: false,
+  };
 }
 
 export function addBlock(body: SchemaBody, name: LocalizedText, parentId?: number): { body: SchemaBody; id: number } {
@@ -48,7 +75,11 @@ export function addBlock(body: SchemaBody, name: LocalizedText, parentId?: numbe
   return { body: next, id };
 }
 
-export function updateBlock(body: SchemaBody, id: number, patch: Partial<Pick<Block, 'name' | 'askOnce' | 'conditions' | 'markTypes'>>): SchemaBody {
+export function updateBlock(
+  body: SchemaBody,
+  id: number,
+  patch: Partial<Pick<Block, 'name' | 'askOnce' | 'conditions' | 'markTypes'>>,
+): SchemaBody {
   const next = clone(body);
   Object.assign(block(next, id), structuredClone(patch));
   return next;
@@ -94,14 +125,16 @@ export function addItem(
     deleted: false,
   };
   next.entities.items[id] = created;
-  const at = afterItemId === undefined ? -1 : target.entities.findIndex((e) => e.type === 'item' && e.id === afterItemId);
+  const at =
+    afterItemId === undefined ? -1 : target.entities.findIndex((e) => e.type === 'item' && e.id === afterItemId);
   target.entities.splice(at < 0 ? target.entities.length : at + 1, 0, { type: 'item', id });
   // New binary questions get two choices (spec 001 §9).
   if (type === 'binary') {
     for (const [name, code] of [
       ['Yes', 'yes'],
       ['No', 'no'],
-    ] as const) next = addChoice(next, id, lang, name, code).body;
+    ] as const)
+      next = addChoice(next, id, lang, name, code).body;
   }
   return { body: next, id };
 }
@@ -110,10 +143,15 @@ export function addItem(
  * Updates an item's texts and options. Its type cannot change this way (a type change rebuilds the item); a primary
  * key inside a category with conditions is not allowed.
  */
-export function updateItem(body: SchemaBody, id: number, patch: Partial<Pick<Item, 'name' | 'codeName' | 'options' | 'instruction' | 'type'>>): SchemaBody {
+export function updateItem(
+  body: SchemaBody,
+  id: number,
+  patch: Partial<Pick<Item, 'name' | 'codeName' | 'options' | 'instruction' | 'type'>>,
+): SchemaBody {
   const next = clone(body);
   const target = item(next, id);
-  if (patch.type !== undefined && patch.type !== target.type) throw new SchemaEditError("An item's type cannot be changed by a plain update.");
+  if (patch.type !== undefined && patch.type !== target.type)
+    throw new SchemaEditError("An item's type cannot be changed by a plain update.");
   if (patch.name) target.name = { ...patch.name };
   if (patch.codeName !== undefined) target.codeName = patch.codeName.trim();
   if (patch.instruction) target.instruction = { ...patch.instruction };
@@ -132,11 +170,19 @@ export function changeItemType(body: SchemaBody, id: number, type: ItemType, lan
     name: old.name,
     codeName: old.codeName,
     type,
-    options: { ...defaultOptions(type), isRequiredQuestion: type === 'calculated' ? false : old.options.isRequiredQuestion === true },
+    options: {
+      ...defaultOptions(type),
+      isRequiredQuestion: type === 'calculated' ? false : old.options.isRequiredQuestion === true,
+    },
     ...(type === 'instruction' ? { instruction: {} } : {}),
     deleted: false,
   };
-  if (type === 'binary') for (const [name, code] of [['Yes', 'yes'], ['No', 'no']] as const) next = addChoice(next, id, lang, name, code).body;
+  if (type === 'binary')
+    for (const [name, code] of [
+      ['Yes', 'yes'],
+      ['No', 'no'],
+    ] as const)
+      next = addChoice(next, id, lang, name, code).body;
   return next;
 }
 
@@ -155,17 +201,34 @@ export function duplicateItem(body: SchemaBody, id: number): { body: SchemaBody;
   });
   // Cascading choices: the copy's choices are tied as the original's are.
   const filter = original.options.choiceFilter;
-  const copiedFilter = filter && { itemId: filter.itemId, ties: Object.fromEntries(Object.entries(filter.ties ?? {}).map(([c, to]) => [String(copies.get(Number(c)) ?? c), structuredClone(to)])) };
+  const copiedFilter = filter && {
+    itemId: filter.itemId,
+    ties: Object.fromEntries(
+      Object.entries(filter.ties ?? {}).map(([c, to]) => [String(copies.get(Number(c)) ?? c), structuredClone(to)]),
+    ),
+  };
   next.entities.items[copyId] = {
     ...structuredClone(original),
     id: copyId,
     name: Object.fromEntries(Object.entries(original.name).map(([l, n]) => [l, `${DUPLICATE_NAME_PREFIX}${n}`])),
-    codeName: codeNameFor(next, `${DUPLICATE_CODE_PREFIX}${original.codeName}`, `${DUPLICATE_CODE_PREFIX}${original.codeName}`),
-    options: { ...structuredClone(original.options), ...(original.options.choices ? { choices } : {}), ...(copiedFilter ? { choiceFilter: copiedFilter } : {}), isPrimaryKey: false },
+    codeName: codeNameFor(
+      next,
+      `${DUPLICATE_CODE_PREFIX}${original.codeName}`,
+      `${DUPLICATE_CODE_PREFIX}${original.codeName}`,
+    ),
+    options: {
+      ...structuredClone(original.options),
+      ...(original.options.choices ? { choices } : {}),
+      ...(copiedFilter ? { choiceFilter: copiedFilter } : {}),
+      isPrimaryKey: false,
+    },
     source: id,
   };
   const parent = parentOf(next, { type: 'item', id })!;
-  parent.entities.splice(parent.entities.findIndex((e) => e.type === 'item' && e.id === id) + 1, 0, { type: 'item', id: copyId });
+  parent.entities.splice(parent.entities.findIndex((e) => e.type === 'item' && e.id === id) + 1, 0, {
+    type: 'item',
+    id: copyId,
+  });
   return { body: next, id: copyId };
 }
 
@@ -177,16 +240,38 @@ export function deleteItem(body: SchemaBody, id: number): SchemaBody {
   return next;
 }
 
-export function addChoice(body: SchemaBody, itemId: number, lang: string, label: string, code?: string): { body: SchemaBody; id: number } {
+export function addChoice(
+  body: SchemaBody,
+  itemId: number,
+  lang: string,
+  label: string,
+  code?: string,
+): { body: SchemaBody; id: number } {
   const next = clone(body);
   const target = item(next, itemId);
   const id = ++next.counters.choices;
-  next.entities.choices[id] = { id, codeName: code ?? (label.trim().toLowerCase().replace(/[^\w]+/g, '_') || `c${id}`), name: { [lang]: label }, stop: false, deleted: false };
+  next.entities.choices[id] = {
+    id,
+    codeName:
+      code ??
+      (label
+        .trim()
+        .toLowerCase()
+        .replace(/[^\w]+/g, '_') ||
+        `c${id}`),
+    name: { [lang]: label },
+    stop: false,
+    deleted: false,
+  };
   target.options.choices = [...(target.options.choices ?? []), id];
   return { body: next, id };
 }
 
-export function updateChoice(body: SchemaBody, id: number, patch: Partial<{ name: LocalizedText; codeName: string; stop: boolean }>): SchemaBody {
+export function updateChoice(
+  body: SchemaBody,
+  id: number,
+  patch: Partial<{ name: LocalizedText; codeName: string; stop: boolean }>,
+): SchemaBody {
   const next = clone(body);
   const choice = next.entities.choices[id];
   if (!choice || choice.deleted) throw new SchemaEditError(`no choice ${id}`);
@@ -212,7 +297,8 @@ function untie(body: SchemaBody, gone: readonly number[]): void {
     const filter = other.options.choiceFilter;
     if (!filter?.ties) continue;
     for (const c of set) Reflect.deleteProperty(filter.ties, String(c));
-    for (const [c, to] of Object.entries(filter.ties)) if (Array.isArray(to) && to.some((t) => set.has(t))) filter.ties[c] = to.filter((t) => !set.has(t));
+    for (const [c, to] of Object.entries(filter.ties))
+      if (Array.isArray(to) && to.some((t) => set.has(t))) filter.ties[c] = to.filter((t) => !set.has(t));
   }
 }
 
@@ -221,7 +307,8 @@ export function choicesInUse(body: SchemaBody): Set<number> {
   const used = new Set<number>();
   for (const b of Object.values(body.entities.blocks)) {
     if (b.deleted) continue;
-    for (const e of b.conditions) if ('itemId' in e && e.finalized && Array.isArray(e.condition)) for (const c of e.condition) used.add(c);
+    for (const e of b.conditions)
+      if ('itemId' in e && e.finalized && Array.isArray(e.condition)) for (const c of e.condition) used.add(c);
   }
   return used;
 }
@@ -230,7 +317,8 @@ export function choicesInUse(body: SchemaBody): Set<number> {
 export function moveEntity(body: SchemaBody, ref: EntityRef, toBlockId: number, index: number): SchemaBody {
   const next = clone(body);
   const target = block(next, toBlockId);
-  if (ref.type === 'block' && (ref.id === toBlockId || isInside(next, toBlockId, ref.id))) throw new SchemaEditError('A category cannot move into itself.');
+  if (ref.type === 'block' && (ref.id === toBlockId || isInside(next, toBlockId, ref.id)))
+    throw new SchemaEditError('A category cannot move into itself.');
   const from = parentOf(next, ref);
   if (from) from.entities = from.entities.filter((e) => !(e.type === ref.type && e.id === ref.id));
   else if (ref.type === 'block') next.form = next.form.filter((b) => b !== ref.id);
@@ -246,7 +334,8 @@ export function moveEntity(body: SchemaBody, ref: EntityRef, toBlockId: number, 
 }
 
 function isInside(body: SchemaBody, candidate: number, ancestor: number): boolean {
-  for (let b = parentOf(body, { type: 'block', id: candidate }); b; b = parentOf(body, { type: 'block', id: b.id })) if (b.id === ancestor) return true;
+  for (let b = parentOf(body, { type: 'block', id: candidate }); b; b = parentOf(body, { type: 'block', id: b.id }))
+    if (b.id === ancestor) return true;
   return false;
 }
 
@@ -277,7 +366,9 @@ export function addFollowUp(
   const parent = parentOf(next, { type: 'item', id: afterItemId });
   if (!parent) throw new SchemaEditError(`no question ${afterItemId}`);
   const at = parent.entities.findIndex((e) => e.type === 'item' && e.id === afterItemId);
-  const neighbours = [parent.entities[at + 1], parent.entities[at - 1]].filter((e): e is EntityRef => e?.type === 'block');
+  const neighbours = [parent.entities[at + 1], parent.entities[at - 1]].filter(
+    (e): e is EntityRef => e?.type === 'block',
+  );
   const reuse = neighbours.find((e) => sameConditions(next.entities.blocks[e.id]!.conditions, conditions));
   let blockId: number;
   if (reuse) blockId = reuse.id;
@@ -298,9 +389,16 @@ export function addFollowUp(
 
 export function addLanguage(body: SchemaBody, iso: string, name: string): SchemaBody {
   const next = clone(body);
-  if (Object.values(next.entities.languages).some((l) => !l.deleted && l.iso_code_1 === iso)) throw new SchemaEditError(`The form already has ${name}.`);
+  if (Object.values(next.entities.languages).some((l) => !l.deleted && l.iso_code_1 === iso))
+    throw new SchemaEditError(`The form already has ${name}.`);
   const id = ++next.counters.languages;
-  const sort = Math.max(-1, ...Object.values(next.entities.languages).filter((l) => !l.deleted).map((l) => l.sort)) + 1;
+  const sort =
+    Math.max(
+      -1,
+      ...Object.values(next.entities.languages)
+        .filter((l) => !l.deleted)
+        .map((l) => l.sort),
+    ) + 1;
   next.entities.languages[id] = { iso_code_1: iso, name, deleted: false, sort };
   return next;
 }
@@ -334,5 +432,7 @@ export function deleteLanguage(body: SchemaBody, iso: string): SchemaBody {
 
 /** Languages in their sort order. */
 export function languages(body: SchemaBody) {
-  return Object.values(body.entities.languages).filter((l) => !l.deleted).sort((a, b) => a.sort - b.sort);
+  return Object.values(body.entities.languages)
+    .filter((l) => !l.deleted)
+    .sort((a, b) => a.sort - b.sort);
 }

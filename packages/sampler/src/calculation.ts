@@ -2,7 +2,16 @@
 // for cycles, questions asked later and other categories; their results and the calculation messages of §8. Also the
 // calculation objects (answer, aggregate, expression, constant) of advanced results.
 import { isAnswered, type Answers } from './conditions.js';
-import { compileFormula, FormulaCompileError, FormulaError, FORMULA_ERRORS, toSerial, type CompiledFormula, type EvalContext, type Value } from './formula/index.js';
+import {
+  compileFormula,
+  FormulaCompileError,
+  FormulaError,
+  FORMULA_ERRORS,
+  toSerial,
+  type CompiledFormula,
+  type EvalContext,
+  type Value,
+} from './formula/index.js';
 import { itemsInOrder, parentOf, text, type Item, type SchemaBody } from './schema.js';
 
 export const CALCULATION_MESSAGES = {
@@ -10,7 +19,8 @@ export const CALCULATION_MESSAGES = {
   log: 'Logarithm of negative number/ zero encountered!',
   sqrt: 'Square root of negative number encountered!',
   ancestor: "A required question in an ancestor response hasn't been answered!",
-  answer: (question: string, calculation: string) => `Please answer '${question}' to view the calculation '${calculation}'`,
+  answer: (question: string, calculation: string) =>
+    `Please answer '${question}' to view the calculation '${calculation}'`,
   failed: 'Could not calculate!',
 } as const;
 
@@ -91,7 +101,8 @@ export function formulaProblems(body: SchemaBody, itemId: number): FormulaProble
   try {
     compiled = compileFormula(formula);
   } catch (err) {
-    if (err instanceof FormulaCompileError) return [err.token === undefined ? { message: err.display } : { message: err.display, name: err.token }];
+    if (err instanceof FormulaCompileError)
+      return [err.token === undefined ? { message: err.display } : { message: err.display, name: err.token }];
     throw err;
   }
   const order = itemsInOrder(body);
@@ -114,7 +125,8 @@ export function formulaProblems(body: SchemaBody, itemId: number): FormulaProble
       continue;
     }
     const was = recorded(item.options.editorState, target.id);
-    if (NOT_FORMULA_TYPES.has(target.type) || (typeof was?.codeName === 'string' && was.codeName !== target.codeName)) add(FORMULA_ERRORS.UPDATE, name);
+    if (NOT_FORMULA_TYPES.has(target.type) || (typeof was?.codeName === 'string' && was.codeName !== target.codeName))
+      add(FORMULA_ERRORS.UPDATE, name);
     if (ref.item === itemId || dependsOn(body, ref.item, itemId, new Set())) add(DEPENDENCY_MESSAGES.cycle, name);
     else if ((position.get(ref.item) ?? -1) > (position.get(itemId) ?? -1)) add(DEPENDENCY_MESSAGES.later, name);
   }
@@ -128,7 +140,9 @@ function dependsOn(body: SchemaBody, from: number, target: number, seen: Set<num
   seen.add(from);
   let refs: number[];
   try {
-    refs = compileFormula(item.options.formula ?? '').refs.filter((r) => r.item !== '*').map((r) => r.item as number);
+    refs = compileFormula(item.options.formula ?? '')
+      .refs.filter((r) => r.item !== '*')
+      .map((r) => r.item as number);
   } catch {
     return false;
   }
@@ -157,7 +171,9 @@ export function answerValue(body: SchemaBody, item: Item, answer: unknown): Valu
       return codes.length === 1 ? codes[0]! : codes;
     }
     default:
-      return typeof answer === 'string' || typeof answer === 'number' || typeof answer === 'boolean' ? answer : new FormulaError('VALUE');
+      return typeof answer === 'string' || typeof answer === 'number' || typeof answer === 'boolean'
+        ? answer
+        : new FormulaError('VALUE');
   }
 }
 
@@ -197,7 +213,13 @@ export function errorMessage(e: FormulaError): string {
  * The answer of a calculated question, or why it cannot be shown yet; null when it has no formula yet (nothing to
  * calculate, so no answer and no message).
  */
-export function calculate(body: SchemaBody, itemId: number, answers: Answers, lang: string, now?: () => Date): { value: number } | { error: string } | null {
+export function calculate(
+  body: SchemaBody,
+  itemId: number,
+  answers: Answers,
+  lang: string,
+  now?: () => Date,
+): { value: number } | { error: string } | null {
   const item = body.entities.items[itemId];
   if (!item || item.type !== 'calculated') return { error: CALCULATION_MESSAGES.failed };
   const formula = (item.options.formula ?? '').trim();
@@ -212,7 +234,12 @@ export function calculate(body: SchemaBody, itemId: number, answers: Answers, la
     if (ref.item === '*') continue;
     const dep = body.entities.items[ref.item];
     if (dep && !dep.deleted && !isAnswered(answers[String(ref.item)])) {
-      return { error: CALCULATION_MESSAGES.answer(text(dep.name, lang) || dep.codeName, text(item.name, lang) || item.codeName) };
+      return {
+        error: CALCULATION_MESSAGES.answer(
+          text(dep.name, lang) || dep.codeName,
+          text(item.name, lang) || item.codeName,
+        ),
+      };
     }
   }
   const v = compiled.evaluate(answersContext(body, answers, now));
@@ -224,7 +251,8 @@ export function calculate(body: SchemaBody, itemId: number, answers: Answers, la
 
 // Calculation objects.
 
-export type CalculationOperator = 'add' | 'multiply' | 'subtract' | 'divide' | 'power' | 'LN' | 'LOG' | 'LOG10' | 'SQRT' | 'ABS';
+export type CalculationOperator =
+  'add' | 'multiply' | 'subtract' | 'divide' | 'power' | 'LN' | 'LOG' | 'LOG10' | 'SQRT' | 'ABS';
 
 export type Calculation =
   | { type: 'answer'; itemId: number }
@@ -252,7 +280,10 @@ export function evaluateCalculation(calc: Calculation, source: CalculationSource
       return calc.value;
     case 'answer': {
       const a = source.answer(calc.itemId);
-      if (a.value === undefined) throw new CalculationError(a.ancestor ? CALCULATION_MESSAGES.ancestor : CALCULATION_MESSAGES.answer(a.name, name));
+      if (a.value === undefined)
+        throw new CalculationError(
+          a.ancestor ? CALCULATION_MESSAGES.ancestor : CALCULATION_MESSAGES.answer(a.name, name),
+        );
       return a.value;
     }
     case 'aggregate': {

@@ -28,7 +28,9 @@ export function singleChoiceOf(value: unknown): number | undefined {
  * order; every choice not deleted when the question has no filter.
  */
 export function offeredChoices(body: Pick<SchemaBody, 'entities'>, item: Item, answers: Answers): number[] {
-  const all = (item.options.choices ?? []).filter((c) => body.entities.choices[c] && !body.entities.choices[c]!.deleted);
+  const all = (item.options.choices ?? []).filter(
+    (c) => body.entities.choices[c] && !body.entities.choices[c]!.deleted,
+  );
   const filter = item.options.choiceFilter;
   if (!filter) return all;
   const parent = singleChoiceOf(answers[String(filter.itemId)]);
@@ -48,7 +50,8 @@ export function formPositions(body: SchemaBody): Map<number, number> {
 export function choiceFilterProblems(body: SchemaBody, item: Item, positions = formPositions(body)): string[] {
   const filter: unknown = item.options.choiceFilter;
   if (filter === undefined || filter === null || item.type !== 'choice') return [];
-  if (typeof filter !== 'object' || typeof (filter as ChoiceFilter).itemId !== 'number') return [CHOICE_FILTER_MESSAGES.unknown];
+  if (typeof filter !== 'object' || typeof (filter as ChoiceFilter).itemId !== 'number')
+    return [CHOICE_FILTER_MESSAGES.unknown];
   const { itemId, ties: rawTies } = filter as ChoiceFilter;
   const parent = body.entities.items[itemId];
   if (!parent || parent.deleted) return [CHOICE_FILTER_MESSAGES.unknown];
@@ -62,13 +65,16 @@ export function choiceFilterProblems(body: SchemaBody, item: Item, positions = f
   const plain = typeof rawTies === 'object' && rawTies !== null && !Array.isArray(rawTies);
   const ties: [string, unknown][] = plain ? Object.entries(rawTies) : [];
   if (ties.some(([c]) => !own.has(Number(c)))) out.push(CHOICE_FILTER_MESSAGES.notOwnChoice);
-  if (!plain || ties.some(([, to]) => !Array.isArray(to) || to.some((c) => typeof c !== 'number' || !theirs.has(c)))) out.push(CHOICE_FILTER_MESSAGES.unknownChoice);
+  if (!plain || ties.some(([, to]) => !Array.isArray(to) || to.some((c) => typeof c !== 'number' || !theirs.has(c))))
+    out.push(CHOICE_FILTER_MESSAGES.unknownChoice);
   return out;
 }
 
 /** Whether any question of the form has a choice filter (so answers may need clearing when one changes). */
 export function hasChoiceFilters(body: Pick<SchemaBody, 'entities'>): boolean {
-  return Object.values(body.entities.items).some((i) => !i.deleted && i.type === 'choice' && i.options.choiceFilter !== undefined);
+  return Object.values(body.entities.items).some(
+    (i) => !i.deleted && i.type === 'choice' && i.options.choiceFilter !== undefined,
+  );
 }
 
 /**

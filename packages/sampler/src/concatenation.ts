@@ -35,19 +35,27 @@ function datePart(value: unknown): string {
 }
 
 /** The concatenated answer, or the message that stops it. */
-export function concatenate(body: SchemaBody, spec: string, answers: Answers, lang: string): { value: string } | { error: string } {
+export function concatenate(
+  body: SchemaBody,
+  spec: string,
+  answers: Answers,
+  lang: string,
+): { value: string } | { error: string } {
   const invalid = concatenationError(body, spec);
   if (invalid) return { error: invalid };
   const out: string[] = [];
   for (const name of parts(spec)) {
     const item = byName(body, name)!;
     const v = answers[String(item.id)];
-    if (!(CONCATENATION_TYPES as readonly string[]).includes(item.type)) return { error: CONCATENATION_MESSAGES.unknownType(item.type) };
+    if (!(CONCATENATION_TYPES as readonly string[]).includes(item.type))
+      return { error: CONCATENATION_MESSAGES.unknownType(item.type) };
     if (!isAnswered(v)) return { error: CONCATENATION_MESSAGES.answer(text(item.name, lang) || item.codeName) };
     let part: string;
     if (item.type === 'date') part = datePart(v);
     else if (item.type === 'choice' || item.type === 'binary') {
-      part = (Array.isArray(v) ? v : [v]).map((c) => text(body.entities.choices[String(c)]?.name, lang) || String(c)).join('_');
+      part = (Array.isArray(v) ? v : [v])
+        .map((c) => text(body.entities.choices[String(c)]?.name, lang) || String(c))
+        .join('_');
     } else part = String(v);
     out.push(part.trim().replace(/\s+/g, '_'));
   }

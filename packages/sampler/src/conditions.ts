@@ -70,8 +70,10 @@ export function evaluateConditions(entries: ConditionEntry[], ctx: ConditionCont
   if (entries.some((e) => !isOperator(e) && !e.finalized)) return false;
   // Three-valued logic (true, false, unknown) so that "maybe" comes out right.
   const not = (v: boolean | undefined) => (v === undefined ? undefined : !v);
-  const and = (a: boolean | undefined, b: boolean | undefined) => (a === false || b === false ? false : a === undefined || b === undefined ? undefined : true);
-  const or = (a: boolean | undefined, b: boolean | undefined) => (a === true || b === true ? true : a === undefined || b === undefined ? undefined : false);
+  const and = (a: boolean | undefined, b: boolean | undefined) =>
+    a === false || b === false ? false : a === undefined || b === undefined ? undefined : true;
+  const or = (a: boolean | undefined, b: boolean | undefined) =>
+    a === true || b === true ? true : a === undefined || b === undefined ? undefined : false;
   let sum: boolean | undefined = false;
   let product: boolean | undefined;
   let pending: Operator | undefined;
@@ -96,13 +98,21 @@ export function evaluateConditions(entries: ConditionEntry[], ctx: ConditionCont
 }
 
 /** Visibility of every block and item: a block skipped hides everything in it; maybe propagates likewise. */
-export function visibility(body: SchemaBody, ctx: ConditionContext): { blocks: Map<number, Visibility>; items: Map<number, Visibility> } {
+export function visibility(
+  body: SchemaBody,
+  ctx: ConditionContext,
+): { blocks: Map<number, Visibility>; items: Map<number, Visibility> } {
   const blocks = new Map<number, Visibility>();
   const items = new Map<number, Visibility>();
   const walk = (b: Block, inherited: Visibility) => {
     if (b.deleted) return;
     const own = evaluateConditions(b.conditions, ctx);
-    const mine: Visibility = inherited === 'skipped' || own === false ? 'skipped' : inherited === 'maybe' || own === undefined ? 'maybe' : 'shown';
+    const mine: Visibility =
+      inherited === 'skipped' || own === false
+        ? 'skipped'
+        : inherited === 'maybe' || own === undefined
+          ? 'maybe'
+          : 'shown';
     blocks.set(b.id, mine);
     for (const ref of b.entities) {
       if (ref.type === 'item') items.set(ref.id, mine);

@@ -3,7 +3,12 @@
 import { z } from 'zod';
 import { LIMIT_MESSAGES, REQUEST_LIMITS } from './limits.js';
 
-const ids = z.union([z.coerce.number().int(), z.array(z.coerce.number().int()).max(REQUEST_LIMITS.idsPerFilter, LIMIT_MESSAGES.list(REQUEST_LIMITS.idsPerFilter))]).nullish();
+const ids = z
+  .union([
+    z.coerce.number().int(),
+    z.array(z.coerce.number().int()).max(REQUEST_LIMITS.idsPerFilter, LIMIT_MESSAGES.list(REQUEST_LIMITS.idsPerFilter)),
+  ])
+  .nullish();
 
 export const FILTER_DATE_TYPES = ['time_created', 'time_updated', 'time_completed', 'time_uploaded'] as const;
 export const FILTER_OPERATORS = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'in'] as const;

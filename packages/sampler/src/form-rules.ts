@@ -41,14 +41,20 @@ const numeric = (v: number | string | undefined) => (v === undefined || v === ''
 function rangeBroken(item: Item): boolean {
   const { minimum: min, maximum: max } = item.options;
   if (!min?.active || !max?.active) return false;
-  if (item.type === 'date') return !blank(String(min.value)) && !blank(String(max.value)) && String(min.value) > String(max.value);
+  if (item.type === 'date')
+    return !blank(String(min.value)) && !blank(String(max.value)) && String(min.value) > String(max.value);
   return numeric(min.value) > numeric(max.value);
 }
 
 /** The problems of one item on its own (no other item involved). */
-function itemProblems(body: SchemaBody, item: Item, positions: () => Map<number, number>): Omit<FormProblem, 'entity'>[] {
+function itemProblems(
+  body: SchemaBody,
+  item: Item,
+  positions: () => Map<number, number>,
+): Omit<FormProblem, 'entity'>[] {
   const out: Omit<FormProblem, 'entity'>[] = [];
-  const add = (field: string, message: string, name?: string) => out.push(name === undefined ? { field, message } : { field, message, name });
+  const add = (field: string, message: string, name?: string) =>
+    out.push(name === undefined ? { field, message } : { field, message, name });
   if (item.type === 'empty') {
     add('type', FORM_RULE_MESSAGES.empty);
     return out;
@@ -66,7 +72,9 @@ function itemProblems(body: SchemaBody, item: Item, positions: () => Map<number,
       if (rangeBroken(item)) add('maximum', FORM_RULE_MESSAGES.range);
       break;
     case 'choice': {
-      const choices = (options.choices ?? []).filter((id) => body.entities.choices[id] && !body.entities.choices[id].deleted);
+      const choices = (options.choices ?? []).filter(
+        (id) => body.entities.choices[id] && !body.entities.choices[id].deleted,
+      );
       if (choices.length === 0) add('choices', FORM_RULE_MESSAGES.choices);
       if (options.choiceFilter) for (const p of choiceFilterProblems(body, item, positions())) add('choiceFilter', p);
       break;
@@ -75,7 +83,11 @@ function itemProblems(body: SchemaBody, item: Item, positions: () => Map<number,
       if (blank(text(item.instruction, body.primary_language))) add('instruction', FORM_RULE_MESSAGES.instruction);
       break;
     case 'barcode':
-      if (options.restrictType && !(options.codeTypes ?? []).some((c) => (BARCODE_FORMATS as readonly string[]).includes(c))) add('codeTypes', FORM_RULE_MESSAGES.codeTypes);
+      if (
+        options.restrictType &&
+        !(options.codeTypes ?? []).some((c) => (BARCODE_FORMATS as readonly string[]).includes(c))
+      )
+        add('codeTypes', FORM_RULE_MESSAGES.codeTypes);
       break;
     case 'calculated': {
       for (const p of formulaProblems(body, item.id)) add('formula', p.message, p.name);
@@ -119,20 +131,31 @@ export function formProblems(body: SchemaBody, schemaId = 0): FormProblem[] {
     for (const p of itemProblems(body, item, positions)) out.push({ entity, ...p });
     const code = (item.codeName ?? '').trim();
     if (code === '') out.push({ entity, field: 'codeName', message: FORM_RULE_MESSAGES.codeBlank });
-    else if ((codes.get(code) ?? 0) > 1) out.push({ entity, field: 'codeName', message: FORM_RULE_MESSAGES.codeDuplicate(code) });
+    else if ((codes.get(code) ?? 0) > 1)
+      out.push({ entity, field: 'codeName', message: FORM_RULE_MESSAGES.codeDuplicate(code) });
   }
   const blocks = Object.values(body.entities.blocks)
     .filter((b) => !b.deleted)
     .sort((a, b) => a.id - b.id);
   for (const block of blocks) {
-    if (!placementValid(block.conditions)) out.push({ entity: { type: 'block', id: block.id }, field: 'conditions', message: FORM_RULE_MESSAGES.conditionPlacement });
+    if (!placementValid(block.conditions))
+      out.push({
+        entity: { type: 'block', id: block.id },
+        field: 'conditions',
+        message: FORM_RULE_MESSAGES.conditionPlacement,
+      });
     const unknown = new Set<number>();
     for (const e of block.conditions) {
       if (!('itemId' in e) || (e.schemaId !== 0 && e.schemaId !== schemaId)) continue;
       const target = body.entities.items[e.itemId];
       if (!target || target.deleted) unknown.add(e.itemId);
     }
-    for (const id of unknown) out.push({ entity: { type: 'block', id: block.id }, field: 'conditions', message: FORM_RULE_MESSAGES.conditionUnknown(id) });
+    for (const id of unknown)
+      out.push({
+        entity: { type: 'block', id: block.id },
+        field: 'conditions',
+        message: FORM_RULE_MESSAGES.conditionUnknown(id),
+      });
   }
   return out;
 }

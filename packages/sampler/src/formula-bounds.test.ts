@@ -22,14 +22,18 @@ describe('formula bounds (issue 18: nested and huge formulas answered 500)', () 
     expect(performance.now() - start).toBeLessThan(100);
     expect(err?.message).toBe('Not a valid formula! A formula holds at most 4000 characters.');
     expect(err?.code).toBe('ERROR');
-    expect(err?.display).toBe('Not a valid formula! A formula holds at most 4000 characters. Your calculation will not be saved until fixed.');
+    expect(err?.display).toBe(
+      'Not a valid formula! A formula holds at most 4000 characters. Your calculation will not be saved until fixed.',
+    );
     expect(refusal(`1${' '.repeat(3998)}`)).toBeUndefined();
   });
 
   it('refuses more than 256 operators, counting signs and comparisons, not characters inside strings', () => {
     expect(refusal(chain(257))).toBeUndefined(); // 256 operators
     expect(refusal(chain(258))?.message).toBe('Not a valid formula! A formula holds at most 256 operators.');
-    expect(refusal(Array.from({ length: 129 }, () => '1%').join('+'))?.message).toBe('Not a valid formula! A formula holds at most 256 operators.');
+    expect(refusal(Array.from({ length: 129 }, () => '1%').join('+'))?.message).toBe(
+      'Not a valid formula! A formula holds at most 256 operators.',
+    );
     expect(refusal(`"${'+'.repeat(1000)}" & "x"`)).toBeUndefined();
     expect(refusal(chain(200, '*'))).toBeUndefined();
   });
@@ -39,8 +43,13 @@ describe('formula bounds (issue 18: nested and huge formulas answered 500)', () 
     expect(refusal(`${'('.repeat(32)}1${')'.repeat(32)}`)).toBeUndefined();
     expect(refusal(`${'ABS('.repeat(16)}${'('.repeat(16)}Q1_2${')'.repeat(32)}`)).toBeUndefined();
     for (const d of [33, 100, 150, 50_000 / 2]) {
-      expect(refusal(`${'('.repeat(d)}1${')'.repeat(d)}`)?.message, `parentheses ${d}`).toBe(d * 2 + 1 > 4000 ? 'Not a valid formula! A formula holds at most 4000 characters.' : depth);
-      expect(refusal(`${'SQRT('.repeat(Math.min(d, 600))}4${')'.repeat(Math.min(d, 600))}`)?.message, `functions ${d}`).toBe(depth);
+      expect(refusal(`${'('.repeat(d)}1${')'.repeat(d)}`)?.message, `parentheses ${d}`).toBe(
+        d * 2 + 1 > 4000 ? 'Not a valid formula! A formula holds at most 4000 characters.' : depth,
+      );
+      expect(
+        refusal(`${'SQRT('.repeat(Math.min(d, 600))}4${')'.repeat(Math.min(d, 600))}`)?.message,
+        `functions ${d}`,
+      ).toBe(depth);
     }
     expect(refusal(`${'-'.repeat(33)}1`)?.message).toBe(depth);
     expect(refusal(`1+${'-'.repeat(31)}1`)?.message).toBeUndefined();
@@ -52,12 +61,16 @@ describe('formula bounds (issue 18: nested and huge formulas answered 500)', () 
   it('still compiles and evaluates formulas at the bounds (deep inside a call stack as in a service)', () => {
     const deep = (n: number, f: () => number): number => (n === 0 ? f() : deep(n - 1, f) + 0);
     const ops = ['+', '*', '-', '/', '^', '&'];
-    const mixed = Array.from({ length: 250 }, (_, i) => `Q1_${i + 2}`).reduce((a, b, i) => `${a}${ops[i % ops.length]}${b}`);
+    const mixed = Array.from({ length: 250 }, (_, i) => `Q1_${i + 2}`).reduce(
+      (a, b, i) => `${a}${ops[i % ops.length]}${b}`,
+    );
     const text = `${'ABS('.repeat(13)}${'('.repeat(13)}${mixed}${')'.repeat(26)}`;
     expect(text.length).toBeLessThanOrEqual(4000);
-    expect(deep(5000, () => {
-      compileFormula(text).evaluate({ ref: () => 1 } as never);
-      return 1;
-    })).toBe(1);
+    expect(
+      deep(5000, () => {
+        compileFormula(text).evaluate({ ref: () => 1 } as never);
+        return 1;
+      }),
+    ).toBe(1);
   });
 });

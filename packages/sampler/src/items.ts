@@ -24,9 +24,24 @@ export function defaultOptions(type: ItemType): ItemOptions {
     case 'date':
       return { ...flags, minimum: { active: false, value: '' }, maximum: { active: false, value: '' } };
     case 'currency':
-      return { ...flags, allowDecimal: true, currency: 'USD', minimum: { active: false, value: 0 }, maximum: { active: false, value: 0 } };
+      return {
+        ...flags,
+        allowDecimal: true,
+        currency: 'USD',
+        minimum: { active: false, value: 0 },
+        maximum: { active: false, value: 0 },
+      };
     case 'calculated':
-      return { ...flags, showInForm: true, showInResults: true, allowDecimal: true, formula: '', calculation: null, editorState: null, error: '' };
+      return {
+        ...flags,
+        showInForm: true,
+        showInResults: true,
+        allowDecimal: true,
+        formula: '',
+        calculation: null,
+        editorState: null,
+        error: '',
+      };
     case 'concatenation':
       return { ...flags, showInForm: true, showInResults: true, concatenation: '', error: '' };
     case 'barcode':
@@ -68,7 +83,11 @@ export function itemValid(item: Item, lang: string, body?: Pick<SchemaBody, 'ent
     case 'instruction':
       return !blank(name) && !blank(text(item.instruction, lang));
     case 'barcode':
-      return !blank(name) && (!item.options.restrictType || (item.options.codeTypes ?? []).some((c) => (BARCODE_FORMATS as readonly string[]).includes(c)));
+      return (
+        !blank(name) &&
+        (!item.options.restrictType ||
+          (item.options.codeTypes ?? []).some((c) => (BARCODE_FORMATS as readonly string[]).includes(c)))
+      );
     default:
       return !blank(item.name[lang]);
   }
@@ -84,7 +103,8 @@ export const RULE_PROBLEMS = {
 export function ruleProblems(item: Item): string[] {
   const o = item.options;
   const out: string[] = [];
-  const n = (b: { active: boolean; value: number } | undefined) => (b?.active && Number.isFinite(Number(b.value)) ? Number(b.value) : undefined);
+  const n = (b: { active: boolean; value: number } | undefined) =>
+    b?.active && Number.isFinite(Number(b.value)) ? Number(b.value) : undefined;
   const bounds = [n(o.minLength), n(o.maxLength), n(o.minChoices), n(o.maxChoices)];
   if (bounds.some((v) => v !== undefined && v < 0)) out.push(RULE_PROBLEMS.negative);
   const [minLength, maxLength, minChoices, maxChoices] = bounds;
@@ -99,7 +119,9 @@ export function ruleProblems(item: Item): string[] {
 
 /** Primary key questions of a schema; more than one is flagged (hasMultiplePrimaryKeys). */
 export function primaryKeys(body: SchemaBody): Item[] {
-  return Object.values(body.entities.items).filter((i) => !i.deleted && isQuestion(i) && i.options.isPrimaryKey === true);
+  return Object.values(body.entities.items).filter(
+    (i) => !i.deleted && isQuestion(i) && i.options.isPrimaryKey === true,
+  );
 }
 
 export function hasMultiplePrimaryKeys(body: SchemaBody): boolean {
@@ -124,11 +146,15 @@ export function saveRefusal(projectState: string, projectType: string, body: Sch
 
 /** Currencies (code, name, symbol) from the platform's ISO 4217 data. */
 export function currencies(locale = 'en'): { code: string; name: string; symbol: string }[] {
-  const codes = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('currency') ?? ['USD', 'EUR', 'KES'];
+  const codes = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.(
+    'currency',
+  ) ?? ['USD', 'EUR', 'KES'];
   const names = new Intl.DisplayNames([locale], { type: 'currency' });
   return codes.map((code) => {
     const symbol =
-      new Intl.NumberFormat(locale, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? code;
+      new Intl.NumberFormat(locale, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' })
+        .formatToParts(0)
+        .find((p) => p.type === 'currency')?.value ?? code;
     return { code, name: names.of(code) ?? code, symbol };
   });
 }

@@ -26,7 +26,8 @@ export function patternProblem(pattern: string): string | undefined {
   } catch {
     return PATTERN_PROBLEMS.invalid;
   }
-  if (BACKTRACKING_ONLY.test(pattern.replace(/\\\\/g, '').replace(/\[(?:\\.|[^\]\\])*\]/g, ''))) return PATTERN_PROBLEMS.unsupported;
+  if (BACKTRACKING_ONLY.test(pattern.replace(/\\\\/g, '').replace(/\[(?:\\.|[^\]\\])*\]/g, '')))
+    return PATTERN_PROBLEMS.unsupported;
   if (!safeRegex(pattern)) return PATTERN_PROBLEMS.slow;
   return undefined;
 }

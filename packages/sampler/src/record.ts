@@ -15,9 +15,17 @@ export type RecordValidity = { valid: true } | { valid: false; message: string; 
  * At least one question answered; shown lookup questions answered (the primary key first); shown required
  * questions answered. `lenient` (the third argument) skips the lookup and required checks, for drafts.
  */
-export function recordValidity(body: SchemaBody, answers: Answers, shown: Map<number, Visibility>, lenient = false): RecordValidity {
-  const questions = Object.values(body.entities.items).filter((i) => !i.deleted && isQuestion(i) && i.type !== 'calculated' && i.type !== 'concatenation');
-  if (!questions.some((q) => isAnswered(answers[String(q.id)]))) return { valid: false, message: RECORD_MESSAGES.noAnswer, itemIds: [] };
+export function recordValidity(
+  body: SchemaBody,
+  answers: Answers,
+  shown: Map<number, Visibility>,
+  lenient = false,
+): RecordValidity {
+  const questions = Object.values(body.entities.items).filter(
+    (i) => !i.deleted && isQuestion(i) && i.type !== 'calculated' && i.type !== 'concatenation',
+  );
+  if (!questions.some((q) => isAnswered(answers[String(q.id)])))
+    return { valid: false, message: RECORD_MESSAGES.noAnswer, itemIds: [] };
   if (lenient) return { valid: true };
   const visible = questions.filter((q) => shown.get(q.id) === 'shown');
   const missing = (ids: number[]) => ids.filter((id) => !isAnswered(answers[String(id)]));
@@ -28,7 +36,8 @@ export function recordValidity(body: SchemaBody, answers: Answers, shown: Map<nu
   const required = visible
     .filter((q) => q.options.isRequiredQuestion === true || blockRequiresAll(body, q.id))
     .map((q) => q.id);
-  if (missing(required).length > 0) return { valid: false, message: RECORD_MESSAGES.required, itemIds: missing(required) };
+  if (missing(required).length > 0)
+    return { valid: false, message: RECORD_MESSAGES.required, itemIds: missing(required) };
   return { valid: true };
 }
 
@@ -36,8 +45,16 @@ export function recordValidity(body: SchemaBody, answers: Answers, shown: Map<nu
 export function requiredUnanswered(body: SchemaBody, answers: Answers, shown: Map<number, Visibility>): number[] {
   return itemsInOrder(body)
     .map((e) => e.item)
-    .filter((q) => isQuestion(q) && q.type !== 'calculated' && q.type !== 'concatenation' && shown.get(q.id) === 'shown')
-    .filter((q) => q.options.isPrimaryKey || q.options.isLookupQuestion || q.options.isRequiredQuestion === true || blockRequiresAll(body, q.id))
+    .filter(
+      (q) => isQuestion(q) && q.type !== 'calculated' && q.type !== 'concatenation' && shown.get(q.id) === 'shown',
+    )
+    .filter(
+      (q) =>
+        q.options.isPrimaryKey ||
+        q.options.isLookupQuestion ||
+        q.options.isRequiredQuestion === true ||
+        blockRequiresAll(body, q.id),
+    )
     .filter((q) => !isAnswered(answers[String(q.id)]))
     .map((q) => q.id);
 }
@@ -45,6 +62,7 @@ export function requiredUnanswered(body: SchemaBody, answers: Answers, shown: Ma
 /** A category marked "all questions required" makes its questions required. */
 function blockRequiresAll(body: SchemaBody, itemId: number): boolean {
   return Object.values(body.entities.blocks).some(
-    (b) => !b.deleted && b.markTypes.allQuestionsRequired && b.entities.some((e) => e.type === 'item' && e.id === itemId),
+    (b) =>
+      !b.deleted && b.markTypes.allQuestionsRequired && b.entities.some((e) => e.type === 'item' && e.id === itemId),
   );
 }

@@ -7,20 +7,52 @@ import { hasMultiplePrimaryKeys, itemValid, saveRefusal, currencies } from './it
 import { recordValidity, RECORD_MESSAGES } from './record.js';
 import { newSchemaBody, type ConditionEntry, type Item } from './schema.js';
 
-const item = (type: Item['type'], patch: Partial<Item> = {}): Item => ({ id: 1, name: { en: 'Q' }, codeName: 'q', type, options: {}, deleted: false, ...patch });
+const item = (type: Item['type'], patch: Partial<Item> = {}): Item => ({
+  id: 1,
+  name: { en: 'Q' },
+  codeName: 'q',
+  type,
+  options: {},
+  deleted: false,
+  ...patch,
+});
 
 describe('item validity (spec 001 §5)', () => {
   it('never accepts empty', () => expect(itemValid(item('empty'), 'en')).toBe(false));
   it('needs a non-blank name for the plain types', () => {
-    for (const type of ['binary', 'open', 'calculated', 'date', 'geotag', 'image', 'signature', 'concatenation'] as const) {
+    for (const type of [
+      'binary',
+      'open',
+      'calculated',
+      'date',
+      'geotag',
+      'image',
+      'signature',
+      'concatenation',
+    ] as const) {
       expect(itemValid(item(type), 'en')).toBe(true);
       expect(itemValid(item(type, { name: { en: '  ' } }), 'en')).toBe(false);
     }
   });
   it('needs number and currency minimums not above the maximum (blank is 0)', () => {
-    expect(itemValid(item('number', { options: { minimum: { active: true, value: 5 }, maximum: { active: true, value: 3 } } }), 'en')).toBe(false);
-    expect(itemValid(item('currency', { options: { minimum: { active: true, value: '' }, maximum: { active: true, value: 0 } } }), 'en')).toBe(true);
-    expect(itemValid(item('number', { options: { minimum: { active: true, value: 1 }, maximum: { active: true, value: '' } } }), 'en')).toBe(false);
+    expect(
+      itemValid(
+        item('number', { options: { minimum: { active: true, value: 5 }, maximum: { active: true, value: 3 } } }),
+        'en',
+      ),
+    ).toBe(false);
+    expect(
+      itemValid(
+        item('currency', { options: { minimum: { active: true, value: '' }, maximum: { active: true, value: 0 } } }),
+        'en',
+      ),
+    ).toBe(true);
+    expect(
+      itemValid(
+        item('number', { options: { minimum: { active: true, value: 1 }, maximum: { active: true, value: '' } } }),
+        'en',
+      ),
+    ).toBe(false);
   });
   it('needs a choice for choice questions, text for instructions, code types for restricted barcodes', () => {
     expect(itemValid(item('choice', { options: { choices: [] } }), 'en')).toBe(false);
@@ -42,7 +74,9 @@ describe('schema save refusals (spec 001 §5)', () => {
     expect(saveRefusal('O', 'S', body)).toBe('Cannot edit schema for this project!');
     expect(saveRefusal('F', 'S', body)).toBe('Cannot edit schema for this project!');
     expect(saveRefusal('P', 'L', body)).toBe('Cannot save longitudinal schema without a primary key!');
-    body = updateItem(updateItem(body, q1.id, { options: { isPrimaryKey: true } }), q2.id, { options: { isPrimaryKey: true } });
+    body = updateItem(updateItem(body, q1.id, { options: { isPrimaryKey: true } }), q2.id, {
+      options: { isPrimaryKey: true },
+    });
     expect(hasMultiplePrimaryKeys(body)).toBe(true);
     expect(saveRefusal('P', 'S', body)).toBe('Cannot save schema with multiple primary keys!');
     expect(saveRefusal('P', 'L', newSchemaBody('L'))).toBeUndefined();
@@ -55,8 +89,17 @@ describe('schema save refusals (spec 001 §5)', () => {
 });
 
 describe('conditions (spec 001 §5)', () => {
-  const t = (itemId: number, condition: number[] | Record<string, number>, finalized = true): ConditionEntry => ({ itemId, schemaId: 0, condition, finalized });
-  const ctx = (answers: Record<string, unknown>, other?: ConditionContext['other']): ConditionContext => ({ schemaId: 9, answers, ...(other ? { other } : {}) });
+  const t = (itemId: number, condition: number[] | Record<string, number>, finalized = true): ConditionEntry => ({
+    itemId,
+    schemaId: 0,
+    condition,
+    finalized,
+  });
+  const ctx = (answers: Record<string, unknown>, other?: ConditionContext['other']): ConditionContext => ({
+    schemaId: 9,
+    answers,
+    ...(other ? { other } : {}),
+  });
   it('tests choice overlap and ranges', () => {
     expect(evaluateConditions([t(1, [4, 5])], ctx({ 1: [5, 7] }))).toBe(true);
     expect(evaluateConditions([t(1, [4, 5])], ctx({ 1: 6 }))).toBe(false);
@@ -94,7 +137,9 @@ describe('conditions (spec 001 §5)', () => {
     const q = addItem(b.body, b.id, 'number', 'en', 'Age');
     const c = addBlock(q.body, { en: 'Adults' });
     const a = addItem(c.body, c.id, 'open', 'en', 'Job');
-    body = updateBlock(a.body, c.id, { conditions: [{ itemId: q.id, schemaId: 0, condition: { $gte: 18 }, finalized: true }] });
+    body = updateBlock(a.body, c.id, {
+      conditions: [{ itemId: q.id, schemaId: 0, condition: { $gte: 18 }, finalized: true }],
+    });
     expect(visibility(body, ctx({})).items.get(a.id)).toBe('maybe');
     expect(visibility(body, ctx({ [q.id]: 30 })).items.get(a.id)).toBe('shown');
     expect(visibility(body, ctx({ [q.id]: 10 })).items.get(a.id)).toBe('skipped');
@@ -115,9 +160,16 @@ describe('record validity (spec 001 §5)', () => {
   it('needs an answer, then the primary key, then the lookups, then the required questions', () => {
     const { body, shown, req } = setup();
     expect(recordValidity(body, {}, shown)).toMatchObject({ valid: false, message: RECORD_MESSAGES.noAnswer });
-    expect(recordValidity(body, { 2: 'Ana' }, shown)).toMatchObject({ message: 'Primary question must be answered to save this record.' });
-    expect(recordValidity(body, { 1: 7, [req]: 'x' }, shown)).toMatchObject({ message: 'All lookup questions must be answered to save this record.' });
-    expect(recordValidity(body, { 1: 7, 2: 'Ana', [req]: '' }, shown)).toMatchObject({ message: 'All required questions must be answered to save this record.', itemIds: [req] });
+    expect(recordValidity(body, { 2: 'Ana' }, shown)).toMatchObject({
+      message: 'Primary question must be answered to save this record.',
+    });
+    expect(recordValidity(body, { 1: 7, [req]: 'x' }, shown)).toMatchObject({
+      message: 'All lookup questions must be answered to save this record.',
+    });
+    expect(recordValidity(body, { 1: 7, 2: 'Ana', [req]: '' }, shown)).toMatchObject({
+      message: 'All required questions must be answered to save this record.',
+      itemIds: [req],
+    });
     expect(recordValidity(body, { 1: 7, 2: 'Ana', [req]: 'Kibera' }, shown)).toEqual({ valid: true });
   });
   it('skips hidden questions and, leniently, the required checks', () => {
@@ -125,7 +177,10 @@ describe('record validity (spec 001 §5)', () => {
     shown.set(req, 'skipped');
     expect(recordValidity(body, { 1: 7, 2: 'Ana' }, shown)).toEqual({ valid: true });
     expect(recordValidity(body, { 2: 'Ana' }, shown, true)).toEqual({ valid: true });
-    expect(recordValidity(body, { 1: null, 2: undefined }, shown, true)).toMatchObject({ valid: false, message: RECORD_MESSAGES.noAnswer });
+    expect(recordValidity(body, { 1: null, 2: undefined }, shown, true)).toMatchObject({
+      valid: false,
+      message: RECORD_MESSAGES.noAnswer,
+    });
   });
 });
 
@@ -151,9 +206,15 @@ describe('concatenation (spec 001 §5)', () => {
   it('joins with underscores, spaces become underscores, dates become year_month_day', () => {
     const { body, ids } = setup();
     const answers = { [ids.first]: 'Ana Maria', [ids.born]: '1990-04-07', [ids.sex]: [ids.f] };
-    expect(concatenate(body, 'first_name,born,sex', answers, 'en')).toEqual({ value: 'Ana_Maria_1990_04_07_Female_person' });
-    expect(concatenate(body, 'first_name,born', { [ids.first]: 'Ana' }, 'en')).toEqual({ error: "Please answer 'Born' to see the concatenation" });
-    expect(concatenate(body, 'first_name,where', { [ids.first]: 'Ana' }, 'en')).toEqual({ error: 'Unknown question type: geotag' });
+    expect(concatenate(body, 'first_name,born,sex', answers, 'en')).toEqual({
+      value: 'Ana_Maria_1990_04_07_Female_person',
+    });
+    expect(concatenate(body, 'first_name,born', { [ids.first]: 'Ana' }, 'en')).toEqual({
+      error: "Please answer 'Born' to see the concatenation",
+    });
+    expect(concatenate(body, 'first_name,where', { [ids.first]: 'Ana' }, 'en')).toEqual({
+      error: 'Unknown question type: geotag',
+    });
   });
 });
 

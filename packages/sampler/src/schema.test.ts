@@ -15,13 +15,24 @@ describe('newSchemaBody', () => {
       type: 'number',
       options: { isPrimaryKey: true, minimum: { value: 0 }, maximum: { value: 10_000_000 } },
     });
-    expect(body.entities.items['2']).toMatchObject({ codeName: 'name', type: 'open', options: { isLookupQuestion: true } });
+    expect(body.entities.items['2']).toMatchObject({
+      codeName: 'name',
+      type: 'open',
+      options: { isLookupQuestion: true },
+    });
     expect(countQuestions(body)).toBe(2);
   });
   it('does not count deleted items, instructions or empty items', () => {
     const body = newSchemaBody('L');
     body.entities.items['2']!.deleted = true;
-    body.entities.items['3'] = { id: 3, name: { en: 'Read this' }, codeName: 'i', type: 'instruction', options: {}, deleted: false };
+    body.entities.items['3'] = {
+      id: 3,
+      name: { en: 'Read this' },
+      codeName: 'i',
+      type: 'instruction',
+      options: {},
+      deleted: false,
+    };
     expect(countQuestions(body)).toBe(1);
   });
 });

@@ -230,7 +230,9 @@ export function itemsInOrder(body: SchemaBody): { item: Item; blockId: number; t
 
 /** The block that holds an item (or a block) directly. */
 export function parentOf(body: SchemaBody, ref: EntityRef): Block | undefined {
-  return Object.values(body.entities.blocks).find((b) => !b.deleted && b.entities.some((e) => e.type === ref.type && e.id === ref.id));
+  return Object.values(body.entities.blocks).find(
+    (b) => !b.deleted && b.entities.some((e) => e.type === ref.type && e.id === ref.id),
+  );
 }
 
 /** The text of a localized field in `lang`, falling back to the primary language, then any. */

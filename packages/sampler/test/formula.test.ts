@@ -1,19 +1,31 @@
 // The formula conformance table: every case of formula-conformance.json against Excel's result.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileFormula, FormulaCompileError, FormulaError, NOT_SAVED_SUFFIX, type EvalContext, type Value } from '../src/index.js';
+import {
+  compileFormula,
+  FormulaCompileError,
+  FormulaError,
+  NOT_SAVED_SUFFIX,
+  type EvalContext,
+  type Value,
+} from '../src/index.js';
 
 interface Case {
   formula: string;
   expected: number | string | boolean | { error: string } | { compile: string };
 }
-const { cases } = JSON.parse(readFileSync(new URL('./conformance/formula-conformance.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const { cases } = JSON.parse(
+  readFileSync(new URL('./conformance/formula-conformance.json', import.meta.url), 'utf8'),
+) as { cases: Case[] };
 
 const answers: Record<string, Value> = { '1_1': 10, '1_2': 4, '1_3': 'Nairobi', '1_4': null, '1_5': 2.5, '2_1': 45000 };
 const ctx: EvalContext = {
   now: () => new Date('2026-11-22T12:00:00Z'),
   ref: (block, item) => {
-    if (item === '*') return Object.entries(answers).filter(([k]) => k.startsWith(`${block}_`)).map(([, v]) => v as Exclude<Value, unknown[]>);
+    if (item === '*')
+      return Object.entries(answers)
+        .filter(([k]) => k.startsWith(`${block}_`))
+        .map(([, v]) => v as Exclude<Value, unknown[]>);
     const k = `${block}_${item}`;
     return k in answers ? answers[k]! : new FormulaError('REF');
   },

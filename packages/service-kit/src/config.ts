@@ -77,7 +77,9 @@ export function loadConfig<T extends z.ZodRawShape>(
       result.error.issues.map((issue) => {
         const name = issue.path.join('.');
         const missing = cleaned[name] === undefined;
-        return missing ? `${name}: is required but not set` : `${name}: ${issue.message} (got "${String(cleaned[name])}")`;
+        return missing
+          ? `${name}: is required but not set`
+          : `${name}: ${issue.message} (got "${String(cleaned[name])}")`;
       }),
     );
   }

@@ -2,7 +2,16 @@
 // configured ack wait, then a loop that pulls bounded batches, hands them to the service, acks what succeeded and
 // naks what failed, and on stop lets the batch in hand finish. The results ingestion and the export workers both run
 // on it.
-import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type Consumer, type ConsumerMessages, type JsMsg, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type Consumer,
+  type ConsumerMessages,
+  type JsMsg,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import type { Logger } from './logger.js';
 import { metrics } from './metrics.js';
 import type { Nats } from './nats.js';

@@ -42,7 +42,10 @@ export interface MigrationResult {
  * in order. An advisory lock keeps concurrent replicas from migrating at the same time. Forward-only: an applied
  * file is never run again, and a recorded version whose file disappeared is an error.
  */
-export async function migrate(sql: Sql, options: { schema: string; dir: string; log: Logger }): Promise<MigrationResult> {
+export async function migrate(
+  sql: Sql,
+  options: { schema: string; dir: string; log: Logger },
+): Promise<MigrationResult> {
   const { schema, dir, log } = options;
   if (!SCHEMA_NAME.test(schema)) throw new Error(`bad schema name: ${schema}`);
   const files = (await readdir(dir)).filter((f) => /^\d{4}-[\w-]+\.sql$/.test(f)).sort();
@@ -56,15 +59,18 @@ export async function migrate(sql: Sql, options: { schema: string; dir: string; 
       applied_at timestamptz(3) not null default now()
     )`);
     const done = new Map(
-      (await reserved.unsafe<{ version: number; name: string }[]>(`select version, name from ${schema}.schema_migrations`)).map(
-        (r) => [r.version, r.name],
-      ),
+      (
+        await reserved.unsafe<{ version: number; name: string }[]>(
+          `select version, name from ${schema}.schema_migrations`,
+        )
+      ).map((r) => [r.version, r.name]),
     );
     const known = new Map(files.map((f) => [Number.parseInt(f.slice(0, 4), 10), f]));
     for (const [version, name] of done) {
       const file = known.get(version);
       if (file === undefined) throw new Error(`${schema}: migration ${name} is recorded but its file is missing`);
-      if (file !== name) throw new Error(`${schema}: migration ${version} was applied as ${name} but the file is now ${file}`);
+      if (file !== name)
+        throw new Error(`${schema}: migration ${version} was applied as ${name} but the file is now ${file}`);
     }
     const applied: string[] = [];
     for (const file of files) {
@@ -75,7 +81,10 @@ export async function migrate(sql: Sql, options: { schema: string; dir: string; 
       try {
         await reserved.unsafe(`set local search_path to ${schema}`);
         await reserved.unsafe(text);
-        await reserved.unsafe(`insert into ${schema}.schema_migrations (version, name) values ($1, $2)`, [version, file]);
+        await reserved.unsafe(`insert into ${schema}.schema_migrations (version, name) values ($1, $2)`, [
+          version,
+          file,
+        ]);
         await reserved.unsafe('commit');
       } catch (err) {
         await reserved.unsafe('rollback');
@@ -98,13 +107,16 @@ export async function migrate(sql: Sql, options: { schema: string; dir: string; 
  */
 export function transaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
   const outer = sql as unknown as { begin?: unknown; savepoint?: (f: (tx: unknown) => Promise<T>) => Promise<T> };
-  if (typeof outer.begin !== 'function' && typeof outer.savepoint === 'function') return outer.savepoint((tx) => fn(tx as Sql));
+  if (typeof outer.begin !== 'function' && typeof outer.savepoint === 'function')
+    return outer.savepoint((tx) => fn(tx as Sql));
   return sql.begin((tx) => fn(tx as unknown as Sql)) as Promise<T>;
 }
 
 /** Maps driver errors to what they mean for the domain (ODK's postgresErrorToProblem). */
 export function pgErrorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
 }
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_NOT_NULL_VIOLATION = '23502';

@@ -5,7 +5,13 @@ import { GRANT_KEY, GRANT_TTL_MS, grantOf, signGrant } from './grant.js';
 
 const secret = 'a-context-signing-secret-of-32-characters!';
 const caller = common.Caller.fromPartial({ user_id: 7, organization_id: 3 });
-const access = projects.ProjectAccess.fromPartial({ project_id: 42, organization_id: 3, screens: ['results', 'home'], actions: ['collect'], read_sites: [5, 6] });
+const access = projects.ProjectAccess.fromPartial({
+  project_id: 42,
+  organization_id: 3,
+  screens: ['results', 'home'],
+  actions: ['collect'],
+  read_sites: [5, 6],
+});
 const carrying = (token: string) => {
   const md = new Metadata();
   md.set(GRANT_KEY, token);
@@ -38,10 +44,21 @@ describe('project grants', () => {
     // More screens, same signature.
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
     const wider = projects.ProjectAccess.fromPartial({ ...access, screens: ['results', 'export', 'form'] });
-    const forged = Buffer.from(JSON.stringify({ ...claims, a: Buffer.from(projects.ProjectAccess.encode(wider).finish()).toString('base64') })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, a: Buffer.from(projects.ProjectAccess.encode(wider).finish()).toString('base64') }),
+    ).toString('base64url');
     expect(grantOf(secret, carrying(`${forged}.${sig}`), caller, 42, now)).toBeUndefined();
-    expect(grantOf(secret, carrying(signGrant('another-secret-of-at-least-32-characters', caller, access, now)), caller, 42, now)).toBeUndefined();
-    for (const bad of ['', '.', 'abc', `${payload}.`, `.${sig}`, `${payload}.${sig}x`, `!!!.${sig}`]) expect(grantOf(secret, carrying(bad), caller, 42, now), bad).toBeUndefined();
+    expect(
+      grantOf(
+        secret,
+        carrying(signGrant('another-secret-of-at-least-32-characters', caller, access, now)),
+        caller,
+        42,
+        now,
+      ),
+    ).toBeUndefined();
+    for (const bad of ['', '.', 'abc', `${payload}.`, `.${sig}`, `${payload}.${sig}x`, `!!!.${sig}`])
+      expect(grantOf(secret, carrying(bad), caller, 42, now), bad).toBeUndefined();
     // No secret configured: no grant is ever used.
     expect(grantOf('', carrying(token), caller, 42, now)).toBeUndefined();
     expect(grantOf(secret, new Metadata(), caller, 42, now)).toBeUndefined();

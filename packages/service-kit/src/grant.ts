@@ -28,7 +28,12 @@ const b64url = (b: Buffer) => b.toString('base64url');
 const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest();
 
 /** The grant for `caller` as metadata: `decidedAt` is when the projects service answered. */
-export function signGrant(secret: string, caller: common.Caller, access: projects.ProjectAccess, decidedAt: number): string {
+export function signGrant(
+  secret: string,
+  caller: common.Caller,
+  access: projects.ProjectAccess,
+  decidedAt: number,
+): string {
   const claims: GrantClaims = {
     u: caller.user_id,
     o: caller.organization_id,
@@ -44,7 +49,13 @@ export function signGrant(secret: string, caller: common.Caller, access: project
  * The project access a call carries for `caller` and `projectId`, or undefined (no grant, a bad signature, expired,
  * or decided for another caller or project). Never throws: an unusable grant is only not used.
  */
-export function grantOf(secret: string, metadata: Metadata | undefined, caller: common.Caller | undefined, projectId: number, now = Date.now()): projects.ProjectAccess | undefined {
+export function grantOf(
+  secret: string,
+  metadata: Metadata | undefined,
+  caller: common.Caller | undefined,
+  projectId: number,
+  now = Date.now(),
+): projects.ProjectAccess | undefined {
   if (!secret || !metadata || !caller || caller.user_id <= 0) return undefined;
   const token = metadata.get(GRANT_KEY)[0];
   if (typeof token !== 'string') return undefined;
@@ -56,7 +67,13 @@ export function grantOf(secret: string, metadata: Metadata | undefined, caller: 
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as GrantClaims;
-    if (claims.e < now || claims.u !== caller.user_id || claims.o !== caller.organization_id || claims.s !== caller.is_staff) return undefined;
+    if (
+      claims.e < now ||
+      claims.u !== caller.user_id ||
+      claims.o !== caller.organization_id ||
+      claims.s !== caller.is_staff
+    )
+      return undefined;
     const access = projects.ProjectAccess.decode(Buffer.from(claims.a, 'base64'));
     return access.project_id === projectId ? access : undefined;
   } catch {

@@ -31,7 +31,9 @@ type UnaryMethod<Req, Res> = (
 
 /** The promise form of a ts-proto client `C` for the methods its service definition `D` declares. */
 export type PromiseClient<D, C> = {
-  [K in keyof D & keyof C]: C[K] extends UnaryMethod<infer Req, infer Res> ? (req: Req, meta?: CallMeta) => Promise<Res> : never;
+  [K in keyof D & keyof C]: C[K] extends UnaryMethod<infer Req, infer Res>
+    ? (req: Req, meta?: CallMeta) => Promise<Res>
+    : never;
 } & { close(): void; raw: C };
 
 type ClientCtor<C> = {

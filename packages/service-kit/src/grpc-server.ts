@@ -36,7 +36,9 @@ export interface CallContext {
 
 /** The async form of a ts-proto generated server interface. */
 export type AsyncHandlers<S> = {
-  [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (req: Req, ctx: CallContext) => Promise<Res> : never;
+  [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res>
+    ? (req: Req, ctx: CallContext) => Promise<Res>
+    : never;
 };
 
 export function requestIdOf(metadata: Metadata): string {
@@ -106,7 +108,10 @@ function withProblemReplies(definition: ServiceDefinition): ServiceDefinition {
   const out: Record<string, ServiceDefinition[string]> = {};
   for (const [name, method] of Object.entries(definition)) {
     const serialize = method.responseSerialize;
-    out[name] = { ...method, responseSerialize: (value: unknown) => (value instanceof ProblemReply ? value.bytes : serialize(value)) };
+    out[name] = {
+      ...method,
+      responseSerialize: (value: unknown) => (value instanceof ProblemReply ? value.bytes : serialize(value)),
+    };
   }
   return out as ServiceDefinition;
 }

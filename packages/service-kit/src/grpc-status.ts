@@ -43,7 +43,8 @@ export function problemReply(problem: Problem): ProblemReply {
 
 /** The problem detail of a reply message, or undefined when it is an ordinary reply. */
 export function readProblemReply(bytes: Buffer): ProblemDetail | undefined {
-  if (bytes.length <= PROBLEM_TAG.length || !bytes.subarray(0, PROBLEM_TAG.length).equals(PROBLEM_TAG)) return undefined;
+  if (bytes.length <= PROBLEM_TAG.length || !bytes.subarray(0, PROBLEM_TAG.length).equals(PROBLEM_TAG))
+    return undefined;
   let length = 0;
   let scale = 1;
   let i = PROBLEM_TAG.length;

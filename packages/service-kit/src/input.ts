@@ -4,7 +4,10 @@ import type { z } from 'zod';
 import { problems, type FieldErrors } from './problems.js';
 
 /** Zod issues as field errors keyed by their dotted path under `prefix` ("filters.filters.0.operator"). */
-export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix?: string): FieldErrors {
+export function fieldErrorsOf(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  prefix?: string,
+): FieldErrors {
   const out: FieldErrors = {};
   for (const i of issues) {
     const key = [...(prefix ? [prefix] : []), ...i.path.map(String)].join('.') || 'non_field_errors';
@@ -14,7 +17,12 @@ export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; m
 }
 
 /** Parses `text` (empty means `empty`) with `schema`; bad JSON answers `notJson` on `field`. */
-export function parseJsonInput<S extends z.ZodType>(text: string, schema: S, field: string, options: { empty: unknown; notJson: string }): z.infer<S> {
+export function parseJsonInput<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  field: string,
+  options: { empty: unknown; notJson: string },
+): z.infer<S> {
   let raw: unknown = options.empty;
   if (text.trim() !== '') {
     try {

@@ -31,11 +31,18 @@ export class JobEvents {
     const deadline = Date.now() + ms;
     const sub = this.nc.subscribe(jobFinishedSubject(this.prefix, jobId), { max: 1 });
     let timer: NodeJS.Timeout | undefined;
-    const until = (at: number) => new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, at - Date.now()))));
+    const until = (at: number) =>
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, at - Date.now()))));
     try {
       // The server has the subscription before the first read, so an end between the two is not missed. While NATS
       // is away the flush waits for it: then the job is answered as it stands, at the deadline at the latest.
-      const listening = await Promise.race([this.nc.flush().then(() => true, () => false), until(deadline)]);
+      const listening = await Promise.race([
+        this.nc.flush().then(
+          () => true,
+          () => false,
+        ),
+        until(deadline),
+      ]);
       clearTimeout(timer);
       const now = await read();
       if (finished(now) || !listening) return now;

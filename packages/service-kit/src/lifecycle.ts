@@ -7,7 +7,8 @@ import type { Logger } from './logger.js';
  * How long a stopping process may take in all before it exits anyway (SHUTDOWN_DEADLINE_S, default 25 s: after the
  * drain of in-flight calls, SHUTDOWN_TIMEOUT_S, and within Kubernetes' default grace period of 30 s).
  */
-const SHUTDOWN_DEADLINE_MS = (Number(process.env.SHUTDOWN_DEADLINE_S) > 0 ? Number(process.env.SHUTDOWN_DEADLINE_S) : 25) * 1000;
+const SHUTDOWN_DEADLINE_MS =
+  (Number(process.env.SHUTDOWN_DEADLINE_S) > 0 ? Number(process.env.SHUTDOWN_DEADLINE_S) : 25) * 1000;
 
 /** Thrown by startService under MIGRATE=only once the migrations are done: the process exits 0. */
 export class MigrationsDone extends Error {
@@ -21,7 +22,9 @@ export class MigrationsDone extends Error {
  * Runs `main`. A ConfigError prints its list and exits 2; any other start-up failure exits 1.
  * `main` returns the function that stops what it started.
  */
-export function runMain(main: () => Promise<{ log: Logger; stop: () => Promise<void>; exitWithParent?: boolean }>): void {
+export function runMain(
+  main: () => Promise<{ log: Logger; stop: () => Promise<void>; exitWithParent?: boolean }>,
+): void {
   // Answers are matched against patterns written by form designers (packages/sampler/src/patterns.ts): a pattern
   // that backtracks too much falls back to V8's linear-time engine instead of holding the event loop.
   setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');

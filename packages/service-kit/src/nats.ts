@@ -54,7 +54,13 @@ export async function connectNats(servers: string, options: { name: string; log:
  */
 export async function connectNatsRetrying(
   servers: string,
-  options: { name: string; log: Logger; prepare: (nats: Nats) => Promise<void>; stopped: () => boolean; waitingMessage: string },
+  options: {
+    name: string;
+    log: Logger;
+    prepare: (nats: Nats) => Promise<void>;
+    stopped: () => boolean;
+    waitingMessage: string;
+  },
 ): Promise<Nats | undefined> {
   for (let attempt = 0; !options.stopped(); attempt++) {
     let nats: Nats | undefined;

@@ -9,11 +9,17 @@ import { describe, expect, it } from 'vitest';
 const root = dirname(dirname(createRequire(import.meta.url).resolve('postgres')));
 
 describe('the patched postgres driver', () => {
-  it.each(['src/connection.js', 'cjs/src/connection.js'])('guards a deferred write against a closed socket in %s', (file) => {
-    const source = readFileSync(join(root.endsWith('cjs') ? dirname(root) : root, file), 'utf8');
-    const nextWrite = source.slice(source.indexOf('function nextWrite('), source.indexOf('function connectTimedOut('));
-    expect(nextWrite).toMatch(/if \(!socket\) \{[^}]*error\(Errors\.connection\('CONNECTION_CLOSED'/);
-    // terminate() and closed() forget the cancelled timer and the buffered bytes (else the connection never writes again).
-    expect(source.match(/\n {4}clearImmediate\(nextWriteTimer\)\n\s*chunk = nextWriteTimer = null/g)).toHaveLength(2);
-  });
+  it.each(['src/connection.js', 'cjs/src/connection.js'])(
+    'guards a deferred write against a closed socket in %s',
+    (file) => {
+      const source = readFileSync(join(root.endsWith('cjs') ? dirname(root) : root, file), 'utf8');
+      const nextWrite = source.slice(
+        source.indexOf('function nextWrite('),
+        source.indexOf('function connectTimedOut('),
+      );
+      expect(nextWrite).toMatch(/if \(!socket\) \{[^}]*error\(Errors\.connection\('CONNECTION_CLOSED'/);
+      // terminate() and closed() forget the cancelled timer and the buffered bytes (else the connection never writes again).
+      expect(source.match(/\n {4}clearImmediate\(nextWriteTimer\)\n\s*chunk = nextWriteTimer = null/g)).toHaveLength(2);
+    },
+  );
 });

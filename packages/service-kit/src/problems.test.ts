@@ -7,9 +7,15 @@ const many = (n: number, message = 'No question of this form has this id.') =>
 
 describe(Problem.name, () => {
   it('keeps the first fields of a refusal with thousands, and says how many more there are', () => {
-    const p = problems.invalidFields({ non_field_errors: ['All required questions must be answered to save this record.'], ...many(3000) });
+    const p = problems.invalidFields({
+      non_field_errors: ['All required questions must be answered to save this record.'],
+      ...many(3000),
+    });
     expect(Object.keys(p.fields!)).toHaveLength(PROBLEM_LIMITS.fields + 1);
-    expect(p.fields!.non_field_errors).toEqual(['All required questions must be answered to save this record.', moreErrorsMessage(3000 - PROBLEM_LIMITS.fields)]);
+    expect(p.fields!.non_field_errors).toEqual([
+      'All required questions must be answered to save this record.',
+      moreErrorsMessage(3000 - PROBLEM_LIMITS.fields),
+    ]);
     expect(p.fields!['data.0.100000']).toEqual(['No question of this form has this id.']);
     expect(new TextEncoder().encode(JSON.stringify(p.fields)).length).toBeLessThanOrEqual(PROBLEM_LIMITS.bytes);
   });

@@ -34,7 +34,10 @@ const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)
  */
 export function boundFields(fields: FieldErrors): FieldErrors {
   const out: FieldErrors = {};
-  const messages = (v: unknown) => (Array.isArray(v) ? v : [v]).slice(0, PROBLEM_LIMITS.messagesPerField).map((m) => cut(String(m), PROBLEM_LIMITS.messageChars));
+  const messages = (v: unknown) =>
+    (Array.isArray(v) ? v : [v])
+      .slice(0, PROBLEM_LIMITS.messagesPerField)
+      .map((m) => cut(String(m), PROBLEM_LIMITS.messageChars));
   const general = fields.non_field_errors === undefined ? [] : messages(fields.non_field_errors);
   const entries = Object.entries(fields).filter(([k]) => k !== 'non_field_errors');
   let bytes = utf8.encode(JSON.stringify({ non_field_errors: [...general, moreErrorsMessage(entries.length)] })).length;
@@ -111,17 +114,26 @@ export const problems = {
   /** A form file whose conversion needed more memory than a conversion worker has. */
   conversionOutOfMemory: problem(
     '400.13',
-    () => "This form needs more memory to convert than a conversion may use, and was stopped; the project's form is unchanged. Split the file or remove rows, then try again.",
+    () =>
+      "This form needs more memory to convert than a conversion may use, and was stopped; the project's form is unchanged. Split the file or remove rows, then try again.",
   ),
   /** A form file the converter failed on in a way it does not explain (logged with the request id). */
-  conversionFailed: problem('400.14', () => "This file could not be converted into a form; the project's form is unchanged."),
+  conversionFailed: problem(
+    '400.14',
+    () => "This file could not be converted into a form; the project's form is unchanged.",
+  ),
   /** A public shared item asked for a view (filters, comparison, ...) other than the one it was shared with. */
   sharedViewOnly: problem(
     '400.15',
-    (fields: string) => `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`,
+    (fields: string) =>
+      `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`,
   ),
   /** Sharing an item with a view too large to travel in its link. */
-  sharedViewTooLarge: problem('400.16', (max: number) => `This view is too large to share (more than ${max} characters of filters and options): remove some filters.`),
+  sharedViewTooLarge: problem(
+    '400.16',
+    (max: number) =>
+      `This view is too large to share (more than ${max} characters of filters and options): remove some filters.`,
+  ),
 
   // 401: who are you?
   notAuthenticated: problem('401.1', () => 'Authentication credentials were not provided.'),
@@ -132,7 +144,10 @@ export const problems = {
   forbidden: problem('403.1', () => "You don't have access to this item."),
   linkQuota: problem('403.10', (what: 'responses' | 'files') => `This link has reached its limit of ${what}.`),
   /** A workspace administrator changing an account-wide attribute (the name) of an account other workspaces share. */
-  accountShared: problem('403.2', () => 'This account also belongs to other workspaces: only its owner can change its name.'),
+  accountShared: problem(
+    '403.2',
+    () => 'This account also belongs to other workspaces: only its owner can change its name.',
+  ),
   /** An API key on a route that is not a data route of its workspace (account, session, workspace administration). */
   apiKeyNotAllowed: problem('403.3', () => 'API keys cannot be used for this call.'),
 
@@ -176,7 +191,10 @@ export const problems = {
   // 413, 429: limits.
   payloadTooLarge: problem('413.1', () => 'Request body is too large.'),
   /** An uploaded file over the limit of what it is for (`what`: "Files", "Form files"), named in the message. */
-  fileTooLarge: problem('413.2', (what: string, limitBytes: number) => `${what} are limited to ${megabytes(limitBytes)}: this one is larger.`),
+  fileTooLarge: problem(
+    '413.2',
+    (what: string, limitBytes: number) => `${what} are limited to ${megabytes(limitBytes)}: this one is larger.`,
+  ),
   tooManyLoginAttempts: problem(
     '429.1',
     (seconds: number) => `Too many failed login attempts. Please try again in ${seconds} seconds.`,
@@ -187,7 +205,10 @@ export const problems = {
   internal: problem('500.1', () => 'Internal server error.'),
   unavailable: problem('503.1', () => 'A service is unavailable. Please try again shortly.'),
   /** Every conversion worker is busy and the queue is full; answered with Retry-After. */
-  conversionsBusy: problem('503.2', () => 'Too many forms are being converted right now. Please try again in a few seconds.'),
+  conversionsBusy: problem(
+    '503.2',
+    () => 'Too many forms are being converted right now. Please try again in a few seconds.',
+  ),
   timeout: problem('504.1', () => 'The request took too long. Please try again.'),
 } as const;
 

@@ -14,7 +14,10 @@ export function revocationBuckets(prefix: string): { sessions: string; users: st
 }
 
 /** One revocation: a session (`sid`), an API key (its prefix), or a user's share links issued before `at`. */
-export type Revocation = { kind: 'session'; ref: string; at: Date } | { kind: 'key'; ref: string; at: Date } | { kind: 'user'; ref: string; at: Date };
+export type Revocation =
+  | { kind: 'session'; ref: string; at: Date }
+  | { kind: 'key'; ref: string; at: Date }
+  | { kind: 'user'; ref: string; at: Date };
 
 const sessionKey = (sid: string) => `s.${sid}`;
 const apiKeyKey = (prefix: string) => `k.${prefix}`;
@@ -64,7 +67,11 @@ export interface RevocationCheck {
 }
 
 /** No revocations: for gateways built in unit tests without NATS. */
-export const NO_REVOCATIONS: RevocationCheck = { isSessionRevoked: () => false, isApiKeyRevoked: () => false, sharesRevokedBeforeS: () => 0 };
+export const NO_REVOCATIONS: RevocationCheck = {
+  isSessionRevoked: () => false,
+  isApiKeyRevoked: () => false,
+  sharesRevokedBeforeS: () => 0,
+};
 
 /** The reader's side (gateway): a local copy of both buckets, kept current by watching them. */
 export class RevocationList implements RevocationCheck {
@@ -108,7 +115,9 @@ export class RevocationList implements RevocationCheck {
         const [sessions, users] = await Promise.all([kvm.open(names.sessions), kvm.open(names.users)]);
         const ttl = (await sessions.status()).ttl;
         await Promise.all([
-          list.follow(sessions, (key, at) => (at === undefined ? list.sessions.delete(key) : list.sessions.set(key, at))),
+          list.follow(sessions, (key, at) =>
+            at === undefined ? list.sessions.delete(key) : list.sessions.set(key, at),
+          ),
           list.follow(users, (key, at) => {
             const id = Number(key);
             if (!Number.isSafeInteger(id)) return;

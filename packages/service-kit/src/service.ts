@@ -52,7 +52,11 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
   const { config } = options;
   const schema = options.schema ?? options.name;
   const log = createLogger(options.name, config.LOG_LEVEL);
-  const sql = createPool(config.DATABASE_URL, { schema, max: config.DB_POOL_SIZE, appName: `fieldwork-${options.name}` });
+  const sql = createPool(config.DATABASE_URL, {
+    schema,
+    max: config.DB_POOL_SIZE,
+    appName: `fieldwork-${options.name}`,
+  });
   const dir = options.migrations instanceof URL ? fileURLToPath(options.migrations) : options.migrations;
   if (config.MIGRATE !== 'skip') {
     await migrate(sql, { schema, dir, log });
@@ -63,8 +67,13 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
     log.info('migrations done (MIGRATE=only)');
     throw new MigrationsDone();
   }
-  const metrics = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GRPC_HOST, service: options.name, log }) : undefined;
-  const nats = options.nats ? await connectNats(config.NATS_URL ?? 'nats://127.0.0.1:4222', { name: `fieldwork-${options.name}`, log }) : undefined;
+  const metrics =
+    config.METRICS_PORT > 0
+      ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GRPC_HOST, service: options.name, log })
+      : undefined;
+  const nats = options.nats
+    ? await connectNats(config.NATS_URL ?? 'nats://127.0.0.1:4222', { name: `fieldwork-${options.name}`, log })
+    : undefined;
   const built = await options.build({ log, sql, ...(nats ? { nats } : {}) });
   const grpc = await startGrpcServer({ host: config.GRPC_HOST, port: options.grpcPort, services: built.services, log });
 

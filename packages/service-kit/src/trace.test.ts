@@ -10,7 +10,14 @@ describe('W3C trace context', () => {
     expect(child.spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(child.spanId).not.toBe(parent!.spanId);
     expect(formatTraceparent(child)).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01$/);
-    for (const bad of [undefined, '', 'nonsense', '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7']) {
+    for (const bad of [
+      undefined,
+      '',
+      'nonsense',
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
+      '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7',
+    ]) {
       expect(parseTraceparent(bad), String(bad)).toBeUndefined();
     }
     const root = childTrace(undefined);

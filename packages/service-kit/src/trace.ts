@@ -23,7 +23,11 @@ export function parseTraceparent(header: string | undefined): TraceContext | und
 
 /** A child of `parent` (same trace, new span id), or the root of a new trace. */
 export function childTrace(parent: TraceContext | undefined): TraceContext {
-  return { traceId: parent?.traceId ?? randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), flags: parent?.flags ?? '01' };
+  return {
+    traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
+    spanId: randomBytes(8).toString('hex'),
+    flags: parent?.flags ?? '01',
+  };
 }
 
 export const formatTraceparent = (t: TraceContext) => `00-${t.traceId}-${t.spanId}-${t.flags}`;

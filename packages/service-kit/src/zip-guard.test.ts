@@ -79,7 +79,10 @@ describe('checkZip', () => {
   });
 
   it('refuses archives that expand past the total, or hold too many parts', async () => {
-    const parts = Array.from({ length: 20 }, (_, i) => ({ name: `xl/part${i}.xml`, data: Buffer.from(randomBytes(450_000).toString('hex')) })); // 900 KB each, hardly compressible: only the total is past
+    const parts = Array.from({ length: 20 }, (_, i) => ({
+      name: `xl/part${i}.xml`,
+      data: Buffer.from(randomBytes(450_000).toString('hex')),
+    })); // 900 KB each, hardly compressible: only the total is past
     await expect(checkZip(zip(parts), small)).rejects.toThrow(/would expand to more than 16 MB/);
     const many = Array.from({ length: 51 }, (_, i) => ({ name: `p${i}.xml`, data: Buffer.from('<a/>') }));
     await expect(checkZip(zip(many), small)).rejects.toThrow(/more than 50 parts/);

@@ -17,7 +17,12 @@ export interface ZipLimits {
   maxRatio: number;
 }
 
-export const XLSX_LIMITS: ZipLimits = { maxEntries: 10_000, maxEntryBytes: 1024 ** 3, maxTotalBytes: 2 * 1024 ** 3, maxRatio: 250 };
+export const XLSX_LIMITS: ZipLimits = {
+  maxEntries: 10_000,
+  maxEntryBytes: 1024 ** 3,
+  maxTotalBytes: 2 * 1024 ** 3,
+  maxRatio: 250,
+};
 
 /**
  * Sees the inflated bytes of one part as checkZip inflates it (so a caller can count what is inside without a second
@@ -38,7 +43,8 @@ const mb = (n: number) => `${(n / 1024 ** 2).toLocaleString('en', { maximumFract
 function open(source: string | Buffer): Promise<yauzl.ZipFile> {
   const options = { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: true };
   return new Promise((resolve, reject) => {
-    const done = (err: Error | null, zip?: yauzl.ZipFile) => (err || !zip ? reject(new UnsafeZip('The file is not a readable XLSX workbook.')) : resolve(zip));
+    const done = (err: Error | null, zip?: yauzl.ZipFile) =>
+      err || !zip ? reject(new UnsafeZip('The file is not a readable XLSX workbook.')) : resolve(zip);
     if (typeof source === 'string') yauzl.open(source, options, done);
     else yauzl.fromBuffer(source, options, done);
   });
@@ -58,18 +64,28 @@ export async function checkZip(
   let total = 0;
   try {
     await new Promise<void>((resolve, reject) => {
-      const refuse = (why: string) => reject(new UnsafeZip(`The workbook was refused: ${why}. A workbook this large or this compressed is not a spreadsheet export (it may be a zip bomb).`));
+      const refuse = (why: string) =>
+        reject(
+          new UnsafeZip(
+            `The workbook was refused: ${why}. A workbook this large or this compressed is not a spreadsheet export (it may be a zip bomb).`,
+          ),
+        );
       zip.on('error', () => reject(new UnsafeZip('The file is not a readable XLSX workbook.')));
       zip.on('end', () => resolve());
       zip.on('entry', (entry: yauzl.Entry) => {
         entries++;
-        if (entries > limits.maxEntries) return refuse(`it holds more than ${limits.maxEntries.toLocaleString('en')} parts`);
+        if (entries > limits.maxEntries)
+          return refuse(`it holds more than ${limits.maxEntries.toLocaleString('en')} parts`);
         if (entry.fileName.endsWith('/')) return zip.readEntry();
         const declared = entry.uncompressedSize;
-        if (declared > limits.maxEntryBytes) return refuse(`${entry.fileName} would expand to ${mb(declared)} (at most ${mb(limits.maxEntryBytes)})`);
-        if (total + declared > limits.maxTotalBytes) return refuse(`it would expand to more than ${mb(limits.maxTotalBytes)}`);
+        if (declared > limits.maxEntryBytes)
+          return refuse(`${entry.fileName} would expand to ${mb(declared)} (at most ${mb(limits.maxEntryBytes)})`);
+        if (total + declared > limits.maxTotalBytes)
+          return refuse(`it would expand to more than ${mb(limits.maxTotalBytes)}`);
         if (declared > 1024 ** 2 && declared / Math.max(1, entry.compressedSize) > limits.maxRatio) {
-          return refuse(`${entry.fileName} expands ${Math.round(declared / Math.max(1, entry.compressedSize))} times (at most ${limits.maxRatio})`);
+          return refuse(
+            `${entry.fileName} expands ${Math.round(declared / Math.max(1, entry.compressedSize))} times (at most ${limits.maxRatio})`,
+          );
         }
         let reader: PartReader | undefined;
         try {
@@ -94,7 +110,11 @@ export async function checkZip(
             }
           });
           // yauzl fails the stream when a part inflates to more or less than its header says.
-          stream.on('error', (e: Error) => reject(new UnsafeZip(`The workbook was refused: ${entry.fileName} is not what its header says (${e.message}).`)));
+          stream.on('error', (e: Error) =>
+            reject(
+              new UnsafeZip(`The workbook was refused: ${entry.fileName} is not what its header says (${e.message}).`),
+            ),
+          );
           stream.on('end', () => {
             total += bytes;
             try {

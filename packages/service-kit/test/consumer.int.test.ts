@@ -4,7 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { testInfra, type TestInfra } from '@fieldwork/launcher';
-import { connectNats, connectNatsRetrying, consumerLag, createLogger, ensureConsumer, ensureStream, startPullLoop, type Nats } from '../src/index.js';
+import {
+  connectNats,
+  connectNatsRetrying,
+  consumerLag,
+  createLogger,
+  ensureConsumer,
+  ensureStream,
+  startPullLoop,
+  type Nats,
+} from '../src/index.js';
 
 const log = createLogger('consumer-test', 'silent');
 let infra: TestInfra;
@@ -50,7 +59,12 @@ describe('ensureConsumer', () => {
   });
 
   it('throws the typed JetStream error when the stream does not exist', async () => {
-    const err = await ensureConsumer(nats.jsm, { stream: `${infra.natsPrefix}_NONE`, durable: 'x', ackWaitS: 5, maxAckPending: 10 }).catch((e: unknown) => e);
+    const err = await ensureConsumer(nats.jsm, {
+      stream: `${infra.natsPrefix}_NONE`,
+      durable: 'x',
+      ackWaitS: 5,
+      maxAckPending: 10,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JetStreamApiError);
     expect((err as JetStreamApiError).code).toBe(JetStreamApiCodes.StreamNotFound);
   });
@@ -80,7 +94,9 @@ describe(startPullLoop.name, () => {
       },
     });
     try {
-      await until(() => seen.filter((s) => s === '1').length === 2 && seen.length === 4).catch((e: unknown) => { throw new Error(JSON.stringify({ seen, failures }), { cause: e }); });
+      await until(() => seen.filter((s) => s === '1').length === 2 && seen.length === 4).catch((e: unknown) => {
+        throw new Error(JSON.stringify({ seen, failures }), { cause: e });
+      });
       // Redelivered at once (nak), not after the 30 s ack wait.
       expect([...seen].sort()).toEqual(['0', '1', '1', '2']);
       expect(failures).toBe(1);
@@ -146,7 +162,14 @@ describe(startPullLoop.name, () => {
 
   it('stops: a waiting pull ends at once, the batch in hand finishes and is acked', async () => {
     const idle = await fresh(0);
-    const idleLoop = startPullLoop(nats, { ...idle, batch: 1, expiresMs: 30_000, log, failureMessage: 'failed', handleMessage: async () => undefined });
+    const idleLoop = startPullLoop(nats, {
+      ...idle,
+      batch: 1,
+      expiresMs: 30_000,
+      log,
+      failureMessage: 'failed',
+      handleMessage: async () => undefined,
+    });
     await new Promise((r) => setTimeout(r, 200));
     const t0 = Date.now();
     await idleLoop.stop();
@@ -177,7 +200,15 @@ describe(startPullLoop.name, () => {
   it('pause waits for the batch in hand; nothing is pulled until resume', async () => {
     const { stream, durable, subject } = await fresh(1);
     const seen: string[] = [];
-    const loop = startPullLoop(nats, { stream, durable, batch: 1, expiresMs: 1000, log, failureMessage: 'failed', handleMessage: async (m) => void seen.push(m.string()) });
+    const loop = startPullLoop(nats, {
+      stream,
+      durable,
+      batch: 1,
+      expiresMs: 1000,
+      log,
+      failureMessage: 'failed',
+      handleMessage: async (m) => void seen.push(m.string()),
+    });
     try {
       await until(() => seen.length === 1);
       await loop.pause();
@@ -195,12 +226,26 @@ describe(startPullLoop.name, () => {
 describe(connectNatsRetrying.name, () => {
   it('prepares on connect, and gives up when stopped while NATS is away', async () => {
     let prepared = 0;
-    const ok = await connectNatsRetrying(infra.natsUrl, { name: 'retry-test', log, stopped: () => false, waitingMessage: 'waiting', prepare: async () => void prepared++ });
+    const ok = await connectNatsRetrying(infra.natsUrl, {
+      name: 'retry-test',
+      log,
+      stopped: () => false,
+      waitingMessage: 'waiting',
+      prepare: async () => void prepared++,
+    });
     expect(prepared).toBe(1);
     await ok?.close();
     let stopped = false;
     setTimeout(() => (stopped = true), 1500);
     // Nothing listens on port 1: it retries until stopped.
-    expect(await connectNatsRetrying('nats://127.0.0.1:1', { name: 'retry-test', log, stopped: () => stopped, waitingMessage: 'waiting', prepare: async () => undefined })).toBeUndefined();
+    expect(
+      await connectNatsRetrying('nats://127.0.0.1:1', {
+        name: 'retry-test',
+        log,
+        stopped: () => stopped,
+        waitingMessage: 'waiting',
+        prepare: async () => undefined,
+      }),
+    ).toBeUndefined();
   });
 });

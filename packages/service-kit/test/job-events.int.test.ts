@@ -44,14 +44,33 @@ describe(JobEvents.name, () => {
   it('reads once when the job has already finished, and answers at the deadline when no event comes', async () => {
     const waiter = new JobEvents(a.nc, infra.natsPrefix);
     let reads = 0;
-    expect(await waiter.settle('job-2', 10_000, async () => (reads++, 'done'), (s) => s === 'done')).toBe('done');
+    expect(
+      await waiter.settle(
+        'job-2',
+        10_000,
+        async () => (reads++, 'done'),
+        (s) => s === 'done',
+      ),
+    ).toBe('done');
     expect(reads).toBe(1);
     const t0 = Date.now();
-    expect(await waiter.settle('job-3', 500, async () => 'running', (s) => s === 'done')).toBe('running');
+    expect(
+      await waiter.settle(
+        'job-3',
+        500,
+        async () => 'running',
+        (s) => s === 'done',
+      ),
+    ).toBe('running');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(450);
     // Another job's event does not end the wait.
     const t1 = Date.now();
-    const other = waiter.settle('job-4', 800, async () => 'running', (s) => s === 'done');
+    const other = waiter.settle(
+      'job-4',
+      800,
+      async () => 'running',
+      (s) => s === 'done',
+    );
     new JobEvents(b.nc, infra.natsPrefix).announceFinished('job-5');
     expect(await other).toBe('running');
     expect(Date.now() - t1).toBeGreaterThanOrEqual(750);

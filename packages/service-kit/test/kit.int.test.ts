@@ -53,7 +53,9 @@ describe('migrate', () => {
   it('rolls a failing migration back whole and says which file failed', async () => {
     const other = createPool(infra.databaseUrl, { schema: 'kit_broken', appName: 'kit-test' });
     try {
-      await expect(migrate(other, { schema: 'kit_broken', dir: fixture('migrations-b'), log })).rejects.toThrow(/0002-broken\.sql failed/);
+      await expect(migrate(other, { schema: 'kit_broken', dir: fixture('migrations-b'), log })).rejects.toThrow(
+        /0002-broken\.sql failed/,
+      );
       expect((await other`select count(*)::int as n from kit_broken.things`)[0]!.n).toBe(0);
       expect((await other`select count(*)::int as n from kit_broken.schema_migrations`)[0]!.n).toBe(1);
     } finally {
@@ -73,7 +75,9 @@ describe('migrate', () => {
   it('serialises concurrent migrators with an advisory lock', async () => {
     const pools = [0, 1, 2].map(() => createPool(infra.databaseUrl, { schema: 'kit_race', appName: 'kit-test' }));
     try {
-      const results = await Promise.all(pools.map((p) => migrate(p, { schema: 'kit_race', dir: fixture('migrations-a'), log })));
+      const results = await Promise.all(
+        pools.map((p) => migrate(p, { schema: 'kit_race', dir: fixture('migrations-a'), log })),
+      );
       expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 2]);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
@@ -97,8 +101,17 @@ describe('loadConfig', () => {
     }
   });
   it('applies defaults and treats empty values as unset', () => {
-    const c = loadConfig({ ...serviceVars, PORT: vars.port(7) }, { PORT: '', EXIT_WITH_PARENT: 'yes', DATABASE_URL: 'postgres://x@h/db' });
-    expect(c).toMatchObject({ PORT: 7, LOG_LEVEL: 'info', EXIT_WITH_PARENT: true, GRPC_HOST: '127.0.0.1', DB_POOL_SIZE: 10 });
+    const c = loadConfig(
+      { ...serviceVars, PORT: vars.port(7) },
+      { PORT: '', EXIT_WITH_PARENT: 'yes', DATABASE_URL: 'postgres://x@h/db' },
+    );
+    expect(c).toMatchObject({
+      PORT: 7,
+      LOG_LEVEL: 'info',
+      EXIT_WITH_PARENT: true,
+      GRPC_HOST: '127.0.0.1',
+      DB_POOL_SIZE: 10,
+    });
   });
 });
 
@@ -116,7 +129,15 @@ describe('gRPC server', () => {
         if (req.email === 'bad') throw problems.invalidFields({ email: ['Enter a valid email address.'] });
         if (req.email === 'crash') throw new Error('database password is hunter2');
         // A request with thousands of bad values: 3,000 field errors (~150 kB of detail).
-        if (req.email === 'many') throw problems.invalidFields(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`data.0.${100000 + i}`, ['No question of this form has this id.']])));
+        if (req.email === 'many')
+          throw problems.invalidFields(
+            Object.fromEntries(
+              Array.from({ length: 3000 }, (_, i) => [
+                `data.0.${100000 + i}`,
+                ['No question of this form has this id.'],
+              ]),
+            ),
+          );
         return { email: ctx.requestId, exists: true };
       },
     };
@@ -172,7 +193,12 @@ describe('gRPC server', () => {
   it('answers a refusal with thousands of field errors at once, bounded, without its detail in the trailers, while the channel goes on', async () => {
     const port = await freePort();
     const impl = implement(auth.AuthServiceService, handlers(Promise.resolve()), log);
-    const server = await startGrpcServer({ host: '127.0.0.1', port, services: [{ name: 'fieldwork.auth.v1.AuthService', definition: auth.AuthServiceService, implementation: impl }], log });
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port,
+      services: [{ name: 'fieldwork.auth.v1.AuthService', definition: auth.AuthServiceService, implementation: impl }],
+      log,
+    });
     server.setServing(true);
     const client = createClient(auth.AuthServiceClient, `127.0.0.1:${port}`, { defaultTimeoutMs: 10_000 });
     try {
@@ -180,7 +206,9 @@ describe('gRPC server', () => {
       // Other calls on the same channel, in flight with the big refusal.
       const [refused, ...others] = await Promise.all([
         client.emailCheck({ email: 'many' }).catch((e: unknown) => e as Problem),
-        ...Array.from({ length: 5 }, (_, i) => client.emailCheck({ email: `ok${i}@b.co` }, { requestId: `req-ok-${i}-1234` })),
+        ...Array.from({ length: 5 }, (_, i) =>
+          client.emailCheck({ email: `ok${i}@b.co` }, { requestId: `req-ok-${i}-1234` }),
+        ),
       ]);
       expect(Date.now() - started).toBeLessThan(1000);
       expect(refused).toMatchObject({ code: '400.1' });
@@ -191,7 +219,9 @@ describe('gRPC server', () => {
       expect(Buffer.byteLength(JSON.stringify(fields))).toBeLessThanOrEqual(PROBLEM_LIMITS.bytes);
       expect(others.map((o) => o.email)).toEqual([0, 1, 2, 3, 4].map((i) => `req-ok-${i}-1234`));
       // A plain client sees the status and its message, and no detail in the trailers.
-      const raw = await new Promise<ServiceError>((resolve) => client.raw.emailCheck({ email: 'many' }, new Metadata(), (err) => resolve(err!)));
+      const raw = await new Promise<ServiceError>((resolve) =>
+        client.raw.emailCheck({ email: 'many' }, new Metadata(), (err) => resolve(err!)),
+      );
       expect(raw).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Invalid input.' });
       expect(raw.metadata.get('fw-problem')).toEqual([]);
       expect(JSON.stringify(raw.metadata.toJSON()).length).toBeLessThan(1024);
@@ -220,7 +250,12 @@ describe('gRPC server', () => {
       },
       log,
     );
-    const server = await startGrpcServer({ host: '127.0.0.1', port, services: [{ name: 'fieldwork.auth.v1.AuthService', definition: auth.AuthServiceService, implementation: impl }], log });
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port,
+      services: [{ name: 'fieldwork.auth.v1.AuthService', definition: auth.AuthServiceService, implementation: impl }],
+      log,
+    });
     server.setServing(true);
     const client = createClient(auth.AuthServiceClient, `127.0.0.1:${port}`, { defaultTimeoutMs: 300 });
     try {
@@ -242,7 +277,8 @@ describe('gRPC server', () => {
       check: (r: { service: string }, cb: (e: unknown, res: { status: string | number }) => void) => void;
       close(): void;
     };
-    const check = () => new Promise<string | number>((res, rej) => client.check({ service: '' }, (e, r) => (e ? rej(e) : res(r.status))));
+    const check = () =>
+      new Promise<string | number>((res, rej) => client.check({ service: '' }, (e, r) => (e ? rej(e) : res(r.status))));
     expect(await check()).toSatisfy((s) => s === 'NOT_SERVING' || s === 2);
     server.setServing(true);
     expect(await check()).toSatisfy((s) => s === 'SERVING' || s === 1);

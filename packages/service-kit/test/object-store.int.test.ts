@@ -7,7 +7,14 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { freePort } from '@fieldwork/launcher';
-import { FsObjectStore, InvalidObjectKeyError, ObjectNotFoundError, S3ObjectStore, verifyFsSignature, type ObjectStore } from '../src/index.js';
+import {
+  FsObjectStore,
+  InvalidObjectKeyError,
+  ObjectNotFoundError,
+  S3ObjectStore,
+  verifyFsSignature,
+  type ObjectStore,
+} from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-objects-'));
 const secret = 'x'.repeat(40);
@@ -29,7 +36,15 @@ const adapters: [string, () => ObjectStore][] = [
   [
     's3',
     () =>
-      new S3ObjectStore({ endPoint: '127.0.0.1', port: s3Port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1', bucket: 'fieldwork-test' }),
+      new S3ObjectStore({
+        endPoint: '127.0.0.1',
+        port: s3Port,
+        useSSL: false,
+        accessKey: 'S3RVER',
+        secretKey: 'S3RVER',
+        region: 'us-east-1',
+        bucket: 'fieldwork-test',
+      }),
   ],
 ];
 
@@ -77,13 +92,18 @@ describe.each(adapters)('%s object store', (kind, make) => {
         else this.destroy(new Error('client went away'));
       },
     });
-    await expect(store.put('unknown/failed.bin', failing, { contentType: 'text/csv' })).rejects.toThrow('client went away');
+    await expect(store.put('unknown/failed.bin', failing, { contentType: 'text/csv' })).rejects.toThrow(
+      'client went away',
+    );
     expect(await store.stat('unknown/failed.bin')).toBeUndefined();
   });
 
   it('streams 20 MiB in and out without holding it in memory', async () => {
     const before = process.memoryUsage().rss;
-    const { size } = await store.put('big/blob.bin', bigStream(20), { contentType: 'application/octet-stream', size: 20 * 1024 * 1024 });
+    const { size } = await store.put('big/blob.bin', bigStream(20), {
+      contentType: 'application/octet-stream',
+      size: 20 * 1024 * 1024,
+    });
     expect(size).toBe(20 * 1024 * 1024);
     let read = 0;
     let chunks = 0;
@@ -106,14 +126,19 @@ describe.each(adapters)('%s object store', (kind, make) => {
   });
 
   it('lists the keys under a prefix, and every key', async () => {
-    for (const key of ['list/a/1.txt', 'list/a/2 b.txt', 'list/b/3.txt']) await store.put(key, Buffer.from(key), { contentType: 'text/plain' });
+    for (const key of ['list/a/1.txt', 'list/a/2 b.txt', 'list/b/3.txt'])
+      await store.put(key, Buffer.from(key), { contentType: 'text/plain' });
     const under = async (prefix?: string) => {
       const keys: string[] = [];
       for await (const k of store.list(prefix)) keys.push(k);
       return keys.sort();
     };
     expect(await under('list/a/')).toEqual(['list/a/1.txt', 'list/a/2 b.txt']);
-    expect((await under()).filter((k) => k.startsWith('list/'))).toEqual(['list/a/1.txt', 'list/a/2 b.txt', 'list/b/3.txt']);
+    expect((await under()).filter((k) => k.startsWith('list/'))).toEqual([
+      'list/a/1.txt',
+      'list/a/2 b.txt',
+      'list/b/3.txt',
+    ]);
   });
 
   it('keeps keys with spaces and unicode', async () => {
@@ -140,18 +165,27 @@ describe.each(adapters)('%s object store', (kind, make) => {
       expect(await got.text()).toBe('a,b\n1,2\n');
       // Served as an attachment (not an image); an image inline with its image type whatever its PUT said.
       expect(got.headers.get('content-disposition')).toBe('attachment; filename="file.csv"');
-      await store.put('signed/photo.png', Buffer.from('<html><script>alert(1)</script></html>'), { contentType: 'text/html' });
+      await store.put('signed/photo.png', Buffer.from('<html><script>alert(1)</script></html>'), {
+        contentType: 'text/html',
+      });
       const photo = await fetch(await store.presignGet('signed/photo.png', { expiresInSeconds: 60 }));
       expect(photo.headers.get('content-type')).toBe('image/png');
       expect(photo.headers.get('content-disposition')).toBe('inline; filename="photo.png"');
-      expect((await fetch(await store.presignGet('signed/photo.png', { expiresInSeconds: 60, filename: 'photo.png' }))).headers.get('content-disposition')).toBe('attachment; filename="photo.png"');
+      expect(
+        (
+          await fetch(await store.presignGet('signed/photo.png', { expiresInSeconds: 60, filename: 'photo.png' }))
+        ).headers.get('content-disposition'),
+      ).toBe('attachment; filename="photo.png"');
       expect((await fetch(put, { method: 'PUT', body: 'x,y\n' })).status).toBe(200);
       expect(await text(await store.get('signed/upload.csv'))).toBe('x,y\n');
       const short = await store.presignGet('signed/file.csv', { expiresInSeconds: 1 });
       await new Promise((r) => setTimeout(r, 2100));
       expect((await fetch(short)).status).toBe(403);
     } else {
-      for (const [url, method] of [[get, 'GET'], [put, 'PUT']] as const) {
+      for (const [url, method] of [
+        [get, 'GET'],
+        [put, 'PUT'],
+      ] as const) {
         const u = new URL(url);
         expect(u.pathname).toMatch(/^\/api\/files\/signed\//);
         const key = decodeURIComponent(u.pathname.slice('/api/files/'.length));
@@ -166,7 +200,9 @@ describe.each(adapters)('%s object store', (kind, make) => {
         expect(verifyFsSignature(secret, method, key, exp, sig, params, (exp + 1) * 1000)).toBe(false);
       }
       // Every parameter is signed: one dropped, changed or added and the URL is refused.
-      const named = new URL(await store.presignGet('signed/file.csv', { expiresInSeconds: 60, filename: 'report.csv' }));
+      const named = new URL(
+        await store.presignGet('signed/file.csv', { expiresInSeconds: 60, filename: 'report.csv' }),
+      );
       const key = 'signed/file.csv';
       const exp = Number(named.searchParams.get('exp'));
       const sig = named.searchParams.get('sig')!;
@@ -176,8 +212,12 @@ describe.each(adapters)('%s object store', (kind, make) => {
       const sized = new URL(put);
       const putSig = sized.searchParams.get('sig')!;
       const putExp = Number(sized.searchParams.get('exp'));
-      expect(verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { type: 'text/csv', size: '4000000' })).toBe(false);
-      expect(verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { type: 'text/html', size: '4' })).toBe(false);
+      expect(
+        verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { type: 'text/csv', size: '4000000' }),
+      ).toBe(false);
+      expect(
+        verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { type: 'text/html', size: '4' }),
+      ).toBe(false);
       expect(verifyFsSignature(secret, 'PUT', 'signed/upload.csv', putExp, putSig, { size: '4' })).toBe(false);
     }
   }, 15_000);

@@ -33,7 +33,10 @@ export async function jetStreamAnswers(url: string): Promise<boolean> {
 }
 
 function natsBinary(): string | undefined {
-  return which('nats-server') ?? firstExisting(['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']);
+  return (
+    which('nats-server') ??
+    firstExisting(['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'])
+  );
 }
 
 export async function ensureNats(options: {
@@ -47,7 +50,8 @@ export async function ensureNats(options: {
   const { log } = options;
   const none = { started: false, stop: async () => {} };
   if (options.url) {
-    if (!(await jetStreamAnswers(options.url))) throw new Error(`no NATS with JetStream answers at NATS_URL ${options.url}`);
+    if (!(await jetStreamAnswers(options.url)))
+      throw new Error(`no NATS with JetStream answers at NATS_URL ${options.url}`);
     return { url: options.url, ...none };
   }
   for (const port of options.own ? [options.port] : [4222, options.port]) {

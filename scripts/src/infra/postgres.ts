@@ -17,7 +17,10 @@ export interface PostgresHandle {
   restart?(mode: 'fast' | 'immediate'): Promise<void>;
 }
 
-const LOCAL_CANDIDATES = ['postgres://postgres@127.0.0.1:5432/postgres', 'postgres://postgres@localhost/postgres?host=/var/run/postgresql'];
+const LOCAL_CANDIDATES = [
+  'postgres://postgres@127.0.0.1:5432/postgres',
+  'postgres://postgres@localhost/postgres?host=/var/run/postgresql',
+];
 
 export async function canConnect(url: string): Promise<boolean> {
   const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
@@ -66,7 +69,8 @@ export async function ensurePostgres(options: {
   const { log } = options;
   const none = { started: false, stop: async () => {} };
   if (options.url) {
-    if (!(await canConnect(options.url))) throw new Error(`PostgreSQL at DATABASE_URL does not answer: ${redact(options.url)}`);
+    if (!(await canConnect(options.url)))
+      throw new Error(`PostgreSQL at DATABASE_URL does not answer: ${redact(options.url)}`);
     return { adminUrl: options.url, ...none };
   }
   for (const url of options.own ? [] : LOCAL_CANDIDATES) {
@@ -93,8 +97,12 @@ export async function ensurePostgres(options: {
   const dir = join(options.dataDir, 'postgres');
   mkdirSync(dir, { recursive: true });
   if (isRoot()) {
-    const ids = await run('id', ['-u', 'postgres']).then((u) => Number(u.trim())).catch(() => undefined);
-    const gid = await run('id', ['-g', 'postgres']).then((g) => Number(g.trim())).catch(() => undefined);
+    const ids = await run('id', ['-u', 'postgres'])
+      .then((u) => Number(u.trim()))
+      .catch(() => undefined);
+    const gid = await run('id', ['-g', 'postgres'])
+      .then((g) => Number(g.trim()))
+      .catch(() => undefined);
     if (ids === undefined || gid === undefined) throw new Error('no postgres system user to run the cluster as');
     chownSync(dir, ids, gid);
   }
@@ -126,7 +134,9 @@ export async function ensurePostgres(options: {
       await start();
     },
     stop: async () => {
-      await pgRun(join(bin, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']).catch((err: unknown) => log(`stopping PostgreSQL: ${String(err)}`));
+      await pgRun(join(bin, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']).catch((err: unknown) =>
+        log(`stopping PostgreSQL: ${String(err)}`),
+      );
     },
   };
 }

@@ -29,7 +29,11 @@ export interface BackupManifest {
 
 /** The backup folder's objects as an object store (only put, get, stat and list are used). */
 function folderStore(dir: string): FsObjectStore {
-  return new FsObjectStore({ root: join(dir, 'objects'), signingSecret: 'backup-folder-is-never-served-'.padEnd(32, '-'), publicBaseUrl: 'http://backup.invalid' });
+  return new FsObjectStore({
+    root: join(dir, 'objects'),
+    signingSecret: 'backup-folder-is-never-served-'.padEnd(32, '-'),
+    publicBaseUrl: 'http://backup.invalid',
+  });
 }
 
 async function copyObject(from: ObjectStore, to: ObjectStore, key: string): Promise<number> {
@@ -39,11 +43,22 @@ async function copyObject(from: ObjectStore, to: ObjectStore, key: string): Prom
   return info.size;
 }
 
-export async function createBackup(options: { databaseUrl: string; store: ObjectStore; out: string; log: Log }): Promise<BackupManifest> {
+export async function createBackup(options: {
+  databaseUrl: string;
+  store: ObjectStore;
+  out: string;
+  log: Log;
+}): Promise<BackupManifest> {
   const { out, log } = options;
   await mkdir(out, { recursive: true });
   log(`dumping ${redact(options.databaseUrl)}`);
-  await run(postgresBinary('pg_dump'), ['--format=custom', '--no-owner', '--file', join(out, 'postgres.dump'), options.databaseUrl]);
+  await run(postgresBinary('pg_dump'), [
+    '--format=custom',
+    '--no-owner',
+    '--file',
+    join(out, 'postgres.dump'),
+    options.databaseUrl,
+  ]);
   const folder = folderStore(out);
   await folder.ensureReady();
   let objects = 0;
@@ -53,7 +68,13 @@ export async function createBackup(options: { databaseUrl: string; store: Object
     objects++;
   }
   log(`copied ${objects} objects (${bytes} bytes)`);
-  const manifest: BackupManifest = { format: 1, created_at: new Date().toISOString(), database: redact(options.databaseUrl), objects, object_bytes: bytes };
+  const manifest: BackupManifest = {
+    format: 1,
+    created_at: new Date().toISOString(),
+    database: redact(options.databaseUrl),
+    objects,
+    object_bytes: bytes,
+  };
   await writeFile(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -82,10 +103,16 @@ async function partsOf(sql: postgres.Sql, projectId: number): Promise<Part[]> {
     ...rest.sort().map((table) =>
       // A logo is uploaded before its project exists: its file row is the project's by the project's logo column.
       table === 'projects.project_files'
-        ? { table, where: `project_id = ${id} or file_id::text = (select logo from projects.projects where id = ${id})` }
+        ? {
+            table,
+            where: `project_id = ${id} or file_id::text = (select logo from projects.projects where id = ${id})`,
+          }
         : { table, where: `project_id = ${id}` },
     ),
-    { table: 'forms.schema_revisions', where: `schema_id in (select id from forms.sampler_schemas where project_id = ${id})` },
+    {
+      table: 'forms.schema_revisions',
+      where: `schema_id in (select id from forms.sampler_schemas where project_id = ${id})`,
+    },
   ];
 }
 
@@ -95,7 +122,13 @@ export interface RestoreReport {
   republished: number;
 }
 
-export async function restoreProject(options: { databaseUrl: string; store: ObjectStore; from: string; projectId: number; log: Log }): Promise<RestoreReport> {
+export async function restoreProject(options: {
+  databaseUrl: string;
+  store: ObjectStore;
+  from: string;
+  projectId: number;
+  log: Log;
+}): Promise<RestoreReport> {
   const { log, projectId } = options;
   if (!Number.isSafeInteger(projectId) || projectId <= 0) throw new Error('--id must be a project id');
   const manifest = JSON.parse(await readFile(join(options.from, 'manifest.json'), 'utf8')) as BackupManifest;
@@ -106,7 +139,14 @@ export async function restoreProject(options: { databaseUrl: string; store: Obje
   const src = postgres(scratchUrl, { max: 1, onnotice: () => undefined });
   const dst = postgres(options.databaseUrl, { max: 1, onnotice: () => undefined });
   try {
-    await run(postgresBinary('pg_restore'), ['--no-owner', '--no-privileges', '--exit-on-error', '--dbname', scratchUrl, join(options.from, 'postgres.dump')]);
+    await run(postgresBinary('pg_restore'), [
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      '--dbname',
+      scratchUrl,
+      join(options.from, 'postgres.dump'),
+    ]);
     const [found] = await src<{ name: string }[]>`select name from projects.projects where id = ${projectId}`;
     if (!found) throw new Error(`project ${projectId} is not in the backup of ${manifest.created_at}`);
     const parts = await partsOf(src, projectId);
@@ -118,10 +158,17 @@ export async function restoreProject(options: { databaseUrl: string; store: Obje
       for (const { table, where } of [...parts].reverse()) await tx.unsafe(`delete from ${table} where ${where}`);
       for (const { table, where } of parts) {
         let n = 0;
-        for await (const batch of src.unsafe<{ r: Record<string, unknown> }[]>(`select to_jsonb(t) as r from ${table} t where ${where}`).cursor(500)) {
+        for await (const batch of src
+          .unsafe<{ r: Record<string, unknown> }[]>(`select to_jsonb(t) as r from ${table} t where ${where}`)
+          .cursor(500)) {
           const rows = batch.map((b) => b.r);
-          for (const row of rows) for (const [column, value] of Object.entries(row)) if (/(^|_)key$|^logo$/.test(column) && typeof value === 'string' && value !== '') keys.add(value);
-          await tx.unsafe(`insert into ${table} overriding system value select * from jsonb_populate_recordset(null::${table}, $1::jsonb) on conflict do nothing`, [tx.json(rows as never)]);
+          for (const row of rows)
+            for (const [column, value] of Object.entries(row))
+              if (/(^|_)key$|^logo$/.test(column) && typeof value === 'string' && value !== '') keys.add(value);
+          await tx.unsafe(
+            `insert into ${table} overriding system value select * from jsonb_populate_recordset(null::${table}, $1::jsonb) on conflict do nothing`,
+            [tx.json(rows as never)],
+          );
           n += rows.length;
         }
         report.rows[table] = n;
@@ -137,7 +184,11 @@ export async function restoreProject(options: { databaseUrl: string; store: Obje
         report.objects++;
       }
     }
-    log(`restored ${Object.entries(report.rows).map(([t, n]) => `${t} ${n}`).join(', ')}; ${report.objects} files; ${report.republished} responses queued for the results`);
+    log(
+      `restored ${Object.entries(report.rows)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ')}; ${report.objects} files; ${report.republished} responses queued for the results`,
+    );
     return report;
   } finally {
     await src.end();

@@ -43,7 +43,10 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
   };
   const accounts = new AccountService(deps);
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
-  const projectIdsOf = async (caller: Parameters<typeof projectsClient.listProjects>[0]['caller'], organizationId: number) =>
+  const projectIdsOf = async (
+    caller: Parameters<typeof projectsClient.listProjects>[0]['caller'],
+    organizationId: number,
+  ) =>
     new Set((await projectsClient.listProjects({ caller, organization_id: organizationId })).results.map((p) => p.id));
   const services = {
     sessions: new SessionService(deps),
@@ -56,13 +59,25 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
   };
   const stopRelay = await startMailRelay(
     new OutboxStore(sql),
-    mailSender({ transport: config.MAIL_TRANSPORT, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }, log.child({ component: 'mail' })),
+    mailSender(
+      { transport: config.MAIL_TRANSPORT, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+      log.child({ component: 'mail' }),
+    ),
     log.child({ component: 'mail' }),
   );
   if (!nats) throw new Error('the auth service needs NATS (the revocation list)');
   // Entries outlive the longest access token by a margin; API keys are cached for less than that.
-  const revocations = await RevocationWriter.open(nats.nc, config.NATS_PREFIX ?? '', (config.ACCESS_TOKEN_TTL_S + 300) * 1000, log);
-  const stopRevocations = await startRevocationRelay(new RevocationStore(sql), (r) => revocations.put(r), log.child({ component: 'revocations' }));
+  const revocations = await RevocationWriter.open(
+    nats.nc,
+    config.NATS_PREFIX ?? '',
+    (config.ACCESS_TOKEN_TTL_S + 300) * 1000,
+    log,
+  );
+  const stopRevocations = await startRevocationRelay(
+    new RevocationStore(sql),
+    (r) => revocations.put(r),
+    log.child({ component: 'revocations' }),
+  );
   return {
     services: [authGrpc(services, log)],
     close: async () => {

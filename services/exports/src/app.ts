@@ -1,6 +1,13 @@
 // Wiring only: builds the exports service (gRPC handlers and the job workers) from its dependencies; no listening here.
 import { auth, forms, projects, responses } from '@fieldwork/proto';
-import { createClient, createObjectStore, ensureStream, JobEvents, type BuiltService, type ServiceDeps } from '@fieldwork/service-kit';
+import {
+  createClient,
+  createObjectStore,
+  ensureStream,
+  JobEvents,
+  type BuiltService,
+  type ServiceDeps,
+} from '@fieldwork/service-kit';
 import type { ExportsConfig } from './config.js';
 import { exportsGrpc } from './grpc/exports.grpc.js';
 import { ExportService } from './service/export.service.js';
@@ -23,7 +30,8 @@ export async function buildExports(config: ExportsConfig, { sql, log, nats }: Se
     projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR),
     forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
     responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR),
-    enqueue: async (jobId) => void (await nats.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
+    enqueue: async (jobId) =>
+      void (await nats.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
     announceFinished: (jobId) => jobEvents.announceFinished(jobId),
     fileTtlHours: config.EXPORT_FILE_TTL_H,
     contextSecret: config.CONTEXT_SIGNING_SECRET ?? '',

@@ -30,10 +30,19 @@ runMain(async () => {
         heapMb: config.FORMS_CONVERT_HEAP_MB,
         log: log.child({ component: 'conversions' }),
       });
-      const documents = new DocumentService(sql, projectsClient, files, log, conversions, {
-        maxFileBytes: config.FORMS_MAX_FILE_BYTES,
-        limits: { ...FORM_LIMITS, rows: config.FORMS_MAX_SHEET_ROWS },
-      }, responsesClient, config.CONTEXT_SIGNING_SECRET ?? '');
+      const documents = new DocumentService(
+        sql,
+        projectsClient,
+        files,
+        log,
+        conversions,
+        {
+          maxFileBytes: config.FORMS_MAX_FILE_BYTES,
+          limits: { ...FORM_LIMITS, rows: config.FORMS_MAX_SHEET_ROWS },
+        },
+        responsesClient,
+        config.CONTEXT_SIGNING_SECRET ?? '',
+      );
       return {
         services: [formsGrpc(new SchemaService(sql), documents, log)],
         close: async () => {

@@ -14,7 +14,9 @@ export function shape(body: SchemaBody, others: Record<number, SchemaBody> = {})
       if ('operator' in e) return e.operator;
       const from = others[e.schemaId]?.entities ?? body.entities;
       const item = from.items[e.itemId];
-      const condition = Array.isArray(e.condition) ? e.condition.map((c) => (item?.options.choices?.includes(c) ? from.choices[c]?.codeName : `?${c}`)) : e.condition;
+      const condition = Array.isArray(e.condition)
+        ? e.condition.map((c) => (item?.options.choices?.includes(c) ? from.choices[c]?.codeName : `?${c}`))
+        : e.condition;
       return { item: item?.codeName ?? `?${e.itemId}`, schema: e.schemaId, condition, finalized: e.finalized };
     });
   const item = (i: Item) => {
@@ -27,11 +29,24 @@ export function shape(body: SchemaBody, others: Record<number, SchemaBody> = {})
       required: o.isRequiredQuestion,
       multiselect: o.multiselect,
       allowDecimal: o.allowDecimal,
-      rules: { minimum: o.minimum, maximum: o.maximum, minLength: o.minLength, maxLength: o.maxLength, minChoices: o.minChoices, maxChoices: o.maxChoices, pattern: o.pattern },
+      rules: {
+        minimum: o.minimum,
+        maximum: o.maximum,
+        minLength: o.minLength,
+        maxLength: o.maxLength,
+        minChoices: o.minChoices,
+        maxChoices: o.maxChoices,
+        pattern: o.pattern,
+      },
       formula: o.formula?.replace(/Q(\d+)_(\d+)/g, (_m, _b, id: string) => `{${code(Number(id))}}`),
       choices: (o.choices ?? []).map((c) => ({ code: choices[c]!.codeName, name: choices[c]!.name })),
       // Cascading choices: the filter question, and per choice the names of its choices it is offered for.
-      choiceFilter: o.choiceFilter && { item: code(o.choiceFilter.itemId), ties: (o.choices ?? []).map((c) => [...new Set((o.choiceFilter!.ties[String(c)] ?? []).map((t) => choices[t]?.codeName ?? `?${t}`))].sort()) },
+      choiceFilter: o.choiceFilter && {
+        item: code(o.choiceFilter.itemId),
+        ties: (o.choices ?? []).map((c) =>
+          [...new Set((o.choiceFilter!.ties[String(c)] ?? []).map((t) => choices[t]?.codeName ?? `?${t}`))].sort(),
+        ),
+      },
     };
   };
   const block = (b: Block): unknown => ({
@@ -45,4 +60,3 @@ export function shape(body: SchemaBody, others: Record<number, SchemaBody> = {})
     form: body.form.map((id) => block(blocks[id]!)),
   };
 }
-

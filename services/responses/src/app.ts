@@ -18,7 +18,13 @@ import { ResponseStore } from './store/response.store.js';
 export async function buildResponses(config: ResponsesConfig, { sql, log }: ServiceDeps): Promise<BuiltService> {
   const files = createObjectStore(config);
   await files.ensureReady();
-  const relay = startOutboxRelay({ store: new ResponseStore(sql), natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, log, retentionHours: config.OUTBOX_RETENTION_HOURS });
+  const relay = startOutboxRelay({
+    store: new ResponseStore(sql),
+    natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222',
+    prefix: config.NATS_PREFIX,
+    log,
+    retentionHours: config.OUTBOX_RETENTION_HOURS,
+  });
   const deps: ResponsesDeps = {
     sql,
     log,
@@ -29,7 +35,13 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
     published: relay.kick,
     linkLimits: { responses: config.LINK_MAX_RESPONSES, mediaBytes: config.LINK_MAX_MEDIA_BYTES },
   };
-  const sweeper = startMediaSweeper({ store: new ResponseStore(sql), files, log, ttlSeconds: config.MEDIA_PENDING_TTL_S, everyMs: config.MEDIA_SWEEP_INTERVAL_S * 1000 });
+  const sweeper = startMediaSweeper({
+    store: new ResponseStore(sql),
+    files,
+    log,
+    ttlSeconds: config.MEDIA_PENDING_TTL_S,
+    everyMs: config.MEDIA_SWEEP_INTERVAL_S * 1000,
+  });
   const access = new AccessCache(deps.projects, config.CONTEXT_SIGNING_SECRET ?? '');
   const schemas = new SchemaCache(deps.forms);
   const services = {

@@ -32,23 +32,58 @@ export async function migrateResults(engine: Engine, config: ResultsConfig, log:
 }
 
 /** Builds the service on `opened` (migrated by startService's hook), or on an engine it opens and migrates itself. */
-export async function buildResults(config: ResultsConfig, { log }: ServiceDeps, opened?: Engine): Promise<BuiltService> {
+export async function buildResults(
+  config: ResultsConfig,
+  { log }: ServiceDeps,
+  opened?: Engine,
+): Promise<BuiltService> {
   const engine = opened ?? (await openEngine(config));
   if (!opened && config.MIGRATE !== 'skip') await migrateResults(engine, config, log);
   const db = config.CLICKHOUSE_DATABASE;
   const writer = config.RESULTS_INGEST;
-  const ingestor = new Ingestor(engine, { natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222', prefix: config.NATS_PREFIX, db, log });
-  const compactor = new Compactor(engine, { db, idleMs: config.CLICKHOUSE_COMPACT_IDLE_S * 1000, log, lastWriteAt: () => ingestor.stats.lastBatchAt, cluster: config.CLICKHOUSE_CLUSTER });
+  const ingestor = new Ingestor(engine, {
+    natsUrl: config.NATS_URL ?? 'nats://127.0.0.1:4222',
+    prefix: config.NATS_PREFIX,
+    db,
+    log,
+  });
+  const compactor = new Compactor(engine, {
+    db,
+    idleMs: config.CLICKHOUSE_COMPACT_IDLE_S * 1000,
+    log,
+    lastWriteAt: () => ingestor.stats.lastBatchAt,
+    cluster: config.CLICKHOUSE_CLUSTER,
+  });
   // With a ClickHouse server, query replicas leave the stream and the merges to the one writer.
   if (writer) {
     ingestor.start();
     compactor.start();
   }
-  log.info({ writer, cluster: config.CLICKHOUSE_CLUSTER || undefined }, writer ? 'results: writer and queries' : 'results: queries only');
+  log.info(
+    { writer, cluster: config.CLICKHOUSE_CLUSTER || undefined },
+    writer ? 'results: writer and queries' : 'results: queries only',
+  );
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
-    services: [resultsGrpc({ ingest: new IngestService(engine, new IngestStore(engine, db), ingestor, db, log, { cluster: config.CLICKHOUSE_CLUSTER, writer }), results: new ResultsService(new ResultsStore(engine, db), projectsClient, formsClient, config.CONTEXT_SIGNING_SECRET ?? ''), counts: new CountService(new CountStore(engine, db)) }, log)],
+    services: [
+      resultsGrpc(
+        {
+          ingest: new IngestService(engine, new IngestStore(engine, db), ingestor, db, log, {
+            cluster: config.CLICKHOUSE_CLUSTER,
+            writer,
+          }),
+          results: new ResultsService(
+            new ResultsStore(engine, db),
+            projectsClient,
+            formsClient,
+            config.CONTEXT_SIGNING_SECRET ?? '',
+          ),
+          counts: new CountService(new CountStore(engine, db)),
+        },
+        log,
+      ),
+    ],
     checks: [async () => void (await engine.query('SELECT 1'))],
     close: async () => {
       projectsClient.close();

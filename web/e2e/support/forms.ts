@@ -1,11 +1,31 @@
 // Forms the collect journeys fill, built with @fieldwork/sampler as the builder would save them.
-import { addBlock, addChoice, addItem, newSchemaBody, updateBlock, updateItem, type SchemaBody } from '@fieldwork/sampler';
+import {
+  addBlock,
+  addChoice,
+  addItem,
+  newSchemaBody,
+  updateBlock,
+  updateItem,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 import type { Account, Api, Project } from './api.js';
 
 export interface HouseholdForm {
   body: SchemaBody;
   /** Item and choice ids. */
-  ids: { age: number; code: number; visit: number; fuel: number; wood: number; gas: number; coal: number; sick: number; yes: number; no: number; who: number };
+  ids: {
+    age: number;
+    code: number;
+    visit: number;
+    fuel: number;
+    wood: number;
+    gas: number;
+    coal: number;
+    sick: number;
+    yes: number;
+    no: number;
+    who: number;
+  };
 }
 
 /**
@@ -28,13 +48,36 @@ export function householdForm(): HouseholdForm {
   const who = addItem(illness.body, illness.id, 'open', 'en', 'Who is sick?');
   let body = updateItem(who.body, age.id, { options: { isRequiredQuestion: true } });
   body = updateItem(body, code.id, {
-    options: { pattern: { active: true, value: '^[A-Z]{2}[0-9]{4}$', message: { en: 'Two capital letters then four digits, like KE0042.' } } },
+    options: {
+      pattern: {
+        active: true,
+        value: '^[A-Z]{2}[0-9]{4}$',
+        message: { en: 'Two capital letters then four digits, like KE0042.' },
+      },
+    },
   });
   body = updateItem(body, visit.id, { options: { minimum: { active: true, value: '2020-01-01' } } });
   body = updateItem(body, fuel.id, { options: { multiselect: true, maxChoices: { active: true, value: 2 } } });
   body = updateItem(body, who.id, { options: { isRequiredQuestion: true } });
-  body = updateBlock(body, illness.id, { conditions: [{ itemId: sick.id, schemaId: 0, condition: [yes!], finalized: true }] });
-  return { body, ids: { age: age.id, code: code.id, visit: visit.id, fuel: fuel.id, wood: wood.id, gas: gas.id, coal: coal.id, sick: sick.id, yes: yes!, no: no!, who: who.id } };
+  body = updateBlock(body, illness.id, {
+    conditions: [{ itemId: sick.id, schemaId: 0, condition: [yes!], finalized: true }],
+  });
+  return {
+    body,
+    ids: {
+      age: age.id,
+      code: code.id,
+      visit: visit.id,
+      fuel: fuel.id,
+      wood: wood.id,
+      gas: gas.id,
+      coal: coal.id,
+      sick: sick.id,
+      yes: yes!,
+      no: no!,
+      who: who.id,
+    },
+  };
 }
 
 /** The same form with the head's age capped lower: a form changed on the server after a device loaded it. */
@@ -43,7 +86,10 @@ export function withMaximumAge(form: HouseholdForm, maximum: number): SchemaBody
 }
 
 /** A project of the workspace with the household form saved, and a collector in it. */
-export async function householdProject(api: Api, name: string): Promise<{ form: HouseholdForm; ids: HouseholdForm['ids']; project: Project; schemaId: number; collector: Account }> {
+export async function householdProject(
+  api: Api,
+  name: string,
+): Promise<{ form: HouseholdForm; ids: HouseholdForm['ids']; project: Project; schemaId: number; collector: Account }> {
   const form = householdForm();
   const project = await api.createProject(name);
   const schemaId = project.sampler_schemas[0]!.id;

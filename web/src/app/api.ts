@@ -5,6 +5,18 @@ import { baseQuery } from './baseQuery';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['User', 'Organization', 'Project', 'Folder', 'ProjectUser', 'WorkspaceUser', 'ApiKey', 'Integration', 'Response', 'Invitation', 'SchemaVersion'],
+  tagTypes: [
+    'User',
+    'Organization',
+    'Project',
+    'Folder',
+    'ProjectUser',
+    'WorkspaceUser',
+    'ApiKey',
+    'Integration',
+    'Response',
+    'Invitation',
+    'SchemaVersion',
+  ],
   endpoints: () => ({}),
 });

@@ -13,7 +13,13 @@ const probe = api.injectEndpoints({
   overrideExisting: true,
 });
 
-const user = { id: 1, name: 'D', organizations: [], current_organization: 1, settings: { agreed_terms: '1.1', agreed_privacy: '1.0' } } as unknown as User;
+const user = {
+  id: 1,
+  name: 'D',
+  organizations: [],
+  current_organization: 1,
+  settings: { agreed_terms: '1.1', agreed_privacy: '1.0' },
+} as unknown as User;
 const fetchMock = vi.fn<typeof fetch>();
 
 beforeEach(() => {
@@ -42,7 +48,10 @@ describe('baseQuery', () => {
     const store = makeStore();
     await store.dispatch(probe.endpoints.probe.initiate(1));
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(requestOf(fetchMock.mock.calls[0]!)).toMatchObject({ url: expect.stringContaining('/api/probe/1/'), auth: 'JWT acc-1' });
+    expect(requestOf(fetchMock.mock.calls[0]!)).toMatchObject({
+      url: expect.stringContaining('/api/probe/1/'),
+      auth: 'JWT acc-1',
+    });
   });
 
   it('refreshes first when the last refresh was 30 minutes ago, then calls with the new token', async () => {
@@ -54,7 +63,10 @@ describe('baseQuery', () => {
     });
     const store = makeStore();
     // Two calls at once share one refresh.
-    await Promise.all([store.dispatch(probe.endpoints.probe.initiate(2)), store.dispatch(probe.endpoints.probe.initiate(3))]);
+    await Promise.all([
+      store.dispatch(probe.endpoints.probe.initiate(2)),
+      store.dispatch(probe.endpoints.probe.initiate(3)),
+    ]);
     const urls = fetchMock.mock.calls.map((c) => requestOf(c).url);
     expect(urls.filter((u) => u.includes('api-token-refresh'))).toHaveLength(1);
     const calls = fetchMock.mock.calls.map(requestOf).filter((r) => r.url.includes('/probe/'));
@@ -89,22 +101,25 @@ describe('baseQuery', () => {
   it.each([
     ['the network is down', () => Promise.reject(new TypeError('Failed to fetch'))],
     ['the server fails', () => Promise.resolve(json(503, { error_message: 'Service unavailable' }))],
-  ])('keeps the session, the tokens and the device cache when the refresh gets no answer because %s', async (_why, refreshAnswer) => {
-    session.store('acc-offline', 'ref-offline', Date.now() - REFRESH_THRESHOLD_MS);
-    fetchMock.mockImplementation(async (input) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (url.includes('api-token-refresh')) return refreshAnswer();
-      return json(200, { ok: true });
-    });
-    const store = makeStore();
-    store.dispatch(loggedIn({ user, organization: null }));
-    const result = await store.dispatch(probe.endpoints.probe.initiate(6));
-    // The call goes ahead with the token it has; nothing is cleared.
-    expect(result.data).toEqual({ ok: true });
-    expect(store.getState().session.expired).toBe(false);
-    expect(store.getState().session.user).not.toBeNull();
-    expect(session.read()).toMatchObject({ access: 'acc-offline', refresh: 'ref-offline' });
-  });
+  ])(
+    'keeps the session, the tokens and the device cache when the refresh gets no answer because %s',
+    async (_why, refreshAnswer) => {
+      session.store('acc-offline', 'ref-offline', Date.now() - REFRESH_THRESHOLD_MS);
+      fetchMock.mockImplementation(async (input) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes('api-token-refresh')) return refreshAnswer();
+        return json(200, { ok: true });
+      });
+      const store = makeStore();
+      store.dispatch(loggedIn({ user, organization: null }));
+      const result = await store.dispatch(probe.endpoints.probe.initiate(6));
+      // The call goes ahead with the token it has; nothing is cleared.
+      expect(result.data).toEqual({ ok: true });
+      expect(store.getState().session.expired).toBe(false);
+      expect(store.getState().session.user).not.toBeNull();
+      expect(session.read()).toMatchObject({ access: 'acc-offline', refresh: 'ref-offline' });
+    },
+  );
 
   it('does not spend the new refresh token on a caller that decided to refresh just before another refresh ended', async () => {
     session.store('acc-a', 'ref-a', Date.now() - REFRESH_THRESHOLD_MS);
@@ -112,7 +127,9 @@ describe('baseQuery', () => {
     fetchMock.mockImplementation(async (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
       if (!url.includes('api-token-refresh')) return json(200, { ok: true });
-      const body = JSON.parse(String(init?.body ?? (input instanceof Request ? await input.text() : '{}'))) as { refresh: string };
+      const body = JSON.parse(String(init?.body ?? (input instanceof Request ? await input.text() : '{}'))) as {
+        refresh: string;
+      };
       sent.push(body.refresh);
       return json(200, { access: `acc-after-${body.refresh}`, refresh: `after-${body.refresh}` });
     });

@@ -1,5 +1,10 @@
 // The one baseQuery of the API slice: JSON, the JWT header, and the refresh-before-call rule of spec 000 §4.
-import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import {
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
 import { refreshDue, session } from './session';
 import { sessionExpired } from '../features/session/sessionSlice';
 
@@ -37,7 +42,8 @@ const SHARE_SUCCESS_MS = 10_000;
  * same one is refused).
  */
 export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<RefreshOutcome> {
-  if (session.read().refresh === lastSuccess.refresh && performance.now() - lastSuccess.at < SHARE_SUCCESS_MS) return Promise.resolve('ok');
+  if (session.read().refresh === lastSuccess.refresh && performance.now() - lastSuccess.at < SHARE_SUCCESS_MS)
+    return Promise.resolve('ok');
   inFlight ??= (async (): Promise<RefreshOutcome> => {
     const { refresh } = session.read();
     if (!refresh) return 'refused';
@@ -69,7 +75,10 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<Refresh
   return inFlight;
 }
 
-const loggedOutError: FetchBaseQueryError = { status: 401, data: { detail: 'Your session has ended. Please log in again.' } };
+const loggedOutError: FetchBaseQueryError = {
+  status: 401,
+  data: { detail: 'Your session has ended. Please log in again.' },
+};
 
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const { access, refresh, lastRefresh } = session.read();

@@ -16,7 +16,10 @@ import { CollectHome, NewRecordPage, ResponsePage } from '../features/collect/Co
 import { ResponseListPage } from '../features/collect/ResponseListPage';
 
 /** A screen loaded on its route's first visit, rendered with the given props. */
-function screen<P extends object>(load: () => Promise<ComponentType<P>>, ...props: keyof P extends never ? [] : [P]): Pick<RouteObject, 'lazy'> {
+function screen<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  ...props: keyof P extends never ? [] : [P]
+): Pick<RouteObject, 'lazy'> {
   return {
     lazy: async () => {
       const Screen = await load();
@@ -35,7 +38,8 @@ const importPage = () => import('../features/exports/ImportPage').then((m) => m.
 const projectsPage = () => import('../features/projects/ProjectsPage').then((m) => m.ProjectsPage);
 const projectHome = () => import('../features/project/ProjectHome').then((m) => m.ProjectHome);
 const userSettings = () => import('../features/user-settings/UserSettingsPage').then((m) => m.UserSettingsPage);
-const workspaceSettings = () => import('../features/workspace/WorkspaceSettingsPage').then((m) => m.WorkspaceSettingsPage);
+const workspaceSettings = () =>
+  import('../features/workspace/WorkspaceSettingsPage').then((m) => m.WorkspaceSettingsPage);
 const passwordLink = () => import('../features/session/PasswordLinkPage').then((m) => m.PasswordLinkPage);
 const settingsLayout = () => import('../features/project/settings/SettingsLayout').then((m) => m.SettingsLayout);
 const parameters = () => import('../features/project/settings/ParametersPage').then((m) => m.ParametersPage);
@@ -143,13 +147,34 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'logout', element: <LogoutPage /> },
-          { path: 'collect/anonymous/success', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'success' }) },
-          { path: 'collect/anonymous/cancel', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'cancel' }) },
-          { path: 'collect/anonymous/:token', ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'anonymous' }) },
-          { path: 'collect/anonymous/:token/:email', ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'anonymous' }) },
-          { path: 'collect/survey/success', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'success' }) },
-          { path: 'collect/survey/cancel', ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'cancel' }) },
-          { path: 'collect/survey/:token', ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'survey' }) },
+          {
+            path: 'collect/anonymous/success',
+            ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'success' }),
+          },
+          {
+            path: 'collect/anonymous/cancel',
+            ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'cancel' }),
+          },
+          {
+            path: 'collect/anonymous/:token',
+            ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'anonymous' }),
+          },
+          {
+            path: 'collect/anonymous/:token/:email',
+            ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'anonymous' }),
+          },
+          {
+            path: 'collect/survey/success',
+            ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'success' }),
+          },
+          {
+            path: 'collect/survey/cancel',
+            ...screen(() => publicCollect().then((m) => m.CollectDonePage), { outcome: 'cancel' }),
+          },
+          {
+            path: 'collect/survey/:token',
+            ...screen(() => publicCollect().then((m) => m.PublicCollectPage), { kind: 'survey' }),
+          },
           { path: 'set-password/:email/:nonce', ...screen(passwordLink, { mode: 'set' }) },
           { path: 'reset-password/:email/:nonce', ...screen(passwordLink, { mode: 'reset' }) },
           // Login required.

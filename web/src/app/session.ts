@@ -1,7 +1,12 @@
 // Where the session lives in the browser. The spec keeps the access token in local storage; the refresh token and
 // the time of the last refresh are kept there too, so a reload does not log the user out (the refresh token rotates
 // on every use and the server revokes the whole session if an old one is replayed).
-const KEYS = { access: 'fw.access', refresh: 'fw.refresh', lastRefresh: 'fw.lastRefresh', lastLogin: 'fw.lastLogin' } as const;
+const KEYS = {
+  access: 'fw.access',
+  refresh: 'fw.refresh',
+  lastRefresh: 'fw.lastRefresh',
+  lastLogin: 'fw.lastLogin',
+} as const;
 
 /** Refresh the access token before a call when the last refresh was this long ago or more (spec 000 §9). */
 export const REFRESH_THRESHOLD_MS = 30 * 60 * 1000;

@@ -1,10 +1,27 @@
 import type { ReactNode } from 'react';
 
 /** A modal dialog with a title; closes on the backdrop or Escape. */
-export function Dialog({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  testId,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="backdrop" onClick={onClose} onKeyDown={(e) => e.key === 'Escape' && onClose()} role="presentation">
-      <div className="dialog" role="dialog" aria-modal="true" aria-label={title} data-testid={testId} onClick={(e) => e.stopPropagation()}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        data-testid={testId}
+        onClick={(e) => e.stopPropagation()}
+      >
         <div className="dialog-head">
           <h2>{title}</h2>
           <button type="button" className="link" onClick={onClose} aria-label="Close">

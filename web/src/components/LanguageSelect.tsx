@@ -6,7 +6,12 @@ export function LanguageSelect() {
   return (
     <label className="language-select">
       <span className="visually-hidden">{t('app.language')}</span>
-      <select data-testid="language-select" aria-label={t('app.language')} value={i18n.language} onChange={(e) => void i18n.changeLanguage(e.target.value)}>
+      <select
+        data-testid="language-select"
+        aria-label={t('app.language')}
+        value={i18n.language}
+        onChange={(e) => void i18n.changeLanguage(e.target.value)}
+      >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code}>
             {l.name}

@@ -32,7 +32,13 @@ export default function MapView({
   height?: number;
 }) {
   const center = picked ?? (points[0] ? [points[0].longitude, points[0].latitude] : [20, 0]);
-  const [view, setView] = useState({ longitude: center[0], latitude: center[1], zoom: points.length > 0 || picked ? 4 : 1, pitch: 0, bearing: 0 });
+  const [view, setView] = useState({
+    longitude: center[0],
+    latitude: center[1],
+    zoom: points.length > 0 || picked ? 4 : 1,
+    pitch: 0,
+    bearing: 0,
+  });
   const layers = useMemo(
     () => [
       new TileLayer({
@@ -41,8 +47,16 @@ export default function MapView({
         maxZoom: 19,
         tileSize: 256,
         renderSubLayers: (props) => {
-          const { west, south, east, north } = (props.tile as unknown as { bbox: { west: number; south: number; east: number; north: number } }).bbox;
-          return new BitmapLayer({ ...props, id: `${props.id}-bitmap`, data: undefined, image: props.data as never, bounds: [west, south, east, north] });
+          const { west, south, east, north } = (
+            props.tile as unknown as { bbox: { west: number; south: number; east: number; north: number } }
+          ).bbox;
+          return new BitmapLayer({
+            ...props,
+            id: `${props.id}-bitmap`,
+            data: undefined,
+            image: props.data as never,
+            bounds: [west, south, east, north],
+          });
         },
       }),
       new ScatterplotLayer<MapPoint>({
@@ -81,7 +95,8 @@ export default function MapView({
         layers={layers}
         getTooltip={({ object }) => (object && 'name' in (object as object) ? (object as MapPoint).name : null)}
         onClick={(info) => {
-          if (onPick && info.coordinate) onPick(Number(info.coordinate[0]!.toFixed(6)), Number(info.coordinate[1]!.toFixed(6)));
+          if (onPick && info.coordinate)
+            onPick(Number(info.coordinate[0]!.toFixed(6)), Number(info.coordinate[1]!.toFixed(6)));
         }}
       />
     </div>

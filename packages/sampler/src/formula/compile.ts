@@ -32,7 +32,9 @@ export interface CompiledFormula {
 }
 
 const ast = (n: ohm.Node): AstNode => (n as unknown as { ast(): AstNode }).ast();
-const bin = (op: string) => (a: ohm.Node, _op: ohm.Node, b: ohm.Node): AstNode => ({ k: 'bin', op, a: ast(a), b: ast(b) });
+const bin =
+  (op: string) =>
+  (a: ohm.Node, _op: ohm.Node, b: ohm.Node): AstNode => ({ k: 'bin', op, a: ast(a), b: ast(b) });
 
 const semantics = grammar.createSemantics().addOperation<AstNode>('ast', {
   Formula: (_eq, e, _end) => ast(e),
@@ -53,7 +55,11 @@ const semantics = grammar.createSemantics().addOperation<AstNode>('ast', {
   Unary_pos: (_p, x) => ({ k: 'pos', x: ast(x) }),
   Primary_paren: (_o, e, _c) => ast(e),
   Primary_name: (i) => ({ k: 'name', name: i.sourceString }),
-  Call: (name, _o, list, _c) => ({ k: 'call', name: name.sourceString.toUpperCase(), args: list.asIteration().children.map((c) => ast(c)) }),
+  Call: (name, _o, list, _c) => ({
+    k: 'call',
+    name: name.sourceString.toUpperCase(),
+    args: list.asIteration().children.map((c) => ast(c)),
+  }),
   time(_h1, _h2, _c1, _m1, _m2, _c2, _s1, _s2, _ampm) {
     const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(this.sourceString)!;
     const [h, min, sec, ampm] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0), m[4]?.toUpperCase()];
@@ -134,7 +140,8 @@ export function checkFormulaBounds(text: string): void {
       parens = Math.max(0, parens - 1);
       run = 0;
     } else if (OPERATOR.has(c)) {
-      if (++operators > FORMULA_LIMITS.operators) throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.operators);
+      if (++operators > FORMULA_LIMITS.operators)
+        throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.operators);
       run++;
     } else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') {
       run = 0;
@@ -150,10 +157,14 @@ export function parseFormula(text: string): AstNode {
   if (match.failed()) {
     const at = position(text, match.getRightmostFailurePosition());
     const expectedText = match.getExpectedText();
-    throw new FormulaCompileError('ERROR', `${FORMULA_ERRORS.ERROR} Line ${at.line}, col ${at.column}: expected ${expectedText}.`, {
-      ...at,
-      expected: expectedText.replace(/^one of /, '').split(/, (?:or )?| or /),
-    });
+    throw new FormulaCompileError(
+      'ERROR',
+      `${FORMULA_ERRORS.ERROR} Line ${at.line}, col ${at.column}: expected ${expectedText}.`,
+      {
+        ...at,
+        expected: expectedText.replace(/^one of /, '').split(/, (?:or )?| or /),
+      },
+    );
   }
   return (semantics(match) as unknown as { ast(): AstNode }).ast();
 }
@@ -204,7 +215,11 @@ function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Cl
       functions.add(n.name);
       const args = n.args.map((a) => ({ fn: compileNode(a, refs, functions), ref: a.k === 'ref' }));
       const fn = def.fn;
-      return (ctx) => fn(args.map((a): Arg => ({ get: () => a.fn(ctx), ref: a.ref })), ctx);
+      return (ctx) =>
+        fn(
+          args.map((a): Arg => ({ get: () => a.fn(ctx), ref: a.ref })),
+          ctx,
+        );
     }
     case 'neg':
     case 'pos': {

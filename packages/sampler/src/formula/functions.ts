@@ -22,7 +22,10 @@ export interface FunctionDef {
   fn: (args: Arg[], ctx: EvalContext) => Value;
 }
 
-const err = (code: ConstructorParameters<typeof FormulaError>[0], cause?: ConstructorParameters<typeof FormulaError>[1]) => new FormulaError(code, cause);
+const err = (
+  code: ConstructorParameters<typeof FormulaError>[0],
+  cause?: ConstructorParameters<typeof FormulaError>[1],
+) => new FormulaError(code, cause);
 const isErr = (v: unknown): v is FormulaError => v instanceof FormulaError;
 
 /** One scalar from an argument (a list gives VALUE). */
@@ -137,7 +140,14 @@ const text1 = (f: (s: string) => Value): FunctionDef => ({
 });
 
 export const FUNCTIONS: Record<string, FunctionDef> = {
-  SUM: { min: 1, max: 255, fn: (args) => { const n = numbers(args); return isErr(n) ? n : finite(n.reduce((s, x) => s + x, 0)); } },
+  SUM: {
+    min: 1,
+    max: 255,
+    fn: (args) => {
+      const n = numbers(args);
+      return isErr(n) ? n : finite(n.reduce((s, x) => s + x, 0));
+    },
+  },
   AVERAGE: {
     min: 1,
     max: 255,
@@ -147,8 +157,22 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       return n.length === 0 ? err('DIV_ZERO', 'division') : n.reduce((s, x) => s + x, 0) / n.length;
     },
   },
-  MIN: { min: 1, max: 255, fn: (args) => { const n = numbers(args); return isErr(n) ? n : n.length === 0 ? 0 : Math.min(...n); } },
-  MAX: { min: 1, max: 255, fn: (args) => { const n = numbers(args); return isErr(n) ? n : n.length === 0 ? 0 : Math.max(...n); } },
+  MIN: {
+    min: 1,
+    max: 255,
+    fn: (args) => {
+      const n = numbers(args);
+      return isErr(n) ? n : n.length === 0 ? 0 : Math.min(...n);
+    },
+  },
+  MAX: {
+    min: 1,
+    max: 255,
+    fn: (args) => {
+      const n = numbers(args);
+      return isErr(n) ? n : n.length === 0 ? 0 : Math.max(...n);
+    },
+  },
   COUNT: { min: 1, max: 255, fn: (args) => (numbers(args, true) as number[]).length },
   IF: {
     min: 2,
@@ -160,12 +184,57 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       return otherwise ? otherwise.get() : false;
     },
   },
-  AND: { min: 1, max: 255, fn: (args) => { const b = logicals(args); return isErr(b) ? b : b.every(Boolean); } },
-  OR: { min: 1, max: 255, fn: (args) => { const b = logicals(args); return isErr(b) ? b : b.some(Boolean); } },
-  NOT: { min: 1, max: 1, fn: ([a]) => { const b = toBool(scalar(a!)); return isErr(b) ? b : !b; } },
-  ROUND: { min: 2, max: 2, fn: ([a, d]) => { const x = num(a!); const n = num(d!); return isErr(x) ? x : isErr(n) ? n : roundWith(x, n, Math.round); } },
-  ROUNDUP: { min: 2, max: 2, fn: ([a, d]) => { const x = num(a!); const n = num(d!); return isErr(x) ? x : isErr(n) ? n : roundWith(x, n, Math.ceil); } },
-  ROUNDDOWN: { min: 2, max: 2, fn: ([a, d]) => { const x = num(a!); const n = num(d!); return isErr(x) ? x : isErr(n) ? n : roundWith(x, n, Math.floor); } },
+  AND: {
+    min: 1,
+    max: 255,
+    fn: (args) => {
+      const b = logicals(args);
+      return isErr(b) ? b : b.every(Boolean);
+    },
+  },
+  OR: {
+    min: 1,
+    max: 255,
+    fn: (args) => {
+      const b = logicals(args);
+      return isErr(b) ? b : b.some(Boolean);
+    },
+  },
+  NOT: {
+    min: 1,
+    max: 1,
+    fn: ([a]) => {
+      const b = toBool(scalar(a!));
+      return isErr(b) ? b : !b;
+    },
+  },
+  ROUND: {
+    min: 2,
+    max: 2,
+    fn: ([a, d]) => {
+      const x = num(a!);
+      const n = num(d!);
+      return isErr(x) ? x : isErr(n) ? n : roundWith(x, n, Math.round);
+    },
+  },
+  ROUNDUP: {
+    min: 2,
+    max: 2,
+    fn: ([a, d]) => {
+      const x = num(a!);
+      const n = num(d!);
+      return isErr(x) ? x : isErr(n) ? n : roundWith(x, n, Math.ceil);
+    },
+  },
+  ROUNDDOWN: {
+    min: 2,
+    max: 2,
+    fn: ([a, d]) => {
+      const x = num(a!);
+      const n = num(d!);
+      return isErr(x) ? x : isErr(n) ? n : roundWith(x, n, Math.floor);
+    },
+  },
   INT: unary((x) => Math.floor(x)),
   MOD: {
     min: 2,
@@ -259,12 +328,19 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
         case 'YM':
           return monthsBetween(start, end) % 12;
         case 'MD': {
-          const back = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - (end.getUTCDate() < start.getUTCDate() ? 1 : 0), start.getUTCDate()));
+          const back = new Date(
+            Date.UTC(
+              end.getUTCFullYear(),
+              end.getUTCMonth() - (end.getUTCDate() < start.getUTCDate() ? 1 : 0),
+              start.getUTCDate(),
+            ),
+          );
           return Math.round((end.getTime() - back.getTime()) / 86_400_000);
         }
         case 'YD': {
           let anniversary = new Date(Date.UTC(end.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()));
-          if (anniversary > end) anniversary = new Date(Date.UTC(end.getUTCFullYear() - 1, start.getUTCMonth(), start.getUTCDate()));
+          if (anniversary > end)
+            anniversary = new Date(Date.UTC(end.getUTCFullYear() - 1, start.getUTCMonth(), start.getUTCDate()));
           return Math.round((end.getTime() - anniversary.getTime()) / 86_400_000);
         }
         default:

@@ -2,4 +2,13 @@
 export * from './errors.js';
 export * from './values.js';
 export { FUNCTIONS, type EvalContext, type FunctionDef } from './functions.js';
-export { checkFormulaBounds, compileFormula, compileUncached, FORMULA_LIMIT_MESSAGES, FORMULA_LIMITS, parseFormula, type CompiledFormula, type FormulaRef } from './compile.js';
+export {
+  checkFormulaBounds,
+  compileFormula,
+  compileUncached,
+  FORMULA_LIMIT_MESSAGES,
+  FORMULA_LIMITS,
+  parseFormula,
+  type CompiledFormula,
+  type FormulaRef,
+} from './compile.js';

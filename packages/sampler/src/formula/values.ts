@@ -60,7 +60,8 @@ export function finite(n: number): number | FormulaError {
   return Number.isFinite(n) ? n : new FormulaError('NUM');
 }
 
-const rank = (v: Exclude<Scalar, FormulaError>) => (typeof v === 'number' || v === null ? 0 : typeof v === 'string' ? 1 : 2);
+const rank = (v: Exclude<Scalar, FormulaError>) =>
+  typeof v === 'number' || v === null ? 0 : typeof v === 'string' ? 1 : 2;
 
 /** Excel's comparison: numbers < text < logicals; text compares case-insensitively; empty is 0 or "". */
 export function compare(a: Exclude<Scalar, FormulaError>, b: Exclude<Scalar, FormulaError>): number {

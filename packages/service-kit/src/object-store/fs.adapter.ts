@@ -21,11 +21,19 @@ export interface FsObjectStoreOptions {
  * The signature of a presigned fs URL: HMAC-SHA256 of the method, the key, the expiry and every other parameter of
  * the URL (filename, type, size), in name order, so that none can be dropped or changed.
  */
-export function signFsUrl(secret: string, method: 'GET' | 'PUT', key: string, exp: number, params: Record<string, string> = {}): string {
+export function signFsUrl(
+  secret: string,
+  method: 'GET' | 'PUT',
+  key: string,
+  exp: number,
+  params: Record<string, string> = {},
+): string {
   const rest = Object.keys(params)
     .sort()
     .map((k) => `${k}=${params[k]}`);
-  return createHmac('sha256', secret).update([method, key, String(exp), ...rest].join('\n')).digest('hex');
+  return createHmac('sha256', secret)
+    .update([method, key, String(exp), ...rest].join('\n'))
+    .digest('hex');
 }
 
 /** Checks a presigned fs URL's signature over all its parameters (constant time) and its expiry. */
@@ -65,7 +73,11 @@ export class FsObjectStore implements ObjectStore {
     return p;
   }
 
-  async put(key: string, body: Buffer | Readable, options: { contentType?: string } = {}): Promise<{ key: string; size: number }> {
+  async put(
+    key: string,
+    body: Buffer | Readable,
+    options: { contentType?: string } = {},
+  ): Promise<{ key: string; size: number }> {
     const file = this.path(key);
     await mkdir(dirname(file), { recursive: true });
     const tmp = join(dirname(file), `.tmp-${randomBytes(6).toString('hex')}`);
@@ -92,7 +104,10 @@ export class FsObjectStore implements ObjectStore {
     const file = this.path(key);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return undefined;
-    const meta = await readFile(file + META, 'utf8').then((t) => JSON.parse(t) as { contentType?: string }, () => ({ contentType: undefined }));
+    const meta = await readFile(file + META, 'utf8').then(
+      (t) => JSON.parse(t) as { contentType?: string },
+      () => ({ contentType: undefined }),
+    );
     return { size: info.size, contentType: meta.contentType, lastModified: info.mtime };
   }
 
@@ -106,18 +121,34 @@ export class FsObjectStore implements ObjectStore {
     const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
     const keys = entries
       .filter((e) => e.isFile() && !e.name.endsWith(META) && !e.name.startsWith('.tmp-'))
-      .map((e) => join(e.parentPath, e.name).slice(this.root.length + 1).split(sep).join('/'))
+      .map((e) =>
+        join(e.parentPath, e.name)
+          .slice(this.root.length + 1)
+          .split(sep)
+          .join('/'),
+      )
       .filter((k) => k.startsWith(prefix))
       .sort();
     yield* keys;
   }
 
   async presignGet(key: string, options: { expiresInSeconds: number; filename?: string }): Promise<string> {
-    return this.url('GET', key, options.expiresInSeconds, options.filename === undefined ? {} : { filename: options.filename });
+    return this.url(
+      'GET',
+      key,
+      options.expiresInSeconds,
+      options.filename === undefined ? {} : { filename: options.filename },
+    );
   }
 
-  async presignPut(key: string, options: { expiresInSeconds: number; contentType?: string; size: number }): Promise<string> {
-    return this.url('PUT', key, options.expiresInSeconds, { ...(options.contentType !== undefined ? { type: options.contentType } : {}), size: String(options.size) });
+  async presignPut(
+    key: string,
+    options: { expiresInSeconds: number; contentType?: string; size: number },
+  ): Promise<string> {
+    return this.url('PUT', key, options.expiresInSeconds, {
+      ...(options.contentType !== undefined ? { type: options.contentType } : {}),
+      size: String(options.size),
+    });
   }
 
   private url(method: 'GET' | 'PUT', key: string, expiresInSeconds: number, params: Record<string, string>): string {

@@ -42,6 +42,11 @@ export function createObjectStore(c: ObjectStoreConfig): ObjectStore {
       bucket: c.S3_BUCKET,
     });
   }
-  if (c.OBJECT_STORE_SIGNING_SECRET.length < 32) throw new Error('OBJECT_STORE_SIGNING_SECRET must be at least 32 characters with OBJECT_STORE=fs');
-  return new FsObjectStore({ root: c.OBJECT_STORE_DIR, publicBaseUrl: c.PUBLIC_URL, signingSecret: c.OBJECT_STORE_SIGNING_SECRET });
+  if (c.OBJECT_STORE_SIGNING_SECRET.length < 32)
+    throw new Error('OBJECT_STORE_SIGNING_SECRET must be at least 32 characters with OBJECT_STORE=fs');
+  return new FsObjectStore({
+    root: c.OBJECT_STORE_DIR,
+    publicBaseUrl: c.PUBLIC_URL,
+    signingSecret: c.OBJECT_STORE_SIGNING_SECRET,
+  });
 }

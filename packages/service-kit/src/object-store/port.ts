@@ -11,7 +11,11 @@ export interface ObjectStore {
   /** Creates the bucket or directory when missing. */
   ensureReady(): Promise<void>;
   /** Writes an object; a stream is streamed, never buffered. */
-  put(key: string, body: Buffer | Readable, options?: { contentType?: string; size?: number }): Promise<{ key: string; size: number }>;
+  put(
+    key: string,
+    body: Buffer | Readable,
+    options?: { contentType?: string; size?: number },
+  ): Promise<{ key: string; size: number }>;
   /** Reads an object; rejects with ObjectNotFoundError when it is missing. */
   get(key: string): Promise<Readable>;
   stat(key: string): Promise<ObjectInfo | undefined>;
@@ -35,7 +39,13 @@ export interface ObjectStore {
 /** Types a browser may show inline from our origin: raster images only (never HTML, XHTML, SVG or XML). */
 export const INLINE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
-const INLINE_BY_EXTENSION: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
+const INLINE_BY_EXTENSION: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
 
 /** A file name safe in a Content-Disposition header. */
 export const dispositionName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(-200) || 'file';
@@ -44,23 +54,33 @@ export const dispositionName = (name: string) => name.replace(/[^\w.-]+/g, '_').
  * How a download is served: inline, with its image type, only for a raster image (`type` when known, else by the
  * key's extension) asked for without a file name; anything else as an attachment.
  */
-export function downloadDisposition(key: string, options: { filename?: string; type?: string }): { disposition: string; contentType?: string } {
+export function downloadDisposition(
+  key: string,
+  options: { filename?: string; type?: string },
+): { disposition: string; contentType?: string } {
   const name = dispositionName(options.filename ?? key.split('/').pop() ?? 'file');
   const byExtension = INLINE_BY_EXTENSION[/\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? ''];
   const type = options.type ?? byExtension;
-  if (options.filename === undefined && type !== undefined && INLINE_TYPES.includes(type)) return { disposition: `inline; filename="${name}"`, contentType: type };
+  if (options.filename === undefined && type !== undefined && INLINE_TYPES.includes(type))
+    return { disposition: `inline; filename="${name}"`, contentType: type };
   return { disposition: `attachment; filename="${name}"` };
 }
 
 export class ObjectNotFoundError extends Error {
-  constructor(readonly key: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
     super(`no object ${key}`, options);
     this.name = 'ObjectNotFoundError';
   }
 }
 
 export class InvalidObjectKeyError extends Error {
-  constructor(readonly key: string, reason: string) {
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
     super(`invalid object key (${reason})`);
     this.name = 'InvalidObjectKeyError';
   }
@@ -76,6 +96,7 @@ export function validateKey(key: string): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(key)) throw new InvalidObjectKeyError(key, 'control character or backslash');
   if (key.startsWith('/')) throw new InvalidObjectKeyError(key, 'absolute');
-  if (key.split('/').some((s) => s === '' || s === '.' || s === '..')) throw new InvalidObjectKeyError(key, 'empty, . or .. segment');
+  if (key.split('/').some((s) => s === '' || s === '.' || s === '..'))
+    throw new InvalidObjectKeyError(key, 'empty, . or .. segment');
   return key;
 }

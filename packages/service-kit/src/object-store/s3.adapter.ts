@@ -73,14 +73,20 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async ensureReady(): Promise<void> {
-    if (!(await this.client.bucketExists(this.options.bucket))) await this.client.makeBucket(this.options.bucket, this.options.region);
+    if (!(await this.client.bucketExists(this.options.bucket)))
+      await this.client.makeBucket(this.options.bucket, this.options.region);
   }
 
-  async put(key: string, body: Buffer | Readable, options: { contentType?: string; size?: number } = {}): Promise<{ key: string; size: number }> {
+  async put(
+    key: string,
+    body: Buffer | Readable,
+    options: { contentType?: string; size?: number } = {},
+  ): Promise<{ key: string; size: number }> {
     validateKey(key);
     const meta = { 'Content-Type': options.contentType ?? 'application/octet-stream' };
     if (Buffer.isBuffer(body)) await this.client.putObject(this.options.bucket, key, body, body.length, meta);
-    else if (options.size !== undefined) await this.client.putObject(this.options.bucket, key, body, options.size, meta);
+    else if (options.size !== undefined)
+      await this.client.putObject(this.options.bucket, key, body, options.size, meta);
     else {
       // Unknown length: a stream that ends within one small part is one PUT, a longer one a multipart upload of small
       // parts (whose unfinished parts are dropped when the stream fails). The stream's error is this put's rejection:
@@ -89,10 +95,12 @@ export class S3ObjectStore implements ObjectStore {
       const { head, ended } = await firstBytes(body, STREAM_PART_BYTES);
       if (ended) await this.client.putObject(this.options.bucket, key, head, head.length, meta);
       else {
-        const whole = Readable.from((async function* () {
-          yield head;
-          yield* body;
-        })());
+        const whole = Readable.from(
+          (async function* () {
+            yield head;
+            yield* body;
+          })(),
+        );
         try {
           await this.streaming.putObject(this.options.bucket, key, whole, undefined, meta);
         } catch (err) {
@@ -133,7 +141,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async *list(prefix = ''): AsyncIterable<string> {
-    for await (const item of this.client.listObjectsV2(this.options.bucket, prefix, true) as AsyncIterable<{ name?: string }>) {
+    for await (const item of this.client.listObjectsV2(this.options.bucket, prefix, true) as AsyncIterable<{
+      name?: string;
+    }>) {
       if (item.name) yield item.name;
     }
   }
@@ -143,7 +153,10 @@ export class S3ObjectStore implements ObjectStore {
     // S3 serves what these (signed) parameters say: an image inline with its image type whatever type its PUT
     // claimed, anything else as an attachment.
     const how = downloadDisposition(key, options.filename === undefined ? {} : { filename: options.filename });
-    const headers: Record<string, string> = { 'response-content-disposition': how.disposition, ...(how.contentType ? { 'response-content-type': how.contentType } : {}) };
+    const headers: Record<string, string> = {
+      'response-content-disposition': how.disposition,
+      ...(how.contentType ? { 'response-content-type': how.contentType } : {}),
+    };
     return this.client.presignedGetObject(this.options.bucket, key, options.expiresInSeconds, headers);
   }
 

@@ -13,7 +13,10 @@ import {
 
 describe('normalizeLogin', () => {
   it('lower-cases and trims the username and trims the password', () => {
-    expect(normalizeLogin('  Demo@Example.COM ', '  secret pass  ')).toEqual({ username: 'demo@example.com', password: 'secret pass' });
+    expect(normalizeLogin('  Demo@Example.COM ', '  secret pass  ')).toEqual({
+      username: 'demo@example.com',
+      password: 'secret pass',
+    });
   });
 });
 

@@ -1,14 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { afterAttempt, current, delayAfter, throttleKeys, waitMs, type Counter, type ThrottlePolicy } from './login-throttle.js';
+import {
+  afterAttempt,
+  current,
+  delayAfter,
+  throttleKeys,
+  waitMs,
+  type Counter,
+  type ThrottlePolicy,
+} from './login-throttle.js';
 
-const policy: ThrottlePolicy = { freeAttempts: 3, addressFreeAttempts: 10, baseDelayMs: 1000, maxDelayMs: 60_000, windowMs: 15 * 60_000 };
+const policy: ThrottlePolicy = {
+  freeAttempts: 3,
+  addressFreeAttempts: 10,
+  baseDelayMs: 1000,
+  maxDelayMs: 60_000,
+  windowMs: 15 * 60_000,
+};
 const t0 = new Date('2026-01-01T00:00:00Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
 
 describe('login throttle', () => {
   it('lets the free attempts through at once, then doubles the delay up to the cap: slowed, never locked', () => {
     expect([0, 1, 2].map((n) => delayAfter(n, 3, policy))).toEqual([0, 0, 0]);
-    expect([3, 4, 5, 8, 9, 40].map((n) => delayAfter(n, 3, policy))).toEqual([1000, 2000, 4000, 32_000, 60_000, 60_000]);
+    expect([3, 4, 5, 8, 9, 40].map((n) => delayAfter(n, 3, policy))).toEqual([
+      1000, 2000, 4000, 32_000, 60_000, 60_000,
+    ]);
   });
 
   it('says how long the next attempt waits, counted from the last one let through', () => {
@@ -53,9 +69,19 @@ describe('login throttle', () => {
   });
 
   it('counts an account once whatever name it was given, its owner’s known address apart, and each client address', () => {
-    expect(throttleKeys({ userId: 7, name: 'demo', knownAddress: false, ip: '203.0.113.5' })).toEqual({ account: 'a:7', address: 'ip:203.0.113.5' });
-    expect(throttleKeys({ userId: 7, name: 'demo@example.com', knownAddress: false, ip: '203.0.113.5' }).account).toBe('a:7');
-    expect(throttleKeys({ userId: 7, name: 'demo', knownAddress: true, ip: '198.51.100.1' }).account).toBe('a:7@198.51.100.1');
-    expect(throttleKeys({ userId: undefined, name: 'nobody', knownAddress: false, ip: '' })).toEqual({ account: 'n:nobody', address: undefined });
+    expect(throttleKeys({ userId: 7, name: 'demo', knownAddress: false, ip: '203.0.113.5' })).toEqual({
+      account: 'a:7',
+      address: 'ip:203.0.113.5',
+    });
+    expect(throttleKeys({ userId: 7, name: 'demo@example.com', knownAddress: false, ip: '203.0.113.5' }).account).toBe(
+      'a:7',
+    );
+    expect(throttleKeys({ userId: 7, name: 'demo', knownAddress: true, ip: '198.51.100.1' }).account).toBe(
+      'a:7@198.51.100.1',
+    );
+    expect(throttleKeys({ userId: undefined, name: 'nobody', knownAddress: false, ip: '' })).toEqual({
+      account: 'n:nobody',
+      address: undefined,
+    });
   });
 });

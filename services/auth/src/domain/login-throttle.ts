@@ -25,7 +25,8 @@ export interface Counter {
 
 /** The counter as it stands at `now`: an idle one (past the window) counts from zero again. */
 export function current(c: Counter | undefined, now: Date, policy: ThrottlePolicy): Counter {
-  if (!c || c.last_at === null || now.getTime() - c.last_at.getTime() > policy.windowMs) return { attempts: 0, last_at: null };
+  if (!c || c.last_at === null || now.getTime() - c.last_at.getTime() > policy.windowMs)
+    return { attempts: 0, last_at: null };
   return c;
 }
 
@@ -50,9 +51,15 @@ export function afterAttempt(c: Counter | undefined, now: Date, policy: Throttle
 }
 
 /** The counter keys of a login: the account (or the name when there is none) and the client address. */
-export function throttleKeys(login: { userId: number | undefined; name: string; knownAddress: boolean; ip: string }): { account: string; address: string | undefined } {
+export function throttleKeys(login: { userId: number | undefined; name: string; knownAddress: boolean; ip: string }): {
+  account: string;
+  address: string | undefined;
+} {
   const who = login.userId === undefined ? `n:${login.name}` : `a:${login.userId}`;
   // From an address this account signed in from before, its owner has a counter of their own: a stranger elsewhere
   // who slows the account down does not slow them.
-  return { account: login.knownAddress && login.ip !== '' ? `${who}@${login.ip}` : who, address: login.ip === '' ? undefined : `ip:${login.ip}` };
+  return {
+    account: login.knownAddress && login.ip !== '' ? `${who}@${login.ip}` : who,
+    address: login.ip === '' ? undefined : `ip:${login.ip}`,
+  };
 }

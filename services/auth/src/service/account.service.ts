@@ -21,7 +21,15 @@ import { toUser } from './mappers.js';
 import { callerOf } from './caller.js';
 
 /** Public mail domains never match a workspace. */
-const PUBLIC_DOMAINS = new Set(['gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'proton.me', 'example.com']);
+const PUBLIC_DOMAINS = new Set([
+  'gmail.com',
+  'yahoo.com',
+  'hotmail.com',
+  'outlook.com',
+  'icloud.com',
+  'proton.me',
+  'example.com',
+]);
 const NAME_MAX = 150;
 /** Password reset mails to one account within an hour. */
 const RESET_MAILS_PER_HOUR = 3;
@@ -46,7 +54,10 @@ export class AccountService {
     await this.visibleUser(req.caller, req.id);
     // Another workspace's administrator sees only the workspaces they share with the user, not the user's others.
     const mine = new Set((await this.orgs.ofUser(caller.user_id)).map((o) => o.id));
-    return toUser(user, user.organizations.filter((o) => mine.has(o.id)));
+    return toUser(
+      user,
+      user.organizations.filter((o) => mine.has(o.id)),
+    );
   }
 
   async updateUser(req: auth.UpdateUserRequest): Promise<auth.User> {
@@ -70,7 +81,8 @@ export class AccountService {
       throw problems.invalid('Provide agreed_terms or agreed_privacy.');
     }
     const fields: FieldErrors = {};
-    if (req.agreed_terms !== undefined) addFieldErrors(fields, 'agreed_terms', checkAgreedVersion('agreed_terms', req.agreed_terms));
+    if (req.agreed_terms !== undefined)
+      addFieldErrors(fields, 'agreed_terms', checkAgreedVersion('agreed_terms', req.agreed_terms));
     if (req.agreed_privacy !== undefined) {
       addFieldErrors(fields, 'agreed_privacy', checkAgreedVersion('agreed_privacy', req.agreed_privacy));
     }
@@ -157,7 +169,11 @@ export class AccountService {
 
   async requestInvite(req: auth.RequestInviteRequest): Promise<common.Empty> {
     if (!isValidEmail(req.email)) throw problems.invalidFields({ email: [MESSAGES.email] });
-    const invite = { email: req.email.trim(), name: req.name.trim().slice(0, 200), organization: req.organization.trim().slice(0, 200) };
+    const invite = {
+      email: req.email.trim(),
+      name: req.name.trim().slice(0, 200),
+      organization: req.organization.trim().slice(0, 200),
+    };
     // Repeats of one address within the hour are not recorded nor mailed again: the answer stays the same.
     if ((await this.users.recentInviteRequests(invite.email, 3600)) >= INVITE_REQUESTS_PER_HOUR) return {};
     await transaction(this.deps.sql, async (tx) => {
@@ -184,7 +200,8 @@ export class AccountService {
   /** Writes a single-use link to the outbox: reset (forgot password) or set (a new user without a password). */
   async mailPasswordLink(user: UserRow, purpose: 'reset' | 'set', tx = this.deps.sql): Promise<void> {
     const nonce = randomToken();
-    const ttl = purpose === 'reset' ? this.deps.settings.resetNonceTtlSeconds : this.deps.settings.setPasswordTtlSeconds;
+    const ttl =
+      purpose === 'reset' ? this.deps.settings.resetNonceTtlSeconds : this.deps.settings.setPasswordTtlSeconds;
     const link = `${this.deps.settings.publicUrl}/${purpose === 'reset' ? 'reset-password' : 'set-password'}/${encodeURIComponent(user.email)}/${nonce}`;
     const hours = Math.round(ttl / 3600);
     await new UserStore(tx).addNonce(user.id, sha256(nonce), purpose, new Date(Date.now() + ttl * 1000));

@@ -53,7 +53,12 @@ export class AdminService {
     const org = await transaction(this.deps.sql, async (tx) => {
       const store = new OrganizationStore(tx);
       const org = existing ?? (await store.create({ name, description: req.description.trim(), address: '' }));
-      await store.addMember(org.id, owner.id, { owner: true, user_admin: false, project_admin: false, billing_admin: false });
+      await store.addMember(org.id, owner.id, {
+        owner: true,
+        user_admin: false,
+        project_admin: false,
+        billing_admin: false,
+      });
       return org;
     });
     return toOrganization(org, await this.orgs.members(org.id));

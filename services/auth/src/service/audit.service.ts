@@ -66,11 +66,18 @@ export class AuditLog {
     }
   }
 
-  async page(organizationId: number, event: string, page: number, size: number): Promise<{ rows: AuditRow[]; count: number }> {
+  async page(
+    organizationId: number,
+    event: string,
+    page: number,
+    size: number,
+  ): Promise<{ rows: AuditRow[]; count: number }> {
     const filter = event ? this.sql`and event = ${event}` : this.sql``;
     const rows = await this.sql<AuditRow[]>`
       select * from audit_events where organization_id = ${organizationId} ${filter} order by id desc limit ${size} offset ${(page - 1) * size}`;
-    const [c] = await this.sql<{ n: number }[]>`select count(*)::int as n from audit_events where organization_id = ${organizationId} ${filter}`;
+    const [c] = await this.sql<
+      { n: number }[]
+    >`select count(*)::int as n from audit_events where organization_id = ${organizationId} ${filter}`;
     return { rows, count: c!.n };
   }
 }
@@ -83,11 +90,13 @@ export class AuditService {
 
   /** From the other services (trusted: only they reach this RPC, by the network policies). */
   async record(req: auth.AuditEvent): Promise<common.Empty> {
-    if (!(AUDIT_EVENTS as readonly string[]).includes(req.event)) throw problems.invalid(`Unknown audit event ${req.event}.`);
+    if (!(AUDIT_EVENTS as readonly string[]).includes(req.event))
+      throw problems.invalid(`Unknown audit event ${req.event}.`);
     let details: Record<string, unknown> = {};
     try {
       const parsed = req.details_json ? (JSON.parse(req.details_json) as unknown) : {};
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) details = parsed as Record<string, unknown>;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        details = parsed as Record<string, unknown>;
     } catch {
       details = {};
     }
@@ -107,7 +116,8 @@ export class AuditService {
     const caller = callerOf(req.caller);
     const { org, member } = await visibleWorkspace(this.orgs, caller, req.organization_id);
     if (!(member?.owner && member.is_active) && !caller.is_superuser) throw problems.forbidden();
-    if (req.event && !(AUDIT_EVENTS as readonly string[]).includes(req.event)) throw problems.invalidFields({ event: [`Choose one of ${AUDIT_EVENTS.join(', ')}.`] });
+    if (req.event && !(AUDIT_EVENTS as readonly string[]).includes(req.event))
+      throw problems.invalidFields({ event: [`Choose one of ${AUDIT_EVENTS.join(', ')}.`] });
     const page = req.page > 0 ? req.page : 1;
     const size = req.page_size > 0 ? Math.min(req.page_size, 500) : 50;
     const { rows, count } = await this.audit.page(org.id, req.event, page, size);

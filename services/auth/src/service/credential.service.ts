@@ -95,12 +95,25 @@ export class CredentialService {
     if (isApiKey(caller)) throw problems.apiKeyNotAllowed();
     const name = req.name.trim();
     if (name === '') throw problems.invalidFields({ name: [MESSAGES.blank] });
-    if (name.length > 100) throw problems.invalidFields({ name: ['Ensure this field has no more than 100 characters.'] });
+    if (name.length > 100)
+      throw problems.invalidFields({ name: ['Ensure this field has no more than 100 characters.'] });
     const prefix = randomBytes(4).toString('hex');
     const key = `fwk_${prefix}_${randomBytes(32).toString('base64url')}`;
-    const row = await this.store.addApiKey({ organization_id: org.id, name, prefix, key_hash: sha256(key), created_by: caller.user_id });
+    const row = await this.store.addApiKey({
+      organization_id: org.id,
+      name,
+      prefix,
+      key_hash: sha256(key),
+      created_by: caller.user_id,
+    });
     this.deps.log.info({ organizationId: org.id, prefix, by: caller.user_id }, 'api key created');
-    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'api_key_created', target: prefix, details: { name } });
+    await this.deps.audit.record({
+      organization_id: org.id,
+      actor_user_id: caller.user_id,
+      event: 'api_key_created',
+      target: prefix,
+      details: { name },
+    });
     return { api_key: toApiKey(row), key };
   }
 
@@ -109,7 +122,12 @@ export class CredentialService {
     const row = /^[0-9a-f]{8}$/.test(req.prefix) ? await this.store.revokeApiKey(org.id, req.prefix) : undefined;
     if (!row) throw problems.invalidFields({ prefix: ['No API key of this workspace has this prefix.'] });
     this.deps.log.info({ organizationId: org.id, prefix: row.prefix, by: caller.user_id }, 'api key revoked');
-    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'api_key_revoked', target: row.prefix });
+    await this.deps.audit.record({
+      organization_id: org.id,
+      actor_user_id: caller.user_id,
+      event: 'api_key_revoked',
+      target: row.prefix,
+    });
     return toApiKey(row);
   }
 
@@ -121,7 +139,13 @@ export class CredentialService {
     const user = await this.users.byId(row.created_by);
     if (!user || !user.is_active) throw problems.tokenInvalid();
     await this.store.touchApiKey(row.id);
-    return { user_id: user.id, organization_id: row.organization_id, is_staff: user.is_staff, is_superuser: user.is_superuser, prefix: row.prefix };
+    return {
+      user_id: user.id,
+      organization_id: row.organization_id,
+      is_staff: user.is_staff,
+      is_superuser: user.is_superuser,
+      prefix: row.prefix,
+    };
   }
 
   // Integrations: whoever manages the workspace's projects.
@@ -146,7 +170,8 @@ export class CredentialService {
     const wanted = [...new Set(req.projects)];
     const known = await this.projectIdsOf(caller, org.id);
     const foreign = wanted.filter((id) => !known.has(id));
-    if (foreign.length > 0) throw problems.invalidFields({ projects: [`Not projects of this workspace: ${foreign.join(', ')}.`] });
+    if (foreign.length > 0)
+      throw problems.invalidFields({ projects: [`Not projects of this workspace: ${foreign.join(', ')}.`] });
     return toIntegration(await this.store.setIntegrationProjects(integration.id, wanted));
   }
 

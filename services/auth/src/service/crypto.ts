@@ -10,7 +10,12 @@ export interface PasswordHasher {
 
 /** argon2id with OWASP's minimum parameters by default (19 MiB, 2 passes, 1 lane). */
 export function argon2Hasher(options: { memoryKiB: number; timeCost: number }): PasswordHasher {
-  const params: Parameters<typeof argon2.hash>[1] = { type: argon2.argon2id, memoryCost: options.memoryKiB, timeCost: options.timeCost, parallelism: 1 };
+  const params: Parameters<typeof argon2.hash>[1] = {
+    type: argon2.argon2id,
+    memoryCost: options.memoryKiB,
+    timeCost: options.timeCost,
+    parallelism: 1,
+  };
   return {
     hash: (password) => argon2.hash(password, params),
     verify: async (hash, password) => {

@@ -2,7 +2,14 @@
 import { canEditWorkspaceUser, canInWorkspace } from '@fieldwork/access';
 import type { auth, common } from '@fieldwork/proto';
 import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
-import { addFieldErrors, displayName, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import {
+  addFieldErrors,
+  displayName,
+  isValidEmail,
+  MESSAGES,
+  passwordProblems,
+  usernameFromEmail,
+} from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { OutboxStore } from '../store/outbox.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
@@ -47,9 +54,13 @@ export class MemberService {
   async update(req: auth.UpdateOrganizationUserRequest): Promise<auth.OrganizationUser> {
     const caller = callerOf(req.caller);
     const { org, target } = await this.editable(caller, req.organization_id, req.user_id);
-    const rolesAsked = req.user_admin !== undefined || req.project_admin !== undefined || req.billing_admin !== undefined;
+    const rolesAsked =
+      req.user_admin !== undefined || req.project_admin !== undefined || req.billing_admin !== undefined;
     const member = await this.orgs.member(org.id, caller.user_id);
-    if (rolesAsked && !canInWorkspace(caller, member?.is_active ? member : undefined, 'org_details', org.flagged_features)) {
+    if (
+      rolesAsked &&
+      !canInWorkspace(caller, member?.is_active ? member : undefined, 'org_details', org.flagged_features)
+    ) {
       throw problems.forbidden();
     }
     const fields: FieldErrors = {};
@@ -60,7 +71,8 @@ export class MemberService {
     const names = req.first_name !== undefined || req.last_name !== undefined;
     // The name is the account's, seen in every workspace: a workspace may change it only on an account that is its
     // alone; roles are the workspace's own.
-    if (names && !caller.is_staff && !caller.is_superuser && (await this.orgs.belongsElsewhere(target.user_id, org.id))) throw problems.accountShared();
+    if (names && !caller.is_staff && !caller.is_superuser && (await this.orgs.belongsElsewhere(target.user_id, org.id)))
+      throw problems.accountShared();
     await transaction(this.deps.sql, async (tx) => {
       if (names) {
         await new UserStore(tx).updateNames(target.user_id, {
@@ -76,10 +88,23 @@ export class MemberService {
         });
       }
     });
-    this.deps.log.info({ organizationId: org.id, userId: target.user_id, by: caller.user_id, roles: rolesAsked }, 'workspace user edited');
+    this.deps.log.info(
+      { organizationId: org.id, userId: target.user_id, by: caller.user_id, roles: rolesAsked },
+      'workspace user edited',
+    );
     if (rolesAsked) {
-      const roles = Object.fromEntries((['user_admin', 'project_admin', 'billing_admin'] as const).filter((k) => req[k] !== undefined).map((k) => [k, req[k]]));
-      await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'workspace_user_updated', target: String(target.user_id), details: { roles } });
+      const roles = Object.fromEntries(
+        (['user_admin', 'project_admin', 'billing_admin'] as const)
+          .filter((k) => req[k] !== undefined)
+          .map((k) => [k, req[k]]),
+      );
+      await this.deps.audit.record({
+        organization_id: org.id,
+        actor_user_id: caller.user_id,
+        event: 'workspace_user_updated',
+        target: String(target.user_id),
+        details: { roles },
+      });
     }
     return toMember((await this.orgs.member(org.id, target.user_id))!);
   }
@@ -88,8 +113,16 @@ export class MemberService {
     const caller = callerOf(req.caller);
     const { org, target } = await this.editable(caller, req.organization_id, req.user_id);
     await this.orgs.deactivateMember(org.id, target.user_id);
-    this.deps.log.info({ organizationId: org.id, userId: target.user_id, by: caller.user_id }, 'workspace user removed');
-    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'workspace_user_removed', target: String(target.user_id) });
+    this.deps.log.info(
+      { organizationId: org.id, userId: target.user_id, by: caller.user_id },
+      'workspace user removed',
+    );
+    await this.deps.audit.record({
+      organization_id: org.id,
+      actor_user_id: caller.user_id,
+      event: 'workspace_user_removed',
+      target: String(target.user_id),
+    });
     return {};
   }
 
@@ -109,7 +142,8 @@ export class MemberService {
     const fields: FieldErrors = {};
     if (!isValidEmail(email)) addFieldErrors(fields, 'email', [MESSAGES.email]);
     const password = req.password.trim();
-    if (password !== '') addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
+    if (password !== '')
+      addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     const hash = password === '' ? null : await this.deps.hasher.hash(password);
     return transaction(this.deps.sql, async (tx) => {
@@ -151,7 +185,12 @@ export class MemberService {
     const caller = callerOf(req.caller);
     const rows = await this.orgs.invitationsOf(caller.user_id);
     return {
-      results: rows.map((r) => ({ organization: { id: r.organization_id, name: r.organization_name }, invited_by: r.invited_by, time: r.invited_at.toISOString(), accepted: false })),
+      results: rows.map((r) => ({
+        organization: { id: r.organization_id, name: r.organization_name },
+        invited_by: r.invited_by,
+        time: r.invited_at.toISOString(),
+        accepted: false,
+      })),
     };
   }
 
@@ -161,8 +200,18 @@ export class MemberService {
     const org = req.organization_id > 0 ? await this.orgs.byId(req.organization_id) : undefined;
     if (!org || !(await this.orgs.answerInvitation(org.id, caller.user_id, req.accept))) throw problems.noInvitation();
     this.deps.log.info({ organizationId: org.id, userId: caller.user_id, accepted: req.accept }, 'invitation answered');
-    await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: req.accept ? 'invitation_accepted' : 'invitation_declined', target: String(caller.user_id) });
-    return { organization: { id: org.id, name: org.name }, invited_by: '', time: new Date().toISOString(), accepted: req.accept };
+    await this.deps.audit.record({
+      organization_id: org.id,
+      actor_user_id: caller.user_id,
+      event: req.accept ? 'invitation_accepted' : 'invitation_declined',
+      target: String(caller.user_id),
+    });
+    return {
+      organization: { id: org.id, name: org.name },
+      invited_by: '',
+      time: new Date().toISOString(),
+      accepted: req.accept,
+    };
   }
 
   /** The target member, if the caller may edit them: user_access, a non-owner target, never oneself. */
@@ -171,7 +220,8 @@ export class MemberService {
     if (!canInWorkspace(caller, member, 'user_access', org.flagged_features)) throw problems.forbidden();
     const target = userId > 0 ? await this.orgs.member(org.id, userId) : undefined;
     if (!target || !target.is_active) throw problems.invalidWorkspaceOrUserId();
-    if (!canEditWorkspaceUser(caller.user_id, { user: target.user_id, owner: target.owner })) throw problems.forbidden();
+    if (!canEditWorkspaceUser(caller.user_id, { user: target.user_id, owner: target.owner }))
+      throw problems.forbidden();
     return { org, target };
   }
 }

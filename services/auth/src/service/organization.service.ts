@@ -38,7 +38,12 @@ export class OrganizationService {
     const { org, members } = await transaction(this.deps.sql, async (tx) => {
       const store = new OrganizationStore(tx);
       const org = await store.create({ name, description: req.description.trim(), address: req.address.trim() });
-      await store.addMember(org.id, caller.user_id, { owner: true, user_admin: false, project_admin: false, billing_admin: false });
+      await store.addMember(org.id, caller.user_id, {
+        owner: true,
+        user_admin: false,
+        project_admin: false,
+        billing_admin: false,
+      });
       return { org, members: await store.members(org.id) };
     });
     this.deps.log.info({ organizationId: org.id, userId: caller.user_id }, 'workspace created');
@@ -78,11 +83,17 @@ export class OrganizationService {
     const email = req.email.trim();
     if (!isValidEmail(email)) addFieldErrors(fields, 'email', [MESSAGES.email]);
     const password = req.password.trim();
-    if (password !== '') addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
+    if (password !== '')
+      addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     const hash = password === '' ? null : await this.deps.hasher.hash(password);
 
-    const roles = { owner: req.owner, user_admin: req.user_admin, project_admin: req.project_admin, billing_admin: req.billing_admin };
+    const roles = {
+      owner: req.owner,
+      user_admin: req.user_admin,
+      project_admin: req.project_admin,
+      billing_admin: req.billing_admin,
+    };
     const added = await transaction(this.deps.sql, async (tx) => {
       const users = new UserStore(tx);
       const store = new OrganizationStore(tx);
@@ -116,8 +127,17 @@ export class OrganizationService {
       }
       return row;
     });
-    this.deps.log.info({ organizationId: org.id, userId: added.user_id, by: caller.user_id, invited: !added.is_active }, 'workspace user added');
-    if (!added.is_active) await this.deps.audit.record({ organization_id: org.id, actor_user_id: caller.user_id, event: 'workspace_user_invited', target: String(added.user_id) });
+    this.deps.log.info(
+      { organizationId: org.id, userId: added.user_id, by: caller.user_id, invited: !added.is_active },
+      'workspace user added',
+    );
+    if (!added.is_active)
+      await this.deps.audit.record({
+        organization_id: org.id,
+        actor_user_id: caller.user_id,
+        event: 'workspace_user_invited',
+        target: String(added.user_id),
+      });
     return toMember(added);
   }
 
@@ -144,7 +164,8 @@ export class OrganizationService {
   private checkName(raw: string): string {
     const name = raw.trim();
     if (name === '') throw problems.invalidFields({ name: [MESSAGES.blank] });
-    if (name.length > ORG_NAME_MAX) throw problems.invalidFields({ name: [`Ensure this field has no more than ${ORG_NAME_MAX} characters.`] });
+    if (name.length > ORG_NAME_MAX)
+      throw problems.invalidFields({ name: [`Ensure this field has no more than ${ORG_NAME_MAX} characters.`] });
     return name;
   }
 }

@@ -45,19 +45,34 @@ export class SessionService {
       userId: user?.id,
       name: username,
       ip: req.client_ip,
-      knownAddress: user !== undefined && (await this.throttle.knownAddress(user.id, req.client_ip, KNOWN_ADDRESS_DAYS)),
+      knownAddress:
+        user !== undefined && (await this.throttle.knownAddress(user.id, req.client_ip, KNOWN_ADDRESS_DAYS)),
     });
     const gate = await this.gate(keys);
     if (gate.waitMs > 0) {
       this.deps.log.info({ username, waitMs: gate.waitMs }, 'login slowed down');
-      await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'login_throttled', target: username, ip: req.client_ip, details: { wait_s: Math.ceil(gate.waitMs / 1000) } });
+      await this.deps.audit.record({
+        organization_id: org,
+        actor_user_id: user?.id ?? null,
+        event: 'login_throttled',
+        target: username,
+        ip: req.client_ip,
+        details: { wait_s: Math.ceil(gate.waitMs / 1000) },
+      });
       throw problems.tooManyLoginAttempts(Math.ceil(gate.waitMs / 1000));
     }
 
     const ok = await this.deps.hasher.verify(user?.password_hash ?? (await this.dummy()), password);
     if (!user || !ok || !user.is_active || user.password_hash === null) {
       this.deps.log.info({ username, attempts: gate.attempts }, 'login failed');
-      await this.deps.audit.record({ organization_id: org, actor_user_id: user?.id ?? null, event: 'login_failed', target: username, ip: req.client_ip, details: { failures: gate.attempts } });
+      await this.deps.audit.record({
+        organization_id: org,
+        actor_user_id: user?.id ?? null,
+        event: 'login_failed',
+        target: username,
+        ip: req.client_ip,
+        details: { failures: gate.attempts },
+      });
       throw problems.loginFailed();
     }
     // A good password: the account's count starts again; the address gets its attempt back (only failures count there).
@@ -74,7 +89,13 @@ export class SessionService {
     const refresh = await this.issueRefresh(sessionId);
     const logged = await this.users.recordLogin(user.id);
     this.deps.log.info({ userId: user.id, sessionId }, 'login');
-    await this.deps.audit.record({ organization_id: current.id, actor_user_id: user.id, event: 'login', target: user.username, ip: req.client_ip });
+    await this.deps.audit.record({
+      organization_id: current.id,
+      actor_user_id: user.id,
+      event: 'login',
+      target: user.username,
+      ip: req.client_ip,
+    });
     return {
       access: this.access(logged, sessionId),
       refresh,
@@ -118,7 +139,10 @@ export class SessionService {
    * Lets one attempt through, counting it on the account's and the address's counters, or says how long to wait
    * (a refused attempt changes no counter, so waiting it out always works).
    */
-  private async gate(keys: { account: string; address: string | undefined }): Promise<{ waitMs: number; attempts: number }> {
+  private async gate(keys: {
+    account: string;
+    address: string | undefined;
+  }): Promise<{ waitMs: number; attempts: number }> {
     const policy = this.deps.settings.throttle;
     if (Math.random() < 0.01) await this.throttle.prune(policy.windowMs + 60_000);
     return this.throttle.withCounters([keys.account, ...(keys.address ? [keys.address] : [])], (counters) => {
@@ -126,8 +150,12 @@ export class SessionService {
       const now = new Date();
       const account = counters.get(keys.account);
       const address = keys.address ? counters.get(keys.address) : undefined;
-      const wait = Math.max(waitMs(account, now, policy.freeAttempts, policy), keys.address ? waitMs(address, now, policy.addressFreeAttempts, policy) : 0);
-      if (wait > 0) return { save: new Map(), result: { waitMs: wait, attempts: current(account, now, policy).attempts } };
+      const wait = Math.max(
+        waitMs(account, now, policy.freeAttempts, policy),
+        keys.address ? waitMs(address, now, policy.addressFreeAttempts, policy) : 0,
+      );
+      if (wait > 0)
+        return { save: new Map(), result: { waitMs: wait, attempts: current(account, now, policy).attempts } };
       const next = afterAttempt(account, now, policy);
       const save = new Map([[keys.account, next]]);
       if (keys.address) save.set(keys.address, afterAttempt(address, now, policy));
@@ -137,7 +165,11 @@ export class SessionService {
 
   /** The login answer's workspace, with the members this user may see in it (workspace-access.ts). */
   private async organizationFor(user: UserRow, org: OrganizationRow): Promise<auth.Organization> {
-    const caller = common.Caller.fromPartial({ user_id: user.id, is_staff: user.is_staff, is_superuser: user.is_superuser });
+    const caller = common.Caller.fromPartial({
+      user_id: user.id,
+      is_staff: user.is_staff,
+      is_superuser: user.is_superuser,
+    });
     const members = await this.orgs.members(org.id);
     const member = members.find((m) => m.user_id === user.id && m.is_active);
     return toOrganization(org, visibleMembers(caller, org, member, members));

@@ -25,8 +25,15 @@ export async function visibleWorkspace(
  * member for those who manage its users (user_access, user_create: the same who may list organization-users/) and
  * staff; anyone else sees only their own membership, never the others' emails and roles.
  */
-export function visibleMembers(caller: common.Caller, org: OrganizationRow, member: MemberRow | undefined, members: MemberRow[]): MemberRow[] {
+export function visibleMembers(
+  caller: common.Caller,
+  org: OrganizationRow,
+  member: MemberRow | undefined,
+  members: MemberRow[],
+): MemberRow[] {
   const active = members.filter((m) => m.is_active);
-  const managesUsers = (['user_access', 'user_create'] as const).some((p) => canInWorkspace(caller, member, p, org.flagged_features));
+  const managesUsers = (['user_access', 'user_create'] as const).some((p) =>
+    canInWorkspace(caller, member, p, org.flagged_features),
+  );
   return managesUsers ? active : active.filter((m) => m.user_id === caller.user_id);
 }

@@ -26,7 +26,13 @@ export interface IntegrationRow {
 export class CredentialStore {
   constructor(private readonly sql: Sql) {}
 
-  async addApiKey(k: { organization_id: number; name: string; prefix: string; key_hash: Buffer; created_by: number }): Promise<ApiKeyRow> {
+  async addApiKey(k: {
+    organization_id: number;
+    name: string;
+    prefix: string;
+    key_hash: Buffer;
+    created_by: number;
+  }): Promise<ApiKeyRow> {
     const [row] = await this.sql<ApiKeyRow[]>`
       insert into api_keys (organization_id, name, prefix, key_hash, created_by)
       values (${k.organization_id}, ${k.name}, ${k.prefix}, ${k.key_hash}, ${k.created_by}) returning *`;

@@ -10,14 +10,18 @@ export class LoginThrottleStore {
    * deadlocking), lets `decide` look at them, and saves the counters it returns. Two logins of one account never
    * read the same count: the second waits for the first to commit.
    */
-  async withCounters<T>(keys: string[], decide: (counters: Map<string, Counter>) => { save: Map<string, Counter>; result: T }): Promise<T> {
+  async withCounters<T>(
+    keys: string[],
+    decide: (counters: Map<string, Counter>) => { save: Map<string, Counter>; result: T },
+  ): Promise<T> {
     const sorted = [...new Set(keys)].sort();
     return (await this.sql.begin(async (tx) => {
       await tx`insert into login_attempts (key) select unnest(${sorted}::text[]) order by 1 on conflict (key) do nothing`;
       const rows = await tx<(Counter & { key: string })[]>`
         select key, attempts, last_at from login_attempts where key = any(${sorted}) order by key for update`;
       const { save, result } = decide(new Map(rows.map((r) => [r.key, { attempts: r.attempts, last_at: r.last_at }])));
-      for (const [key, c] of save) await tx`update login_attempts set attempts = ${c.attempts}, last_at = ${c.last_at} where key = ${key}`;
+      for (const [key, c] of save)
+        await tx`update login_attempts set attempts = ${c.attempts}, last_at = ${c.last_at} where key = ${key}`;
       return result;
     })) as T;
   }
@@ -39,7 +43,8 @@ export class LoginThrottleStore {
 
   /** Drops counters idle for longer than `ms`. */
   async prune(ms: number): Promise<void> {
-    await this.sql`delete from login_attempts where last_at is null or last_at < now() - make_interval(secs => ${ms / 1000})`;
+    await this
+      .sql`delete from login_attempts where last_at is null or last_at < now() - make_interval(secs => ${ms / 1000})`;
   }
 
   /** Whether the user signed in from `ip` within the last `days` days. */

@@ -65,7 +65,10 @@ export class OrganizationStore {
       order by m.id`;
   }
 
-  async update(id: number, o: { name: string; description?: string; address?: string }): Promise<OrganizationRow | undefined> {
+  async update(
+    id: number,
+    o: { name: string; description?: string; address?: string },
+  ): Promise<OrganizationRow | undefined> {
     const [row] = await this.sql<OrganizationRow[]>`
       update organizations set name = ${o.name},
         description = coalesce(${o.description ?? null}, description),
@@ -124,9 +127,19 @@ export class OrganizationStore {
    * Invites an existing account: an inactive membership with the roles it will have once accepted (without roles, a
    * pending invitation keeps the ones it has). Answers undefined when the account is already an active member.
    */
-  async invite(organizationId: number, userId: number, roles: MemberRoles | undefined, invitedBy: number): Promise<MemberRow | undefined> {
+  async invite(
+    organizationId: number,
+    userId: number,
+    roles: MemberRoles | undefined,
+    invitedBy: number,
+  ): Promise<MemberRow | undefined> {
     const by = invitedBy > 0 ? invitedBy : null;
-    const r = { owner: roles?.owner ?? null, user_admin: roles?.user_admin ?? null, project_admin: roles?.project_admin ?? null, billing_admin: roles?.billing_admin ?? null };
+    const r = {
+      owner: roles?.owner ?? null,
+      user_admin: roles?.user_admin ?? null,
+      project_admin: roles?.project_admin ?? null,
+      billing_admin: roles?.billing_admin ?? null,
+    };
     const rows = await this.sql`
       insert into organization_users (organization_id, user_id, owner, user_admin, project_admin, billing_admin, is_active, invited_at, invited_by)
       values (${organizationId}, ${userId}, coalesce(${r.owner}::boolean, false), coalesce(${r.user_admin}::boolean, false),
@@ -143,7 +156,9 @@ export class OrganizationStore {
   }
 
   /** The invitations `userId` has not answered, newest first. */
-  async invitationsOf(userId: number): Promise<{ organization_id: number; organization_name: string; invited_at: Date; invited_by: string }[]> {
+  async invitationsOf(
+    userId: number,
+  ): Promise<{ organization_id: number; organization_name: string; invited_at: Date; invited_by: string }[]> {
     return this.sql<{ organization_id: number; organization_name: string; invited_at: Date; invited_by: string }[]>`
       select o.id as organization_id, o.name as organization_name, m.invited_at,
              coalesce(nullif(trim(concat_ws(' ', i.first_name, i.last_name)), ''), i.username, '') as invited_by
@@ -177,7 +192,8 @@ export class OrganizationStore {
   }
 
   async setFeatures(organizationId: number, features: string[]): Promise<void> {
-    await this.sql`update organizations set flagged_features = ${features}, time_updated = now() where id = ${organizationId}`;
+    await this
+      .sql`update organizations set flagged_features = ${features}, time_updated = now() where id = ${organizationId}`;
   }
 
   /** Workspaces with a member whose email has `domain`. */

@@ -19,7 +19,8 @@ export class OutboxStore {
   constructor(private readonly sql: Sql) {}
 
   async enqueue(mail: Mail): Promise<void> {
-    await this.sql`insert into mail_outbox (to_address, subject, body) values (${mail.to}, ${mail.subject}, ${mail.body})`;
+    await this
+      .sql`insert into mail_outbox (to_address, subject, body) values (${mail.to}, ${mail.subject}, ${mail.body})`;
     await this.sql`select pg_notify('auth_mail_outbox', '')`;
   }
 

@@ -23,7 +23,8 @@ export class RevocationStore {
         select id, kind, ref, at from revocation_outbox where published_at is null
         order by id limit ${limit} for update skip locked`;
       for (const r of rows) await publish({ kind: r.kind, ref: r.ref, at: r.at });
-      if (rows.length > 0) await tx`update revocation_outbox set published_at = now() where id = any(${rows.map((r) => r.id)})`;
+      if (rows.length > 0)
+        await tx`update revocation_outbox set published_at = now() where id = any(${rows.map((r) => r.id)})`;
       // Published rows are kept a day for the record, then dropped.
       await tx`delete from revocation_outbox where published_at < now() - interval '1 day'`;
       return rows.length;

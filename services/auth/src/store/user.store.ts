@@ -40,7 +40,9 @@ export class UserStore {
   }
 
   /** The user and its active workspaces ({id, name}, oldest membership first), in one round trip. */
-  async withOrganizations(id: number): Promise<(UserRow & { organizations: { id: number; name: string }[] }) | undefined> {
+  async withOrganizations(
+    id: number,
+  ): Promise<(UserRow & { organizations: { id: number; name: string }[] }) | undefined> {
     const [row] = await this.sql<(UserRow & { organizations: { id: number; name: string }[] })[]>`
       select u.*, coalesce((
         select json_agg(json_build_object('id', o.id, 'name', o.name) order by m.id)
@@ -99,7 +101,10 @@ export class UserStore {
     return row;
   }
 
-  async updateSettings(id: number, s: { agreed_terms?: string; agreed_privacy?: string }): Promise<UserRow | undefined> {
+  async updateSettings(
+    id: number,
+    s: { agreed_terms?: string; agreed_privacy?: string },
+  ): Promise<UserRow | undefined> {
     const [row] = await this.sql<UserRow[]>`
       update users set
         agreed_terms = coalesce(${s.agreed_terms ?? null}, agreed_terms),
@@ -156,6 +161,7 @@ export class UserStore {
   }
 
   async addInviteRequest(r: { email: string; name: string; organization: string }): Promise<void> {
-    await this.sql`insert into invite_requests (email, name, organization) values (${r.email}, ${r.name}, ${r.organization})`;
+    await this
+      .sql`insert into invite_requests (email, name, organization) values (${r.email}, ${r.name}, ${r.organization})`;
   }
 }

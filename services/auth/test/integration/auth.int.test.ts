@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, testInfra, type TestInfra } from '@fieldwork/launcher';
 import { auth, common } from '@fieldwork/proto';
-import { createClient, createPool, startService, type PromiseClient, type Sql, type StartedService } from '@fieldwork/service-kit';
+import {
+  createClient,
+  createPool,
+  startService,
+  type PromiseClient,
+  type Sql,
+  type StartedService,
+} from '@fieldwork/service-kit';
 import { buildAuth } from '../../src/app.js';
 import { loadAuthConfig } from '../../src/config.js';
 
@@ -63,7 +70,12 @@ async function newUser(options: { workspace?: boolean } = {}) {
   });
   let org: auth.Organization | undefined;
   if (options.workspace !== false) {
-    org = await client.adminCreateOrganization({ name: `Workspace ${counter}`, description: '', owner_username: user.username, if_not_exists: false });
+    org = await client.adminCreateOrganization({
+      name: `Workspace ${counter}`,
+      description: '',
+      owner_username: user.username,
+      if_not_exists: false,
+    });
   }
   return { user, org, email };
 }
@@ -84,7 +96,14 @@ async function latestMail(to: string): Promise<{ subject: string; body: string }
 describe('migrations', () => {
   it('recorded the auth schema migrations in order', async () => {
     const rows = await sql`select name from auth.schema_migrations`;
-    expect(rows.map((r) => r.name)).toEqual(['0001-init.sql', '0002-api-keys-integrations.sql', '0003-audit.sql', '0004-invitations.sql', '0005-revocations.sql', '0006-login-throttle.sql']);
+    expect(rows.map((r) => r.name)).toEqual([
+      '0001-init.sql',
+      '0002-api-keys-integrations.sql',
+      '0003-audit.sql',
+      '0004-invitations.sql',
+      '0005-revocations.sql',
+      '0006-login-throttle.sql',
+    ]);
   });
 });
 
@@ -92,7 +111,11 @@ describe('login', () => {
   it('makes usernames from lower-cased emails, lower-cases and trims the username and trims the password', async () => {
     const { user, email, org } = await newUser();
     expect(user.username).toBe(email.toLowerCase());
-    const reply = await client.login({ username: `  ${email.toUpperCase()} `, password: ` ${PASSWORD}  `, client_ip: '127.0.0.1' });
+    const reply = await client.login({
+      username: `  ${email.toUpperCase()} `,
+      password: ` ${PASSWORD}  `,
+      client_ip: '127.0.0.1',
+    });
     expect(reply.user).toMatchObject({ id: user.id, name: `Ana Lopez${counter}`, current_organization: org!.id });
     expect(reply.user!.last_login).not.toBe('');
     expect(reply.organization).toMatchObject({ id: org!.id, name: org!.name });
@@ -109,7 +132,9 @@ describe('login', () => {
       code: '400.3',
       message: 'Unable to log in with provided credentials.',
     });
-    await expect(client.login({ username: 'nobody@example.org', password: 'x', client_ip: '' })).rejects.toMatchObject({ code: '400.3' });
+    await expect(client.login({ username: 'nobody@example.org', password: 'x', client_ip: '' })).rejects.toMatchObject({
+      code: '400.3',
+    });
     await expect(client.login({ username: '  ', password: '', client_ip: '' })).rejects.toMatchObject({
       code: '400.1',
       fields: { username: ['This field may not be blank.'], password: ['This field may not be blank.'] },
@@ -126,11 +151,27 @@ describe('login', () => {
   it('counts attempts per account before the password check, across its login names, and slows them without locking out', async () => {
     const email = 'Throttled.Person@Example.org';
     const username = 'throttled-person';
-    const made = await client.adminCreateUser({ email, password: PASSWORD, username, first_name: 'T', last_name: 'P', is_staff: false, is_superuser: false, if_not_exists: false });
-    await client.adminCreateOrganization({ name: 'Throttled', description: '', owner_username: made.username, if_not_exists: false });
+    const made = await client.adminCreateUser({
+      email,
+      password: PASSWORD,
+      username,
+      first_name: 'T',
+      last_name: 'P',
+      is_staff: false,
+      is_superuser: false,
+      if_not_exists: false,
+    });
+    await client.adminCreateOrganization({
+      name: 'Throttled',
+      description: '',
+      owner_username: made.username,
+      if_not_exists: false,
+    });
     // Parallel wrong guesses by username and by email: only the free allowance reaches the password check.
     const answers = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => client.login({ username: i % 2 === 0 ? email : username, password: 'wrong-one', client_ip: '' })),
+      Array.from({ length: 20 }, (_, i) =>
+        client.login({ username: i % 2 === 0 ? email : username, password: 'wrong-one', client_ip: '' }),
+      ),
     );
     const codes = answers.map((a) => (a.status === 'rejected' ? (a.reason as { code: string }).code : 'ok'));
     expect(codes.filter((c) => c === '400.3')).toHaveLength(2);
@@ -141,7 +182,9 @@ describe('login', () => {
       message: expect.stringMatching(/^Too many failed login attempts\. Please try again in [12] seconds\.$/),
     });
     await new Promise((r) => setTimeout(r, 1600));
-    await expect(client.login({ username, password: PASSWORD, client_ip: '' })).resolves.toMatchObject({ user: { email } });
+    await expect(client.login({ username, password: PASSWORD, client_ip: '' })).resolves.toMatchObject({
+      user: { email },
+    });
     const [user] = await sql`select id from users where email = ${email}`;
     expect(await sql`select 1 from login_attempts where key = ${`a:${user!.id}`}`).toHaveLength(0);
   });
@@ -154,7 +197,10 @@ describe('refresh and logout', () => {
     const next = await client.refreshToken({ refresh: login.refresh });
     expect(next.refresh).not.toBe(login.refresh);
     expect(claims(next.access).sid).toBe(claims(login.access).sid);
-    await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2', message: 'Token is invalid or expired' });
+    await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({
+      code: '401.2',
+      message: 'Token is invalid or expired',
+    });
     await expect(client.refreshToken({ refresh: next.refresh })).resolves.toHaveProperty('access');
     await expect(client.refreshToken({ refresh: 'made-up' })).rejects.toMatchObject({ code: '401.2' });
   });
@@ -180,11 +226,21 @@ describe('users and settings', () => {
   it('reads and renames oneself, and nobody else', async () => {
     const a = await newUser();
     const b = await newUser();
-    expect(await client.getUser({ caller: callerOf(a.user), id: a.user.id })).toMatchObject({ id: a.user.id, settings: { agreed_terms: '' } });
+    expect(await client.getUser({ caller: callerOf(a.user), id: a.user.id })).toMatchObject({
+      id: a.user.id,
+      settings: { agreed_terms: '' },
+    });
     await expect(client.getUser({ caller: callerOf(a.user), id: b.user.id })).rejects.toMatchObject({ code: '404.1' });
-    const renamed = await client.updateUser({ caller: callerOf(a.user), id: a.user.id, first_name: ' Maria ', last_name: 'Perez' });
+    const renamed = await client.updateUser({
+      caller: callerOf(a.user),
+      id: a.user.id,
+      first_name: ' Maria ',
+      last_name: 'Perez',
+    });
     expect(renamed).toMatchObject({ first_name: 'Maria', last_name: 'Perez', name: 'Maria Perez' });
-    await expect(client.updateUser({ caller: callerOf(a.user), id: b.user.id, first_name: 'X' })).rejects.toMatchObject({ code: '403.1' });
+    await expect(client.updateUser({ caller: callerOf(a.user), id: b.user.id, first_name: 'X' })).rejects.toMatchObject(
+      { code: '403.1' },
+    );
   });
 
   it('records the accepted terms 1.1 and privacy 1.0 and refuses other versions', async () => {
@@ -193,7 +249,9 @@ describe('users and settings', () => {
     expect(t.settings).toMatchObject({ agreed_terms: '1.1', agreed_privacy: '' });
     const p = await client.updateSettings({ caller: callerOf(user), id: user.id, agreed_privacy: '1.0' });
     expect(p.settings).toMatchObject({ agreed_terms: '1.1', agreed_privacy: '1.0' });
-    await expect(client.updateSettings({ caller: callerOf(user), id: user.id, agreed_terms: '0.9' })).rejects.toMatchObject({
+    await expect(
+      client.updateSettings({ caller: callerOf(user), id: user.id, agreed_terms: '0.9' }),
+    ).rejects.toMatchObject({
       code: '400.1',
       fields: { agreed_terms: ['Unknown version. The current version is 1.1.'] },
     });
@@ -212,14 +270,23 @@ describe('password reset and change', () => {
     const nonce = link[2]!;
 
     await expect(client.resetPassword({ email, nonce, password: '123' })).rejects.toMatchObject({
-      fields: { password: ['This password is too short. It must contain at least 8 characters.', 'This password is entirely numeric.'] },
+      fields: {
+        password: [
+          'This password is too short. It must contain at least 8 characters.',
+          'This password is entirely numeric.',
+        ],
+      },
     });
     await client.resetPassword({ email, nonce, password: 'a brand new secret' });
     await expect(client.resetPassword({ email, nonce, password: 'another new secret' })).rejects.toMatchObject({
       message: 'This password reset link is invalid or has expired.',
     });
-    await expect(client.login({ username: email, password: PASSWORD, client_ip: '' })).rejects.toMatchObject({ code: '400.3' });
-    await expect(client.login({ username: email, password: 'a brand new secret', client_ip: '' })).resolves.toMatchObject({ user: { id: user.id } });
+    await expect(client.login({ username: email, password: PASSWORD, client_ip: '' })).rejects.toMatchObject({
+      code: '400.3',
+    });
+    await expect(
+      client.login({ username: email, password: 'a brand new secret', client_ip: '' }),
+    ).resolves.toMatchObject({ user: { id: user.id } });
     await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2' });
   });
 
@@ -228,27 +295,65 @@ describe('password reset and change', () => {
     await client.requestPasswordReset({ email });
     const nonce = /reset-password\/[^/]+\/([\w-]+)/.exec((await latestMail(email)).body)![1]!;
     await sql`update password_nonces set expires_at = now() - interval '1 second'`;
-    await expect(client.resetPassword({ email, nonce, password: 'fine password 1' })).rejects.toMatchObject({ code: '400.6' });
+    await expect(client.resetPassword({ email, nonce, password: 'fine password 1' })).rejects.toMatchObject({
+      code: '400.6',
+    });
     await expect(client.requestPasswordReset({ email: 'nobody.here@example.org' })).resolves.toEqual({});
-    await expect(client.requestPasswordReset({ email: 'not-an-email' })).rejects.toMatchObject({ fields: { email: ['Enter a valid email address.'] } });
+    await expect(client.requestPasswordReset({ email: 'not-an-email' })).rejects.toMatchObject({
+      fields: { email: ['Enter a valid email address.'] },
+    });
   });
 
   it('changes a password with the old one; without credentials answers the spec message', async () => {
     const { email, user } = await newUser();
-    await expect(client.changePassword({ caller: callerOf(user), email, new_password: 'new secret 99', old_password: '', firebase_id: '' })).rejects.toMatchObject({
+    await expect(
+      client.changePassword({
+        caller: callerOf(user),
+        email,
+        new_password: 'new secret 99',
+        old_password: '',
+        firebase_id: '',
+      }),
+    ).rejects.toMatchObject({
       message: 'Missing credentials! Please use the forgot password link on Login to change password.',
     });
     await expect(
-      client.changePassword({ caller: callerOf(user), email, new_password: 'new secret 99', old_password: 'wrong', firebase_id: '' }),
+      client.changePassword({
+        caller: callerOf(user),
+        email,
+        new_password: 'new secret 99',
+        old_password: 'wrong',
+        firebase_id: '',
+      }),
     ).rejects.toMatchObject({ fields: { old_password: ['Wrong password.'] } });
-    await expect(client.changePassword({ caller: callerOf(user), email, new_password: 'Zq7#kp', old_password: PASSWORD, firebase_id: '' })).rejects.toMatchObject({
+    await expect(
+      client.changePassword({
+        caller: callerOf(user),
+        email,
+        new_password: 'Zq7#kp',
+        old_password: PASSWORD,
+        firebase_id: '',
+      }),
+    ).rejects.toMatchObject({
       fields: { new_password: ['This password is too short. It must contain at least 8 characters.'] },
     });
     const other = await newUser();
     await expect(
-      client.changePassword({ caller: callerOf(other.user), email, new_password: 'new secret 99', old_password: PASSWORD, firebase_id: '' }),
+      client.changePassword({
+        caller: callerOf(other.user),
+        email,
+        new_password: 'new secret 99',
+        old_password: PASSWORD,
+        firebase_id: '',
+      }),
     ).rejects.toMatchObject({ fields: { username: ['You can only change your own password.'] } });
-    await client.changePassword({ caller: callerOf(user), email, new_password: 'new secret 99', old_password: PASSWORD, firebase_id: '' });
+    await client.changePassword({
+      caller: callerOf(user),
+      email,
+      new_password: 'new secret 99',
+      old_password: PASSWORD,
+      firebase_id: '',
+    });
     await expect(client.login({ username: email, password: 'new secret 99', client_ip: '' })).resolves.toBeDefined();
   });
 });
@@ -258,25 +363,39 @@ describe('sign-up helpers', () => {
     const { email } = await newUser();
     expect(await client.emailCheck({ email: ` ${email} ` })).toEqual({ email, exists: true });
     expect(await client.emailCheck({ email: 'free@example.org' })).toMatchObject({ exists: false });
-    await expect(client.emailCheck({ email: 'nope' })).rejects.toMatchObject({ fields: { email: ['Enter a valid email address.'] } });
+    await expect(client.emailCheck({ email: 'nope' })).rejects.toMatchObject({
+      fields: { email: ['Enter a valid email address.'] },
+    });
     await client.requestInvite({ email: 'someone@acme.test', name: 'Some One', organization: 'Acme' });
-    expect(await sql`select email, organization from invite_requests where email = 'someone@acme.test'`).toEqual([{ email: 'someone@acme.test', organization: 'Acme' }]);
+    expect(await sql`select email, organization from invite_requests where email = 'someone@acme.test'`).toEqual([
+      { email: 'someone@acme.test', organization: 'Acme' },
+    ]);
     const match = await client.organizationMatch({ org_email: 'boss@example.org', org_details: '' });
     expect(match.match).toBe(true);
     expect(match.organizations.length).toBeGreaterThan(0);
-    expect(await client.organizationMatch({ org_email: 'x@gmail.com', org_details: '' })).toEqual({ match: false, organizations: [] });
+    expect(await client.organizationMatch({ org_email: 'x@gmail.com', org_details: '' })).toEqual({
+      match: false,
+      organizations: [],
+    });
   });
 });
 
 describe('workspaces', () => {
   it('creates a workspace owned by its creator and lists it', async () => {
     const { user } = await newUser();
-    const org = await client.createOrganization({ caller: callerOf(user), name: '  Field Team  ', description: 'd', address: 'a' });
+    const org = await client.createOrganization({
+      caller: callerOf(user),
+      name: '  Field Team  ',
+      description: 'd',
+      address: 'a',
+    });
     expect(org).toMatchObject({ name: 'Field Team', description: 'd', address: 'a' });
     expect(org.organizationuser_set).toEqual([expect.objectContaining({ user: user.id, owner: true })]);
     const list = await client.listOrganizations({ caller: callerOf(user) });
     expect(list.results.map((o) => o.name)).toContain('Field Team');
-    await expect(client.createOrganization({ caller: callerOf(user), name: ' ', description: '', address: '' })).rejects.toMatchObject({
+    await expect(
+      client.createOrganization({ caller: callerOf(user), name: ' ', description: '', address: '' }),
+    ).rejects.toMatchObject({
       fields: { name: ['This field may not be blank.'] },
     });
   });
@@ -288,8 +407,15 @@ describe('workspaces', () => {
       code: '404.2',
       message: 'Invalid Organization Id!',
     });
-    await expect(client.getOrganization({ caller: callerOf(owner.user), id: 999999 })).rejects.toMatchObject({ message: 'Invalid Organization Id!' });
-    const renamed = await client.updateOrganization({ caller: callerOf(owner.user), id: owner.org!.id, name: 'Renamed', address: 'Nairobi' });
+    await expect(client.getOrganization({ caller: callerOf(owner.user), id: 999999 })).rejects.toMatchObject({
+      message: 'Invalid Organization Id!',
+    });
+    const renamed = await client.updateOrganization({
+      caller: callerOf(owner.user),
+      id: owner.org!.id,
+      name: 'Renamed',
+      address: 'Nairobi',
+    });
     expect(renamed).toMatchObject({ name: 'Renamed', address: 'Nairobi' });
   });
 
@@ -308,8 +434,15 @@ describe('workspaces', () => {
       project_admin: false,
       billing_admin: false,
     });
-    expect(member).toMatchObject({ username: 'new.member@example.org', user_admin: true, organization: orgId, name: 'New Member' });
-    await expect(client.login({ username: 'new.member@example.org', password: 'member password 1', client_ip: '' })).resolves.toBeDefined();
+    expect(member).toMatchObject({
+      username: 'new.member@example.org',
+      user_admin: true,
+      organization: orgId,
+      name: 'New Member',
+    });
+    await expect(
+      client.login({ username: 'new.member@example.org', password: 'member password 1', client_ip: '' }),
+    ).resolves.toBeDefined();
 
     const adminCaller = { ...callerOf(owner.user), user_id: member.user };
     // A user admin creates plain members (who get a set-password link when no password is given)...
@@ -329,18 +462,52 @@ describe('workspaces', () => {
     expect((await latestMail('plain@example.org')).body).toMatch(/\/set-password\/plain%40example\.org\/[\w-]+/);
     // ...but cannot hand out roles, nor add someone twice.
     await expect(
-      client.createOrganizationUser({ caller: adminCaller, email: 'boss@example.org', first_name: '', last_name: '', password: '', organization: orgId, owner: true, user_admin: false, project_admin: false, billing_admin: false }),
+      client.createOrganizationUser({
+        caller: adminCaller,
+        email: 'boss@example.org',
+        first_name: '',
+        last_name: '',
+        password: '',
+        organization: orgId,
+        owner: true,
+        user_admin: false,
+        project_admin: false,
+        billing_admin: false,
+      }),
     ).rejects.toMatchObject({ code: '403.1' });
     await expect(
-      client.createOrganizationUser({ caller: callerOf(owner.user), email: 'plain@example.org', first_name: '', last_name: '', password: '', organization: orgId, owner: false, user_admin: false, project_admin: false, billing_admin: false }),
+      client.createOrganizationUser({
+        caller: callerOf(owner.user),
+        email: 'plain@example.org',
+        first_name: '',
+        last_name: '',
+        password: '',
+        organization: orgId,
+        owner: false,
+        user_admin: false,
+        project_admin: false,
+        billing_admin: false,
+      }),
     ).rejects.toMatchObject({ message: 'User is already a member of this workspace.' });
     await expect(
-      client.createOrganizationUser({ caller: callerOf(owner.user), email: 'bad', first_name: '', last_name: '', password: 'x', organization: orgId, owner: false, user_admin: false, project_admin: false, billing_admin: false }),
+      client.createOrganizationUser({
+        caller: callerOf(owner.user),
+        email: 'bad',
+        first_name: '',
+        last_name: '',
+        password: 'x',
+        organization: orgId,
+        owner: false,
+        user_admin: false,
+        project_admin: false,
+        billing_admin: false,
+      }),
     ).rejects.toMatchObject({ fields: { email: ['Enter a valid email address.'] } });
 
     const membership = await client.getMembership({ user_id: member.user, organization_id: orgId });
     expect(membership).toMatchObject({ member: true, user_admin: true, owner: false });
-    expect(await client.getMembership({ user_id: member.user, organization_id: 999999 })).toMatchObject({ member: false });
+    expect(await client.getMembership({ user_id: member.user, organization_id: 999999 })).toMatchObject({
+      member: false,
+    });
   });
 });
-

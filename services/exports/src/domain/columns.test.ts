@@ -1,22 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
-import { answerCell, dictionaryRows, exportColumns, MULTI_DELIMITER, time, type ExportResponse, type Names } from './columns.js';
+import {
+  answerCell,
+  dictionaryRows,
+  exportColumns,
+  MULTI_DELIMITER,
+  time,
+  type ExportResponse,
+  type Names,
+} from './columns.js';
 
 function form() {
   const b = addBlock(newSchemaBody('S'), { en: 'Household' });
   const members = addItem(b.body, b.id, 'number', 'en', 'Members');
   const fuel = addItem(members.body, b.id, 'choice', 'en', 'Fuel');
-  let body = updateItem(fuel.body, fuel.id, { options: { ...fuel.body.entities.items[fuel.id]!.options, multiselect: true } });
+  let body = updateItem(fuel.body, fuel.id, {
+    options: { ...fuel.body.entities.items[fuel.id]!.options, multiselect: true },
+  });
   const gas = addChoice(body, fuel.id, 'en', 'Gas');
   const wood = addChoice(gas.body, fuel.id, 'en', 'Wood');
   const visit = addItem(wood.body, b.id, 'date', 'en', 'Visit');
   const where = addItem(visit.body, b.id, 'geotag', 'en', 'Where');
   const note = addItem(where.body, b.id, 'open', 'en', 'Note');
   body = note.body;
-  return { body, ids: { members: members.id, fuel: fuel.id, gas: gas.id, wood: wood.id, visit: visit.id, where: where.id, note: note.id } };
+  return {
+    body,
+    ids: {
+      members: members.id,
+      fuel: fuel.id,
+      gas: gas.id,
+      wood: wood.id,
+      visit: visit.id,
+      where: where.id,
+      note: note.id,
+    },
+  };
 }
 
-const names: Names = { site: (id) => `Site ${id}`, group: (id) => `Group ${id}`, team: (id) => `Team ${id}`, user: (id) => `User ${id}` };
+const names: Names = {
+  site: (id) => `Site ${id}`,
+  group: (id) => `Group ${id}`,
+  team: (id) => `Team ${id}`,
+  user: (id) => `User ${id}`,
+};
 
 describe('export columns (spec 001 §7 Exports)', () => {
   const { body, ids } = form();
@@ -34,14 +60,47 @@ describe('export columns (spec 001 §7 Exports)', () => {
     time_completed: null,
     time_uploaded: null,
     geotag: { coordinates: [2.35, 48.85] },
-    data: { '0': { [ids.members]: 4, [ids.fuel]: [ids.gas, ids.wood], [ids.visit]: '2026-03-01', [ids.where]: { type: 'Point', coordinates: [3.5, 45.25] }, [ids.note]: '=HYPERLINK("x")' } },
+    data: {
+      '0': {
+        [ids.members]: 4,
+        [ids.fuel]: [ids.gas, ids.wood],
+        [ids.visit]: '2026-03-01',
+        [ids.where]: { type: 'Point', coordinates: [3.5, 45.25] },
+        [ids.note]: '=HYPERLINK("x")',
+      },
+    },
   };
   it('puts response fields first, then questions in form order, named or coded', () => {
     const named = exportColumns(body, 'named', 'en');
-    expect(named.map((c) => c.header).slice(14)).toEqual(['Members', 'Fuel', 'Visit', 'Where (latitude)', 'Where (longitude)', 'Note']);
+    expect(named.map((c) => c.header).slice(14)).toEqual([
+      'Members',
+      'Fuel',
+      'Visit',
+      'Where (latitude)',
+      'Where (longitude)',
+      'Note',
+    ]);
     expect(named.map((c) => c.cell(response, names))).toEqual([
-      'r1', '', 'Site 2', '', '', 'User 4', 'web', 1, '2026-03-04 05:06:07', '2026-03-04 05:07:00', '', '', 48.85, 2.35,
-      4, `Gas${MULTI_DELIMITER}Wood`, '2026-03-01', 45.25, 3.5, '=HYPERLINK("x")',
+      'r1',
+      '',
+      'Site 2',
+      '',
+      '',
+      'User 4',
+      'web',
+      1,
+      '2026-03-04 05:06:07',
+      '2026-03-04 05:07:00',
+      '',
+      '',
+      48.85,
+      2.35,
+      4,
+      `Gas${MULTI_DELIMITER}Wood`,
+      '2026-03-01',
+      45.25,
+      3.5,
+      '=HYPERLINK("x")',
     ]);
     const coded = exportColumns(body, 'coded', 'en');
     const codes = Object.fromEntries(Object.values(body.entities.choices).map((c) => [c.id, c.codeName]));

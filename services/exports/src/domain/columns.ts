@@ -60,17 +60,43 @@ export function time(v: Date | string | null | undefined): string {
 
 export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string): Column[] {
   const named = mode === 'named';
-  const id = (pick: (r: ExportResponse) => number | null, name: (n: Names, id: number) => string) => (r: ExportResponse, n: Names) => {
-    const v = pick(r);
-    return v === null || v === 0 ? '' : named ? name(n, v) : v;
-  };
+  const id =
+    (pick: (r: ExportResponse) => number | null, name: (n: Names, id: number) => string) =>
+    (r: ExportResponse, n: Names) => {
+      const v = pick(r);
+      return v === null || v === 0 ? '' : named ? name(n, v) : v;
+    };
   const columns: Column[] = [
     { header: 'response_id', cell: (r) => r.response_id },
     { header: 'parent_id', cell: (r) => r.parent_id ?? '' },
-    { header: named ? 'Site' : 'site_id', cell: id((r) => r.site_id, (n, v) => n.site(v)) },
-    { header: named ? 'Group' : 'group_id', cell: id((r) => r.group_id, (n, v) => n.group(v)) },
-    { header: named ? 'Team' : 'team_id', cell: id((r) => r.team_id, (n, v) => n.team(v)) },
-    { header: named ? 'Collector' : 'user_id', cell: id((r) => r.user_id, (n, v) => n.user(v)) },
+    {
+      header: named ? 'Site' : 'site_id',
+      cell: id(
+        (r) => r.site_id,
+        (n, v) => n.site(v),
+      ),
+    },
+    {
+      header: named ? 'Group' : 'group_id',
+      cell: id(
+        (r) => r.group_id,
+        (n, v) => n.group(v),
+      ),
+    },
+    {
+      header: named ? 'Team' : 'team_id',
+      cell: id(
+        (r) => r.team_id,
+        (n, v) => n.team(v),
+      ),
+    },
+    {
+      header: named ? 'Collector' : 'user_id',
+      cell: id(
+        (r) => r.user_id,
+        (n, v) => n.user(v),
+      ),
+    },
     { header: 'device_id', cell: (r) => r.device_id },
     { header: 'completed', cell: (r) => (r.completed ? 1 : 0) },
     { header: 'time_created', cell: (r) => time(r.time_created) },
@@ -85,7 +111,12 @@ export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string):
     const base = named ? text(item.name, lang, body.primary_language) || item.codeName : item.codeName;
     if (item.type === 'geotag') {
       for (const part of ['lat', 'lng'] as const) {
-        columns.push({ header: cut(`${base} (${part === 'lat' ? 'latitude' : 'longitude'})`), item, part, cell: (r) => geotagPart(answerOf(r, item), part) });
+        columns.push({
+          header: cut(`${base} (${part === 'lat' ? 'latitude' : 'longitude'})`),
+          item,
+          part,
+          cell: (r) => geotagPart(answerOf(r, item), part),
+        });
       }
       continue;
     }
@@ -105,10 +136,11 @@ export function mediaKeys(columns: Column[], rows: ExportResponse[]): string[] {
   const items = columns.filter((c) => c.item?.type === 'image' || c.item?.type === 'signature').map((c) => c.item!);
   if (items.length === 0) return [];
   const keys: string[] = [];
-  for (const r of rows) for (const item of items) {
-    const v = answerOf(r, item);
-    if (typeof v === 'string' && v !== '') keys.push(v);
-  }
+  for (const r of rows)
+    for (const item of items) {
+      const v = answerOf(r, item);
+      if (typeof v === 'string' && v !== '') keys.push(v);
+    }
   return keys;
 }
 
@@ -134,7 +166,9 @@ export function answerCell(body: SchemaBody, item: Item, v: unknown, mode: Expor
       const ids = Array.isArray(v) ? v : [v];
       return ids
         .map((cid) => body.entities.choices[String(cid)])
-        .map((c, k) => (c ? (mode === 'named' ? text(c.name, lang, body.primary_language) : c.codeName) : String(ids[k])))
+        .map((c, k) =>
+          c ? (mode === 'named' ? text(c.name, lang, body.primary_language) : c.codeName) : String(ids[k]),
+        )
         .join(MULTI_DELIMITER);
     }
     case 'number':
@@ -148,7 +182,11 @@ export function answerCell(body: SchemaBody, item: Item, v: unknown, mode: Expor
       return Number.isNaN(d.getTime()) ? String(v) : d.toISOString().slice(0, 10);
     }
     default:
-      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+      return typeof v === 'string'
+        ? v
+        : typeof v === 'number' || typeof v === 'boolean'
+          ? String(v)
+          : JSON.stringify(v);
   }
 }
 
@@ -167,7 +205,14 @@ export function dictionaryRows(body: SchemaBody, lang: string): string[][] {
       .map((x) => `${x!.codeName} = ${text(x!.name, lang, body.primary_language)}`)
       .join(MULTI_DELIMITER);
     const code = c.part ? `${item.codeName}_${c.part}` : item.codeName;
-    rows.push([c.header, code, text(item.name, lang, body.primary_language), item.type, item.options.isRequiredQuestion ? 'yes' : 'no', choices]);
+    rows.push([
+      c.header,
+      code,
+      text(item.name, lang, body.primary_language),
+      item.type,
+      item.options.isRequiredQuestion ? 'yes' : 'no',
+      choices,
+    ]);
   }
   return rows;
 }

@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { exportColumns } from './columns.js';
-import { importedResponseId, mediaKey, parseTime, placesOf, resolveMapping, rowToPayload, suggestMapping, type RowContext } from './import-mapping.js';
+import {
+  importedResponseId,
+  mediaKey,
+  parseTime,
+  placesOf,
+  resolveMapping,
+  rowToPayload,
+  suggestMapping,
+  type RowContext,
+} from './import-mapping.js';
 
 function form() {
   const b = addBlock(newSchemaBody('S'), { en: 'Household' });
   const members = addItem(b.body, b.id, 'number', 'en', 'Members');
   const fuel = addItem(members.body, b.id, 'choice', 'en', 'Fuel');
-  let body = updateItem(fuel.body, fuel.id, { options: { ...fuel.body.entities.items[fuel.id]!.options, multiselect: true } });
+  let body = updateItem(fuel.body, fuel.id, {
+    options: { ...fuel.body.entities.items[fuel.id]!.options, multiselect: true },
+  });
   const gas = addChoice(body, fuel.id, 'en', 'Gas');
   const wood = addChoice(gas.body, fuel.id, 'en', 'Wood');
   const visit = addItem(wood.body, b.id, 'date', 'en', 'Visit');
@@ -15,7 +26,19 @@ function form() {
   const note = addItem(where.body, b.id, 'open', 'en', 'Note');
   const photo = addItem(note.body, b.id, 'image', 'en', 'Photo');
   body = photo.body;
-  return { body, ids: { members: members.id, fuel: fuel.id, gas: gas.id, wood: wood.id, visit: visit.id, where: where.id, note: note.id, photo: photo.id } };
+  return {
+    body,
+    ids: {
+      members: members.id,
+      fuel: fuel.id,
+      gas: gas.id,
+      wood: wood.id,
+      visit: visit.id,
+      where: where.id,
+      note: note.id,
+      photo: photo.id,
+    },
+  };
 }
 
 describe('import mapping (spec 001 §7 Import)', () => {
@@ -26,7 +49,10 @@ describe('import mapping (spec 001 §7 Import)', () => {
     for (const mode of ['named', 'coded'] as const) {
       const headers = exportColumns(body, mode, 'en').map((c) => c.header);
       const targets = suggestMapping(body, headers);
-      expect(targets.every((t) => t !== undefined), `${mode}: ${headers.filter((_, i) => !targets[i]).join(', ')}`).toBe(true);
+      expect(
+        targets.every((t) => t !== undefined),
+        `${mode}: ${headers.filter((_, i) => !targets[i]).join(', ')}`,
+      ).toBe(true);
       const items = targets.filter((t) => t?.kind === 'item');
       expect(items).toHaveLength(7); // six questions, the geotag in two parts
     }
@@ -34,11 +60,26 @@ describe('import mapping (spec 001 §7 Import)', () => {
 
   it('maps by label_map and mapped_columns, drops columns, and refuses unknown names and doubles', () => {
     const headers = ['A', 'B', 'C', 'D'];
-    const ok = resolveMapping(body, headers, { labelMap: { A: 'Members', B: body.entities.items[ids.fuel]!.codeName }, mappedColumns: { C: `${ids.where}_lat` }, droppedColumns: ['D'] });
+    const ok = resolveMapping(body, headers, {
+      labelMap: { A: 'Members', B: body.entities.items[ids.fuel]!.codeName },
+      mappedColumns: { C: `${ids.where}_lat` },
+      droppedColumns: ['D'],
+    });
     expect(ok.errors).toEqual({});
-    expect(ok.targets.map((t) => (t?.kind === 'item' ? `${t.item.id}${t.part ?? ''}` : t?.kind))).toEqual([String(ids.members), String(ids.fuel), `${ids.where}lat`, 'ignored']);
-    const bad = resolveMapping(body, headers, { labelMap: { A: 'Nope', Z: 'Members' }, mappedColumns: { B: ids.members } });
-    expect(bad.errors.label_map).toEqual(['Column "A": no question or response field of this form is "Nope".', 'The file has no column "Z".']);
+    expect(ok.targets.map((t) => (t?.kind === 'item' ? `${t.item.id}${t.part ?? ''}` : t?.kind))).toEqual([
+      String(ids.members),
+      String(ids.fuel),
+      `${ids.where}lat`,
+      'ignored',
+    ]);
+    const bad = resolveMapping(body, headers, {
+      labelMap: { A: 'Nope', Z: 'Members' },
+      mappedColumns: { B: ids.members },
+    });
+    expect(bad.errors.label_map).toEqual([
+      'Column "A": no question or response field of this form is "Nope".',
+      'The file has no column "Z".',
+    ]);
     const twice = resolveMapping(body, ['Members', 'Other'], { labelMap: { Other: 'Members' } });
     expect(twice.errors.non_field_errors).toEqual(['Two columns are mapped to "Other"\'s question.']);
   });
@@ -57,10 +98,36 @@ describe('import mapping (spec 001 §7 Import)', () => {
   });
 
   it('reads cells the way exports write them', () => {
-    const headers = ['response_id', 'Site', 'Team', 'completed', 'time_created', 'Members', 'Fuel', 'Visit', 'Where (latitude)', 'Where (longitude)', 'Note', 'Photo'];
+    const headers = [
+      'response_id',
+      'Site',
+      'Team',
+      'completed',
+      'time_created',
+      'Members',
+      'Fuel',
+      'Visit',
+      'Where (latitude)',
+      'Where (longitude)',
+      'Note',
+      'Photo',
+    ];
     const out = rowToPayload(
       ctx(headers),
-      ['9-9-x', 'North', '9', '1', '2026-11-20 10:11:12', '4', `Wood | ${body.entities.choices[ids.gas]!.codeName}`, '2026-11-01', '48.5', '2.25', '=1+1', 'https://s3/bucket/images/3/r/k-a%20b.png?X-Amz=1'],
+      [
+        '9-9-x',
+        'North',
+        '9',
+        '1',
+        '2026-11-20 10:11:12',
+        '4',
+        `Wood | ${body.entities.choices[ids.gas]!.codeName}`,
+        '2026-11-01',
+        '48.5',
+        '2.25',
+        '=1+1',
+        'https://s3/bucket/images/3/r/k-a%20b.png?X-Amz=1',
+      ],
       1,
     );
     expect(out.problems).toEqual({});
@@ -73,7 +140,16 @@ describe('import mapping (spec 001 §7 Import)', () => {
       device_id: 'dev',
       time_created: '2026-11-20T10:11:12.000Z',
       response_id: importedResponseId(3, 4, 'id:9-9-x'),
-      data: { '0': { [ids.members]: 4, [ids.fuel]: [ids.wood, ids.gas], [ids.visit]: '2026-11-01', [ids.where]: { type: 'Point', coordinates: [2.25, 48.5] }, [ids.note]: '=1+1', [ids.photo]: 'images/3/r/k-a b.png' } },
+      data: {
+        '0': {
+          [ids.members]: 4,
+          [ids.fuel]: [ids.wood, ids.gas],
+          [ids.visit]: '2026-11-01',
+          [ids.where]: { type: 'Point', coordinates: [2.25, 48.5] },
+          [ids.note]: '=1+1',
+          [ids.photo]: 'images/3/r/k-a b.png',
+        },
+      },
     });
     // import_current keeps an id of this project and form.
     expect(rowToPayload(ctx(headers, { importCurrent: true }), ['3-4-abc'], 1).payload?.response_id).toBe('3-4-abc');

@@ -29,7 +29,8 @@ export type ResponseField = (typeof RESPONSE_FIELDS)[number];
 const IGNORED_HEADERS = new Set(['collector', 'user_id', 'time_uploaded']);
 const FIELD_ALIASES: Record<string, ResponseField> = { site_id: 'site', group_id: 'group', team_id: 'team' };
 
-export type Target = { kind: 'field'; field: ResponseField } | { kind: 'item'; item: Item; part?: 'lat' | 'lng' } | { kind: 'ignored' };
+export type Target =
+  { kind: 'field'; field: ResponseField } | { kind: 'item'; item: Item; part?: 'lat' | 'lng' } | { kind: 'ignored' };
 
 export interface MappingRequest {
   /** Column header → question label, code name or id, or a response field. */
@@ -40,7 +41,8 @@ export interface MappingRequest {
 }
 
 export const IMPORT_MESSAGES = {
-  noQuestion: (header: string, to: string) => `Column "${header}": no question or response field of this form is "${to}".`,
+  noQuestion: (header: string, to: string) =>
+    `Column "${header}": no question or response field of this form is "${to}".`,
   twice: (what: string) => `Two columns are mapped to ${what}.`,
   noColumn: (header: string) => `The file has no column "${header}".`,
   choice: (v: string) => `"${v}" is not a choice of this question.`,
@@ -108,7 +110,11 @@ export function suggestMapping(body: SchemaBody, headers: string[]): (Target | u
  * recognised by header. Field errors for references to unknown questions or columns, and for two columns filling
  * the same thing.
  */
-export function resolveMapping(body: SchemaBody, headers: string[], req: MappingRequest): { targets: (Target | undefined)[]; errors: Record<string, string[]> } {
+export function resolveMapping(
+  body: SchemaBody,
+  headers: string[],
+  req: MappingRequest,
+): { targets: (Target | undefined)[]; errors: Record<string, string[]> } {
   const names = questionNames(body);
   const targets = suggestMapping(body, headers);
   const errors: Record<string, string[]> = {};
@@ -143,7 +149,8 @@ export function resolveMapping(body: SchemaBody, headers: string[], req: Mapping
   targets.forEach((t, i) => {
     if (!t || t.kind === 'ignored') return;
     const key = t.kind === 'field' ? t.field : `${t.item.id}:${t.part ?? ''}`;
-    if (seen.has(key)) push('non_field_errors', IMPORT_MESSAGES.twice(t.kind === 'field' ? t.field : `"${headers[i]}"'s question`));
+    if (seen.has(key))
+      push('non_field_errors', IMPORT_MESSAGES.twice(t.kind === 'field' ? t.field : `"${headers[i]}"'s question`));
     seen.set(key, i);
   });
   return { targets, errors };
@@ -156,7 +163,11 @@ export interface Places {
   team(v: string): number | undefined;
 }
 
-export function placesOf(project: { sites: { id: number; name: string }[]; groups: { id: number; name: string }[]; teams: { id: number; name: string }[] }): Places {
+export function placesOf(project: {
+  sites: { id: number; name: string }[];
+  groups: { id: number; name: string }[];
+  teams: { id: number; name: string }[];
+}): Places {
   const finder = (list: { id: number; name: string }[]) => {
     const byName = new Map(list.map((x) => [norm(x.name), x.id]));
     const ids = new Set(list.map((x) => x.id));
@@ -211,7 +222,9 @@ export function mediaKey(s: string): string {
 }
 
 function choiceIds(body: SchemaBody, item: Item, cell: string, delimiter: string): { ids: number[]; bad?: string } {
-  const choices = (item.options.choices ?? []).map((id) => body.entities.choices[String(id)]).filter((c): c is NonNullable<typeof c> => c !== undefined && !c.deleted);
+  const choices = (item.options.choices ?? [])
+    .map((id) => body.entities.choices[String(id)])
+    .filter((c): c is NonNullable<typeof c> => c !== undefined && !c.deleted);
   const parts = item.type === 'choice' && item.options.multiselect ? split(cell, delimiter) : [cell.trim()];
   const ids: number[] = [];
   for (const p of parts) {
@@ -278,7 +291,12 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
     const raw = cells[i];
     if (t.kind === 'field') {
       // A device id is opaque: kept as it is (an export's device ids import back unchanged); other fields trimmed.
-      fields[t.field] = t.field.startsWith('time_') && raw instanceof Date ? raw.toISOString() : t.field === 'device_id' ? cellText(raw) : cellText(raw).trim();
+      fields[t.field] =
+        t.field.startsWith('time_') && raw instanceof Date
+          ? raw.toISOString()
+          : t.field === 'device_id'
+            ? cellText(raw)
+            : cellText(raw).trim();
       headerOf[t.field] = header;
       return;
     }
@@ -308,12 +326,21 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
     problems[headerOf[id] ?? key] ??= msg;
   }
 
-  const payload: Record<string, unknown> = { project: ctx.projectId, sampler_schema: ctx.schemaId, device_id: fields.device_id?.trim() ? fields.device_id : ctx.deviceId, data: { '0': answers } };
+  const payload: Record<string, unknown> = {
+    project: ctx.projectId,
+    sampler_schema: ctx.schemaId,
+    device_id: fields.device_id?.trim() ? fields.device_id : ctx.deviceId,
+    data: { '0': answers },
+  };
   const given = fields.response_id ?? '';
   payload.response_id =
     ctx.importCurrent && given.startsWith(`${ctx.projectId}-${ctx.schemaId}-`)
       ? given
-      : importedResponseId(ctx.projectId, ctx.schemaId, given ? `id:${given}` : `row:${row}:${JSON.stringify([answers, fields])}`);
+      : importedResponseId(
+          ctx.projectId,
+          ctx.schemaId,
+          given ? `id:${given}` : `row:${row}:${JSON.stringify([answers, fields])}`,
+        );
   if (fields.parent_id) payload.parent_id = fields.parent_id;
   for (const f of ['site', 'group', 'team'] as const) {
     const v = fields[f];
@@ -332,7 +359,8 @@ export function rowToPayload(ctx: RowContext, cells: Cell[], row: number): RowOu
   if (fields.latitude || fields.longitude) {
     const lat = Number(fields.latitude);
     const lng = Number(fields.longitude);
-    if (!fields.latitude || !fields.longitude || !Number.isFinite(lat) || !Number.isFinite(lng)) problems[headerOf.latitude ?? headerOf.longitude!] = IMPORT_MESSAGES.both;
+    if (!fields.latitude || !fields.longitude || !Number.isFinite(lat) || !Number.isFinite(lng))
+      problems[headerOf.latitude ?? headerOf.longitude!] = IMPORT_MESSAGES.both;
     else payload.geotag = { type: 'Point', coordinates: [lng, lat] };
   }
   let action: 'save' | 'complete' = 'save';

@@ -38,7 +38,13 @@ function* responses(n: number, page: number): Generator<ExportResponse[]> {
         time_completed: null,
         time_uploaded: null,
         geotag: null,
-        data: { '0': { [area.id]: i / 4, [crop.id]: [maize.id], [note.id]: i % 7 === 0 ? `=cmd|' /C calc'!A0, "quoted"\nline ${i}` : `note ${i}` } },
+        data: {
+          '0': {
+            [area.id]: i / 4,
+            [crop.id]: [maize.id],
+            [note.id]: i % 7 === 0 ? `=cmd|' /C calc'!A0, "quoted"\nline ${i}` : `note ${i}`,
+          },
+        },
       });
     }
     yield rows;
@@ -53,7 +59,14 @@ describe('CSV export writer', () => {
   it('streams every row to the object store, cell by cell as the columns say', async () => {
     const columns = exportColumns(body, 'named', 'en');
     const seen: number[] = [];
-    const out = await writeCsv({ store, key: 'exports/1/named.csv', columns, names, pages: pages(12_345, 1000), progress: (r) => void seen.push(r) });
+    const out = await writeCsv({
+      store,
+      key: 'exports/1/named.csv',
+      columns,
+      names,
+      pages: pages(12_345, 1000),
+      progress: (r) => void seen.push(r),
+    });
     expect(out.rows).toBe(12_345);
     expect(seen.at(-1)).toBe(12_345);
     expect(seen).toHaveLength(13);
@@ -67,8 +80,10 @@ describe('CSV export writer', () => {
     expect(rows[0]!.slice(14)).toEqual(['Area, in hectares', 'Crop', 'Note']);
     const all = [...responses(12_345, 12_345)][0]!;
     // Numbers as they are; text with a ' in front when it starts with = + - @ tab or CR (OWASP).
-    const shown = (v: string | number | null) => (typeof v === 'number' ? String(v) : /^[=+\-@\t\r]/.test(v ?? '') ? `'${v}` : (v ?? ''));
-    for (const i of [0, 1, 7, 4321, 12_344]) expect(rows[i + 1]).toEqual(columns.map((c) => shown(c.cell(all[i]!, names))));
+    const shown = (v: string | number | null) =>
+      typeof v === 'number' ? String(v) : /^[=+\-@\t\r]/.test(v ?? '') ? `'${v}` : (v ?? '');
+    for (const i of [0, 1, 7, 4321, 12_344])
+      expect(rows[i + 1]).toEqual(columns.map((c) => shown(c.cell(all[i]!, names))));
     expect(rows[8]![16]).toBe(`'=cmd|' /C calc'!A0, "quoted"\nline 7`);
     expect(rows[2]![15]).toBe('Maïs');
     expect(out.size).toBe(Buffer.byteLength(text));
@@ -79,7 +94,15 @@ describe('CSV export writer', () => {
     const bad: Names = { site: () => '+1 site', group: () => '-cmd', team: () => '\tTeam', user: () => '@SUM(A1)' };
     async function* one() {
       const [r] = [...responses(1, 1)][0]!;
-      yield [{ ...r!, device_id: '\r=dev', group_id: 2, team_id: 3, data: { '0': { ...r!.data['0'], [area.id]: -3.5, [evil.id]: -1 } } }];
+      yield [
+        {
+          ...r!,
+          device_id: '\r=dev',
+          group_id: 2,
+          team_id: 3,
+          data: { '0': { ...r!.data['0'], [area.id]: -3.5, [evil.id]: -1 } },
+        },
+      ];
     }
     await writeCsv({ store, key: 'exports/1/evil.csv', columns, names: bad, pages: one() });
     const chunks: Buffer[] = [];
@@ -93,7 +116,14 @@ describe('CSV export writer', () => {
   it('stops when cancelled', async () => {
     let n = 0;
     await expect(
-      writeCsv({ store, key: 'exports/1/cancelled.csv', columns: exportColumns(body, 'coded', 'en'), names, pages: pages(5000, 1000), cancelled: () => ++n > 2 }),
+      writeCsv({
+        store,
+        key: 'exports/1/cancelled.csv',
+        columns: exportColumns(body, 'coded', 'en'),
+        names,
+        pages: pages(5000, 1000),
+        cancelled: () => ++n > 2,
+      }),
     ).rejects.toBeInstanceOf(ExportCancelled);
     expect(await store.stat('exports/1/cancelled.csv')).toBeUndefined();
   });

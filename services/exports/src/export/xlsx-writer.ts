@@ -8,7 +8,10 @@ import type { Archiver } from 'archiver';
 import { ExportCancelled, type CsvExport, type WriterOptions } from './csv-writer.js';
 
 // archiver is CommonJS: its factory is the module itself.
-const archiver = createRequire(import.meta.url)('archiver') as (format: 'zip', options: { zlib: { level: number } }) => Archiver;
+const archiver = createRequire(import.meta.url)('archiver') as (
+  format: 'zip',
+  options: { zlib: { level: number } },
+) => Archiver;
 
 /** Excel's limit of rows per sheet (the header included). */
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -42,7 +45,8 @@ function rowXml(n: number, refs: string[], cells: (string | number | null)[]): s
   cells.forEach((v, i) => {
     const r = `${refs[i]}${n}`;
     if (typeof v === 'number' && Number.isFinite(v)) xml += `<c r="${r}"><v>${v}</v></c>`;
-    else if (v !== null && v !== '') xml += `<c r="${r}" t="inlineStr"><is><t xml:space="preserve">${escape(String(v))}</t></is></c>`;
+    else if (v !== null && v !== '')
+      xml += `<c r="${r}" t="inlineStr"><is><t xml:space="preserve">${escape(String(v))}</t></is></c>`;
   });
   return `${xml}</row>`;
 }
@@ -50,7 +54,9 @@ function rowXml(n: number, refs: string[], cells: (string | number | null)[]): s
 export async function writeXlsx(options: WriterOptions): Promise<CsvExport> {
   const { store, key, columns, names } = options;
   const out = new PassThrough();
-  const stored = store.put(key, out, { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  const stored = store.put(key, out, {
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  });
   const zip = archiver('zip', { zlib: { level: 6 } });
   zip.pipe(out);
   const sheet = new PassThrough();
@@ -65,15 +71,29 @@ export async function writeXlsx(options: WriterOptions): Promise<CsvExport> {
   };
   let rows = 0;
   try {
-    await write('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>');
+    await write(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+    );
     const refs = columns.map((_, i) => letters(i));
-    await write(rowXml(1, refs, columns.map((c) => c.header)));
+    await write(
+      rowXml(
+        1,
+        refs,
+        columns.map((c) => c.header),
+      ),
+    );
     for await (const page of options.pages) {
       if (options.cancelled?.()) throw new ExportCancelled();
-      if (rows + page.length + 1 > XLSX_MAX_ROWS) throw new Error(`An Excel sheet holds at most ${XLSX_MAX_ROWS - 1} rows; export this project as CSV.`);
+      if (rows + page.length + 1 > XLSX_MAX_ROWS)
+        throw new Error(`An Excel sheet holds at most ${XLSX_MAX_ROWS - 1} rows; export this project as CSV.`);
       let chunk = '';
       let n = rows + 2;
-      for (const r of page) chunk += rowXml(n++, refs, columns.map((c) => c.cell(r, names)));
+      for (const r of page)
+        chunk += rowXml(
+          n++,
+          refs,
+          columns.map((c) => c.cell(r, names)),
+        );
       await write(chunk);
       rows += page.length;
       await options.progress?.(rows);

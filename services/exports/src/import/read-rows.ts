@@ -45,7 +45,11 @@ export function readRows(input: Readable, filename: string, limits: ZipLimits = 
  * The workbook copied to a temporary file and checked; then read from there. The file is unlinked as soon as it is
  * open, so nothing is left behind however the reading ends.
  */
-async function* guardedXlsxRows(input: Readable, count: Transform & { bytes: number }, limits: ZipLimits): AsyncGenerator<Cell[]> {
+async function* guardedXlsxRows(
+  input: Readable,
+  count: Transform & { bytes: number },
+  limits: ZipLimits,
+): AsyncGenerator<Cell[]> {
   const dir = await mkdtemp(join(tmpdir(), 'fieldwork-xlsx-'));
   let handle: FileHandle;
   try {
@@ -63,7 +67,15 @@ async function* guardedXlsxRows(input: Readable, count: Transform & { bytes: num
 }
 
 async function* csvRows(input: Readable): AsyncGenerator<Cell[]> {
-  const parser = input.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000 }));
+  const parser = input.pipe(
+    parse({
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      max_record_size: 1_000_000,
+    }),
+  );
   for await (const record of parser) yield (record as string[]).map(unguardCell);
 }
 
@@ -81,7 +93,13 @@ function plain(v: ExcelJS.CellValue): Cell {
 }
 
 async function* xlsxRows(input: Readable): AsyncGenerator<Cell[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'emit' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+    entries: 'emit',
+  });
   for await (const sheet of reader) {
     let expected = 1;
     for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {

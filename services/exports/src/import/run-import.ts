@@ -7,7 +7,14 @@ import { PassThrough } from 'node:stream';
 import { common } from '@fieldwork/proto';
 import type { SchemaBody } from '@fieldwork/sampler';
 import type { ObjectStore } from '@fieldwork/service-kit';
-import { IMPORT_MESSAGES, placesOf, resolveMapping, rowToPayload, type Cell, type RowContext } from '../domain/import-mapping.js';
+import {
+  IMPORT_MESSAGES,
+  placesOf,
+  resolveMapping,
+  rowToPayload,
+  type Cell,
+  type RowContext,
+} from '../domain/import-mapping.js';
 import { csvStringifier } from '../export/csv-cell.js';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
@@ -88,7 +95,11 @@ export async function runImport(
   const first = await rows.next();
   if (first.done) throw new ImportFailed(IMPORT_MESSAGES.noHeader);
   const headers = first.value.map((c) => String(c ?? '').trim());
-  const mapping = resolveMapping(body, headers, { labelMap: p.label_map, droppedColumns: p.dropped_columns, mappedColumns: p.mapped_columns });
+  const mapping = resolveMapping(body, headers, {
+    labelMap: p.label_map,
+    droppedColumns: p.dropped_columns,
+    mappedColumns: p.mapped_columns,
+  });
   if (Object.keys(mapping.errors).length > 0) throw new ImportFailed(Object.values(mapping.errors).flat().join(' '));
   const rc: RowContext = {
     body,
@@ -117,7 +128,12 @@ export async function runImport(
     for (const [column, message] of Object.entries(problems)) {
       const i = headerIndex.get(column);
       const v = i === undefined ? '' : cells[i];
-      await report.write([row, i === undefined ? '' : column, v instanceof Date ? v.toISOString() : String(v ?? ''), message]);
+      await report.write([
+        row,
+        i === undefined ? '' : column,
+        v instanceof Date ? v.toISOString() : String(v ?? ''),
+        message,
+      ]);
     }
   };
 
@@ -138,7 +154,10 @@ export async function runImport(
         counts[r.status as keyof typeof counts]++;
       }
     }
-    await options.progress(done, size > 0 && source.bytesRead() > 0 ? Math.max(done, Math.round((done * size) / source.bytesRead())) : done);
+    await options.progress(
+      done,
+      size > 0 && source.bytesRead() > 0 ? Math.max(done, Math.round((done * size) / source.bytesRead())) : done,
+    );
     if (options.cancelled()) throw new ExportCancelled();
   };
 
@@ -149,7 +168,12 @@ export async function runImport(
     const sent = batch;
     batch = [];
     const request = deps.responses.importBatch(
-      { caller, project_id: job.project_id, payloads_json: sent.map((b) => JSON.stringify(b.payload)), actions: sent.map((b) => b.action) },
+      {
+        caller,
+        project_id: job.project_id,
+        payloads_json: sent.map((b) => JSON.stringify(b.payload)),
+        actions: sent.map((b) => b.action),
+      },
       ctx,
     );
     request.catch(() => undefined); // awaited below, after the previous batch
@@ -193,17 +217,33 @@ export async function runImport(
 }
 
 /** A bulk upload of project users (spec 000): the CSV of the template, through the projects service's own rules. */
-export async function runUsersImport(job: JobRow, deps: ExportsDeps, options: { progress: (done: number, total: number) => Promise<void> }): Promise<JobOutcome> {
+export async function runUsersImport(
+  job: JobRow,
+  deps: ExportsDeps,
+  options: { progress: (done: number, total: number) => Promise<void> },
+): Promise<JobOutcome> {
   const p = job.params as unknown as { caller: unknown; object_key: string; filename: string };
   const ctx = { requestId: `job-${job.id}` };
   const chunks: Buffer[] = [];
   for await (const c of await deps.store.get(p.object_key)) chunks.push(c as Buffer);
   await options.progress(0, 0);
   const report = await deps.projects.bulkUploadProjectUsers(
-    { caller: common.Caller.fromJSON(p.caller), project_id: job.project_id, content: Buffer.concat(chunks), filename: p.filename },
+    {
+      caller: common.Caller.fromJSON(p.caller),
+      project_id: job.project_id,
+      content: Buffer.concat(chunks),
+      filename: p.filename,
+    },
     ctx,
   );
   await deps.store.delete(p.object_key).catch(() => undefined);
   const rows = report.rows.length;
-  return { key: null, rows, size: 0, rows_failed: report.failed, report_key: null, result: { added: report.added, updated: report.updated, failed: report.failed, rows: report.rows } };
+  return {
+    key: null,
+    rows,
+    size: 0,
+    rows_failed: report.failed,
+    report_key: null,
+    result: { added: report.added, updated: report.updated, failed: report.failed, rows: report.rows },
+  };
 }

@@ -4,7 +4,15 @@ import { PROJECT_OPERATIONS } from '@fieldwork/access';
 import { randomUUID } from 'node:crypto';
 import { common, type exports_ } from '@fieldwork/proto';
 import { isQuestion, itemsInOrder, text, type SchemaBody } from '@fieldwork/sampler';
-import { IMPORT_MESSAGES, placesOf, resolveMapping, rowToPayload, targetLabel, type Cell, type RowContext } from '../domain/import-mapping.js';
+import {
+  IMPORT_MESSAGES,
+  placesOf,
+  resolveMapping,
+  rowToPayload,
+  targetLabel,
+  type Cell,
+  type RowContext,
+} from '../domain/import-mapping.js';
 import { readRows } from '../import/read-rows.js';
 import type { ImportParams } from '../import/run-import.js';
 import { problems, projectAccess, UnsafeZip } from '@fieldwork/service-kit';
@@ -34,7 +42,15 @@ function mappableQuestions(body: SchemaBody, lang: string) {
   for (const { item } of itemsInOrder(body)) {
     if (!isQuestion(item) || item.type === 'calculated' || item.type === 'concatenation') continue;
     const label = text(item.name, lang, body.primary_language) || item.codeName;
-    if (item.type === 'geotag') for (const part of ['lat', 'lng']) out.push({ id: item.id, code: `${item.codeName}_${part}`, label: `${label} (${part === 'lat' ? 'latitude' : 'longitude'})`, type: item.type, part });
+    if (item.type === 'geotag')
+      for (const part of ['lat', 'lng'])
+        out.push({
+          id: item.id,
+          code: `${item.codeName}_${part}`,
+          label: `${label} (${part === 'lat' ? 'latitude' : 'longitude'})`,
+          type: item.type,
+          part,
+        });
     else out.push({ id: item.id, code: item.codeName, label, type: item.type });
   }
   return out;
@@ -50,9 +66,16 @@ export class ExportService {
   }
 
   /** The caller, when they hold one of `screens` in the project (the export operation of packages/access by default). */
-  private async requireResults(caller: common.Caller | undefined, projectId: number, ctx: Ctx, screens: readonly string[] = PROJECT_OPERATIONS.export): Promise<common.Caller> {
+  private async requireResults(
+    caller: common.Caller | undefined,
+    projectId: number,
+    ctx: Ctx,
+    screens: readonly string[] = PROJECT_OPERATIONS.export,
+  ): Promise<common.Caller> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
-    const a = await projectAccess(this.deps.contextSecret ?? '', ctx.metadata, caller, projectId, () => this.deps.projects.getAccess({ caller, project_id: projectId }, ctx));
+    const a = await projectAccess(this.deps.contextSecret ?? '', ctx.metadata, caller, projectId, () =>
+      this.deps.projects.getAccess({ caller, project_id: projectId }, ctx),
+    );
     if (!screens.some((s) => a.screens.includes(s))) throw problems.forbidden();
     this.orgOf.set(projectId, a.organization_id);
     return caller;
@@ -62,7 +85,21 @@ export class ExportService {
   private async audit(job: JobRow, event: 'export_created' | 'import_created', ctx: Ctx): Promise<void> {
     await this.deps.auth
       .recordAudit(
-        { organization_id: this.orgOf.get(job.project_id) ?? 0, actor_user_id: job.created_by, event, target: `project ${job.project_id}`, ip: '', details_json: JSON.stringify({ job: job.id, kind: job.kind, schema: job.schema_id, ...(job.profile ? { profile: job.profile } : {}) }), id: 0, time: '' },
+        {
+          organization_id: this.orgOf.get(job.project_id) ?? 0,
+          actor_user_id: job.created_by,
+          event,
+          target: `project ${job.project_id}`,
+          ip: '',
+          details_json: JSON.stringify({
+            job: job.id,
+            kind: job.kind,
+            schema: job.schema_id,
+            ...(job.profile ? { profile: job.profile } : {}),
+          }),
+          id: 0,
+          time: '',
+        },
         ctx,
       )
       .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
@@ -72,10 +109,14 @@ export class ExportService {
     if (!KINDS.includes(req.kind as ExportKind)) throw problems.notFound();
     const caller = await this.requireResults(req.caller, req.project_id, ctx);
     const schemas = (await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
-    const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);
+    const schema =
+      req.schema_id === 0
+        ? [...schemas].sort((a, b) => a.level - b.level)[0]
+        : schemas.find((s) => s.id === req.schema_id);
     if (!schema) throw problems.invalidSchemaId();
     const profile = req.profile.trim();
-    if (profile.length > 200) throw problems.invalidFields({ profile: ['Ensure this field has no more than 200 characters.'] });
+    if (profile.length > 200)
+      throw problems.invalidFields({ profile: ['Ensure this field has no more than 200 characters.'] });
     const job = await this.jobs.create({
       id: randomUUID(),
       project_id: req.project_id,
@@ -95,14 +136,24 @@ export class ExportService {
   private async importSetup(req: exports_.ImportRequest, ctx: Ctx) {
     const caller = await this.requireResults(req.caller, req.project_id, ctx, ['projectLevelIngestion']);
     const schemas = (await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
-    const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);
+    const schema =
+      req.schema_id === 0
+        ? [...schemas].sort((a, b) => a.level - b.level)[0]
+        : schemas.find((s) => s.id === req.schema_id);
     if (!schema) throw problems.invalidSchemaId();
     if (!req.file_identifier.trim()) throw problems.invalidFields({ file_identifier: ['This field is required.'] });
-    const file = await this.deps.projects.getFile({ caller, project_id: req.project_id, file_id: req.file_identifier }, ctx);
-    if (!/\.(csv|xlsx)$/i.test(file.filename)) throw problems.invalidFields({ file_identifier: ['Import a CSV or XLSX file.'] });
+    const file = await this.deps.projects.getFile(
+      { caller, project_id: req.project_id, file_id: req.file_identifier },
+      ctx,
+    );
+    if (!/\.(csv|xlsx)$/i.test(file.filename))
+      throw problems.invalidFields({ file_identifier: ['Import a CSV or XLSX file.'] });
     const fields: Record<string, string[]> = {};
     const labelMap = jsonObject(req.label_map_json, 'label_map', fields) as Record<string, string>;
-    const mappedColumns = jsonObject(req.mapped_columns_json, 'mapped_columns', fields) as Record<string, string | number>;
+    const mappedColumns = jsonObject(req.mapped_columns_json, 'mapped_columns', fields) as Record<
+      string,
+      string | number
+    >;
     if (req.value_delimiter.length > 5) fields.value_delimiter = ['Ensure this field has no more than 5 characters.'];
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     const doc = await this.deps.forms.getSchemaInternal({ schema_id: schema.id }, ctx);
@@ -142,7 +193,9 @@ export class ExportService {
       }),
       rows_json: JSON.stringify(rows),
       errors_json: JSON.stringify(resolved.errors),
-      row_problems_json: JSON.stringify(Object.keys(resolved.errors).length > 0 ? [] : rows.map((cells, k) => rowToPayload(rc, cells, k + 1).problems)),
+      row_problems_json: JSON.stringify(
+        Object.keys(resolved.errors).length > 0 ? [] : rows.map((cells, k) => rowToPayload(rc, cells, k + 1).problems),
+      ),
       questions_json: JSON.stringify(mappableQuestions(body, lang)),
     };
   }
@@ -152,7 +205,8 @@ export class ExportService {
     const { headers } = await this.firstRows(file.object_key, file.filename, 0);
     const resolved = resolveMapping(body, headers, mapping);
     if (Object.keys(resolved.errors).length > 0) throw problems.invalidFields(resolved.errors);
-    if (!resolved.targets.some((t) => t?.kind === 'item')) throw problems.invalid('No column of the file is mapped to a question of this form.');
+    if (!resolved.targets.some((t) => t?.kind === 'item'))
+      throw problems.invalid('No column of the file is mapped to a question of this form.');
     const params: ImportParams = {
       caller: common.Caller.toJSON(caller),
       file_id: file.file_id,
@@ -165,7 +219,15 @@ export class ExportService {
       import_current: req.import_current,
       device_id: req.device_id.slice(0, 200),
     };
-    const job = await this.jobs.create({ id: randomUUID(), project_id: req.project_id, schema_id: schema.id, kind: 'import_responses', created_by: caller.user_id, lang: req.lang || '', params: params as never });
+    const job = await this.jobs.create({
+      id: randomUUID(),
+      project_id: req.project_id,
+      schema_id: schema.id,
+      kind: 'import_responses',
+      created_by: caller.user_id,
+      lang: req.lang || '',
+      params: params as never,
+    });
     await this.deps.enqueue(job.id);
     this.deps.log.info({ jobId: job.id, projectId: job.project_id, file: file.file_id }, 'import queued');
     await this.audit(job, 'import_created', ctx);
@@ -199,14 +261,19 @@ export class ExportService {
     try {
       const first = await it.next().catch((err: unknown) => {
         if (err instanceof UnsafeZip) throw problems.invalidFields({ file_identifier: [err.message] });
-        throw problems.invalidFields({ file_identifier: ['The file could not be read as ' + (/\.xlsx$/i.test(filename) ? 'an XLSX workbook.' : 'CSV.')] });
+        throw problems.invalidFields({
+          file_identifier: [
+            'The file could not be read as ' + (/\.xlsx$/i.test(filename) ? 'an XLSX workbook.' : 'CSV.'),
+          ],
+        });
       });
       if (first.done) throw problems.invalidFields({ file_identifier: [IMPORT_MESSAGES.noHeader] });
       const rows: Cell[][] = [];
       while (rows.length < n) {
         const next = await it.next();
         if (next.done) break;
-        if (next.value.some((c) => c !== null && c !== undefined && String(c).trim() !== '')) rows.push(next.value.map((c) => (c instanceof Date ? c.toISOString() : c)));
+        if (next.value.some((c) => c !== null && c !== undefined && String(c).trim() !== ''))
+          rows.push(next.value.map((c) => (c instanceof Date ? c.toISOString() : c)));
       }
       return { headers: first.value.map((c) => String(c ?? '').trim()), rows };
     } finally {
@@ -235,7 +302,12 @@ export class ExportService {
   private async mine(req: exports_.JobRef, ctx: Ctx): Promise<JobRow> {
     const job = await this.jobs.get(req.job_id);
     if (!job) throw problems.notFound();
-    const screens = job.kind === 'import_users' ? ['admins', 'staff'] : job.kind === 'import_responses' ? ['projectLevelIngestion'] : PROJECT_OPERATIONS.export;
+    const screens =
+      job.kind === 'import_users'
+        ? ['admins', 'staff']
+        : job.kind === 'import_responses'
+          ? ['projectLevelIngestion']
+          : PROJECT_OPERATIONS.export;
     const caller = await this.requireResults(req.caller, job.project_id, ctx, screens);
     if (job.created_by !== caller.user_id) throw problems.notFound();
     return job;
@@ -243,8 +315,12 @@ export class ExportService {
 
   private async toJob(j: JobRow): Promise<exports_.Job> {
     const live = j.status === 'done' && (j.expires_at === null || j.expires_at.getTime() > Date.now());
-    const seconds = live && j.expires_at ? Math.max(1, Math.min(LINK_S, Math.floor((j.expires_at.getTime() - Date.now()) / 1000))) : LINK_S;
-    const link = async (key: string | null) => (live && key ? this.deps.store.presignGet(key, { expiresInSeconds: seconds, filename: key.split('/').pop() }) : '');
+    const seconds =
+      live && j.expires_at
+        ? Math.max(1, Math.min(LINK_S, Math.floor((j.expires_at.getTime() - Date.now()) / 1000)))
+        : LINK_S;
+    const link = async (key: string | null) =>
+      live && key ? this.deps.store.presignGet(key, { expiresInSeconds: seconds, filename: key.split('/').pop() }) : '';
     const url = await link(j.object_key);
     return {
       id: j.id,
@@ -254,7 +330,12 @@ export class ExportService {
       status: j.status,
       rows_done: j.rows_done,
       rows_total: j.rows_total,
-      percent: j.status === 'done' ? 100 : j.rows_total > 0 ? Math.min(100, Math.round((j.rows_done / j.rows_total) * 1000) / 10) : 0,
+      percent:
+        j.status === 'done'
+          ? 100
+          : j.rows_total > 0
+            ? Math.min(100, Math.round((j.rows_done / j.rows_total) * 1000) / 10)
+            : 0,
       url,
       error: j.error,
       size: j.size,

@@ -33,9 +33,14 @@ export interface JobRow {
 export class JobStore {
   constructor(private readonly sql: Sql) {}
 
-  async create(j: Pick<JobRow, 'id' | 'project_id' | 'schema_id' | 'kind' | 'created_by' | 'lang'> & Partial<Pick<JobRow, 'profile' | 'params'>>): Promise<JobRow> {
+  async create(
+    j: Pick<JobRow, 'id' | 'project_id' | 'schema_id' | 'kind' | 'created_by' | 'lang'> &
+      Partial<Pick<JobRow, 'profile' | 'params'>>,
+  ): Promise<JobRow> {
     const { params, ...rest } = j;
-    const [row] = await this.sql<JobRow[]>`insert into jobs ${this.sql({ ...rest, params: this.sql.json((params ?? {}) as never) })} returning *`;
+    const [row] = await this.sql<
+      JobRow[]
+    >`insert into jobs ${this.sql({ ...rest, params: this.sql.json((params ?? {}) as never) })} returning *`;
     return row!;
   }
 
@@ -61,7 +66,15 @@ export class JobStore {
 
   async finish(
     id: string,
-    f: { object_key: string | null; size: number; rows: number; expires_at: Date; rows_failed?: number; report_key?: string | null; result?: Record<string, unknown> },
+    f: {
+      object_key: string | null;
+      size: number;
+      rows: number;
+      expires_at: Date;
+      rows_failed?: number;
+      report_key?: string | null;
+      result?: Record<string, unknown>;
+    },
   ): Promise<boolean> {
     const rows = await this.sql`
       update jobs set status = 'done', object_key = ${f.object_key}, size = ${f.size}, rows_done = ${f.rows}, rows_total = ${f.rows},
@@ -72,7 +85,8 @@ export class JobStore {
   }
 
   async fail(id: string, error: string): Promise<void> {
-    await this.sql`update jobs set status = 'failed', error = ${error.slice(0, 500)}, time_updated = now() where id = ${id} and status in ('queued', 'running')`;
+    await this
+      .sql`update jobs set status = 'failed', error = ${error.slice(0, 500)}, time_updated = now() where id = ${id} and status in ('queued', 'running')`;
   }
 
   async cancel(id: string): Promise<JobRow | undefined> {

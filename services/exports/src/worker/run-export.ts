@@ -9,11 +9,15 @@ import { writeXlsx } from '../export/xlsx-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import type { JobRow } from '../store/job.store.js';
 
-
 export async function runExport(
   job: JobRow,
   deps: ExportsDeps,
-  options: { pageSize: number; pageDelayMs?: number; progress: (done: number, total: number) => Promise<void>; cancelled: () => boolean },
+  options: {
+    pageSize: number;
+    pageDelayMs?: number;
+    progress: (done: number, total: number) => Promise<void>;
+    cancelled: () => boolean;
+  },
 ): Promise<{ key: string; rows: number; size: number }> {
   const ctx = { requestId: `job-${job.id}` };
   const caller = common.Caller.fromPartial({ user_id: job.created_by });
@@ -44,7 +48,10 @@ export async function runExport(
   if (job.kind === 'dictionary_csv') {
     const rows = dictionaryRows(body, lang);
     const [header, ...rest] = rows;
-    const columns = header!.map((h, i) => ({ header: h, cell: (r: ExportResponse) => (r as unknown as { cells: string[] }).cells[i] ?? '' }));
+    const columns = header!.map((h, i) => ({
+      header: h,
+      cell: (r: ExportResponse) => (r as unknown as { cells: string[] }).cells[i] ?? '',
+    }));
     async function* one() {
       yield rest.map((cells) => ({ cells }) as unknown as ExportResponse);
     }
@@ -59,15 +66,34 @@ export async function runExport(
   async function* pages(): AsyncGenerator<ExportResponse[]> {
     let after = 0;
     do {
-      const page = await deps.responses.exportPage({ project_id: job.project_id, schema_id: job.schema_id, after_id: after, limit: options.pageSize, profile: job.profile }, ctx);
+      const page = await deps.responses.exportPage(
+        {
+          project_id: job.project_id,
+          schema_id: job.schema_id,
+          after_id: after,
+          limit: options.pageSize,
+          profile: job.profile,
+        },
+        ctx,
+      );
       const rows = JSON.parse(page.rows_json) as ExportResponse[];
       links.clear();
-      for (const k of mediaKeys(columns, rows)) if (!links.has(k)) links.set(k, await deps.store.presignGet(k, { expiresInSeconds: linkSeconds, filename: k.split('/').pop() }));
+      for (const k of mediaKeys(columns, rows))
+        if (!links.has(k))
+          links.set(k, await deps.store.presignGet(k, { expiresInSeconds: linkSeconds, filename: k.split('/').pop() }));
       if (rows.length > 0) yield rows;
       after = page.last_id;
       if (after !== 0 && options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));
     } while (after !== 0);
   }
   const write = job.kind === 'xlsx_excel' ? writeXlsx : writeCsv;
-  return write({ store: deps.store, key, columns, names, pages: pages(), cancelled: options.cancelled, progress: (done) => options.progress(done, Math.max(total, done)) });
+  return write({
+    store: deps.store,
+    key,
+    columns,
+    names,
+    pages: pages(),
+    cancelled: options.cancelled,
+    progress: (done) => options.progress(done, Math.max(total, done)),
+  });
 }

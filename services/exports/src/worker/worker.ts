@@ -4,7 +4,20 @@
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
 // deleted on the side. The pulling is service-kit's startPullLoop: a job whose handling throws (the database away)
 // is nak'ed and comes back after the loop's pause.
-import { consumerLag, ensureConsumer, isProblem, UnsafeZip, isServiceError, metrics, startPullLoop, statusToProblem, type JsMsg, type Logger, type Nats, type PullLoop } from '@fieldwork/service-kit';
+import {
+  consumerLag,
+  ensureConsumer,
+  isProblem,
+  UnsafeZip,
+  isServiceError,
+  metrics,
+  startPullLoop,
+  statusToProblem,
+  type JsMsg,
+  type Logger,
+  type Nats,
+  type PullLoop,
+} from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import { JobStore } from '../store/job.store.js';
@@ -22,13 +35,25 @@ export class ExportWorker {
   constructor(
     private readonly nats: Nats,
     private readonly deps: ExportsDeps,
-    private readonly options: { stream: string; pageSize: number; pageDelayMs: number; maxAttempts: number; ackWaitS: number; log: Logger },
+    private readonly options: {
+      stream: string;
+      pageSize: number;
+      pageDelayMs: number;
+      maxAttempts: number;
+      ackWaitS: number;
+      log: Logger;
+    },
   ) {
     this.jobs = new JobStore(deps.sql);
   }
 
   async start(): Promise<void> {
-    await ensureConsumer(this.nats.jsm, { stream: this.options.stream, durable: DURABLE, ackWaitS: this.options.ackWaitS, maxAckPending: 1000 });
+    await ensureConsumer(this.nats.jsm, {
+      stream: this.options.stream,
+      durable: DURABLE,
+      ackWaitS: this.options.ackWaitS,
+      maxAckPending: 1000,
+    });
     this.pulling = startPullLoop(this.nats, {
       stream: this.options.stream,
       durable: DURABLE,
@@ -69,7 +94,11 @@ export class ExportWorker {
         },
       };
       const out: JobOutcome =
-        job.kind === 'import_responses' ? await runImport(job, this.deps, options) : job.kind === 'import_users' ? await runUsersImport(job, this.deps, options) : await runExport(job, this.deps, options);
+        job.kind === 'import_responses'
+          ? await runImport(job, this.deps, options)
+          : job.kind === 'import_users'
+            ? await runUsersImport(job, this.deps, options)
+            : await runExport(job, this.deps, options);
       const finished = await this.jobs.finish(id, {
         object_key: out.key,
         size: out.size,
@@ -87,7 +116,12 @@ export class ExportWorker {
       m.ack();
     } catch (err) {
       const problem = isProblem(err) ? err : isServiceError(err) ? statusToProblem(err) : undefined;
-      const refused = err instanceof ImportFailed || err instanceof UnsafeZip ? err.message : problem && problem.status < 500 ? problem.message : undefined;
+      const refused =
+        err instanceof ImportFailed || err instanceof UnsafeZip
+          ? err.message
+          : problem && problem.status < 500
+            ? problem.message
+            : undefined;
       if (err instanceof ExportCancelled && !this.stopped) {
         log.info('job cancelled');
         metrics.jobsFinished.inc({ kind: job.kind, status: 'cancelled' });
@@ -104,7 +138,12 @@ export class ExportWorker {
         m.nak(); // shutting down: another worker takes it
       } else if (job.attempts >= this.options.maxAttempts) {
         log.error({ err }, 'export failed');
-        await this.jobs.fail(id, job.kind.startsWith('import_') ? 'The import failed. Please try again.' : 'There was a problem updating the export files. Please try again.');
+        await this.jobs.fail(
+          id,
+          job.kind.startsWith('import_')
+            ? 'The import failed. Please try again.'
+            : 'There was a problem updating the export files. Please try again.',
+        );
         metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
         this.deps.announceFinished(id);
         m.ack();

@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, testInfra, type TestInfra } from '@fieldwork/launcher';
-import { connectNats, consumerLag, createLogger, startService, type Nats, type StartedService } from '@fieldwork/service-kit';
+import {
+  connectNats,
+  consumerLag,
+  createLogger,
+  startService,
+  type Nats,
+  type StartedService,
+} from '@fieldwork/service-kit';
 import { buildExports } from '../../src/app.js';
 import { loadExportsConfig } from '../../src/config.js';
 import { jobsStream, jobSubject } from '../../src/stream.js';
@@ -19,7 +26,10 @@ const dir = mkdtempSync(join(tmpdir(), 'fieldwork-exports-'));
 
 beforeAll(async () => {
   infra = await testInfra();
-  nats = await connectNats(infra.natsUrl, { name: 'exports-app-test', log: createLogger('exports-app-test', 'silent') });
+  nats = await connectNats(infra.natsUrl, {
+    name: 'exports-app-test',
+    log: createLogger('exports-app-test', 'silent'),
+  });
 });
 
 afterAll(async () => {
@@ -41,10 +51,19 @@ describe(buildExports.name, () => {
       OBJECT_STORE_SIGNING_SECRET: 'x'.repeat(32),
       LOG_LEVEL: 'silent',
     });
-    service = await startService({ name: 'exports', config, grpcPort: port, migrations: new URL('../../migrations', import.meta.url), nats: true, build: (deps) => buildExports(config, deps) });
+    service = await startService({
+      name: 'exports',
+      config,
+      grpcPort: port,
+      migrations: new URL('../../migrations', import.meta.url),
+      nats: true,
+      build: (deps) => buildExports(config, deps),
+    });
     const stream = jobsStream(infra.natsPrefix).name;
     expect((await nats.jsm.consumers.info(stream, DURABLE)).config.ack_wait).toBe(10_000_000_000);
-    await nats.js.publish(jobSubject(infra.natsPrefix), '00000000-0000-0000-0000-000000000000', { msgID: 'export:unknown' });
+    await nats.js.publish(jobSubject(infra.natsPrefix), '00000000-0000-0000-0000-000000000000', {
+      msgID: 'export:unknown',
+    });
     const end = Date.now() + 20_000;
     while ((await consumerLag(nats.jsm, stream, DURABLE)) > 0) {
       if (Date.now() > end) throw new Error('the job was never taken');

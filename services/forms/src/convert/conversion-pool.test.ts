@@ -7,7 +7,12 @@ const workerFile = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 const pool = (o: Partial<{ workers: number; queue: number; timeoutMs: number; heapMb: number }> = {}) =>
   new ConversionPool({ workerFile, workers: 1, queue: 0, timeoutMs: 5000, heapMb: 64, log: quiet, ...o });
 /** `filename` says what the fixture worker does; `projectType` is how long it waits before answering. */
-const job = (filename: string, waitMs = 0): ConversionJob => ({ filename, content: Buffer.from('abc'), projectType: String(waitMs), limits: FORM_LIMITS });
+const job = (filename: string, waitMs = 0): ConversionJob => ({
+  filename,
+  content: Buffer.from('abc'),
+  projectType: String(waitMs),
+  limits: FORM_LIMITS,
+});
 
 describe(ConversionPool.name, () => {
   it('answers what the worker converted', async () => {
@@ -21,7 +26,10 @@ describe(ConversionPool.name, () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
     const t0 = performance.now();
-    await expect(p.run(job('spin'))).rejects.toMatchObject({ code: '400.12', message: expect.stringMatching(/^This form took too long to convert/) });
+    await expect(p.run(job('spin'))).rejects.toMatchObject({
+      code: '400.12',
+      message: expect.stringMatching(/^This form took too long to convert/),
+    });
     clearInterval(timer);
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(ticks).toBeGreaterThan(5);

@@ -19,7 +19,10 @@ export interface ConversionJob {
 }
 
 /** What a worker answers: the converted form, the problem that refused it, or an unexpected failure. */
-export type ConversionAnswer = { result: ConvertedFile } | { problem: { code: string; message: string; fields?: FieldErrors } } | { failure: string };
+export type ConversionAnswer =
+  | { result: ConvertedFile }
+  | { problem: { code: string; message: string; fields?: FieldErrors } }
+  | { failure: string };
 
 export interface ConversionPoolOptions {
   /** The worker's module (dist/convert/conversion.worker.js). */
@@ -78,7 +81,11 @@ export class ConversionPool {
   private spawn(): Worker {
     const { heapMb, log } = this.options;
     const worker = new Worker(this.options.workerFile, {
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.max(8, Math.min(64, Math.round(heapMb / 8))), stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: heapMb,
+        maxYoungGenerationSizeMb: Math.max(8, Math.min(64, Math.round(heapMb / 8))),
+        stackSizeMb: 4,
+      },
     });
     this.live.add(worker);
     worker.once('exit', () => {
@@ -147,7 +154,13 @@ export class ConversionPool {
         signal?.removeEventListener('abort', onAbort);
         void worker.terminate();
         this.refill();
-        log.info({ ms: Math.round(performance.now() - started), code: err instanceof Problem ? err.code : err ? 'error' : 'ok' }, 'conversion finished');
+        log.info(
+          {
+            ms: Math.round(performance.now() - started),
+            code: err instanceof Problem ? err.code : err ? 'error' : 'ok',
+          },
+          'conversion finished',
+        );
         if (err) reject(err);
         else resolve(result!);
       };
@@ -162,7 +175,8 @@ export class ConversionPool {
       signal?.addEventListener('abort', onAbort, { once: true });
       worker.once('message', (answer: ConversionAnswer) => {
         if ('result' in answer) return finish(undefined, answer.result);
-        if ('problem' in answer) return finish(new Problem(answer.problem.code, answer.problem.message, answer.problem.fields));
+        if ('problem' in answer)
+          return finish(new Problem(answer.problem.code, answer.problem.message, answer.problem.fields));
         log.error({ failure: answer.failure, filename: job.filename }, 'conversion failed');
         finish(problems.conversionFailed());
       });

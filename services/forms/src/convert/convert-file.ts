@@ -15,7 +15,12 @@ export interface ConvertedFile {
  * Reads a CSV question list, an XLSX question list, or an XLSForm (an XLSX with a "survey" sheet; domain/workbook.ts),
  * within the form limits; the form made is refused when it is too large to be loaded again.
  */
-export async function convertFile(filename: string, content: Buffer, projectType: string, limits: FormLimits = FORM_LIMITS): Promise<ConvertedFile> {
+export async function convertFile(
+  filename: string,
+  content: Buffer,
+  projectType: string,
+  limits: FormLimits = FORM_LIMITS,
+): Promise<ConvertedFile> {
   let made: ConvertedFile;
   try {
     const kind = uploadKind(filename, content);

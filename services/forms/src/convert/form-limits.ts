@@ -37,11 +37,14 @@ export const FORM_LIMITS: FormLimits = {
 const n = (x: number) => x.toLocaleString('en');
 
 export const LIMIT_MESSAGES = {
-  sheets: (count: number, max: number) => `The workbook has ${n(count)} sheets; a form file may have at most ${n(max)}.`,
-  rows: (sheet: string, max: number) => `The sheet "${sheet}" has more than ${n(max)} rows; a form file may have at most ${n(max)} rows in a sheet.`,
+  sheets: (count: number, max: number) =>
+    `The workbook has ${n(count)} sheets; a form file may have at most ${n(max)}.`,
+  rows: (sheet: string, max: number) =>
+    `The sheet "${sheet}" has more than ${n(max)} rows; a form file may have at most ${n(max)} rows in a sheet.`,
   columns: (sheet: string, column: number, max: number) =>
     `The sheet "${sheet}" has a cell in column ${n(column)}; a form file may use at most ${n(max)} columns.`,
-  cell: (where: string, chars: number, max: number) => `${where} holds ${n(chars)} characters; a cell may hold at most ${n(max)}.`,
+  cell: (where: string, chars: number, max: number) =>
+    `${where} holds ${n(chars)} characters; a cell may hold at most ${n(max)}.`,
   form: (bytes: number, max: number) =>
     `The form made from this file would be ${megabytes(bytes)}; a form may be at most ${megabytes(max)}. Split the file or remove rows or translations, then try again.`,
 };
@@ -138,7 +141,10 @@ function sharedStringsReader(longest: { chars: number }): PartReader {
 }
 
 /** The sheets' names by their part (xl/workbook.xml names them, xl/_rels/workbook.xml.rels says which part). */
-function sheetNamesReader(into: { byRel: Map<string, string>; targetByRel: Map<string, string> }, part: 'workbook' | 'rels'): PartReader {
+function sheetNamesReader(
+  into: { byRel: Map<string, string>; targetByRel: Map<string, string> },
+  part: 'workbook' | 'rels',
+): PartReader {
   return xmlReader((parser) => {
     parser.on('opentag', (tag) => {
       const name = local(tag.name);
@@ -178,17 +184,26 @@ export async function checkWorkbook(content: Buffer, limits: FormLimits = FORM_L
     throw err;
   }
   const nameOf = (part: string) => {
-    for (const [rel, target] of names.targetByRel) if (target.toLowerCase() === part.toLowerCase() && names.byRel.has(rel)) return names.byRel.get(rel)!;
+    for (const [rel, target] of names.targetByRel)
+      if (target.toLowerCase() === part.toLowerCase() && names.byRel.has(rel)) return names.byRel.get(rel)!;
     return part.replace(/^.*\//, '').replace(/\.xml$/i, '');
   };
   for (const [part, count] of sheets) {
     if (count.rows > limits.rows) throw problems.invalid(LIMIT_MESSAGES.rows(nameOf(part), limits.rows));
-    if (count.maxColumn > limits.columns) throw problems.invalid(LIMIT_MESSAGES.columns(nameOf(part), count.maxColumn, limits.columns));
+    if (count.maxColumn > limits.columns)
+      throw problems.invalid(LIMIT_MESSAGES.columns(nameOf(part), count.maxColumn, limits.columns));
     if (count.longestCell && count.longestCell.chars > limits.cellChars) {
-      throw problems.invalid(LIMIT_MESSAGES.cell(`Cell ${count.longestCell.ref} of the sheet "${nameOf(part)}"`, count.longestCell.chars, limits.cellChars));
+      throw problems.invalid(
+        LIMIT_MESSAGES.cell(
+          `Cell ${count.longestCell.ref} of the sheet "${nameOf(part)}"`,
+          count.longestCell.chars,
+          limits.cellChars,
+        ),
+      );
     }
   }
-  if (shared.chars > limits.cellChars) throw problems.invalid(LIMIT_MESSAGES.cell('A cell of the workbook', shared.chars, limits.cellChars));
+  if (shared.chars > limits.cellChars)
+    throw problems.invalid(LIMIT_MESSAGES.cell('A cell of the workbook', shared.chars, limits.cellChars));
 }
 
 /** Refuses a converted form too large to be loaded again (FormLimits.formBytes). */
@@ -202,9 +217,11 @@ export function checkRecords(records: Record<string, string>[], limits: FormLimi
   if (records.length > limits.rows) throw problems.invalid(LIMIT_MESSAGES.rows('questions', limits.rows));
   records.forEach((record, i) => {
     const values = Object.values(record);
-    if (values.length > limits.columns) throw problems.invalid(LIMIT_MESSAGES.columns('questions', values.length, limits.columns));
+    if (values.length > limits.columns)
+      throw problems.invalid(LIMIT_MESSAGES.columns('questions', values.length, limits.columns));
     for (const v of values) {
-      if (v.length > limits.cellChars) throw problems.invalid(LIMIT_MESSAGES.cell(`A cell of line ${i + 2}`, v.length, limits.cellChars));
+      if (v.length > limits.cellChars)
+        throw problems.invalid(LIMIT_MESSAGES.cell(`A cell of line ${i + 2}`, v.length, limits.cellChars));
     }
   });
 }

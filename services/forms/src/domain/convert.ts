@@ -91,7 +91,8 @@ export function fromQuestionList(sheet: Sheet, projectType: string): Converted {
   for (const { row, values } of rows) {
     const r: Row = {};
     keys.forEach((k, i) => (r[k] = (values[i] ?? '').trim()));
-    const note = (column: string, message: string) => notes.push({ sheet: sheet.name, row, column: column ? headerOf(column) : '', message });
+    const note = (column: string, message: string) =>
+      notes.push({ sheet: sheet.name, row, column: column ? headerOf(column) : '', message });
     const label = r.question || r.label || '';
     const kind = LIST_TYPES[(r.type ?? '').toLowerCase()];
     if (label === '') {
@@ -105,13 +106,20 @@ export function fromQuestionList(sheet: Sheet, projectType: string): Converted {
     const category = r.category || 'Questions';
     let block = blocks.get(category);
     if (!block) blocks.set(category, (block = w.addBlock({ en: category })));
-    const choices = kind.type === 'choice' ? (r.choices ?? '').split('|').map((c) => c.trim()).filter(Boolean) : [];
+    const choices =
+      kind.type === 'choice'
+        ? (r.choices ?? '')
+            .split('|')
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : [];
     if (kind.type === 'choice' && choices.length === 0) {
       note('choices', 'A choice question needs choices (separated by |); row skipped.');
       continue;
     }
     const item = w.addItem(kind.type, { en: label }, r.code || codeFrom(label));
-    if (r.code && item.codeName !== r.code) note('code', `The code "${r.code}" is used by an earlier question; this one is "${item.codeName}".`);
+    if (r.code && item.codeName !== r.code)
+      note('code', `The code "${r.code}" is used by an earlier question; this one is "${item.codeName}".`);
     w.place(item, block);
     const required = yesNo(r.required ?? '');
     item.options.isRequiredQuestion = required === true;
@@ -125,7 +133,12 @@ export function fromQuestionList(sheet: Sheet, projectType: string): Converted {
     }
     if (kind.type === 'calculated') item.options.formula = r.formula ?? '';
     if (kind.type === 'instruction') item.instruction = { en: label };
-    if (kind.type === 'binary') for (const [name, code] of [['Yes', 'yes'], ['No', 'no']] as const) w.addChoice(item, { en: name }, code);
+    if (kind.type === 'binary')
+      for (const [name, code] of [
+        ['Yes', 'yes'],
+        ['No', 'no'],
+      ] as const)
+        w.addChoice(item, { en: name }, code);
     for (const c of choices) w.addChoice(item, { en: c }, codeFrom(c));
     if (kind.type !== 'instruction') questions++;
   }
@@ -140,4 +153,10 @@ function numberBound(v: string, note: (column: string, message: string) => void,
 }
 
 export const codeFrom = (label: string) =>
-  label.trim().toLowerCase().normalize('NFKD').replace(/[^\w]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'q';
+  label
+    .trim()
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\w]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40) || 'q';

@@ -15,17 +15,32 @@ function form(questions: [string, string][]): SchemaBody {
 
 describe(formChanges.name, () => {
   it('finds nothing between a form and itself', () => {
-    const f = form([['adults', 'number'], ['fuel', 'choice']]);
+    const f = form([
+      ['adults', 'number'],
+      ['fuel', 'choice'],
+    ]);
     expect(formChanges(f, f)).toEqual({ added: [], removed: [], retyped: [] });
     expect(changeCount(formChanges(f, f))).toBe(0);
   });
 
   it('lists added, removed and retyped questions by code name, sorted', () => {
-    const current = form([['adults', 'number'], ['fuel', 'choice'], ['note', 'text']]);
-    const next = form([['zone', 'text'], ['note', 'text'], ['adults', 'text'], ['children', 'number']]);
+    const current = form([
+      ['adults', 'number'],
+      ['fuel', 'choice'],
+      ['note', 'text'],
+    ]);
+    const next = form([
+      ['zone', 'text'],
+      ['note', 'text'],
+      ['adults', 'text'],
+      ['children', 'number'],
+    ]);
     const c = formChanges(current, next);
     expect(c).toEqual({
-      added: [{ codeName: 'children', type: 'number' }, { codeName: 'zone', type: 'text' }],
+      added: [
+        { codeName: 'children', type: 'number' },
+        { codeName: 'zone', type: 'text' },
+      ],
       removed: [{ codeName: 'fuel', type: 'choice' }],
       retyped: [{ codeName: 'adults', from: 'number', to: 'text' }],
     });
@@ -47,7 +62,10 @@ describe(formChanges.name, () => {
   });
 
   it('ignores deleted items and instructions', () => {
-    const withNote = form([['adults', 'number'], ['read_me', 'instruction']]);
+    const withNote = form([
+      ['adults', 'number'],
+      ['read_me', 'instruction'],
+    ]);
     const gone = Object.values(withNote.entities.items).find((i) => i.codeName === 'adults')!;
     const deleted = deleteItem(withNote, gone.id);
     expect(formChanges(deleted, form([]))).toEqual({ added: [], removed: [], retyped: [] });

@@ -22,7 +22,8 @@ const questionTypes = (body: SchemaBody) =>
 export function formChanges(current: SchemaBody, next: SchemaBody): FormChanges {
   const before = questionTypes(current);
   const after = questionTypes(next);
-  const byCode = <T extends { codeName: string }>(list: T[]) => list.sort((a, b) => a.codeName.localeCompare(b.codeName));
+  const byCode = <T extends { codeName: string }>(list: T[]) =>
+    list.sort((a, b) => a.codeName.localeCompare(b.codeName));
   return {
     added: byCode([...after].filter(([code]) => !before.has(code)).map(([codeName, type]) => ({ codeName, type }))),
     removed: byCode([...before].filter(([code]) => !after.has(code)).map(([codeName, type]) => ({ codeName, type }))),

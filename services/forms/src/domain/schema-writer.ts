@@ -1,7 +1,17 @@
 // Builds a sampler schema in one pass for the converters: each block, item and choice is created once in place, so a
 // form of n rows costs O(n). The builder's edits (packages/sampler builder.ts) copy the whole schema on each change,
 // which made imports quadratic (issue 23).
-import { defaultOptions, newBlock, newSchemaBody, type Block, type Choice, type Item, type ItemType, type LocalizedText, type SchemaBody } from '@fieldwork/sampler';
+import {
+  defaultOptions,
+  newBlock,
+  newSchemaBody,
+  type Block,
+  type Choice,
+  type Item,
+  type ItemType,
+  type LocalizedText,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 
 export class SchemaWriter {
   readonly body: SchemaBody;
@@ -30,7 +40,14 @@ export class SchemaWriter {
   /** An item with the type's default options; not yet placed in a block (see place). */
   addItem(type: ItemType, name: LocalizedText, codeName: string): Item {
     const id = ++this.body.counters.items;
-    const item: Item = { id, name, codeName: this.uniqueCode(codeName, `q${id}`), type, options: defaultOptions(type), deleted: false };
+    const item: Item = {
+      id,
+      name,
+      codeName: this.uniqueCode(codeName, `q${id}`),
+      type,
+      options: defaultOptions(type),
+      deleted: false,
+    };
     if (type === 'instruction') item.instruction = {};
     this.body.entities.items[id] = item;
     return item;

@@ -9,14 +9,19 @@ import { parseHeader } from './xlsform-columns.js';
 
 export const REFUSALS = {
   kind: 'Upload a CSV question list, an XLSX question list or an XLSForm (.xlsx).',
-  legacyXls: 'This is a legacy Excel file (.xls): open it in a spreadsheet program, save it as an Excel Workbook (.xlsx) and upload that.',
-  notXlsx: 'The file is not an XLSX workbook: an .xlsx file is a zip archive of worksheets (an XLSForm has the sheets survey, choices and settings).',
+  legacyXls:
+    'This is a legacy Excel file (.xls): open it in a spreadsheet program, save it as an Excel Workbook (.xlsx) and upload that.',
+  notXlsx:
+    'The file is not an XLSX workbook: an .xlsx file is a zip archive of worksheets (an XLSForm has the sheets survey, choices and settings).',
   unreadable: 'The file is not a readable XLSX workbook: an XLSForm has the sheets survey, choices and settings.',
-  noWorksheets: 'The workbook has no worksheets: an XLSForm needs a sheet named survey (with the columns type, name and label).',
+  noWorksheets:
+    'The workbook has no worksheets: an XLSForm needs a sheet named survey (with the columns type, name and label).',
   noForm: (first: string) =>
     `The workbook has no sheet named survey (an XLSForm, with the columns type, name and label), and its first sheet "${first}" is not a question list (the columns ${QUESTION_LIST_COLUMNS.join(', ')}).`,
-  noType: (sheet: string) => `The sheet "${sheet}" has no column named type: an XLSForm's survey sheet needs the columns type, name and label in its first row.`,
-  noQuestionColumns: (sheet: string) => `The question list "${sheet}" needs the columns question and type in its first row (and may have ${QUESTION_LIST_COLUMNS.join(', ')}).`,
+  noType: (sheet: string) =>
+    `The sheet "${sheet}" has no column named type: an XLSForm's survey sheet needs the columns type, name and label in its first row.`,
+  noQuestionColumns: (sheet: string) =>
+    `The question list "${sheet}" needs the columns question and type in its first row (and may have ${QUESTION_LIST_COLUMNS.join(', ')}).`,
   noQuestions: (sheet: string, what: string) =>
     `The ${what} yields no questions: the sheet "${sheet}" needs rows with a type such as text, integer or select_one and a label. The form was not changed.`,
   csv: (reason: string) => `The file is not a readable CSV: ${reason}`,
@@ -26,7 +31,8 @@ export type UploadKind = 'csv' | 'xlsx';
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const startsWith = (content: Buffer, magic: number[]) => content.length >= magic.length && magic.every((b, i) => content[i] === b);
+const startsWith = (content: Buffer, magic: number[]) =>
+  content.length >= magic.length && magic.every((b, i) => content[i] === b);
 
 /** The kind of an upload from its name and first bytes; refuses what no converter reads. */
 export function uploadKind(filename: string, content: Buffer): UploadKind {
@@ -44,7 +50,8 @@ export function cellText(v: ExcelJS.CellValue): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString().replace(/T00:00:00\.000Z$/, '');
   if (typeof v === 'object') {
-    if ('richText' in v && Array.isArray(v.richText)) return v.richText.map((r) => (typeof r.text === 'string' ? r.text : '')).join('');
+    if ('richText' in v && Array.isArray(v.richText))
+      return v.richText.map((r) => (typeof r.text === 'string' ? r.text : '')).join('');
     if ('formula' in v || 'sharedFormula' in v) return 'result' in v ? cellText(v.result as ExcelJS.CellValue) : '';
     if ('text' in v) return cellText(v.text as ExcelJS.CellValue);
     if ('error' in v) return '';
@@ -67,11 +74,19 @@ export function sheetOf(ws: ExcelJS.Worksheet): Sheet {
 function csvSheet(content: Buffer): Sheet {
   let records: string[][];
   try {
-    records = parse(content, { bom: true, skip_empty_lines: false, relax_column_count: true, relax_quotes: true }) as string[][];
+    records = parse(content, {
+      bom: true,
+      skip_empty_lines: false,
+      relax_column_count: true,
+      relax_quotes: true,
+    }) as string[][];
   } catch (err) {
     throw new ConversionRefused(REFUSALS.csv((err as Error).message.split('\n')[0] ?? ''));
   }
-  return { name: 'questions', rows: records.map((values, i) => ({ row: i + 1, values })).filter((r) => r.values.some((v) => v.trim() !== '')) };
+  return {
+    name: 'questions',
+    rows: records.map((values, i) => ({ row: i + 1, values })).filter((r) => r.values.some((v) => v.trim() !== '')),
+  };
 }
 
 const headerKeys = (sheet: Sheet) => (sheet.rows[0]?.values ?? []).map((h) => parseHeader(h, 0).key);
@@ -88,8 +103,13 @@ export async function convertUpload(
     const sheet = csvSheet(content);
     checkCsv(sheet);
     const keys = headerKeys(sheet);
-    if (!keys.includes('type') || !(keys.includes('question') || keys.includes('label'))) throw new ConversionRefused(REFUSALS.noQuestionColumns('questions'));
-    return refuseEmpty({ format: 'question list (CSV)', converted: fromQuestionList(sheet, projectType) }, sheet.name, 'question list');
+    if (!keys.includes('type') || !(keys.includes('question') || keys.includes('label')))
+      throw new ConversionRefused(REFUSALS.noQuestionColumns('questions'));
+    return refuseEmpty(
+      { format: 'question list (CSV)', converted: fromQuestionList(sheet, projectType) },
+      sheet.name,
+      'question list',
+    );
   }
   const workbook = new ExcelJS.Workbook();
   try {
@@ -106,7 +126,9 @@ export async function convertUpload(
     const choices = byName('choices');
     const external = byName('external_choices');
     const settings = byName('settings');
-    const others = workbook.worksheets.filter((ws) => ![survey, choices, external, settings].includes(ws)).map((ws) => ws.name);
+    const others = workbook.worksheets
+      .filter((ws) => ![survey, choices, external, settings].includes(ws))
+      .map((ws) => ws.name);
     const converted = fromXlsForm(
       {
         survey: sheet,
@@ -122,8 +144,13 @@ export async function convertUpload(
   const first = workbook.worksheets[0]!;
   const sheet = sheetOf(first);
   const keys = headerKeys(sheet);
-  if (!keys.includes('type') || !(keys.includes('question') || keys.includes('label'))) throw new ConversionRefused(REFUSALS.noForm(first.name));
-  return refuseEmpty({ format: 'question list (XLSX)', converted: fromQuestionList(sheet, projectType) }, first.name, 'question list');
+  if (!keys.includes('type') || !(keys.includes('question') || keys.includes('label')))
+    throw new ConversionRefused(REFUSALS.noForm(first.name));
+  return refuseEmpty(
+    { format: 'question list (XLSX)', converted: fromQuestionList(sheet, projectType) },
+    first.name,
+    'question list',
+  );
 }
 
 function refuseEmpty(result: { format: string; converted: Converted }, sheet: string, what: string) {

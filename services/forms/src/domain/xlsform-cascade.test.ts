@@ -2,7 +2,18 @@
 // filtering question its extra column names; anything else stays a loss at its row and column.
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { addBlock, addChoice, addItem, checkResponse, formProblems, newSchemaBody, offeredChoices, updateItem, type Item, type SchemaBody } from '@fieldwork/sampler';
+import {
+  addBlock,
+  addChoice,
+  addItem,
+  checkResponse,
+  formProblems,
+  newSchemaBody,
+  offeredChoices,
+  updateItem,
+  type Item,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 import { shape } from '../../test/form-shape.js';
 import { convertUpload } from './workbook.js';
 import { parseChoiceFilter } from './xlsform-cascade.js';
@@ -16,7 +27,8 @@ async function xlsx(sheets: Record<string, string[][]>): Promise<Buffer> {
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
-const convert = async (sheets: Record<string, string[][]>) => (await convertUpload('xlsx', await xlsx(sheets), 'S')).converted;
+const convert = async (sheets: Record<string, string[][]>) =>
+  (await convertUpload('xlsx', await xlsx(sheets), 'S')).converted;
 const items = (body: SchemaBody) => Object.fromEntries(Object.values(body.entities.items).map((i) => [i.codeName, i]));
 /** The choices of `item` offered when `parent` is answered with its choice named `answer`, by name. */
 const offered = (body: SchemaBody, item: Item, parent: Item, answer: string) => {
@@ -35,25 +47,51 @@ const CHOICES = [
   ['border', 'busia', 'Busia', '', 'ke ug'],
   ['border', 'lamu', 'Lamu', '', 'ke'],
 ];
-const survey = (...rows: string[][]) => [['type', 'name', 'label', 'choice_filter'], ['select_one country', 'country', 'Country', ''], ...rows];
+const survey = (...rows: string[][]) => [
+  ['type', 'name', 'label', 'choice_filter'],
+  ['select_one country', 'country', 'Country', ''],
+  ...rows,
+];
 
 describe(parseChoiceFilter.name, () => {
   it('reads the common cascades, with spaces, quotes and parentheses', () => {
     const one = { column: 'country', question: 'q', many: false };
-    for (const t of ['country=${q}', ' country = ${q} ', "country='${q}'", 'country="${q}"', '${q}=country', "'${q}' = country", 'selected(${q}, country)', 'selected( ${q},country )', '(country=${q})', 'Country=${ q }'])
+    for (const t of [
+      'country=${q}',
+      ' country = ${q} ',
+      "country='${q}'",
+      'country="${q}"',
+      '${q}=country',
+      "'${q}' = country",
+      'selected(${q}, country)',
+      'selected( ${q},country )',
+      '(country=${q})',
+      'Country=${ q }',
+    ])
       expect(parseChoiceFilter(t), t).toEqual(one);
     expect(parseChoiceFilter('selected(country, ${q})')).toEqual({ ...one, many: true });
   });
 
   it('leaves every other filter unread', () => {
-    for (const t of ["country='ke'", 'country=${q} and region=${r}', 'country!=${q}', "country='${q}", '${q}=${r}', 'starts-with(country, ${q})', 'country=${q})'])
+    for (const t of [
+      "country='ke'",
+      'country=${q} and region=${r}',
+      'country!=${q}',
+      "country='${q}",
+      '${q}=${r}',
+      'starts-with(country, ${q})',
+      'country=${q})',
+    ])
       expect(parseChoiceFilter(t), t).toBeUndefined();
   });
 });
 
 describe('choice_filter import', () => {
   it('ties each choice to the filtering question choices its column names, and reads the column as used', async () => {
-    const c = await convert({ survey: survey(['select_one region', 'region', 'Region', 'country=${country}']), choices: CHOICES });
+    const c = await convert({
+      survey: survey(['select_one region', 'region', 'Region', 'country=${country}']),
+      choices: CHOICES,
+    });
     const i = items(c.body);
     expect(i.region!.options.choiceFilter?.itemId).toBe(i.country!.id);
     expect(offered(c.body, i.region!, i.country!, 'ke')).toEqual(['nairobi', 'mombasa']);
@@ -65,12 +103,21 @@ describe('choice_filter import', () => {
     // The converted form refuses an answer the cascade does not offer.
     const kampala = i.region!.options.choices!.find((id) => c.body.entities.choices[id]!.codeName === 'kampala')!;
     const ke = i.country!.options.choices![0]!;
-    expect(Object.keys(checkResponse(c.body, { '0': { [i.country!.id]: ke, [i.region!.id]: kampala } }, { schemaId: 1, lenient: true }).problems)).toEqual([`0.${i.region!.id}`]);
+    expect(
+      Object.keys(
+        checkResponse(c.body, { '0': { [i.country!.id]: ke, [i.region!.id]: kampala } }, { schemaId: 1, lenient: true })
+          .problems,
+      ),
+    ).toEqual([`0.${i.region!.id}`]);
   });
 
   it('converts ${q}=col and selected(${q}, col) alike, and selected(col, ${q}) as a list of names', async () => {
     const c = await convert({
-      survey: survey(['select_one region', 'r1', 'R1', '${country} = country'], ['select_multiple region', 'r2', 'R2', 'selected(${country}, country)'], ['select_one border', 'b', 'B', 'selected(countries, ${country})']),
+      survey: survey(
+        ['select_one region', 'r1', 'R1', '${country} = country'],
+        ['select_multiple region', 'r2', 'R2', 'selected(${country}, country)'],
+        ['select_one border', 'b', 'B', 'selected(countries, ${country})'],
+      ),
       choices: CHOICES,
     });
     const i = items(c.body);
@@ -126,7 +173,9 @@ describe('choice_filter export', () => {
     const mombasa = addChoice(nairobi.body, region.id, 'en', 'Mombasa', 'mombasa');
     const nowhere = addChoice(mombasa.body, region.id, 'en', 'Nowhere', 'nowhere');
     const ties = { [nairobi.id]: [ke.id], [mombasa.id]: shared ? [ke.id, ug.id] : [ug.id] };
-    const body = updateItem(nowhere.body, region.id, { options: { ...nowhere.body.entities.items[region.id]!.options, choiceFilter: { itemId: country.id, ties } } });
+    const body = updateItem(nowhere.body, region.id, {
+      options: { ...nowhere.body.entities.items[region.id]!.options, choiceFilter: { itemId: country.id, ties } },
+    });
     return { body, country: body.entities.items[country.id]!, region: body.entities.items[region.id]! };
   }
 
@@ -138,12 +187,18 @@ describe('choice_filter export', () => {
     const regionRow = tables.survey.find((r) => r[header.indexOf('name')] === f.region.codeName)!;
     expect(regionRow[header.indexOf('choice_filter')]).toBe(`${f.country.codeName}=\${${f.country.codeName}}`);
     const col = tables.choices[0]!.indexOf(f.country.codeName);
-    expect(tables.choices.slice(1).filter((r) => r[0] === regionRow[0]!.split(' ')[1]).map((r) => [r[1], r[col]])).toEqual([
+    expect(
+      tables.choices
+        .slice(1)
+        .filter((r) => r[0] === regionRow[0]!.split(' ')[1])
+        .map((r) => [r[1], r[col]]),
+    ).toEqual([
       ['nairobi', 'ke'],
       ['mombasa', 'ug'],
       ['nowhere', ''],
     ]);
-    const again = (await convertUpload('xlsx', (await xlsFormFile(f.body, { title: 'Cascade' })).content, 'S')).converted;
+    const again = (await convertUpload('xlsx', (await xlsFormFile(f.body, { title: 'Cascade' })).content, 'S'))
+      .converted;
     expect(again.notes).toEqual([]);
     expect(shape(again.body)).toEqual(shape(f.body));
   });
@@ -153,9 +208,12 @@ describe('choice_filter export', () => {
     const { tables, notes } = toXlsForm(f.body, { title: 'Cascade' });
     expect(notes).toEqual([]);
     const header = tables.survey[0]!;
-    expect(tables.survey.find((r) => r[header.indexOf('name')] === f.region.codeName)![header.indexOf('choice_filter')]).toBe(`selected(${f.country.codeName}, \${${f.country.codeName}})`);
+    expect(
+      tables.survey.find((r) => r[header.indexOf('name')] === f.region.codeName)![header.indexOf('choice_filter')],
+    ).toBe(`selected(${f.country.codeName}, \${${f.country.codeName}})`);
     expect(tables.choices.some((r) => r.includes('ke ug'))).toBe(true);
-    const again = (await convertUpload('xlsx', (await xlsFormFile(f.body, { title: 'Cascade' })).content, 'S')).converted;
+    const again = (await convertUpload('xlsx', (await xlsFormFile(f.body, { title: 'Cascade' })).content, 'S'))
+      .converted;
     expect(again.notes).toEqual([]);
     expect(shape(again.body)).toEqual(shape(f.body));
     const region = items(again.body)[f.region.codeName]!;

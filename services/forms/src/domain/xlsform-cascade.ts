@@ -16,8 +16,18 @@ const ref = (n: number) => REF.replace('{Q}', `\\${n}`);
 const FORMS: { re: RegExp; column: number; question: number; many: boolean }[] = [
   { re: new RegExp(String.raw`^${NAME}\s*=\s*${ref(2)}$`, 'u'), column: 1, question: 3, many: false },
   { re: new RegExp(String.raw`^${ref(1)}\s*=\s*${NAME}$`, 'u'), column: 3, question: 2, many: false },
-  { re: new RegExp(String.raw`^selected\s*\(\s*${ref(1)}\s*,\s*${NAME}\s*\)$`, 'u'), column: 3, question: 2, many: false },
-  { re: new RegExp(String.raw`^selected\s*\(\s*${NAME}\s*,\s*${ref(2)}\s*\)$`, 'u'), column: 1, question: 3, many: true },
+  {
+    re: new RegExp(String.raw`^selected\s*\(\s*${ref(1)}\s*,\s*${NAME}\s*\)$`, 'u'),
+    column: 3,
+    question: 2,
+    many: false,
+  },
+  {
+    re: new RegExp(String.raw`^selected\s*\(\s*${NAME}\s*,\s*${ref(2)}\s*\)$`, 'u'),
+    column: 1,
+    question: 3,
+    many: true,
+  },
 ];
 
 /** The cascade a choice filter expresses, or undefined for any other filter (a loss). */

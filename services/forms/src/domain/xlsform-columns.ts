@@ -5,7 +5,17 @@
 import ISO6391 from 'iso-639-1';
 
 /** Columns whose second part is a language. */
-const TRANSLATABLE = new Set(['label', 'hint', 'guidance_hint', 'constraint_message', 'required_message', 'image', 'big-image', 'audio', 'video']);
+const TRANSLATABLE = new Set([
+  'label',
+  'hint',
+  'guidance_hint',
+  'constraint_message',
+  'required_message',
+  'image',
+  'big-image',
+  'audio',
+  'video',
+]);
 
 const ALIASES: Record<string, string> = {
   // survey
@@ -54,7 +64,8 @@ const canonical = (s: string) => {
 export function parseHeader(header: string, index: number): Column {
   const h = header.replace(/\s+/g, ' ').trim();
   const whole = canonical(h);
-  if (!h.includes(':') || whole === 'repeat_count' || whole === 'constraint_message' || whole === 'required_message') return { index, header: h, key: whole };
+  if (!h.includes(':') || whole === 'repeat_count' || whole === 'constraint_message' || whole === 'required_message')
+    return { index, header: h, key: whole };
   // `label::English (en)`, `bind::relevant`; the legacy single colon (`label:English`, `bind:relevant`) splits once.
   const parts = h.includes('::') ? h.split('::') : [h.slice(0, h.indexOf(':')), h.slice(h.indexOf(':') + 1)];
   let head = parts[0]!.trim().toLowerCase();
@@ -82,7 +93,25 @@ for (const code of ISO6391.getAllCodes()) {
   byName.set(ISO6391.getNativeName(code).toLowerCase(), code);
 }
 // Names the field writes that ISO 639-1's English names spell differently.
-for (const [name, code] of Object.entries({ chinese: 'zh', mandarin: 'zh', farsi: 'fa', burmese: 'my', nepalese: 'ne', swahili: 'sw', kiswahili: 'sw', khmer: 'km', haitian: 'ht', kirundi: 'rn', pashto: 'ps', kyrgyz: 'ky', castilian: 'es', español: 'es', français: 'fr', português: 'pt' })) byName.set(name, code);
+for (const [name, code] of Object.entries({
+  chinese: 'zh',
+  mandarin: 'zh',
+  farsi: 'fa',
+  burmese: 'my',
+  nepalese: 'ne',
+  swahili: 'sw',
+  kiswahili: 'sw',
+  khmer: 'km',
+  haitian: 'ht',
+  kirundi: 'rn',
+  pashto: 'ps',
+  kyrgyz: 'ky',
+  castilian: 'es',
+  español: 'es',
+  français: 'fr',
+  português: 'pt',
+}))
+  byName.set(name, code);
 
 /** `English (en)`, `English`, `en`, `العربية` → its ISO 639-1 code and name. */
 export function parseLanguage(written: string): LanguageName {
@@ -101,7 +130,11 @@ export function parseLanguage(written: string): LanguageName {
   if (bare && ISO6391.validate(bare[1]!)) return { code: bare[1]!, name: ISO6391.getName(bare[1]!) };
   const code = byName.get(lower) ?? byName.get(lower.replace(/[-_].*$/, ''));
   if (code) return { code, name: text };
-  const made = lower.normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '').slice(0, 20) || 'xx';
+  const made =
+    lower
+      .normalize('NFKD')
+      .replace(/[^\p{L}\p{N}]+/gu, '')
+      .slice(0, 20) || 'xx';
   return { code: made, name: text, invented: true };
 }
 

@@ -21,7 +21,10 @@ export function quote(s: string): string | undefined {
 const number = (n: number) => (Number.isFinite(n) && !/e/i.test(String(n)) ? String(n) : undefined);
 
 /** Block conditions → `relevant`: AND binds tighter than OR in both, NOT applies to the test after it. */
-export function conditionsToXPath(entries: ConditionEntry[], lookup: (test: ConditionTest) => Outcome<Named>): Outcome<string> {
+export function conditionsToXPath(
+  entries: ConditionEntry[],
+  lookup: (test: ConditionTest) => Outcome<Named>,
+): Outcome<string> {
   let out = '';
   let pendingNot = false;
   for (const e of entries) {
@@ -62,7 +65,12 @@ function testToXPath(condition: number[] | Range, target: Named): Outcome<string
   const bounds: string[] = [];
   const { $gt, $gte, $lt, $lte } = condition;
   if ($gte !== undefined && $gte === $lte && $gt === undefined && $lt === undefined) return numeric(ref, '=', $gte);
-  for (const [op, v] of [['>', $gt], ['>=', $gte], ['<', $lt], ['<=', $lte]] as const) {
+  for (const [op, v] of [
+    ['>', $gt],
+    ['>=', $gte],
+    ['<', $lt],
+    ['<=', $lte],
+  ] as const) {
     if (v === undefined) continue;
     const b = numeric(ref, op, v);
     if ('reason' in b) return b;
@@ -99,7 +107,18 @@ const FUNCTIONS: Record<string, string> = {
   ROUND: 'round',
 };
 const INFIX: Record<string, string> = { AND: 'and', OR: 'or', MOD: 'mod' };
-const OPERATORS: Record<string, string> = { '+': '+', '-': '-', '*': '*', '/': 'div', '=': '=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const OPERATORS: Record<string, string> = {
+  '+': '+',
+  '-': '-',
+  '*': '*',
+  '/': 'div',
+  '=': '=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
 
 /** A formula → `calculation`; `nameOf` names the question a reference Q{block}_{item} points to. */
 export function formulaToXPath(formula: string, nameOf: (item: number) => Outcome<string>): Outcome<string> {
@@ -145,7 +164,8 @@ export function formulaToXPath(formula: string, nameOf: (item: number) => Outcom
       case 'call': {
         const infix = INFIX[e.name];
         if (infix) {
-          if (e.args.length < 2 || (infix === 'mod' && e.args.length !== 2)) return fail(`${e.name}() with ${e.args.length} arguments has no XLSForm equivalent`);
+          if (e.args.length < 2 || (infix === 'mod' && e.args.length !== 2))
+            return fail(`${e.name}() with ${e.args.length} arguments has no XLSForm equivalent`);
           return wrap(e.args.map((a) => print(a, false)).join(` ${infix} `));
         }
         const fn = FUNCTIONS[e.name];
@@ -163,7 +183,12 @@ export function rulesToConstraint(item: Item): { constraint: string; lost: strin
   const o = item.options;
   const parts: string[] = [];
   const lost: string[] = [];
-  const bound = (subject: string, b: { active: boolean; value: number | string } | undefined, op: '>=' | '<=', what: string) => {
+  const bound = (
+    subject: string,
+    b: { active: boolean; value: number | string } | undefined,
+    op: '>=' | '<=',
+    what: string,
+  ) => {
     if (!b?.active) return;
     if (typeof b.value === 'string') {
       if (item.type !== 'date') return void lost.push(`its ${what} "${b.value}" is not a number`);

@@ -8,7 +8,10 @@ import { toXlsForm } from './xlsform-export.js';
 import { row, sheets } from '../../test/xlsform-arbitraries.js';
 import { shape } from '../../test/form-shape.js';
 
-const asSheet = (name: string, table: string[][]): Sheet => ({ name, rows: table.map((values, i) => ({ row: i + 1, values })) });
+const asSheet = (name: string, table: string[][]): Sheet => ({
+  name,
+  rows: table.map((values, i) => ({ row: i + 1, values })),
+});
 
 describe('toXlsForm on generated forms', () => {
   it('writes what imports again as the same form, or says what it changed', () => {
@@ -18,7 +21,14 @@ describe('toXlsForm on generated forms', () => {
       fc.property(fc.array(row, { maxLength: 40 }), (rows) => {
         const first = fromXlsForm(sheets(rows), 'S');
         const { tables, notes } = toXlsForm(first.body, { title: first.name ?? 'Generated' });
-        const second = fromXlsForm({ survey: asSheet('survey', tables.survey), choices: asSheet('choices', tables.choices), settings: asSheet('settings', tables.settings) }, 'S');
+        const second = fromXlsForm(
+          {
+            survey: asSheet('survey', tables.survey),
+            choices: asSheet('choices', tables.choices),
+            settings: asSheet('settings', tables.settings),
+          },
+          'S',
+        );
         if (notes.length > 0) {
           noted++;
           return;

@@ -13,11 +13,21 @@ function household() {
   const w = new SchemaWriter('S', { iso_code_1: 'en', name: 'English' });
   w.addLanguage('fr', 'Français');
   const home = w.addBlock({ en: 'Household', fr: 'Ménage' });
-  const hint = w.addItem('instruction', { en: 'Everyone who slept here', fr: 'Tous ceux qui ont dormi ici' }, 'size_hint');
+  const hint = w.addItem(
+    'instruction',
+    { en: 'Everyone who slept here', fr: 'Tous ceux qui ont dormi ici' },
+    'size_hint',
+  );
   hint.instruction = { ...hint.name };
   w.place(hint, home);
   const size = w.addItem('number', { en: 'How many people?', fr: 'Combien de personnes ?' }, 'size');
-  size.options = { ...size.options, isRequiredQuestion: true, allowDecimal: false, minimum: { active: true, value: 1 }, maximum: { active: true, value: 30 } };
+  size.options = {
+    ...size.options,
+    isRequiredQuestion: true,
+    allowDecimal: false,
+    minimum: { active: true, value: 1 },
+    maximum: { active: true, value: 30 },
+  };
   w.place(size, home);
   const water = w.addItem('choice', { en: 'Water source', fr: "Source d'eau" }, 'water');
   w.place(water, home);
@@ -30,14 +40,28 @@ function household() {
   w.place(specify, specifyBlock);
   // The questions after "water" asked only when it is not the tap, or when more than 5 live here.
   const wrapper = w.addBlock({}, home);
-  wrapper.conditions = [{ operator: 'NOT' }, { itemId: water.id, schemaId: 0, condition: [tap.id], finalized: true }, { operator: 'OR' }, { itemId: size.id, schemaId: 0, condition: { $gt: 5 }, finalized: true }];
+  wrapper.conditions = [
+    { operator: 'NOT' },
+    { itemId: water.id, schemaId: 0, condition: [tap.id], finalized: true },
+    { operator: 'OR' },
+    { itemId: size.id, schemaId: 0, condition: { $gt: 5 }, finalized: true },
+  ];
   const walk = w.addItem('number', { en: 'Minutes to walk', fr: 'Minutes de marche' }, 'walk');
-  walk.options = { ...walk.options, allowDecimal: true, minimum: { active: false, value: 0 }, maximum: { active: true, value: 120.5 } };
+  walk.options = {
+    ...walk.options,
+    allowDecimal: true,
+    minimum: { active: false, value: 0 },
+    maximum: { active: true, value: 120.5 },
+  };
   w.place(walk, wrapper);
   const members = w.addBlock({ en: 'Members', fr: 'Membres' }, home);
   members.conditions = [{ itemId: size.id, schemaId: 0, condition: { $gte: 2, $lte: 2 }, finalized: true }];
   const phone = w.addItem('open', { en: 'Phone', fr: 'Téléphone' }, 'phone');
-  phone.options = { ...phone.options, maxLength: { active: true, value: 12 }, pattern: { active: true, value: '^\\+?[0-9 ]+$', message: { en: 'Digits only', fr: 'Chiffres seulement' } } };
+  phone.options = {
+    ...phone.options,
+    maxLength: { active: true, value: 12 },
+    pattern: { active: true, value: '^\\+?[0-9 ]+$', message: { en: 'Digits only', fr: 'Chiffres seulement' } },
+  };
   w.place(phone, members);
   const assets = w.addItem('choice', { en: 'Assets', fr: 'Biens' }, 'assets');
   assets.options = { ...assets.options, multiselect: true, maxChoices: { active: true, value: 2 } };
@@ -61,13 +85,69 @@ describe('toXlsForm', () => {
   it('writes the survey, choices and settings sheets an XLSForm user would write by hand', () => {
     const { tables, notes } = toXlsForm(household().body, { title: 'Household survey' });
     expect(tables.survey).toEqual([
-      ['type', 'name', 'label::English (en)', 'label::Français (fr)', 'hint::English (en)', 'hint::Français (fr)', 'required', 'relevant', 'constraint', 'constraint_message::English (en)', 'constraint_message::Français (fr)', 'calculation', 'appearance'],
+      [
+        'type',
+        'name',
+        'label::English (en)',
+        'label::Français (fr)',
+        'hint::English (en)',
+        'hint::Français (fr)',
+        'required',
+        'relevant',
+        'constraint',
+        'constraint_message::English (en)',
+        'constraint_message::Français (fr)',
+        'calculation',
+        'appearance',
+      ],
       ['begin group', 'Household', 'Household', 'Ménage', '', '', '', '', '', '', '', '', ''],
-      ['integer', 'size', 'How many people?', 'Combien de personnes ?', 'Everyone who slept here', 'Tous ceux qui ont dormi ici', 'yes', '', '. >= 1 and . <= 30', '', '', '', ''],
+      [
+        'integer',
+        'size',
+        'How many people?',
+        'Combien de personnes ?',
+        'Everyone who slept here',
+        'Tous ceux qui ont dormi ici',
+        'yes',
+        '',
+        '. >= 1 and . <= 30',
+        '',
+        '',
+        '',
+        '',
+      ],
       ['select_one water or_other', 'water', 'Water source', "Source d'eau", '', '', '', '', '', '', '', '', ''],
-      ['decimal', 'walk', 'Minutes to walk', 'Minutes de marche', '', '', '', "not(${water} = 'tap') or ${size} > 5", '. <= 120.5', '', '', '', ''],
+      [
+        'decimal',
+        'walk',
+        'Minutes to walk',
+        'Minutes de marche',
+        '',
+        '',
+        '',
+        "not(${water} = 'tap') or ${size} > 5",
+        '. <= 120.5',
+        '',
+        '',
+        '',
+        '',
+      ],
       ['begin group', 'Members', 'Members', 'Membres', '', '', '', '${size} = 2', '', '', '', '', ''],
-      ['text', 'phone', 'Phone', 'Téléphone', '', '', '', '', "string-length(.) <= 12 and regex(., '^\\+?[0-9 ]+$')", 'Digits only', 'Chiffres seulement', '', ''],
+      [
+        'text',
+        'phone',
+        'Phone',
+        'Téléphone',
+        '',
+        '',
+        '',
+        '',
+        "string-length(.) <= 12 and regex(., '^\\+?[0-9 ]+$')",
+        'Digits only',
+        'Chiffres seulement',
+        '',
+        '',
+      ],
       ['select_multiple assets', 'assets', 'Assets', 'Biens', '', '', '', '', 'count-selected(.) <= 2', '', '', '', ''],
       ['end group', 'Members', '', '', '', '', '', '', '', '', '', '', ''],
       ['calculate', 'per', '', '', '', '', '', '', '', '', '', 'round(${size} div 3, 1)', ''],
@@ -96,21 +176,40 @@ describe('toXlsForm', () => {
     const file = await xlsFormFile(body, { title: 'Household survey' });
     const { converted } = await convertUpload('xlsx', file.content, 'S');
     // The only loss is the importer's own reading of acknowledge (the yes/no question's XLSForm type).
-    expect(converted.notes.map((n) => [n.row, n.message])).toEqual([[14, 'An acknowledge question became a yes/no question.']]);
+    expect(converted.notes.map((n) => [n.row, n.message])).toEqual([
+      [14, 'An acknowledge question became a yes/no question.'],
+    ]);
     expect(converted.name).toBe('Household survey');
     const again = converted.body;
     expect(shape(again)).toEqual(shape(body));
     const byCode = Object.fromEntries(Object.values(again.entities.items).map((i) => [i.codeName, i]));
-    expect(Object.keys(byCode)).toEqual(['size', 'size_hint', 'water', 'water_other', 'walk', 'phone', 'assets', 'per', 'signed', 'consent']);
+    expect(Object.keys(byCode)).toEqual([
+      'size',
+      'size_hint',
+      'water',
+      'water_other',
+      'walk',
+      'phone',
+      'assets',
+      'per',
+      'signed',
+      'consent',
+    ]);
     expect(byCode.size!.options.minimum).toEqual({ active: true, value: 1 });
     expect(byCode.walk!.options.maximum).toEqual({ active: true, value: 120.5 });
-    expect(byCode.phone!.options.pattern).toEqual({ active: true, value: '^\\+?[0-9 ]+$', message: { en: 'Digits only', fr: 'Chiffres seulement' } });
+    expect(byCode.phone!.options.pattern).toEqual({
+      active: true,
+      value: '^\\+?[0-9 ]+$',
+      message: { en: 'Digits only', fr: 'Chiffres seulement' },
+    });
     expect(byCode.assets!.options.maxChoices).toEqual({ active: true, value: 2 });
     expect(byCode.consent!.type).toBe('binary');
     expect(byCode.signed!.type).toBe('signature');
     const home = Object.values(again.entities.blocks).find((b) => b.name.en === 'Household')!;
     expect(byCode.per!.options.formula).toBe(`ROUND(Q${home.id}_${byCode.size!.id} / 3, 1)`);
-    const wrapper = Object.values(again.entities.blocks).find((b) => b.entities.some((e) => e.type === 'item' && e.id === byCode.walk!.id))!;
+    const wrapper = Object.values(again.entities.blocks).find((b) =>
+      b.entities.some((e) => e.type === 'item' && e.id === byCode.walk!.id),
+    )!;
     const water = again.entities.items[byCode.water!.id]!;
     const tap = water.options.choices!.find((c) => again.entities.choices[c]!.codeName === 'tap');
     expect(wrapper.conditions).toEqual([
@@ -163,14 +262,24 @@ describe('toXlsForm', () => {
       [3, 'type', 'price: a currency question became a decimal number; its currency (USD) is not kept.'],
       [4, 'type', 'linked: a reference_project question has no XLSForm equivalent; it is left out.'],
       [4, 'calculation', 'total: the formula "SUM(Q1_1, 1)" is written as it is: SUM() has no XLSForm equivalent.'],
-      [7, 'relevant', 'The condition of the category "Elsewhere" is not written: it tests a question of another form. Its questions are always shown.'],
+      [
+        7,
+        'relevant',
+        'The condition of the category "Elsewhere" is not written: it tests a question of another form. Its questions are always shown.',
+      ],
     ]);
     // In the file, the notes are a sheet of their own, which the importer passes over.
     const file = await xlsFormFile(w.body, { title: 'x', schemaId: 3 });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(file.content as unknown as ArrayBuffer);
     expect(wb.worksheets.map((s) => s.name)).toEqual(['survey', 'choices', 'settings', 'fieldwork_notes']);
-    expect(wb.getWorksheet('fieldwork_notes')!.getRow(3).values).toEqual([undefined, 'survey', '3', 'type', 'price: a currency question became a decimal number; its currency (USD) is not kept.']);
+    expect(wb.getWorksheet('fieldwork_notes')!.getRow(3).values).toEqual([
+      undefined,
+      'survey',
+      '3',
+      'type',
+      'price: a currency question became a decimal number; its currency (USD) is not kept.',
+    ]);
     const again = await convertUpload('xlsx', file.content, 'S');
     expect(again.converted.notes.filter((n) => n.sheet === 'fieldwork_notes')).toEqual([]);
   });
@@ -180,7 +289,9 @@ describe('formulaToXPath', () => {
   const names: Record<number, string> = { 1: 'a', 2: 'b' };
   const x = (f: string) => formulaToXPath(f, (id) => (names[id] ? { ok: names[id] } : { reason: `no question ${id}` }));
   it('writes the formula language as XPath, bracketing nested operations', () => {
-    expect(x('IF(AND(Q1_1 > 2, Q1_2 <> "x"), Q1_1 * (Q1_2 + 1), -3)')).toEqual({ ok: "if((${a} > 2) and (${b} != 'x'), ${a} * (${b} + 1), -3)" });
+    expect(x('IF(AND(Q1_1 > 2, Q1_2 <> "x"), Q1_1 * (Q1_2 + 1), -3)')).toEqual({
+      ok: "if((${a} > 2) and (${b} != 'x'), ${a} * (${b} + 1), -3)",
+    });
     expect(x('MOD(Q1_1, 2) = 0')).toEqual({ ok: '(${a} mod 2) = 0' });
     expect(x('Q1_1 & "kg"')).toEqual({ ok: "concat(${a}, 'kg')" });
     expect(x('2 ^ 3')).toEqual({ ok: 'pow(2, 3)' });
@@ -237,6 +348,12 @@ describe('toXlsForm with lower levels', () => {
       ['end repeat', 'Visits', '', ''],
       ['end repeat', 'Members', '', ''],
     ]);
-    expect(notes.map((n) => [n.row, n.column, n.message])).toEqual([[10, 'relevant', 'The condition of the category "Visit" is not written: it tests a question of another form. Its questions are always shown.']]);
+    expect(notes.map((n) => [n.row, n.column, n.message])).toEqual([
+      [
+        10,
+        'relevant',
+        'The condition of the category "Visit" is not written: it tests a question of another form. Its questions are always shown.',
+      ],
+    ]);
   });
 });

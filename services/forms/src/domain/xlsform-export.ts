@@ -21,7 +21,19 @@ export interface Exported {
 }
 
 /** Columns of the choices sheet the importer reads itself (or their aliases): a choice filter's column is none of them. */
-const RESERVED_CHOICE_COLUMNS = new Set(['list_name', 'list', 'name', 'value', 'label', 'caption', 'image', 'big-image', 'audio', 'video', 'media']);
+const RESERVED_CHOICE_COLUMNS = new Set([
+  'list_name',
+  'list',
+  'name',
+  'value',
+  'label',
+  'caption',
+  'image',
+  'big-image',
+  'audio',
+  'video',
+  'media',
+]);
 
 /** An XLSForm name: a letter or _ first, then letters, digits, -, . and _ (pyxform's XML name rule). */
 const XML_NAME = /^[\p{L}_][\p{L}\p{N}_.-]*$/u;
@@ -34,9 +46,12 @@ const nameFrom = (s: string) =>
     .slice(0, 40);
 
 // Saved forms are checked for shape, not for every text: a stray non-text value is read as no text.
-const hasText = (t: LocalizedText | undefined) => typeof t === 'object' && t !== null && Object.values(t).some((v) => typeof v === 'string' && v.trim() !== '');
-const firstText = (t: LocalizedText | undefined) => (hasText(t) ? Object.values(t!).find((v) => typeof v === 'string' && v.trim() !== '')! : '');
-const same = (a: LocalizedText | undefined, b: LocalizedText | undefined) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+const hasText = (t: LocalizedText | undefined) =>
+  typeof t === 'object' && t !== null && Object.values(t).some((v) => typeof v === 'string' && v.trim() !== '');
+const firstText = (t: LocalizedText | undefined) =>
+  hasText(t) ? Object.values(t!).find((v) => typeof v === 'string' && v.trim() !== '')! : '';
+const same = (a: LocalizedText | undefined, b: LocalizedText | undefined) =>
+  JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A language column suffix the importer reads back as the same code: `Name (code)`, or the name for a made-up code. */
@@ -56,12 +71,20 @@ export interface ExportLevel {
  * id, which conditions may name instead of 0; `levels`, the project's levels below it, outermost first, written as
  * nested repeats (a level's conditions may name its parent level's questions by that level's schema id).
  */
-export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?: number; levels?: ExportLevel[] }): Exported {
-  const forms: ExportLevel[] = [{ name: options.title, body, ...(options.schemaId !== undefined ? { schemaId: options.schemaId } : {}) }, ...(options.levels ?? [])];
+export function toXlsForm(
+  body: SchemaBody,
+  options: { title: string; schemaId?: number; levels?: ExportLevel[] },
+): Exported {
+  const forms: ExportLevel[] = [
+    { name: options.title, body, ...(options.schemaId !== undefined ? { schemaId: options.schemaId } : {}) },
+    ...(options.levels ?? []),
+  ];
   const notes: Note[] = [];
   const languages = Object.values(body.entities.languages)
     .filter((l) => !l.deleted)
-    .sort((a, b) => (a.iso_code_1 === body.primary_language ? -1 : b.iso_code_1 === body.primary_language ? 1 : a.sort - b.sort));
+    .sort((a, b) =>
+      a.iso_code_1 === body.primary_language ? -1 : b.iso_code_1 === body.primary_language ? 1 : a.sort - b.sort,
+    );
   const langs = languages.map((l) => ({ code: l.iso_code_1, column: languageColumn(l) }));
   const renamed: { item: Item; name: string }[] = [];
   // Rows: each a map of column keys (`label::English (en)`, `type`...) to cells; the columns are laid out at the end.
@@ -70,7 +93,8 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
   const lists = new Map<string, string>();
   const listNames = new Set<string>();
   const rowNo = () => survey.length + 2;
-  const note = (column: string, message: string, row = rowNo()) => notes.push({ sheet: 'survey', row, column, message });
+  const note = (column: string, message: string, row = rowNo()) =>
+    notes.push({ sheet: 'survey', row, column, message });
   const texts = (row: Record<string, string>, key: string, t: LocalizedText | undefined) => {
     for (const l of langs) {
       const v = typeof t === 'object' && t !== null ? t[l.code] : undefined;
@@ -106,14 +130,20 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       const item = items[id];
       if (!item || item.deleted) return undefined;
       const codes = new Map<number, string>();
-      for (const c of item.options.choices ?? []) if (choices[c] && !choices[c]!.deleted) codes.set(c, choices[c]!.codeName);
+      for (const c of item.options.choices ?? [])
+        if (choices[c] && !choices[c]!.deleted) codes.set(c, choices[c]!.codeName);
       return { name: names.get(id)!, item, choices: codes };
     };
     namedIn[level] = named;
     const parent = level > 0 ? forms[level - 1]!.schemaId : undefined;
     const lookup = (t: ConditionTest): Outcome<Named> => {
       // A lower level's condition may test its parent level's answers (pyxform: a reference out of the repeat).
-      const from = t.schemaId === 0 || t.schemaId === forms[level]!.schemaId ? named : parent !== undefined && t.schemaId === parent ? namedIn[level - 1]! : undefined;
+      const from =
+        t.schemaId === 0 || t.schemaId === forms[level]!.schemaId
+          ? named
+          : parent !== undefined && t.schemaId === parent
+            ? namedIn[level - 1]!
+            : undefined;
       if (!from) return { reason: 'it tests a question of another form' };
       const n = from(t.itemId);
       return n ? { ok: n } : { reason: 'it tests a question that is no longer in the form' };
@@ -124,7 +154,10 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
      */
     const listOf = (item: Item, drop?: number, filter?: { column: string; cells: Map<number, string> }) => {
       const ids = (item.options.choices ?? []).filter((c) => c !== drop && choices[c] && !choices[c]!.deleted);
-      const key = JSON.stringify([...ids.map((c) => [choices[c]!.codeName, choices[c]!.name]), filter ? [filter.column, ids.map((c) => filter.cells.get(c) ?? '')] : []]);
+      const key = JSON.stringify([
+        ...ids.map((c) => [choices[c]!.codeName, choices[c]!.name]),
+        filter ? [filter.column, ids.map((c) => filter.cells.get(c) ?? '')] : [],
+      ]);
       const known = lists.get(key);
       if (known) return known;
       let list = nameFrom(names.get(item.id)!) || `list${lists.size + 1}`;
@@ -133,7 +166,10 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       lists.set(key, list);
       for (const [i, c] of ids.entries()) {
         const choice = choices[c]!;
-        const row: Record<string, string> = { list_name: list, name: String(choice.codeName ?? '').trim() || `c${i + 1}` };
+        const row: Record<string, string> = {
+          list_name: list,
+          name: String(choice.codeName ?? '').trim() || `c${i + 1}`,
+        };
         texts(row, 'label', hasText(choice.name) ? choice.name : { [body.primary_language]: row.name! });
         if (filter) row[filter.column] = filter.cells.get(c) ?? '';
         choiceRows.push(row);
@@ -155,18 +191,35 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
         return undefined;
       }
       const ids = (item.options.choices ?? []).filter((c) => c !== drop && choices[c] && !choices[c]!.deleted);
-      const tied = new Map(ids.map((c) => [c, [...new Set((Array.isArray(filter.ties?.[String(c)]) ? filter.ties[String(c)]! : []).map((t) => parent.choices.get(t)).filter((n): n is string => n !== undefined))]]));
+      const tied = new Map(
+        ids.map((c) => [
+          c,
+          [
+            ...new Set(
+              (Array.isArray(filter.ties?.[String(c)]) ? filter.ties[String(c)]! : [])
+                .map((t) => parent.choices.get(t))
+                .filter((n): n is string => n !== undefined),
+            ),
+          ],
+        ]),
+      );
       // A filter that ties nothing is written too: its column is on the choices sheet, empty, and offers nothing.
       const names = [...tied.values()].flat();
       const many = [...tied.values()].some((n) => n.length > 1);
       if (many && names.some((n) => /\s/.test(n) || n === '')) {
-        lost('its choice filter ties a choice to several choices, one of whose names holds a space; it is not kept, and every choice is offered.');
+        lost(
+          'its choice filter ties a choice to several choices, one of whose names holds a space; it is not kept, and every choice is offered.',
+        );
         return undefined;
       }
       const base = RESERVED_CHOICE_COLUMNS.has(parent.name.toLowerCase()) ? `${parent.name}_filter` : parent.name;
       if (!filterColumns.includes(base)) filterColumns.push(base);
       const cells = new Map([...tied].map(([c, n]) => [c, n.join(' ')]));
-      return { column: base, cells, expression: many ? `selected(${base}, \${${parent.name}})` : `${base}=\${${parent.name}}` };
+      return {
+        column: base,
+        cells,
+        expression: many ? `selected(${base}, \${${parent.name}})` : `${base}=\${${parent.name}}`,
+      };
     };
 
     /** The "specify other" category the importer makes for `or_other`, when `next` is one for `item`. */
@@ -174,11 +227,33 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       const ids = item.options.choices ?? [];
       const otherId = ids[ids.length - 1];
       const other = otherId !== undefined ? choices[otherId] : undefined;
-      if (!next || next.deleted || hasText(next.name) || !other || other.codeName !== 'other' || !same(other.name, { [body.primary_language]: 'Other' })) return undefined;
+      if (
+        !next ||
+        next.deleted ||
+        hasText(next.name) ||
+        !other ||
+        other.codeName !== 'other' ||
+        !same(other.name, { [body.primary_language]: 'Other' })
+      )
+        return undefined;
       const test = next.conditions[0];
-      if (next.conditions.length !== 1 || !test || 'operator' in test || test.itemId !== item.id || JSON.stringify(test.condition) !== JSON.stringify([otherId])) return undefined;
-      const specify = next.entities.length === 1 && next.entities[0]!.type === 'item' ? items[next.entities[0]!.id] : undefined;
-      if (!specify || specify.type !== 'open' || specify.codeName !== `${item.codeName}_other` || !same(specify.name, { [body.primary_language]: 'Specify other.' })) return undefined;
+      if (
+        next.conditions.length !== 1 ||
+        !test ||
+        'operator' in test ||
+        test.itemId !== item.id ||
+        JSON.stringify(test.condition) !== JSON.stringify([otherId])
+      )
+        return undefined;
+      const specify =
+        next.entities.length === 1 && next.entities[0]!.type === 'item' ? items[next.entities[0]!.id] : undefined;
+      if (
+        !specify ||
+        specify.type !== 'open' ||
+        specify.codeName !== `${item.codeName}_other` ||
+        !same(specify.name, { [body.primary_language]: 'Specify other.' })
+      )
+        return undefined;
       const o = specify.options;
       if (o.isRequiredQuestion || o.minLength?.active || o.maxLength?.active || o.pattern?.active) return undefined;
       return otherId;
@@ -239,14 +314,22 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       }
       const label = item.type === 'instruction' && hasText(item.instruction) ? item.instruction : item.name;
       // A calculation labelled with its own name is written without a label (the importer shows the name).
-      if (!(item.type === 'calculated' && same(label, { [body.primary_language]: item.codeName }))) texts(row, 'label', label);
+      if (!(item.type === 'calculated' && same(label, { [body.primary_language]: item.codeName })))
+        texts(row, 'label', label);
       if (hint) texts(row, 'hint', hint.instruction ?? hint.name);
       if (relevant) row.relevant = relevant;
-      if (o.isRequiredQuestion && item.type !== 'instruction' && item.type !== 'calculated' && item.type !== 'concatenation') row.required = 'yes';
+      if (
+        o.isRequiredQuestion &&
+        item.type !== 'instruction' &&
+        item.type !== 'calculated' &&
+        item.type !== 'concatenation'
+      )
+        row.required = 'yes';
       const rules = rulesToConstraint(item);
       if (rules.constraint) row.constraint = rules.constraint;
       for (const m of rules.lost) note('constraint', `${item.codeName}: ${m}; the rule is not kept.`);
-      if (rules.constraint && o.pattern?.active && o.pattern.message) texts(row, 'constraint_message', o.pattern.message);
+      if (rules.constraint && o.pattern?.active && o.pattern.message)
+        texts(row, 'constraint_message', o.pattern.message);
       if (item.type === 'calculated') {
         const f = formulaToXPath(o.formula ?? '', (id) => {
           const n = named(id);
@@ -260,13 +343,24 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
         }
       }
       if (item.type === 'concatenation') {
-        const parts = (o.concatenation ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+        const parts = (o.concatenation ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
         const refs = parts.map((p) => Object.values(items).find((i) => !i.deleted && i.codeName === p));
-        if (refs.some((r) => !r) || parts.length === 0) note('calculation', `${item.codeName}: the concatenation "${o.concatenation ?? ''}" names a question that is not in the form; it is left empty.`);
-        row.calculation = refs.every((r) => r) && parts.length > 0 ? `concat(${refs.map((r) => `\${${names.get(r!.id)!}}`).join(", '_', ")})` : '';
+        if (refs.some((r) => !r) || parts.length === 0)
+          note(
+            'calculation',
+            `${item.codeName}: the concatenation "${o.concatenation ?? ''}" names a question that is not in the form; it is left empty.`,
+          );
+        row.calculation =
+          refs.every((r) => r) && parts.length > 0
+            ? `concat(${refs.map((r) => `\${${names.get(r!.id)!}}`).join(", '_', ")})`
+            : '';
         lost('a concatenation became a calculation joining the answers with _ (dates and spaces are not rewritten).');
       }
-      if (o.isPrimaryKey || o.isLookupQuestion) lost('being the primary key or a lookup question of a longitudinal form is not kept.');
+      if (o.isPrimaryKey || o.isLookupQuestion)
+        lost('being the primary key or a lookup question of a longitudinal form is not kept.');
       survey.push(row);
     };
 
@@ -275,10 +369,14 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
       if (block.conditions.length === 0) return '';
       const x = conditionsToXPath(block.conditions, lookup);
       if ('ok' in x) return x.ok;
-      note('relevant', `The condition of the category "${firstText(block.name) || block.id}" is not written: ${x.reason}. Its questions are always shown.`);
+      note(
+        'relevant',
+        `The condition of the category "${firstText(block.name) || block.id}" is not written: ${x.reason}. Its questions are always shown.`,
+      );
       return undefined;
     };
-    const and = (a: string, b: string) => (a === '' ? b : b === '' ? a : [a, b].map((x) => (/ or /.test(x) ? `(${x})` : x)).join(' and '));
+    const and = (a: string, b: string) =>
+      a === '' ? b : b === '' ? a : [a, b].map((x) => (/ or /.test(x) ? `(${x})` : x)).join(' and ');
     // A block is written once, even if a damaged form lists it twice (or inside itself).
     const written = new Set<number>();
 
@@ -304,10 +402,19 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
         const rel = and(inherited, own);
         if (rel) row.relevant = rel;
         if (!hasText(block.name)) note('label', `A category without a name became the group "${name}".`, rowNo());
-        if (block.askOnce) note('type', `The category "${label}" is asked once per record in Fieldwork; XLSForm has no equivalent.`, rowNo());
+        if (block.askOnce)
+          note(
+            'type',
+            `The category "${label}" is asked once per record in Fieldwork; XLSForm has no equivalent.`,
+            rowNo(),
+          );
         survey.push(row);
       }
-      const live = block.entities.filter((e) => (e.type === 'item' ? items[e.id] && !items[e.id]!.deleted : body.entities.blocks[e.id] && !body.entities.blocks[e.id]!.deleted));
+      const live = block.entities.filter((e) =>
+        e.type === 'item'
+          ? items[e.id] && !items[e.id]!.deleted
+          : body.entities.blocks[e.id] && !body.entities.blocks[e.id]!.deleted,
+      );
       // Rows with the same relevance in a row are one category to the importer: a second such category right after
       // the first gets its relevance in brackets (the same condition, another text), so it stays a category of its own.
       let previous: string | undefined;
@@ -321,7 +428,13 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
         const item = items[e.id]!;
         // The importer's hint: an instruction named <question>_hint right before its question.
         const next = live[i + 1]?.type === 'item' ? items[live[i + 1]!.id] : undefined;
-        if (item.type === 'instruction' && next && new RegExp(`^${escapeRe(next.codeName)}_hint(_\\d+)?$`).test(item.codeName) && same(item.name, item.instruction) && hasText(item.instruction)) {
+        if (
+          item.type === 'instruction' &&
+          next &&
+          new RegExp(`^${escapeRe(next.codeName)}_hint(_\\d+)?$`).test(item.codeName) &&
+          same(item.name, item.instruction) &&
+          hasText(item.instruction)
+        ) {
           const after = live[i + 2]?.type === 'block' ? body.entities.blocks[live[i + 2]!.id] : undefined;
           const other = next.type === 'choice' ? orOther(next, after) : undefined;
           writeItem(next, relevant, item, other);
@@ -354,14 +467,31 @@ export function toXlsForm(body: SchemaBody, options: { title: string; schemaId?:
     }
   };
   writeForm(0);
-  for (const { item, name } of renamed) note('name', `The code name "${item.codeName}" is not an XLSForm name; it is written as "${name}".`, 1);
+  for (const { item, name } of renamed)
+    note('name', `The code name "${item.codeName}" is not an XLSForm name; it is written as "${name}".`, 1);
   notes.sort((a, b) => a.row - b.row);
 
   // Columns: the fixed ones in XLSForm's usual order, then each language's, leaving out those no row uses.
   const perLanguage = (key: string) => langs.map((l) => `${key}::${l.column}`);
-  const surveyColumns = ['type', 'name', ...perLanguage('label'), ...perLanguage('hint'), 'required', 'relevant', 'constraint', ...perLanguage('constraint_message'), 'calculation', 'choice_filter', 'appearance'];
-  const keep = (cols: string[], rows: Record<string, string>[], always: string[]) => cols.filter((c) => always.includes(c) || rows.some((r) => r[c] !== undefined));
-  const table = (cols: string[], rows: Record<string, string>[]) => [cols, ...rows.map((r) => cols.map((c) => r[c] ?? ''))];
+  const surveyColumns = [
+    'type',
+    'name',
+    ...perLanguage('label'),
+    ...perLanguage('hint'),
+    'required',
+    'relevant',
+    'constraint',
+    ...perLanguage('constraint_message'),
+    'calculation',
+    'choice_filter',
+    'appearance',
+  ];
+  const keep = (cols: string[], rows: Record<string, string>[], always: string[]) =>
+    cols.filter((c) => always.includes(c) || rows.some((r) => r[c] !== undefined));
+  const table = (cols: string[], rows: Record<string, string>[]) => [
+    cols,
+    ...rows.map((r) => cols.map((c) => r[c] ?? '')),
+  ];
   const sCols = keep(surveyColumns, survey, ['type', 'name', ...perLanguage('label')]);
   const cCols = ['list_name', 'name', ...perLanguage('label'), ...filterColumns];
   const primary = languages.find((l) => l.iso_code_1 === body.primary_language);
@@ -387,19 +517,32 @@ export const NOTES_SHEET = 'fieldwork_notes';
  */
 export function xlsFormWorkbook(tables: XlsFormTables, notes: Note[] = []): ExcelJS.Workbook {
   const wb = new ExcelJS.Workbook();
-  const sheets: [string, string[][]][] = [['survey', tables.survey], ['choices', tables.choices], ['settings', tables.settings]];
-  if (notes.length > 0) sheets.push([NOTES_SHEET, [['sheet', 'row', 'column', 'not kept'], ...notes.map((n) => [n.sheet, String(n.row), n.column, n.message])]]);
+  const sheets: [string, string[][]][] = [
+    ['survey', tables.survey],
+    ['choices', tables.choices],
+    ['settings', tables.settings],
+  ];
+  if (notes.length > 0)
+    sheets.push([
+      NOTES_SHEET,
+      [['sheet', 'row', 'column', 'not kept'], ...notes.map((n) => [n.sheet, String(n.row), n.column, n.message])],
+    ]);
   for (const [name, rows] of sheets) {
     const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
     for (const r of rows) ws.addRow(r);
     ws.getRow(1).font = { bold: true };
-    ws.columns.forEach((c) => (c.width = Math.min(60, Math.max(10, ...(c.values ?? []).map((v) => String(v ?? '').length + 2)))));
+    ws.columns.forEach(
+      (c) => (c.width = Math.min(60, Math.max(10, ...(c.values ?? []).map((v) => String(v ?? '').length + 2)))),
+    );
   }
   return wb;
 }
 
 /** The form's XLSForm file. */
-export async function xlsFormFile(body: SchemaBody, options: { title: string; schemaId?: number; levels?: ExportLevel[] }): Promise<{ content: Buffer; notes: Note[] }> {
+export async function xlsFormFile(
+  body: SchemaBody,
+  options: { title: string; schemaId?: number; levels?: ExportLevel[] },
+): Promise<{ content: Buffer; notes: Note[] }> {
   const { tables, notes } = toXlsForm(body, options);
   return { content: Buffer.from(await xlsFormWorkbook(tables, notes).xlsx.writeBuffer()), notes };
 }

@@ -30,7 +30,9 @@ describe('fromXlsForm on generated survey rows', () => {
         expect(Object.keys(body.entities.blocks).length).toBeLessThanOrEqual(2 * rows.length + 1);
         expect(Object.keys(body.entities.choices).length).toBeLessThanOrEqual(5 * rows.length);
         expect(c.notes.length).toBeLessThanOrEqual(rows.length * (HEADER.length + 2) + 1);
-        expect(new Set(Object.values(body.entities.items).map((i) => i.codeName)).size).toBe(Object.keys(body.entities.items).length);
+        expect(new Set(Object.values(body.entities.items).map((i) => i.codeName)).size).toBe(
+          Object.keys(body.entities.items).length,
+        );
       }),
       { numRuns: 300 },
     );
@@ -40,10 +42,15 @@ describe('fromXlsForm on generated survey rows', () => {
     const rows: Sheet['rows'] = [{ row: 1, values: ['type', 'name', 'label', 'relevant', 'calculation'] }];
     for (let d = 0; d < 10_000; d++) rows.push({ row: d + 2, values: ['begin group', `g${d}`, `G${d}`, '', ''] });
     const long = Array.from({ length: 1000 }, () => '${a}').join(' + ');
-    rows.push({ row: 10_002, values: ['integer', 'a', 'A', '', ''] }, { row: 10_003, values: ['calculate', 'sum', '', '('.repeat(500) + '1' + ')'.repeat(500), long] });
+    rows.push(
+      { row: 10_002, values: ['integer', 'a', 'A', '', ''] },
+      { row: 10_003, values: ['calculate', 'sum', '', '('.repeat(500) + '1' + ')'.repeat(500), long] },
+    );
     const c = fromXlsForm({ survey: { name: 'survey', rows } }, 'S');
     const depth = (id: number, seen = 0): number => {
-      const parent = Object.values(c.body.entities.blocks).find((b) => b.entities.some((e) => e.type === 'block' && e.id === id));
+      const parent = Object.values(c.body.entities.blocks).find((b) =>
+        b.entities.some((e) => e.type === 'block' && e.id === id),
+      );
       return parent ? depth(parent.id, seen + 1) : seen + 1;
     };
     const deepest = Math.max(...Object.values(c.body.entities.blocks).map((b) => depth(b.id)));

@@ -15,7 +15,8 @@ async function xlsx(sheets: Record<string, Cell[][]>): Promise<Buffer> {
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
-const convert = async (sheets: Record<string, Cell[][]>) => (await convertUpload('xlsx', await xlsx(sheets), 'S')).converted;
+const convert = async (sheets: Record<string, Cell[][]>) =>
+  (await convertUpload('xlsx', await xlsx(sheets), 'S')).converted;
 const items = (body: SchemaBody) => Object.fromEntries(Object.values(body.entities.items).map((i) => [i.codeName, i]));
 const parentOf = (body: SchemaBody, type: 'item' | 'block', id: number): Block | undefined =>
   Object.values(body.entities.blocks).find((b) => b.entities.some((e) => e.type === type && e.id === id));
@@ -49,10 +50,21 @@ describe('fromXlsForm', () => {
   });
 
   it('reads languages, hints, choice translations, rich text, required spellings and legacy column names', async () => {
-    const rich: ExcelJS.CellRichTextValue = { richText: [{ text: 'How ' }, { font: { bold: true }, text: 'old' }, { text: '?' }] };
+    const rich: ExcelJS.CellRichTextValue = {
+      richText: [{ text: 'How ' }, { font: { bold: true }, text: 'old' }, { text: '?' }],
+    };
     const c = await convert({
       survey: [
-        ['TYPE', 'Name', 'Label::English (en)', 'label:Chinese', 'hint::English (en)', 'hint:Chinese', 'Required', 'required_message'],
+        [
+          'TYPE',
+          'Name',
+          'Label::English (en)',
+          'label:Chinese',
+          'hint::English (en)',
+          'hint:Chinese',
+          'Required',
+          'required_message',
+        ],
         ['integer', 'age', rich, '年龄', 'In years', '岁', 'true()', 'Please answer'],
         ['select_one yn', 'ok', 'OK?', '好吗', '', '', 'yes', ''],
         ['text', 'why', 'Why?', '为什么', '', '', 'no', ''],
@@ -66,14 +78,31 @@ describe('fromXlsForm', () => {
     const b = c.body;
     const i = items(b);
     expect(Object.values(b.entities.languages).map((l) => l.iso_code_1)).toEqual(['en', 'zh']);
-    expect(i.age).toMatchObject({ type: 'number', name: { en: 'How old?', zh: '年龄' }, options: { isRequiredQuestion: true } });
+    expect(i.age).toMatchObject({
+      type: 'number',
+      name: { en: 'How old?', zh: '年龄' },
+      options: { isRequiredQuestion: true },
+    });
     expect(i.age_hint).toMatchObject({ type: 'instruction', instruction: { en: 'In years', zh: '岁' } });
-    expect(parentOf(b, 'item', i.age!.id)!.entities.slice(0, 2)).toEqual([{ type: 'item', id: i.age_hint!.id }, { type: 'item', id: i.age!.id }]);
+    expect(parentOf(b, 'item', i.age!.id)!.entities.slice(0, 2)).toEqual([
+      { type: 'item', id: i.age_hint!.id },
+      { type: 'item', id: i.age!.id },
+    ]);
     expect(i.ok!.options.isRequiredQuestion).toBe(true);
     expect(i.why!.options.isRequiredQuestion).toBe(false);
-    expect(i.ok!.options.choices!.map((id) => b.entities.choices[id])).toMatchObject([{ codeName: 'y', name: { en: 'Yes', zh: '是' } }, { codeName: 'n', name: { en: 'No', zh: '否' } }]);
+    expect(i.ok!.options.choices!.map((id) => b.entities.choices[id])).toMatchObject([
+      { codeName: 'y', name: { en: 'Yes', zh: '是' } },
+      { codeName: 'n', name: { en: 'No', zh: '否' } },
+    ]);
     expect(Object.keys(i)).not.toContain('label:chinese');
-    expect(c.notes).toEqual([{ sheet: 'survey', row: 2, column: 'required_message', message: 'The required message has no equivalent; the standard message is shown.' }]);
+    expect(c.notes).toEqual([
+      {
+        sheet: 'survey',
+        row: 2,
+        column: 'required_message',
+        message: 'The required message has no equivalent; the standard message is shown.',
+      },
+    ]);
   });
 
   it('numbers rows as the spreadsheet does, blank rows counted, and names the column of each loss', async () => {
@@ -124,13 +153,25 @@ describe('fromXlsForm', () => {
       ],
     });
     const i = items(c.body);
-    expect(i.age!.options).toMatchObject({ minimum: { active: true, value: 18 }, maximum: { active: true, value: 99 }, allowDecimal: false });
+    expect(i.age!.options).toMatchObject({
+      minimum: { active: true, value: 18 },
+      maximum: { active: true, value: 99 },
+      allowDecimal: false,
+    });
     expect(i.phone!.options.pattern).toEqual({ active: true, value: '^[0-9]{10}$', message: { en: 'Ten digits' } });
     expect(i.code!.options.maxLength).toEqual({ active: true, value: 8 });
     expect(i.pick!.options).toMatchObject({ multiselect: true, maxChoices: { active: true, value: 1 } });
     expect(c.notes.map((n) => [n.row, n.column, n.message])).toEqual([
-      [2, 'constraint_message', 'The constraint message has no equivalent for these rules; the standard messages are shown.'],
-      [3, 'constraint', 'The constraint ".>0" is not converted: a strict bound (> 0) on a decimal answer has no equivalent.'],
+      [
+        2,
+        'constraint_message',
+        'The constraint message has no equivalent for these rules; the standard messages are shown.',
+      ],
+      [
+        3,
+        'constraint',
+        'The constraint ".>0" is not converted: a strict bound (> 0) on a decimal answer has no equivalent.',
+      ],
     ]);
   });
 
@@ -143,7 +184,13 @@ describe('fromXlsForm', () => {
       ],
     });
     expect(items(c.body).a).toBeUndefined();
-    expect(c.notes).toContainEqual(expect.objectContaining({ row: 3, column: 'calculation', message: expect.stringContaining('${age} became a question of type image, whose answers a formula cannot read') }));
+    expect(c.notes).toContainEqual(
+      expect.objectContaining({
+        row: 3,
+        column: 'calculation',
+        message: expect.stringContaining('${age} became a question of type image, whose answers a formula cannot read'),
+      }),
+    );
   });
 
   it('turns relevance into conditions, calculations into formulas of their own category, and or_other into a follow-up', async () => {
@@ -170,9 +217,15 @@ describe('fromXlsForm', () => {
     const b = c.body;
     const i = items(b);
     const hh = parentOf(b, 'item', i.adults!.id)!;
-    expect(i.total!.options).toMatchObject({ formula: `Q${hh.id}_${i.adults!.id} + (Q${hh.id}_${i.kids!.id} * 2)`, showInForm: false });
+    expect(i.total!.options).toMatchObject({
+      formula: `Q${hh.id}_${i.adults!.id} + (Q${hh.id}_${i.kids!.id} * 2)`,
+      showInForm: false,
+    });
     const wrapper = parentOf(b, 'item', i.why!.id)!;
-    expect(wrapper.entities).toEqual([{ type: 'item', id: i.why!.id }, { type: 'item', id: i.more!.id }]);
+    expect(wrapper.entities).toEqual([
+      { type: 'item', id: i.why!.id },
+      { type: 'item', id: i.more!.id },
+    ]);
     const wood = i.fuel!.options.choices![0]!;
     expect(wrapper.conditions).toEqual([
       { itemId: i.fuel!.id, schemaId: 0, condition: [wood], finalized: true },
@@ -181,7 +234,9 @@ describe('fromXlsForm', () => {
     ]);
     const other = b.entities.choices[i.fuel!.options.choices![2]!]!;
     expect(other.codeName).toBe('other');
-    expect(parentOf(b, 'item', i.fuel_other!.id)!.conditions).toEqual([{ itemId: i.fuel!.id, schemaId: 0, condition: [other.id], finalized: true }]);
+    expect(parentOf(b, 'item', i.fuel_other!.id)!.conditions).toEqual([
+      { itemId: i.fuel!.id, schemaId: 0, condition: [other.id], finalized: true },
+    ]);
     expect(i.across).toBeUndefined();
     expect(c.notes.map((n) => [n.row, n.column])).toEqual([
       [10, 'calculation'],
@@ -199,7 +254,9 @@ describe('fromXlsForm', () => {
     // 30 groups and the repeat inside them: the 11 past the 20th level are flattened.
     expect(messages.filter((m) => m.includes('nested deeper than 20 levels'))).toHaveLength(11);
     expect(messages.filter((m) => m.includes('has no end'))).toHaveLength(30);
-    expect(messages).toContain('The repeat "kids" became a plain category, asked once: it is nested deeper than 20 groups.');
+    expect(messages).toContain(
+      'The repeat "kids" became a plain category, asked once: it is nested deeper than 20 groups.',
+    );
     expect(c.levels).toBeUndefined();
     expect(messages).toContain('The type "teleport" is not an XLSForm type Fieldwork can convert; row skipped ("t").');
     expect(c.questions).toBe(1);
@@ -250,30 +307,59 @@ describe('fromXlsForm', () => {
     expect(school.name).toEqual({ en: 'School' });
     // The repeat's relevance conditions each category of the level's form, on the parent level's answer
     // (levelSchemaPlaceholder(0): the import puts the first level's schema id there), with the category's own.
-    const onParent = { itemId: top.hh_size!.id, schemaId: levelSchemaPlaceholder(0), condition: { $gt: 0 }, finalized: true };
-    expect(school.conditions).toEqual([onParent, { operator: 'AND' }, { itemId: m.m_age!.id, schemaId: 0, condition: { $lt: 18 }, finalized: true }]);
+    const onParent = {
+      itemId: top.hh_size!.id,
+      schemaId: levelSchemaPlaceholder(0),
+      condition: { $gt: 0 },
+      finalized: true,
+    };
+    expect(school.conditions).toEqual([
+      onParent,
+      { operator: 'AND' },
+      { itemId: m.m_age!.id, schemaId: 0, condition: { $lt: 18 }, finalized: true },
+    ]);
     // Members (name, age), School, Members again (after the group: the calculation, not converted).
     expect(members.form).toHaveLength(3);
     for (const id of members.form) expect(members.entities.blocks[id]!.conditions[0]).toEqual(onParent);
     expect(members.entities.blocks[members.form[0]!]!.conditions).toEqual([onParent]);
     const ageBlock = parentOf(members, 'item', m.m_age!.id)!;
-    expect(ageBlock.conditions).toEqual([{ itemId: top.hh_size!.id, schemaId: -1, condition: { $gte: 1 }, finalized: true }]);
+    expect(ageBlock.conditions).toEqual([
+      { itemId: top.hh_size!.id, schemaId: -1, condition: { $gte: 1 }, finalized: true },
+    ]);
     const visits = c.levels![1]!.body;
     const v = items(visits);
-    expect(parentOf(visits, 'item', v.v_len!.id)!.conditions).toEqual([{ itemId: m.m_age!.id, schemaId: levelSchemaPlaceholder(1), condition: { $gt: 1 }, finalized: true }]);
+    expect(parentOf(visits, 'item', v.v_len!.id)!.conditions).toEqual([
+      { itemId: m.m_age!.id, schemaId: levelSchemaPlaceholder(1), condition: { $gt: 1 }, finalized: true },
+    ]);
     expect(formProblems(members)).toEqual([]);
     expect(formProblems(visits)).toEqual([]);
     expect(c.notes.map((n) => [n.row, n.column, n.message])).toEqual([
-      [4, 'repeat_count', 'The repeat_count "${hh_size}" is not kept: the level "Members" holds as many records as are collected.'],
-      [10, 'calculation', 'The calculation "share" ("${hh_size} * 2") is not converted: ${hh_size} is in the form of the first level, and a formula uses questions of its own category only. Write it again in the builder.'],
-      [12, 'relevant', 'The relevance "${hh_size} > 2" is not converted: ${hh_size} is in the form of the first level, and a condition uses answers of its own form and of its parent level\'s only. The question is always shown.'],
-      [16, 'type', 'The repeat "assets" became a plain category, asked once: a project\'s hierarchy has one form per level, and the level below the first one is already the repeat "members" (row 4).'],
+      [
+        4,
+        'repeat_count',
+        'The repeat_count "${hh_size}" is not kept: the level "Members" holds as many records as are collected.',
+      ],
+      [
+        10,
+        'calculation',
+        'The calculation "share" ("${hh_size} * 2") is not converted: ${hh_size} is in the form of the first level, and a formula uses questions of its own category only. Write it again in the builder.',
+      ],
+      [
+        12,
+        'relevant',
+        'The relevance "${hh_size} > 2" is not converted: ${hh_size} is in the form of the first level, and a condition uses answers of its own form and of its parent level\'s only. The question is always shown.',
+      ],
+      [
+        16,
+        'type',
+        'The repeat "assets" became a plain category, asked once: a project\'s hierarchy has one form per level, and the level below the first one is already the repeat "members" (row 4).',
+      ],
     ]);
     expect(c.questions).toBe(4 + 3 + 2);
     expect(c.summary).toBe('Imported 9 questions with 4 losses.');
   });
 
-  it('gives a level the relevance of the groups around its repeat, joined with its categories\' own', async () => {
+  it("gives a level the relevance of the groups around its repeat, joined with its categories' own", async () => {
     const c = await convert({
       survey: [
         ['type', 'name', 'label', 'relevant'],
@@ -313,12 +399,21 @@ describe('fromXlsForm', () => {
       { itemId: age.id, schemaId: 0, condition: { $gt: 70 }, finalized: true },
     ]);
     // The question's own relevance on the parent level's answer.
-    expect(parentOf(form, 'item', age.id)!.conditions).toEqual([{ itemId: top.n!.id, schemaId: levelSchemaPlaceholder(0), condition: { $gt: 0 }, finalized: true }]);
+    expect(parentOf(form, 'item', age.id)!.conditions).toEqual([
+      { itemId: top.n!.id, schemaId: levelSchemaPlaceholder(0), condition: { $gt: 0 }, finalized: true },
+    ]);
     expect(c.notes).toEqual([]);
   });
 
   it('keeps a form without repeats to one level, as before', async () => {
-    const c = await convert({ survey: [['type', 'name', 'label'], ['begin group', 'g', 'G'], ['text', 'a', 'A'], ['end group', '', '']] });
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label'],
+        ['begin group', 'g', 'G'],
+        ['text', 'a', 'A'],
+        ['end group', '', ''],
+      ],
+    });
     expect(c.levels).toBeUndefined();
     expect('levels' in c).toBe(false);
   });
@@ -355,14 +450,52 @@ describe('uploads that are not forms', () => {
   };
 
   it('refuses legacy .xls, CSV and plain zips named .xlsx, workbooks without a form, and forms without questions', async () => {
-    expect(await refused('form.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toBe(REFUSALS.legacyXls);
-    expect(await refused('form.xlsx', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toBe(REFUSALS.legacyXls);
+    expect(await refused('form.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toBe(
+      REFUSALS.legacyXls,
+    );
+    expect(await refused('form.xlsx', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toBe(
+      REFUSALS.legacyXls,
+    );
     expect(await refused('form.xlsx', Buffer.from('type,name,label\ntext,a,A\n'))).toBe(REFUSALS.notXlsx);
     // A zip holding one text file: the start of a zip, not a workbook.
-    const zip = Buffer.from('UEsDBAoAAAAAAAAAIQAAAAAAAAAAAAAAAAAFAAAAYS50eHRQSwECFAAKAAAAAAAAACEAAAAAAAAAAAAAAAAABQAAAAAAAAAAAAAAAAAAAAAAYS50eHRQSwUGAAAAAAEAAQAzAAAAIwAAAAAA', 'base64');
+    const zip = Buffer.from(
+      'UEsDBAoAAAAAAAAAIQAAAAAAAAAAAAAAAAAFAAAAYS50eHRQSwECFAAKAAAAAAAAACEAAAAAAAAAAAAAAAAABQAAAAAAAAAAAAAAAAAAAAAAYS50eHRQSwUGAAAAAAEAAQAzAAAAIwAAAAAA',
+      'base64',
+    );
     expect(await refused('form.xlsx', zip)).toBe(REFUSALS.noWorksheets);
-    expect(await refused('form.xlsx', await xlsx({ Data: [['id', 'value'], ['1', '2']] }))).toBe(REFUSALS.noForm('Data'));
-    expect(await refused('form.xlsx', await xlsx({ survey: [['name', 'label'], ['a', 'A']] }))).toBe(REFUSALS.noType('survey'));
-    expect(await refused('form.xlsx', await xlsx({ survey: [['type', 'name', 'label'], ['start', 'start', ''], ['note', 'n', 'Hello']] }))).toBe(REFUSALS.noQuestions('survey', 'XLSForm'));
+    expect(
+      await refused(
+        'form.xlsx',
+        await xlsx({
+          Data: [
+            ['id', 'value'],
+            ['1', '2'],
+          ],
+        }),
+      ),
+    ).toBe(REFUSALS.noForm('Data'));
+    expect(
+      await refused(
+        'form.xlsx',
+        await xlsx({
+          survey: [
+            ['name', 'label'],
+            ['a', 'A'],
+          ],
+        }),
+      ),
+    ).toBe(REFUSALS.noType('survey'));
+    expect(
+      await refused(
+        'form.xlsx',
+        await xlsx({
+          survey: [
+            ['type', 'name', 'label'],
+            ['start', 'start', ''],
+            ['note', 'n', 'Hello'],
+          ],
+        }),
+      ),
+    ).toBe(REFUSALS.noQuestions('survey', 'XLSForm'));
   });
 });

@@ -4,7 +4,17 @@
 // its sheet, row and column. Repeats become levels of the project's hierarchy (a form each, its records child
 // responses of the level above): the outermost repeat is level 1, a repeat nested in it level 2, and so on; the
 // hierarchy is linear, so a repeat beside one that is already its level stays a plain category of its parent.
-import { formulaReads, isQuestion, isSingleChoice, type Block, type ChoiceFilter, type ConditionEntry, type Item, type ItemType, type LocalizedText } from '@fieldwork/sampler';
+import {
+  formulaReads,
+  isQuestion,
+  isSingleChoice,
+  type Block,
+  type ChoiceFilter,
+  type ConditionEntry,
+  type Item,
+  type ItemType,
+  type LocalizedText,
+} from '@fieldwork/sampler';
 import { summary, type Converted, type ConvertedLevel, type Note, type Sheet } from './convert.js';
 import { SchemaWriter } from './schema-writer.js';
 import { parseChoiceFilter } from './xlsform-cascade.js';
@@ -91,9 +101,12 @@ class Columns {
 
 export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Converted {
   const notes: Note[] = [];
-  const note = (sheet: string, row: number, column: string, message: string) => notes.push({ sheet, row, column, message });
+  const note = (sheet: string, row: number, column: string, message: string) =>
+    notes.push({ sheet, row, column, message });
   const survey = new Columns(sheets.survey);
-  const choiceSheets = [sheets.choices, sheets.externalChoices].filter((s): s is Sheet => s !== undefined).map((s) => new Columns(s));
+  const choiceSheets = [sheets.choices, sheets.externalChoices]
+    .filter((s): s is Sheet => s !== undefined)
+    .map((s) => new Columns(s));
   const settingsCols = sheets.settings ? new Columns(sheets.settings) : undefined;
 
   // Settings: the first row under the header.
@@ -106,7 +119,10 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     for (const c of settingsCols.list) {
       const v = (row.values[c.index] ?? '').trim();
       if (v === '' || c.key === 'form_title' || c.key === 'default_language') continue;
-      const why = c.key === 'form_id' || c.key === 'version' ? 'Fieldwork identifies and versions the form itself' : 'it has no equivalent';
+      const why =
+        c.key === 'form_id' || c.key === 'version'
+          ? 'Fieldwork identifies and versions the form itself'
+          : 'it has no equivalent';
       note(sheets.settings!.name, row.row, c.header, `The setting ${c.key} ("${v}") is not kept: ${why}.`);
     }
   }
@@ -121,14 +137,16 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     langCodes.set(written, l.code);
     if (!languages.some((x) => x.code === l.code)) {
       languages.push({ code: l.code, name: l.name });
-      if (l.invented) note(sheet, 1, column, `"${written}" is not an ISO 639-1 language; it was kept with the code "${l.code}".`);
+      if (l.invented)
+        note(sheet, 1, column, `"${written}" is not an ISO 639-1 language; it was kept with the code "${l.code}".`);
     }
     return l.code;
   };
   const defaultLanguage = setting('default_language');
   const primary = defaultLanguage ? learn(defaultLanguage, sheets.settings!.name, 'default_language') : undefined;
   const TEXTS = ['label', 'hint', 'guidance_hint', 'constraint_message', 'required_message'];
-  for (const cols of [survey, ...choiceSheets]) for (const c of cols.list) if (c.lang && TEXTS.includes(c.key)) learn(c.lang, cols.sheet.name, c.header);
+  for (const cols of [survey, ...choiceSheets])
+    for (const c of cols.list) if (c.lang && TEXTS.includes(c.key)) learn(c.lang, cols.sheet.name, c.header);
   const primaryCode = primary ?? languages[0]?.code ?? 'en';
   const primaryName = languages.find((l) => l.code === primaryCode)?.name ?? 'English';
   const writer = (type: string) => {
@@ -138,7 +156,8 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   };
   const top = writer(projectType);
   const levels: LevelForm[] = [{ w: top, label: {}, repeat: '', row: 0 }];
-  const levelName = (level: number) => (level === 0 ? 'the first level' : `the level "${levels[level]!.label[primaryCode] ?? levels[level]!.repeat}"`);
+  const levelName = (level: number) =>
+    level === 0 ? 'the first level' : `the level "${levels[level]!.label[primaryCode] ?? levels[level]!.repeat}"`;
 
   /** The text of a translatable column in every language; the untranslated column fills the primary language. */
   const textOf = (cols: Columns, values: string[], key: string, used: boolean[], row: number): LocalizedText => {
@@ -159,7 +178,13 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
     if (plain !== '') {
       if (out[primaryCode] === undefined) out[primaryCode] = plain;
-      else if (out[primaryCode] !== plain) note(cols.sheet.name, row, plainColumn, `The untranslated ${key} "${plain}" is not kept: the ${primaryName} column has its own.`);
+      else if (out[primaryCode] !== plain)
+        note(
+          cols.sheet.name,
+          row,
+          plainColumn,
+          `The untranslated ${key} "${plain}" is not kept: the ${primaryName} column has its own.`,
+        );
     }
     return out;
   };
@@ -176,8 +201,15 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     for (const c of cols.list) {
       const v = (row.values[c.index] ?? '').trim();
       if (used[c.index] || v === '') continue;
-      if (c.header === '') note(cols.sheet.name, row.row, columnLetter(c.index), `A cell under a column without a header is not read ("${cut(v)}").`);
-      else note(cols.sheet.name, row.row, c.header, `The column ${c.header} has no equivalent; "${cut(v)}" is not kept.`);
+      if (c.header === '')
+        note(
+          cols.sheet.name,
+          row.row,
+          columnLetter(c.index),
+          `A cell under a column without a header is not read ("${cut(v)}").`,
+        );
+      else
+        note(cols.sheet.name, row.row, c.header, `The column ${c.header} has no equivalent; "${cut(v)}" is not kept.`);
     }
   };
 
@@ -196,17 +228,35 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       const label = textOf(cols, r.values, 'label', used, r.row);
       if (list === '' && name === '' && Object.keys(label).length === 0) continue;
       if (list === '') {
-        note(cols.sheet.name, r.row, headerOf(cols, 'list_name'), 'This choice has no list name; it is not in any list.');
+        note(
+          cols.sheet.name,
+          r.row,
+          headerOf(cols, 'list_name'),
+          'This choice has no list name; it is not in any list.',
+        );
         continue;
       }
-      if (name === '') note(cols.sheet.name, r.row, headerOf(cols, 'name'), 'This choice has no name; its label is used as its name.');
+      if (name === '')
+        note(cols.sheet.name, r.row, headerOf(cols, 'name'), 'This choice has no name; its label is used as its name.');
       let entries = lists.get(list);
       if (!entries) lists.set(list, (entries = []));
-      const entry: ListEntry = { name: name || Object.values(label)[0] || `c${entries.length + 1}`, label, row: r.row, extra: {}, columns };
+      const entry: ListEntry = {
+        name: name || Object.values(label)[0] || `c${entries.length + 1}`,
+        label,
+        row: r.row,
+        extra: {},
+        columns,
+      };
       entries.push(entry);
       for (const c of cols.list) {
         if (used[c.index] || (r.values[c.index] ?? '').trim() === '') continue;
-        if (['image', 'big-image', 'audio', 'video'].includes(c.key)) note(cols.sheet.name, r.row, c.header, `Choice media (${c.key}) has no equivalent; "${cut(r.values[c.index]!)}" is not kept.`);
+        if (['image', 'big-image', 'audio', 'video'].includes(c.key))
+          note(
+            cols.sheet.name,
+            r.row,
+            c.header,
+            `Choice media (${c.key}) has no equivalent; "${cut(r.values[c.index]!)}" is not kept.`,
+          );
         else {
           extra.set(c.index, (extra.get(c.index) ?? 0) + 1);
           if (c.key !== '') entry.extra[c.key] ??= r.values[c.index]!.trim();
@@ -226,7 +276,8 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   const byName = new Map<string, { item: Item; target: Target; level: number }>();
   // A name in a level's own form, then in its parent's, comes before the same name elsewhere.
   const byLevelName = new Map<string, { item: Item; target: Target; level: number }>();
-  const find = (name: string, level: number) => byLevelName.get(`${level}:${name}`) ?? byLevelName.get(`${level - 1}:${name}`) ?? byName.get(name);
+  const find = (name: string, level: number) =>
+    byLevelName.get(`${level}:${name}`) ?? byLevelName.get(`${level - 1}:${name}`) ?? byName.get(name);
   const calcs: { item: Item; cell: Cell; level: number }[] = [];
 
   /**
@@ -234,16 +285,30 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
    * the filtering question that the entries' column names; or why it is not converted. The filtering question is
    * one of the same level's form (a filter names a question of its own form).
    */
-  const cascade = (expression: string, item: Item, entries: ListEntry[], made: number[], level: number): { ok: ChoiceFilter; column: string } | { reason: string } => {
+  const cascade = (
+    expression: string,
+    item: Item,
+    entries: ListEntry[],
+    made: number[],
+    level: number,
+  ): { ok: ChoiceFilter; column: string } | { reason: string } => {
     const f = parseChoiceFilter(expression);
-    if (!f) return { reason: 'it is not a choices column compared with an earlier select_one question (col=${q}, ${q}=col or selected(${q}, col))' };
+    if (!f)
+      return {
+        reason:
+          'it is not a choices column compared with an earlier select_one question (col=${q}, ${q}=col or selected(${q}, col))',
+      };
     if (item.type !== 'choice') return { reason: 'the question has no choices' };
     const found = find(f.question, level);
     const parent = found?.item;
     if (!found || !parent) return { reason: `\${${f.question}} is not a question asked before this one` };
-    if (found.level !== level) return { reason: `\${${f.question}} is in the form of ${levelName(found.level)}, and a choice filter uses questions of its own form only` };
+    if (found.level !== level)
+      return {
+        reason: `\${${f.question}} is in the form of ${levelName(found.level)}, and a choice filter uses questions of its own form only`,
+      };
     if (!isSingleChoice(parent)) return { reason: `\${${f.question}} is not a select_one question` };
-    if (!entries.some((e) => e.columns.has(f.column))) return { reason: `the choices sheet has no column "${f.column}"` };
+    if (!entries.some((e) => e.columns.has(f.column)))
+      return { reason: `the choices sheet has no column "${f.column}"` };
     const byCode = new Map<string, number[]>();
     for (const id of parent.options.choices ?? []) {
       const code = levels[level]!.w.body.entities.choices[id]!.codeName;
@@ -290,7 +355,8 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       const rel = relevantCell();
       if (rel) node.relevant = rel;
       const appearance = valueOf(survey, r.values, 'appearance', used);
-      if (appearance && appearance !== 'field-list') n(headerOf(survey, 'appearance'), `The appearance "${appearance}" has no equivalent for a category.`);
+      if (appearance && appearance !== 'field-list')
+        n(headerOf(survey, 'appearance'), `The appearance "${appearance}" has no equivalent for a category.`);
       const flattened = depth >= MAX_GROUP_DEPTH;
       let inner = level;
       if (t.what !== 'group') {
@@ -300,15 +366,26 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
           // The first repeat below the deepest level so far: the next level, a form of its own.
           inner = node.level = level + 1;
           levels.push({ w: writer('S'), label: node.label, repeat: name, row });
-          if (count) n(headerOf(survey, 'repeat_count'), `The repeat_count "${cut(count)}" is not kept: ${levelName(inner)} holds as many records as are collected.`);
+          if (count)
+            n(
+              headerOf(survey, 'repeat_count'),
+              `The repeat_count "${cut(count)}" is not kept: ${levelName(inner)} holds as many records as are collected.`,
+            );
         } else {
           const why = below
             ? `a project's hierarchy has one form per level, and the level below ${level === 0 ? 'the first one' : levelName(level)} is already the repeat "${below.repeat}" (row ${below.row})`
             : `it is nested deeper than ${MAX_GROUP_DEPTH} groups`;
-          n(typeCol, `The repeat "${name}" became a plain category, asked once${count ? ` (its repeat_count "${cut(count)}" is not kept)` : ''}: ${why}.`);
+          n(
+            typeCol,
+            `The repeat "${name}" became a plain category, asked once${count ? ` (its repeat_count "${cut(count)}" is not kept)` : ''}: ${why}.`,
+          );
         }
       }
-      if (flattened) n(typeCol, `The group "${name}" is nested deeper than ${MAX_GROUP_DEPTH} levels; its questions stay in the enclosing category.`);
+      if (flattened)
+        n(
+          typeCol,
+          `The group "${name}" is nested deeper than ${MAX_GROUP_DEPTH} levels; its questions stay in the enclosing category.`,
+        );
       else current().children.push(node);
       stack.push({ node, name, what: t.what, row, level: inner });
       depth++;
@@ -324,9 +401,18 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       }
       if (!name || stack[at]?.name !== name) while (at >= 0 && stack[at]!.what !== t.what) at--;
       if (at < 0) {
-        n(typeCol, stack.length === 0 ? `"${rawType}" has no group to close; ignored.` : `"${rawType}" closes no open ${t.what}; ignored.`);
+        n(
+          typeCol,
+          stack.length === 0
+            ? `"${rawType}" has no group to close; ignored.`
+            : `"${rawType}" closes no open ${t.what}; ignored.`,
+        );
       } else {
-        for (const s of stack.slice(at + 1)) n(typeCol, `"${rawType}" also closes the ${s.what} "${s.name}" opened on row ${s.row}, which had no end of its own.`);
+        for (const s of stack.slice(at + 1))
+          n(
+            typeCol,
+            `"${rawType}" also closes the ${s.what} "${s.name}" opened on row ${s.row}, which had no end of its own.`,
+          );
         depth -= stack.length - at;
         stack.length = at;
       }
@@ -338,7 +424,10 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       continue;
     }
     if (t.kind === 'unknown') {
-      n(typeCol, `The type "${rawType}" is not an XLSForm type Fieldwork can convert; row skipped${name ? ` ("${name}")` : ''}.`);
+      n(
+        typeCol,
+        `The type "${rawType}" is not an XLSForm type Fieldwork can convert; row skipped${name ? ` ("${name}")` : ''}.`,
+      );
       continue;
     }
 
@@ -353,7 +442,9 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       list = t.list ? lists.get(t.list) : undefined;
       if (t.fromFile) {
         type = 'open';
-        typeNote(`Its choices come from the file "${t.list}", which is not in the workbook: it became a text question.`);
+        typeNote(
+          `Its choices come from the file "${t.list}", which is not in the workbook: it became a text question.`,
+        );
         list = undefined;
       } else if (!list || list.length === 0) {
         type = 'open';
@@ -371,8 +462,19 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (p.note) typeNote(p.note);
     }
     const appearance = valueOf(survey, r.values, 'appearance', used);
-    if (type === 'image' && /\bsignature\b/.test(appearance) && t.kind === 'plain' && PLAIN_TYPES[t.type]!.type === 'image' && !PLAIN_TYPES[t.type]!.note) type = 'signature';
-    else if (appearance) typeNotes.push({ column: headerOf(survey, 'appearance'), message: `The appearance "${appearance}" has no equivalent.` });
+    if (
+      type === 'image' &&
+      /\bsignature\b/.test(appearance) &&
+      t.kind === 'plain' &&
+      PLAIN_TYPES[t.type]!.type === 'image' &&
+      !PLAIN_TYPES[t.type]!.note
+    )
+      type = 'signature';
+    else if (appearance)
+      typeNotes.push({
+        column: headerOf(survey, 'appearance'),
+        message: `The appearance "${appearance}" has no equivalent.`,
+      });
 
     let text = label();
     if (Object.keys(text).length > 0 && text[primaryCode] === undefined) {
@@ -386,11 +488,13 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
         continue;
       }
       text = { [primaryCode]: name || rawType };
-      if (type !== 'calculated') n(headerOf(survey, 'label'), `The question "${name}" has no label; its name is shown.`);
+      if (type !== 'calculated')
+        n(headerOf(survey, 'label'), `The question "${name}" has no label; its name is shown.`);
     }
     const item = w.addItem(type, text, name);
     if (!name) n(headerOf(survey, 'name'), `The question has no name; it is "${item.codeName}".`);
-    else if (item.codeName !== name) n(headerOf(survey, 'name'), `The name "${name}" is used by an earlier row; this question is "${item.codeName}".`);
+    else if (item.codeName !== name)
+      n(headerOf(survey, 'name'), `The name "${name}" is used by an earlier row; this question is "${item.codeName}".`);
     for (const m of typeNotes) n(m.column, m.message);
     const node: ItemNode = { kind: 'item', item };
     const opts = item.options;
@@ -408,10 +512,20 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     if (type === 'calculated') opts.showInForm = false;
     if (multi) opts.multiselect = true;
     const choiceIds = new Map<string, number>();
-    if (type === 'binary') for (const [l, code] of [['Yes', 'yes'], ['No', 'no']] as const) choiceIds.set(code, w.addChoice(item, { [primaryCode]: l }, code).id);
+    if (type === 'binary')
+      for (const [l, code] of [
+        ['Yes', 'yes'],
+        ['No', 'no'],
+      ] as const)
+        choiceIds.set(code, w.addChoice(item, { [primaryCode]: l }, code).id);
     const made: number[] = [];
     for (const c of list ?? []) {
-      const label = Object.keys(c.label).length > 0 ? (c.label[primaryCode] === undefined ? { [primaryCode]: Object.values(c.label)[0]!, ...c.label } : c.label) : { [primaryCode]: c.name };
+      const label =
+        Object.keys(c.label).length > 0
+          ? c.label[primaryCode] === undefined
+            ? { [primaryCode]: Object.values(c.label)[0]!, ...c.label }
+            : c.label
+          : { [primaryCode]: c.name };
       const choice = w.addChoice(item, label, c.name);
       made.push(choice.id);
       if (!choiceIds.has(c.name)) choiceIds.set(c.name, choice.id);
@@ -428,10 +542,19 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     const isRequired = yesNo(required);
     if (isQuestion(item) && type !== 'calculated') {
       opts.isRequiredQuestion = isRequired === true;
-      if (isRequired === undefined) n(headerOf(survey, 'required'), `The condition "${cut(required)}" for being required is not converted; the question is optional.`);
-    } else if (required !== '' && isRequired !== false) n(headerOf(survey, 'required'), `A ${type === 'calculated' ? 'calculation' : 'note'} cannot be required; "${cut(required)}" is ignored.`);
+      if (isRequired === undefined)
+        n(
+          headerOf(survey, 'required'),
+          `The condition "${cut(required)}" for being required is not converted; the question is optional.`,
+        );
+    } else if (required !== '' && isRequired !== false)
+      n(
+        headerOf(survey, 'required'),
+        `A ${type === 'calculated' ? 'calculation' : 'note'} cannot be required; "${cut(required)}" is ignored.`,
+      );
     const requiredMessage = textOf(survey, r.values, 'required_message', used, row);
-    if (Object.keys(requiredMessage).length > 0) n(headerOf(survey, 'required_message'), 'The required message has no equivalent; the standard message is shown.');
+    if (Object.keys(requiredMessage).length > 0)
+      n(headerOf(survey, 'required_message'), 'The required message has no equivalent; the standard message is shown.');
     const constraint = valueOf(survey, r.values, 'constraint', used);
     const constraintMessage = textOf(survey, r.values, 'constraint_message', used, row);
     if (constraint) {
@@ -439,9 +562,15 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if ('ok' in rules) {
         Object.assign(opts, rules.ok);
         if (rules.ok.pattern && Object.keys(constraintMessage).length > 0) rules.ok.pattern.message = constraintMessage;
-        else if (Object.keys(constraintMessage).length > 0) n(headerOf(survey, 'constraint_message'), 'The constraint message has no equivalent for these rules; the standard messages are shown.');
-      } else n(headerOf(survey, 'constraint'), `The constraint "${cut(constraint)}" is not converted: ${rules.reason}.`);
-    } else if (Object.keys(constraintMessage).length > 0) n(headerOf(survey, 'constraint_message'), 'A constraint message without a constraint is not kept.');
+        else if (Object.keys(constraintMessage).length > 0)
+          n(
+            headerOf(survey, 'constraint_message'),
+            'The constraint message has no equivalent for these rules; the standard messages are shown.',
+          );
+      } else
+        n(headerOf(survey, 'constraint'), `The constraint "${cut(constraint)}" is not converted: ${rules.reason}.`);
+    } else if (Object.keys(constraintMessage).length > 0)
+      n(headerOf(survey, 'constraint_message'), 'A constraint message without a constraint is not kept.');
     const hint = textOf(survey, r.values, 'hint', used, row);
     if (Object.keys(hint).length > 0) {
       // The sampler has no hint: the hint becomes an instruction shown right before its question.
@@ -451,14 +580,19 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
     const calculation = valueOf(survey, r.values, 'calculation', used);
     if (type === 'calculated') {
-      if (calculation) calcs.push({ item, level, cell: { row, column: headerOf(survey, 'calculation'), text: calculation } });
+      if (calculation)
+        calcs.push({ item, level, cell: { row, column: headerOf(survey, 'calculation'), text: calculation } });
       else {
         n(headerOf(survey, 'calculation'), `The calculation "${name}" has no expression; row skipped.`);
         w.drop(item);
         if (node.hint) w.drop(node.hint);
         continue;
       }
-    } else if (calculation) n(headerOf(survey, 'calculation'), `A calculation on a ${type} question ("${cut(calculation)}") has no equivalent.`);
+    } else if (calculation)
+      n(
+        headerOf(survey, 'calculation'),
+        `A calculation on a ${type} question ("${cut(calculation)}") has no equivalent.`,
+      );
     const rel = relevantCell();
     if (rel) node.relevant = rel;
     const choiceFilter = valueOf(survey, r.values, 'choice_filter', used);
@@ -467,13 +601,22 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if ('ok' in f) {
         opts.choiceFilter = f.ok;
         filterColumns.add(f.column);
-      } else n(headerOf(survey, 'choice_filter'), `The choice filter "${cut(choiceFilter)}" is not converted: ${f.reason}; every choice is offered.`);
+      } else
+        n(
+          headerOf(survey, 'choice_filter'),
+          `The choice filter "${cut(choiceFilter)}" is not converted: ${f.reason}; every choice is offered.`,
+        );
     }
     for (const key of ['default', 'read_only', 'trigger', 'guidance_hint', 'repeat_count', 'parameters']) {
-      const v = key === 'guidance_hint' ? Object.values(textOf(survey, r.values, key, used, row))[0] ?? '' : valueOf(survey, r.values, key, used);
+      const v =
+        key === 'guidance_hint'
+          ? (Object.values(textOf(survey, r.values, key, used, row))[0] ?? '')
+          : valueOf(survey, r.values, key, used);
       if (v === '' || (key === 'read_only' && yesNo(v) === false)) continue;
       const why =
-        key === 'default' ? `The default "${cut(v)}" has no equivalent; the question starts empty.` : `The column ${key} ("${cut(v)}") has no equivalent.`;
+        key === 'default'
+          ? `The default "${cut(v)}" has no equivalent; the question starts empty.`
+          : `The column ${key} ("${cut(v)}") has no equivalent.`;
       n(headerOf(survey, key), why);
     }
     for (const media of ['image', 'big-image', 'audio', 'video']) {
@@ -486,14 +629,25 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     reportUnused(survey, r, used);
     current().children.push(node);
     if (name && !byLevelName.has(`${level}:${name}`)) {
-      const entry = { item, level, target: { id: item.id, type, multi, ...(choiceIds.size > 0 ? { choices: choiceIds } : {}) } };
+      const entry = {
+        item,
+        level,
+        target: { id: item.id, type, multi, ...(choiceIds.size > 0 ? { choices: choiceIds } : {}) },
+      };
       byLevelName.set(`${level}:${name}`, entry);
       if (!byName.has(name)) byName.set(name, entry);
     }
   }
-  for (const s of stack) note(sheetName, s.row, headerOf(survey, 'type'), `The ${s.what} "${s.name}" has no end; it ends with the sheet.`);
+  for (const s of stack)
+    note(sheetName, s.row, headerOf(survey, 'type'), `The ${s.what} "${s.name}" has no end; it ends with the sheet.`);
   for (const c of extraColumns) {
-    if (!filterColumns.has(c.key)) note(c.sheet, 1, c.header, `The column ${c.header} (${c.count} rows; choice filters read such columns) has no equivalent.`);
+    if (!filterColumns.has(c.key))
+      note(
+        c.sheet,
+        1,
+        c.header,
+        `The column ${c.header} (${c.count} rows; choice filters read such columns) has no equivalent.`,
+      );
   }
 
   // Pass 2: the tree into blocks. A question with a relevance sits in a conditional category of its own, shared by
@@ -506,7 +660,9 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (!found) return undefined;
       if (found.level === level || found.level === level - 1) {
         refs.push(found.item);
-        return found.level === level ? found.target : { ...found.target, schemaId: levelSchemaPlaceholder(found.level) };
+        return found.level === level
+          ? found.target
+          : { ...found.target, schemaId: levelSchemaPlaceholder(found.level) };
       }
       return found.level < level
         ? `\${${name}} is in the form of ${levelName(found.level)}, and a condition uses answers of its own form and of its parent level's only`
@@ -543,14 +699,25 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
         for (const cell of child.relevant ? [...outer, child.relevant] : outer) {
           const { c, refs } = conditionsOf(cell, child.level);
           if (!('ok' in c)) {
-            note(sheetName, cell.row, cell.column, `The relevance "${cut(cell.text)}" is not converted for ${levelName(child.level)}: ${c.reason}. Its questions are shown without it.`);
+            note(
+              sheetName,
+              cell.row,
+              cell.column,
+              `The relevance "${cut(cell.text)}" is not converted for ${levelName(child.level)}: ${c.reason}. Its questions are shown without it.`,
+            );
             continue;
           }
           for (const id of form.slice(first)) {
             const b = levels[child.level]!.w.body.entities.blocks[id]!;
             const both = andConditions(c.ok, b.conditions);
             if (both) setConditions(b, both, cell, refs);
-            else note(sheetName, cell.row, cell.column, `The relevance "${cut(cell.text)}" is not converted for the category "${cut(Object.values(b.name)[0] ?? '')}" of ${levelName(child.level)}: with the category's own condition it would test more than ${MAX_CONDITION_TESTS} answers.`);
+            else
+              note(
+                sheetName,
+                cell.row,
+                cell.column,
+                `The relevance "${cut(cell.text)}" is not converted for the category "${cut(Object.values(b.name)[0] ?? '')}" of ${levelName(child.level)}: with the category's own condition it would test more than ${MAX_CONDITION_TESTS} answers.`,
+              );
           }
         }
         continue;
@@ -562,12 +729,20 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
         if (child.relevant) {
           const { c, refs } = conditionsOf(child.relevant, level);
           if ('ok' in c) setConditions(b, c.ok, child.relevant, refs);
-          else note(sheetName, child.relevant.row, child.relevant.column, `The relevance "${cut(child.relevant.text)}" is not converted: ${c.reason}. The category is always shown.`);
+          else
+            note(
+              sheetName,
+              child.relevant.row,
+              child.relevant.column,
+              `The relevance "${cut(child.relevant.text)}" is not converted: ${c.reason}. The category is always shown.`,
+            );
         }
         emit(child, b, level, child.relevant ? [...outer, child.relevant] : outer);
         continue;
       }
-      let target = block ?? (loose ??= w.addBlock(level === 0 ? { [primaryCode]: formTitle || 'Questions' } : { ...levels[level]!.label }));
+      let target =
+        block ??
+        (loose ??= w.addBlock(level === 0 ? { [primaryCode]: formTitle || 'Questions' } : { ...levels[level]!.label }));
       if (child.relevant) {
         if (wrapper?.text === child.relevant.text) target = wrapper.block;
         else {
@@ -579,7 +754,12 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
             target = b;
           } else {
             wrapper = undefined;
-            note(sheetName, child.relevant.row, child.relevant.column, `The relevance "${cut(child.relevant.text)}" is not converted: ${c.reason}. The question is always shown.`);
+            note(
+              sheetName,
+              child.relevant.row,
+              child.relevant.column,
+              `The relevance "${cut(child.relevant.text)}" is not converted: ${c.reason}. The question is always shown.`,
+            );
           }
         }
       } else wrapper = undefined;
@@ -606,15 +786,25 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       const found = find(name, level);
       const ref = found?.item;
       if (!found || !ref || dropped.has(ref)) return { reason: `\${${name}} is not a question of the form` };
-      if (found.level !== level) return { reason: `\${${name}} is in the form of ${levelName(found.level)}, and a formula uses questions of its own category only` };
-      if (blockOf.get(ref) !== own) return { reason: `\${${name}} is in another category, and a formula uses questions of its own category only` };
+      if (found.level !== level)
+        return {
+          reason: `\${${name}} is in the form of ${levelName(found.level)}, and a formula uses questions of its own category only`,
+        };
+      if (blockOf.get(ref) !== own)
+        return { reason: `\${${name}} is in another category, and a formula uses questions of its own category only` };
       if (position.get(ref)! >= position.get(item)!) return { reason: `\${${name}} is asked after the calculation` };
-      if (!formulaReads(ref.type)) return { reason: `\${${name}} became a question of type ${ref.type}, whose answers a formula cannot read` };
+      if (!formulaReads(ref.type))
+        return { reason: `\${${name}} became a question of type ${ref.type}, whose answers a formula cannot read` };
       return { ok: `Q${own.id}_${ref.id}` };
     });
     if ('ok' in f) item.options.formula = f.ok;
     else {
-      note(sheetName, cell.row, cell.column, `The calculation "${item.codeName}" ("${cut(cell.text)}") is not converted: ${f.reason}. Write it again in the builder.`);
+      note(
+        sheetName,
+        cell.row,
+        cell.column,
+        `The calculation "${item.codeName}" ("${cut(cell.text)}") is not converted: ${f.reason}. Write it again in the builder.`,
+      );
       dropped.set(item, level);
     }
   }
@@ -630,17 +820,30 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       block.conditions = [];
       if (noted.has(cell)) continue;
       noted.add(cell);
-      note(sheetName, cell.row, cell.column, `The relevance "${cut(cell.text)}" uses a calculation that was not converted; the questions are always shown.`);
+      note(
+        sheetName,
+        cell.row,
+        cell.column,
+        `The relevance "${cut(cell.text)}" uses a calculation that was not converted; the questions are always shown.`,
+      );
     }
   }
 
   for (const other of sheets.others ?? []) {
-    if (/^entities$/i.test(other)) note(other, 1, '', 'Entities (ODK Central datasets) have no equivalent; the sheet is not read.');
+    if (/^entities$/i.test(other))
+      note(other, 1, '', 'Entities (ODK Central datasets) have no equivalent; the sheet is not read.');
   }
   notes.sort((a, b) => sheetOrder(a.sheet, sheets) - sheetOrder(b.sheet, sheets) || a.row - b.row);
-  const countOf = (body: Converted['body']) => Object.values(body.entities.items).filter((i) => isQuestion(i) && !i.deleted).length;
+  const countOf = (body: Converted['body']) =>
+    Object.values(body.entities.items).filter((i) => isQuestion(i) && !i.deleted).length;
   const own = countOf(top.body) - (projectType === 'L' ? 2 : 0);
-  const lower: ConvertedLevel[] = levels.slice(1).map((l, i) => ({ name: l.label[primaryCode] ?? (l.repeat || `Level ${i + 2}`), body: l.w.body, questions: countOf(l.w.body) }));
+  const lower: ConvertedLevel[] = levels
+    .slice(1)
+    .map((l, i) => ({
+      name: l.label[primaryCode] ?? (l.repeat || `Level ${i + 2}`),
+      body: l.w.body,
+      questions: countOf(l.w.body),
+    }));
   const questions = lower.reduce((sum, l) => sum + l.questions, own);
   return {
     body: top.body,
@@ -658,14 +861,18 @@ function sheetOrder(name: string, sheets: XlsFormSheets): number {
 
 /** A range's parameters (`start=1 end=10 step=1`): start and end become the bounds. */
 function rangeParameters(parameters: string, opts: Item['options'], note: (m: string) => void) {
-  const p = Object.fromEntries([...parameters.matchAll(/(\w+)\s*=\s*(-?[\d.]+)/g)].map((m) => [m[1]!.toLowerCase(), Number(m[2])]));
+  const p = Object.fromEntries(
+    [...parameters.matchAll(/(\w+)\s*=\s*(-?[\d.]+)/g)].map((m) => [m[1]!.toLowerCase(), Number(m[2])]),
+  );
   const start = p.start ?? 0;
   const end = p.end ?? 10;
   const step = p.step ?? 1;
   opts.minimum = { active: true, value: Math.min(start, end) };
   opts.maximum = { active: true, value: Math.max(start, end) };
   opts.allowDecimal = !Number.isInteger(step) || !Number.isInteger(start);
-  note(`The range became a number question from ${Math.min(start, end)} to ${Math.max(start, end)}${step !== 1 ? ` (its step ${step} is not kept)` : ''}; it is typed, not picked on a slider.`);
+  note(
+    `The range became a number question from ${Math.min(start, end)} to ${Math.max(start, end)}${step !== 1 ? ` (its step ${step} is not kept)` : ''}; it is typed, not picked on a slider.`,
+  );
 }
 
 /** Conditions `a` AND `b` (each an OR of ANDs): the ORs multiplied out, or undefined past MAX_CONDITION_TESTS tests. */
@@ -673,8 +880,9 @@ function andConditions(a: ConditionEntry[], b: ConditionEntry[]): ConditionEntry
   if (b.length === 0) return structuredClone(a);
   const terms = (entries: ConditionEntry[]) => {
     const out: ConditionEntry[][] = [[]];
-    for (const e of entries) if ('operator' in e && e.operator === 'OR') out.push([]);
-    else out[out.length - 1]!.push(e);
+    for (const e of entries)
+      if ('operator' in e && e.operator === 'OR') out.push([]);
+      else out[out.length - 1]!.push(e);
     return out;
   };
   const out: ConditionEntry[] = [];

@@ -1,7 +1,14 @@
 // XLSForm expressions into sampler terms: `relevant` into block conditions (an OR of ANDs of tests on one answer),
 // `calculation` into the formula language, `constraint` into answer rules (bounds, lengths, choice counts, pattern).
 // Each answers the converted value or the reason it could not be converted.
-import { patternProblem, type ConditionEntry, type ConditionTest, type ItemOptions, type ItemType, type Range } from '@fieldwork/sampler';
+import {
+  patternProblem,
+  type ConditionEntry,
+  type ConditionTest,
+  type ItemOptions,
+  type ItemType,
+  type Range,
+} from '@fieldwork/sampler';
 import { parseXPath, type Expr } from './xpath.js';
 
 export type Outcome<T> = { ok: T } | { reason: string };
@@ -25,7 +32,8 @@ const NUMERIC: ItemType[] = ['number', 'currency', 'calculated'];
 const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '=': '=', '!=': '!=' };
 const RANGE: Record<string, keyof Range> = { '>': '$gt', '>=': '$gte', '<': '$lt', '<=': '$lte' };
 
-const literal = (e: Expr): string | number | undefined => (e.k === 'str' ? e.v : e.k === 'num' ? e.v : e.k === 'neg' && e.e.k === 'num' ? -e.e.v : undefined);
+const literal = (e: Expr): string | number | undefined =>
+  e.k === 'str' ? e.v : e.k === 'num' ? e.v : e.k === 'neg' && e.e.k === 'num' ? -e.e.v : undefined;
 
 /** `relevant` → condition entries. */
 export function toConditions(src: string, lookup: Lookup): Outcome<ConditionEntry[]> {
@@ -65,7 +73,9 @@ export function toConditions(src: string, lookup: Lookup): Outcome<ConditionEntr
 }
 
 function test(e: Expr, lookup: Lookup): Outcome<{ test: ConditionTest; negated: boolean }> {
-  const make = (target: Target, condition: ConditionTest['condition'], negated = false) => ({ ok: { test: { itemId: target.id, schemaId: target.schemaId ?? 0, condition, finalized: true }, negated } });
+  const make = (target: Target, condition: ConditionTest['condition'], negated = false) => ({
+    ok: { test: { itemId: target.id, schemaId: target.schemaId ?? 0, condition, finalized: true }, negated },
+  });
   const choice = (target: Target, code: string | number) => {
     const id = target.choices?.get(String(code));
     return id === undefined ? undefined : [id];
@@ -88,7 +98,11 @@ function test(e: Expr, lookup: Lookup): Outcome<{ test: ConditionTest; negated: 
       op = FLIP[op]!;
     }
     const v = literal(value);
-    if (ref.k !== 'ref' || v === undefined) return { reason: 'only tests of one answer against a value (${q} = \'x\', ${q} > 3, selected(${q}, \'x\')) become conditions' };
+    if (ref.k !== 'ref' || v === undefined)
+      return {
+        reason:
+          "only tests of one answer against a value (${q} = 'x', ${q} > 3, selected(${q}, 'x')) become conditions",
+      };
     const target = lookup(ref.name);
     if (typeof target === 'string') return { reason: target };
     if (!target) return { reason: `\${${ref.name}} is not a question of the form` };
@@ -105,7 +119,9 @@ function test(e: Expr, lookup: Lookup): Outcome<{ test: ConditionTest; negated: 
     }
     return { reason: `the test on \${${ref.name}} (a ${target.type} question) has no condition equivalent` };
   }
-  return { reason: 'only tests of one answer against a value (${q} = \'x\', ${q} > 3, selected(${q}, \'x\')) become conditions' };
+  return {
+    reason: "only tests of one answer against a value (${q} = 'x', ${q} > 3, selected(${q}, 'x')) become conditions",
+  };
 }
 
 const FUNCTIONS: Record<string, { to: string; min: number; max: number }> = {
@@ -144,25 +160,40 @@ export function toFormula(src: string, refOf: (name: string) => Outcome<string>)
       case 'self':
         return fail('"." has no formula equivalent');
       case 'num':
-        return Number.isFinite(e.v) && !/e/i.test(String(e.v)) ? String(e.v) : fail(`the number ${e.v} is out of the formula language's range`);
+        return Number.isFinite(e.v) && !/e/i.test(String(e.v))
+          ? String(e.v)
+          : fail(`the number ${e.v} is out of the formula language's range`);
       case 'str':
-        return !e.v.includes('"') ? `"${e.v}"` : !e.v.includes("'") ? `'${e.v}'` : fail('a text holds both kinds of quotes');
+        return !e.v.includes('"')
+          ? `"${e.v}"`
+          : !e.v.includes("'")
+            ? `'${e.v}'`
+            : fail('a text holds both kinds of quotes');
       case 'neg':
         return `-${print(e.e, false)}`;
       case 'bin': {
         const l = print(e.l, false);
         const r = print(e.r, false);
         const s =
-          e.op === 'and' ? `AND(${l}, ${r})` : e.op === 'or' ? `OR(${l}, ${r})` : e.op === 'mod' ? `MOD(${l}, ${r})` : `${l} ${e.op === 'div' ? '/' : e.op === '!=' ? '<>' : e.op} ${r}`;
+          e.op === 'and'
+            ? `AND(${l}, ${r})`
+            : e.op === 'or'
+              ? `OR(${l}, ${r})`
+              : e.op === 'mod'
+                ? `MOD(${l}, ${r})`
+                : `${l} ${e.op === 'div' ? '/' : e.op === '!=' ? '<>' : e.op} ${r}`;
         return top || /^(AND|OR|MOD)\(/.test(s) ? s : `(${s})`;
       }
       case 'call': {
-        if (e.fn === 'true' || e.fn === 'false') return e.args.length === 0 ? e.fn.toUpperCase() : fail(`${e.fn}() takes no arguments`);
+        if (e.fn === 'true' || e.fn === 'false')
+          return e.args.length === 0 ? e.fn.toUpperCase() : fail(`${e.fn}() takes no arguments`);
         if (e.fn === 'number' && e.args.length === 1) return print(e.args[0]!, top);
-        if (e.fn === 'round' && (e.args.length === 1 || e.args.length === 2)) return `ROUND(${print(e.args[0]!, true)}, ${e.args[1] ? print(e.args[1], true) : '0'})`;
+        if (e.fn === 'round' && (e.args.length === 1 || e.args.length === 2))
+          return `ROUND(${print(e.args[0]!, true)}, ${e.args[1] ? print(e.args[1], true) : '0'})`;
         const f = FUNCTIONS[e.fn];
         if (!f) return fail(`${e.fn}() has no formula equivalent`);
-        if (e.args.length < f.min || e.args.length > f.max) return fail(`${e.fn}() takes ${f.min === f.max ? f.min : `${f.min} to ${f.max}`} arguments`);
+        if (e.args.length < f.min || e.args.length > f.max)
+          return fail(`${e.fn}() takes ${f.min === f.max ? f.min : `${f.min} to ${f.max}`} arguments`);
         return `${f.to}(${e.args.map((a) => print(a, true)).join(', ')})`;
       }
     }
@@ -175,7 +206,10 @@ export function toFormula(src: string, refOf: (name: string) => Outcome<string>)
   return { ok: formula };
 }
 
-export type RulePatch = Pick<ItemOptions, 'minimum' | 'maximum' | 'minLength' | 'maxLength' | 'minChoices' | 'maxChoices' | 'pattern'>;
+export type RulePatch = Pick<
+  ItemOptions,
+  'minimum' | 'maximum' | 'minLength' | 'maxLength' | 'minChoices' | 'maxChoices' | 'pattern'
+>;
 
 /** `constraint` → answer rules for a question of `type` (an AND of bounds on `.`, its length, its choice count, or regex). */
 export function toRules(src: string, type: ItemType, opts: { decimal: boolean; multi: boolean }): Outcome<RulePatch> {
@@ -190,8 +224,15 @@ export function toRules(src: string, type: ItemType, opts: { decimal: boolean; m
   };
   flatten(tree);
   const patch: RulePatch = {};
-  const bound = (min: keyof RulePatch, max: keyof RulePatch, op: string, n: number, integral: boolean): string | undefined => {
-    if ((op === '>' || op === '<') && !integral) return `a strict bound (${op} ${n}) on a decimal answer has no equivalent`;
+  const bound = (
+    min: keyof RulePatch,
+    max: keyof RulePatch,
+    op: string,
+    n: number,
+    integral: boolean,
+  ): string | undefined => {
+    if ((op === '>' || op === '<') && !integral)
+      return `a strict bound (${op} ${n}) on a decimal answer has no equivalent`;
     if (integral && !Number.isInteger(n)) n = op === '>' || op === '>=' ? Math.ceil(n) : Math.floor(n);
     else if (op === '>') n += 1;
     else if (op === '<') n -= 1;
@@ -203,14 +244,24 @@ export function toRules(src: string, type: ItemType, opts: { decimal: boolean; m
   };
   for (const p of parts) {
     const [subjectArg, patternArg] = p.k === 'call' ? p.args : [];
-    if (p.k === 'call' && p.fn === 'regex' && p.args.length === 2 && subjectArg?.k === 'self' && patternArg?.k === 'str') {
-      if (type !== 'open' && type !== 'barcode') return { reason: `a pattern applies to text and barcode answers, not ${type}` };
+    if (
+      p.k === 'call' &&
+      p.fn === 'regex' &&
+      p.args.length === 2 &&
+      subjectArg?.k === 'self' &&
+      patternArg?.k === 'str'
+    ) {
+      if (type !== 'open' && type !== 'barcode')
+        return { reason: `a pattern applies to text and barcode answers, not ${type}` };
       const problem = patternProblem(patternArg.v);
       if (problem) return { reason: problem };
       patch.pattern = { active: true, value: patternArg.v };
       continue;
     }
-    if (p.k !== 'bin' || FLIP[p.op] === undefined) return { reason: 'only bounds (. >= 1), lengths (string-length(.) <= 10), choice counts and regex() become rules' };
+    if (p.k !== 'bin' || FLIP[p.op] === undefined)
+      return {
+        reason: 'only bounds (. >= 1), lengths (string-length(.) <= 10), choice counts and regex() become rules',
+      };
     let subject = p.l;
     let value = p.r;
     let op = p.op;
@@ -221,9 +272,23 @@ export function toRules(src: string, type: ItemType, opts: { decimal: boolean; m
     const n = literal(value);
     if (typeof n !== 'number') return { reason: 'only comparisons with a number become rules' };
     let problem: string | undefined;
-    if (subject.k === 'self' && (type === 'number' || type === 'currency')) problem = bound('minimum', 'maximum', op, n, !opts.decimal);
-    else if (subject.k === 'call' && subject.fn === 'string-length' && subject.args[0]?.k === 'self' && (type === 'open' || type === 'barcode')) problem = bound('minLength', 'maxLength', op, n, true);
-    else if (subject.k === 'call' && subject.fn === 'count-selected' && subject.args[0]?.k === 'self' && type === 'choice' && opts.multi) problem = bound('minChoices', 'maxChoices', op, n, true);
+    if (subject.k === 'self' && (type === 'number' || type === 'currency'))
+      problem = bound('minimum', 'maximum', op, n, !opts.decimal);
+    else if (
+      subject.k === 'call' &&
+      subject.fn === 'string-length' &&
+      subject.args[0]?.k === 'self' &&
+      (type === 'open' || type === 'barcode')
+    )
+      problem = bound('minLength', 'maxLength', op, n, true);
+    else if (
+      subject.k === 'call' &&
+      subject.fn === 'count-selected' &&
+      subject.args[0]?.k === 'self' &&
+      type === 'choice' &&
+      opts.multi
+    )
+      problem = bound('minChoices', 'maxChoices', op, n, true);
     else problem = `this test on a ${type} answer has no rule equivalent`;
     if (problem) return { reason: problem };
   }

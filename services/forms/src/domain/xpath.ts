@@ -72,7 +72,21 @@ function tokenize(src: string): Tok[] {
   return out;
 }
 
-const BINARY: Record<string, number> = { or: 1, and: 2, '=': 3, '!=': 3, '<': 4, '<=': 4, '>': 4, '>=': 4, '+': 5, '-': 5, '*': 6, div: 6, mod: 6 };
+const BINARY: Record<string, number> = {
+  or: 1,
+  and: 2,
+  '=': 3,
+  '!=': 3,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  '+': 5,
+  '-': 5,
+  '*': 6,
+  div: 6,
+  mod: 6,
+};
 
 /** The tree of an expression, or why it cannot be read. */
 export function parseXPath(src: string): Expr | { unsupported: string } {
@@ -81,7 +95,8 @@ export function parseXPath(src: string): Expr | { unsupported: string } {
     const toks = tokenize(src);
     let pos = 0;
     const peek = () => toks[pos];
-    const opOf = (tok: Tok | undefined) => (tok && (tok.t === 'op' || tok.t === 'name') && BINARY[tok.v] !== undefined ? tok.v : undefined);
+    const opOf = (tok: Tok | undefined) =>
+      tok && (tok.t === 'op' || tok.t === 'name') && BINARY[tok.v] !== undefined ? tok.v : undefined;
     const expect = (v: string) => {
       const tok = toks[pos++];
       if (!tok || tok.v !== v) throw new Unsupported(`a missing "${v}"`);

@@ -3,8 +3,24 @@
 // and with several primary keys, with the spec's messages; the project's state comes from the projects service.
 import ISO6391 from 'iso-639-1';
 import type { common, forms, projects, responses } from '@fieldwork/proto';
-import { saveRefusal, SAVE_REFUSALS, countQuestions, FORM_MAX_BYTES, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
-import { problems, projectAccess, transaction, type CallContext, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
+import {
+  saveRefusal,
+  SAVE_REFUSALS,
+  countQuestions,
+  FORM_MAX_BYTES,
+  newSchemaBody,
+  type SchemaBody,
+} from '@fieldwork/sampler';
+import {
+  problems,
+  projectAccess,
+  transaction,
+  type CallContext,
+  type Logger,
+  type PromiseClient,
+  type Sql,
+  type ObjectStore,
+} from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
 import type { ConversionPool } from '../convert/conversion-pool.js';
 import type { FormLimits } from '../convert/form-limits.js';
@@ -15,7 +31,10 @@ import type { ConvertedFile } from '../convert/convert-file.js';
 import { SchemaStore, type SavedRow, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
-export type ResponsesClient = Pick<PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>, 'countResponses'>;
+export type ResponsesClient = Pick<
+  PromiseClient<typeof responses.ResponsesServiceService, responses.ResponsesServiceClient>,
+  'countResponses'
+>;
 /** Earlier versions listed, newest first. */
 const VERSIONS_LISTED = 50;
 
@@ -62,7 +81,10 @@ export class DocumentService {
   /** Any user of the project may load its schemas (collectors fill them in); unknown ids are "Invalid Schema Id!". */
   async get(req: forms.SchemaRef, ctx: Ctx): Promise<forms.SchemaDocument> {
     const { row, access } = await this.visible(req.caller, req.schema_id, ctx);
-    return toDocument(row, access.screens.includes('form') && access.project_state !== 'O' && access.project_state !== 'F');
+    return toDocument(
+      row,
+      access.screens.includes('form') && access.project_state !== 'O' && access.project_state !== 'F',
+    );
   }
 
   /**
@@ -98,9 +120,18 @@ export class DocumentService {
     if (refusal) throw problems.invalid(refusal);
     const errors = documentProblems(parsed.body, row.id);
     if (Object.keys(errors).length > 0) throw problems.invalidFields(errors);
-    const saved = await this.store.save(row.id, parsed.body, req.name.trim() || undefined, req.revision, callerId(req.caller));
+    const saved = await this.store.save(
+      row.id,
+      parsed.body,
+      req.name.trim() || undefined,
+      req.revision,
+      callerId(req.caller),
+    );
     if (!saved) throw problems.alreadyExists('A newer revision of this form');
-    this.log.info({ schemaId: row.id, revision: saved.revision, questions: countQuestions(parsed.body) }, 'schema saved');
+    this.log.info(
+      { schemaId: row.id, revision: saved.revision, questions: countQuestions(parsed.body) },
+      'schema saved',
+    );
     return toDocument(saved, true);
   }
 
@@ -125,9 +156,14 @@ export class DocumentService {
    * the conversion succeeded, so a refused file leaves the project's form as it was.
    */
   async convert(req: forms.ConvertUploadRequest, ctx: Ctx): Promise<forms.ConvertUploadReply> {
-    const access = await projectAccess(this.contextSecret, ctx.metadata, req.caller, req.project_id, () => this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx));
+    const access = await projectAccess(this.contextSecret, ctx.metadata, req.caller, req.project_id, () =>
+      this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx),
+    );
     if (!access.screens.includes('form')) throw problems.forbidden();
-    const file = await this.projects.getFile({ caller: req.caller, project_id: req.project_id, file_id: req.file_identifier }, ctx);
+    const file = await this.projects.getFile(
+      { caller: req.caller, project_id: req.project_id, file_id: req.file_identifier },
+      ctx,
+    );
     const { maxFileBytes } = this.conversion;
     if (file.size > maxFileBytes) throw problems.fileTooLarge('Form files', maxFileBytes);
     const rows = await this.store.ofProject(req.project_id);
@@ -137,17 +173,38 @@ export class DocumentService {
     if (refusal === SAVE_REFUSALS.notEditable) throw problems.invalid(refusal);
     const content = await streamToBuffer(await this.files.get(file.object_key), maxFileBytes);
     const projectType = target.level === 0 ? access.project_type : 'S';
-    const converted = await this.conversions.run({ filename: file.filename, content, projectType, limits: this.conversion.limits }, ctx.signal);
+    const converted = await this.conversions.run(
+      { filename: file.filename, content, projectType, limits: this.conversion.limits },
+      ctx.signal,
+    );
     // Responses answer the current questions: replacing them needs the caller's confirmation, given knowing the changes.
     const counts = await this.responses.countResponses({ project_id: req.project_id }, ctx);
-    if (converted.converted.levels) return this.convertLevels(req, ctx, access, rows, target, converted, (id) => Number(counts.by_schema[id]?.total ?? 0));
+    if (converted.converted.levels)
+      return this.convertLevels(req, ctx, access, rows, target, converted, (id) =>
+        Number(counts.by_schema[id]?.total ?? 0),
+      );
     const answered = Number(counts.by_schema[target.id]?.total ?? 0);
-    if (answered > 0 && !req.confirm) throw problems.replaceNeedsConfirm(answered, changeFields(formChanges(target.body, converted.converted.body)));
+    if (answered > 0 && !req.confirm)
+      throw problems.replaceNeedsConfirm(answered, changeFields(formChanges(target.body, converted.converted.body)));
     await this.store.keepCurrent(target);
     // Saved over the revision the changes were listed against, or refused (someone saved in between).
-    const saved = await this.store.save(target.id, converted.converted.body, converted.converted.name, target.revision, callerId(req.caller));
+    const saved = await this.store.save(
+      target.id,
+      converted.converted.body,
+      converted.converted.name,
+      target.revision,
+      callerId(req.caller),
+    );
     if (!saved) throw problems.alreadyExists('A newer revision of this form');
-    this.log.info({ projectId: req.project_id, format: converted.format, notes: converted.converted.notes.length, responses: answered }, 'form made from a file');
+    this.log.info(
+      {
+        projectId: req.project_id,
+        format: converted.format,
+        notes: converted.converted.notes.length,
+        responses: answered,
+      },
+      'form made from a file',
+    );
     return {
       schema: toDocument(saved, true),
       notes: converted.converted.notes,
@@ -186,18 +243,36 @@ export class DocumentService {
     };
     // The forms by level from the target's down: the schema each replaces, if there is one.
     const levels = [
-      { level: base, name: hierarchy.find((l) => l.level === base)?.name ?? target.name, body: made.body, row: target as SchemaRow | undefined, formName: made.name },
-      ...lower.map((l, i) => ({ level: base + 1 + i, name: l.name, body: l.body, row: rowAt(base + 1 + i), formName: l.name })),
+      {
+        level: base,
+        name: hierarchy.find((l) => l.level === base)?.name ?? target.name,
+        body: made.body,
+        row: target as SchemaRow | undefined,
+        formName: made.name,
+      },
+      ...lower.map((l, i) => ({
+        level: base + 1 + i,
+        name: l.name,
+        body: l.body,
+        row: rowAt(base + 1 + i),
+        formName: l.name,
+      })),
     ];
     const removed = hierarchy.filter((l) => l.level > base + lower.length);
     const answeredRemoved = removed.filter((l) => answeredBy(l.schema_id) > 0);
-    if (answeredRemoved.length > 0) throw problems.levelsHaveResponses(answeredRemoved.map((l) => `the level "${l.name}" (level ${l.level + 1} of the hierarchy)`).join(', '));
+    if (answeredRemoved.length > 0)
+      throw problems.levelsHaveResponses(
+        answeredRemoved.map((l) => `the level "${l.name}" (level ${l.level + 1} of the hierarchy)`).join(', '),
+      );
     const next = [
-      ...hierarchy.filter((l) => l.level <= base).map((l) => ({ level: l.level, name: l.name, schema_id: l.schema_id })),
+      ...hierarchy
+        .filter((l) => l.level <= base)
+        .map((l) => ({ level: l.level, name: l.name, schema_id: l.schema_id })),
       ...levels.slice(1).map((l) => ({ level: l.level, name: l.name, schema_id: l.row?.id ?? 0 })),
     ];
     const same = (a: { level: number; name: string; schema_id: number }[], b: typeof a) =>
-      a.length === b.length && a.every((l, i) => l.level === b[i]!.level && l.name === b[i]!.name && l.schema_id === b[i]!.schema_id);
+      a.length === b.length &&
+      a.every((l, i) => l.level === b[i]!.level && l.name === b[i]!.name && l.schema_id === b[i]!.schema_id);
     const changesHierarchy = !access.is_hierarchical || !same(next, hierarchy);
     // Setting the hierarchy is the parameters screen's (projects service): refused before anything is written.
     if (changesHierarchy && !access.screens.includes('parameters')) throw problems.forbidden();
@@ -206,7 +281,8 @@ export class DocumentService {
       const changes: Record<string, string[]> = {};
       for (const [i, l] of levels.entries()) {
         const before = l.row?.body ?? newSchemaBody('S', { iso_code_1: l.body.primary_language, name: '' });
-        for (const [code, change] of Object.entries(changeFields(formChanges(before, l.body)))) changes[i === 0 ? code : `${l.name}/${code}`] = change;
+        for (const [code, change] of Object.entries(changeFields(formChanges(before, l.body))))
+          changes[i === 0 ? code : `${l.name}/${code}`] = change;
       }
       throw problems.replaceNeedsConfirm(answered, changes);
     }
@@ -217,7 +293,12 @@ export class DocumentService {
     try {
       for (const l of levels) {
         if (l.row) continue;
-        l.row = await this.store.create({ project_id: req.project_id, name: l.name, level: l.level, body: newSchemaBody('S', { iso_code_1: l.body.primary_language, name: '' }) });
+        l.row = await this.store.create({
+          project_id: req.project_id,
+          name: l.name,
+          level: l.level,
+          body: newSchemaBody('S', { iso_code_1: l.body.primary_language, name: '' }),
+        });
         created.push(l.row);
       }
       const ids = levels.map((l) => l.row!.id);
@@ -234,12 +315,25 @@ export class DocumentService {
         }
         if (changesHierarchy) {
           const project_hierarchy = next.map((l) => ({ ...l, schema_id: l.schema_id || ids[l.level - base]! }));
-          await this.projects.setHierarchy({ caller: req.caller, project_id: req.project_id, is_hierarchical: true, project_hierarchy }, ctx);
+          await this.projects.setHierarchy(
+            { caller: req.caller, project_id: req.project_id, is_hierarchical: true, project_hierarchy },
+            ctx,
+          );
           hierarchySet = true;
         }
         return out;
       });
-      this.log.info({ projectId: req.project_id, format: converted.format, notes: made.notes.length, responses: answered, levels: next.length, created: created.length }, 'forms made from a file with repeats');
+      this.log.info(
+        {
+          projectId: req.project_id,
+          format: converted.format,
+          notes: made.notes.length,
+          responses: answered,
+          levels: next.length,
+          created: created.length,
+        },
+        'forms made from a file with repeats',
+      );
       return {
         schema: toDocument(saved[0]!, true),
         notes: made.notes,
@@ -251,10 +345,14 @@ export class DocumentService {
     } catch (err) {
       // New schemas the hierarchy does not name are taken away again (after the hierarchy was set they are its own).
       if (created.length > 0 && !hierarchySet) {
-        await this.store.markDeleted(
-          req.project_id,
-          created.map((r) => r.id),
-        ).catch((e: unknown) => this.log.error({ err: e, schemaIds: created.map((r) => r.id) }, 'schemas of a failed import left over'));
+        await this.store
+          .markDeleted(
+            req.project_id,
+            created.map((r) => r.id),
+          )
+          .catch((e: unknown) =>
+            this.log.error({ err: e, schemaIds: created.map((r) => r.id) }, 'schemas of a failed import left over'),
+          );
       }
       throw err;
     }
@@ -265,19 +363,36 @@ export class DocumentService {
     const { row } = await this.editable(req.caller, req.schema_id, ctx);
     const rows = await this.store.versions(row.id, row.revision, VERSIONS_LISTED);
     return {
-      results: rows.map((v) => ({ id: v.revision, time_saved: v.time_saved.toISOString(), name: v.name ?? row.name, questions: v.questions })),
+      results: rows.map((v) => ({
+        id: v.revision,
+        time_saved: v.time_saved.toISOString(),
+        name: v.name ?? row.name,
+        questions: v.questions,
+      })),
     };
   }
 
   /** Makes an earlier version current as a new revision; the body it replaces stays a version. */
   async restore(req: forms.RestoreVersionRequest, ctx: Ctx): Promise<forms.SchemaDocument> {
     const { row } = await this.editable(req.caller, req.schema_id, ctx);
-    const version = req.version_id > 0 && req.version_id < row.revision ? await this.store.version(row.id, req.version_id) : undefined;
+    const version =
+      req.version_id > 0 && req.version_id < row.revision
+        ? await this.store.version(row.id, req.version_id)
+        : undefined;
     if (!version) throw problems.notFound();
     await this.store.keepCurrent(row);
-    const saved = await this.store.save(row.id, version.body, version.name ?? undefined, row.revision, callerId(req.caller));
+    const saved = await this.store.save(
+      row.id,
+      version.body,
+      version.name ?? undefined,
+      row.revision,
+      callerId(req.caller),
+    );
     if (!saved) throw problems.alreadyExists('A newer revision of this form');
-    this.log.info({ schemaId: row.id, from: row.revision, restored: version.revision, revision: saved.revision }, 'schema version restored');
+    this.log.info(
+      { schemaId: row.id, from: row.revision, restored: version.revision, revision: saved.revision },
+      'schema version restored',
+    );
     return toDocument(saved, true);
   }
 
@@ -285,7 +400,8 @@ export class DocumentService {
   private async editable(caller: common.Caller | undefined, schemaId: number, ctx: Ctx) {
     const found = await this.visible(caller, schemaId, ctx);
     if (!found.access.screens.includes('form')) throw problems.forbidden();
-    if (saveRefusal(found.access.project_state, 'S', found.row.body) === SAVE_REFUSALS.notEditable) throw problems.invalid(SAVE_REFUSALS.notEditable);
+    if (saveRefusal(found.access.project_state, 'S', found.row.body) === SAVE_REFUSALS.notEditable)
+      throw problems.invalid(SAVE_REFUSALS.notEditable);
     return found;
   }
 
@@ -305,8 +421,12 @@ export class DocumentService {
 }
 
 /** A file name from a form's name: no path separators or control characters, at most 100 characters. */
-// eslint-disable-next-line no-control-regex
-const fileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_').trim().slice(0, 100) || 'form';
+const fileName = (name: string) =>
+  name
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
+    .trim()
+    .slice(0, 100) || 'form';
 
 const callerId = (c: common.Caller | undefined) => c?.user_id ?? 0;
 

@@ -24,8 +24,16 @@ export class SchemaService {
 
   async create(req: forms.CreateSchemaRequest): Promise<forms.Schema> {
     if (req.project_id <= 0) throw problems.invalidProjectId();
-    if (!['S', 'T', 'L'].includes(req.project_type)) throw problems.invalidFields({ project_type: ['Choose S, T or L.'] });
-    return toSchema(await this.store.create({ project_id: req.project_id, name: req.name.trim(), level: req.level, body: newSchemaBody(req.project_type) }));
+    if (!['S', 'T', 'L'].includes(req.project_type))
+      throw problems.invalidFields({ project_type: ['Choose S, T or L.'] });
+    return toSchema(
+      await this.store.create({
+        project_id: req.project_id,
+        name: req.name.trim(),
+        level: req.level,
+        body: newSchemaBody(req.project_type),
+      }),
+    );
   }
 
   async list(req: forms.ListSchemasRequest): Promise<forms.SchemaList> {

@@ -18,14 +18,45 @@ const FILES = readdirSync(DIR).filter((f) => f.endsWith('.xlsx'));
 
 // The test's own table: XLSForm type → the sampler type the issue asks for (nearest equivalent).
 const EXPECTED: Record<string, string> = {
-  integer: 'number', int: 'number', decimal: 'number', range: 'number',
-  text: 'open', string: 'open', time: 'open',
-  date: 'date', datetime: 'date',
-  geopoint: 'geotag', gps: 'geotag', location: 'geotag', geotrace: 'geotag', geoshape: 'geotag',
-  image: 'image', photo: 'image', audio: 'image', video: 'image', file: 'image',
-  barcode: 'barcode', note: 'instruction', calculate: 'calculated', acknowledge: 'binary', trigger: 'binary',
+  integer: 'number',
+  int: 'number',
+  decimal: 'number',
+  range: 'number',
+  text: 'open',
+  string: 'open',
+  time: 'open',
+  date: 'date',
+  datetime: 'date',
+  geopoint: 'geotag',
+  gps: 'geotag',
+  location: 'geotag',
+  geotrace: 'geotag',
+  geoshape: 'geotag',
+  image: 'image',
+  photo: 'image',
+  audio: 'image',
+  video: 'image',
+  file: 'image',
+  barcode: 'barcode',
+  note: 'instruction',
+  calculate: 'calculated',
+  acknowledge: 'binary',
+  trigger: 'binary',
 };
-const METADATA = ['start', 'end', 'today', 'deviceid', 'imei', 'subscriberid', 'simserial', 'phonenumber', 'username', 'email', 'audit', 'start-geopoint'];
+const METADATA = [
+  'start',
+  'end',
+  'today',
+  'deviceid',
+  'imei',
+  'subscriberid',
+  'simserial',
+  'phonenumber',
+  'username',
+  'email',
+  'audit',
+  'start-geopoint',
+];
 
 function text(v: ExcelJS.CellValue): string {
   if (v === null || v === undefined) return '';
@@ -57,7 +88,10 @@ interface SurveyRow {
  * listing several names.
  */
 function cascadeOf(filter: string): { column: string; question: string; many: boolean } | undefined {
-  const t = filter.trim().replace(/^\((.*)\)$/, '$1').trim();
+  const t = filter
+    .trim()
+    .replace(/^\((.*)\)$/, '$1')
+    .trim();
   const ref = /^(['"]?)\$\{\s*([\p{L}_][\p{L}\p{N}_.-]*)\s*\}\1$/u;
   const col = /^[\p{L}_][\p{L}\p{N}_.-]*$/u;
   const eq = /^([^=!<>]+)=([^=]+)$/.exec(t);
@@ -105,7 +139,8 @@ async function read(file: string) {
     if (list) listSize.set(list, (listSize.get(list) ?? 0) + 1);
     if (list) listRows.set(list, [...(listRows.get(list) ?? []), r.cells]);
   }
-  const col = (cells: Record<string, string>, ...names: string[]) => names.map((n) => cells[n]).find((v) => v !== undefined && v !== '') ?? '';
+  const col = (cells: Record<string, string>, ...names: string[]) =>
+    names.map((n) => cells[n]).find((v) => v !== undefined && v !== '') ?? '';
   const rows: SurveyRow[] = [];
   const open: { row: number; relevant: string; kind: string; level: boolean }[] = [];
   let levels = 0;
@@ -147,8 +182,24 @@ async function read(file: string) {
       .filter((l): l is string => l !== undefined && l !== ''),
   );
   /** The list a select row uses: the last word of its type (select_one x, select one from x), without or_other. */
-  const listOf = (type: string) => (/^(select|rank)/i.test(type) ? type.replace(/\s+or_other$/i, '').split(' ').pop()! : '');
-  return { listOf, hasSurvey: sheet('survey') !== undefined, surveyRows: survey.rows.length, choiceRows: choices.rows.length + external.rows.length, rows, listSize, listRows, labelLanguages, levels };
+  const listOf = (type: string) =>
+    /^(select|rank)/i.test(type)
+      ? type
+          .replace(/\s+or_other$/i, '')
+          .split(' ')
+          .pop()!
+      : '';
+  return {
+    listOf,
+    hasSurvey: sheet('survey') !== undefined,
+    surveyRows: survey.rows.length,
+    choiceRows: choices.rows.length + external.rows.length,
+    rows,
+    listSize,
+    listRows,
+    labelLanguages,
+    levels,
+  };
 }
 
 function ancestors(body: SchemaBody): Map<string, Block | undefined> {
@@ -174,7 +225,9 @@ describe('the XLSForm corpus', () => {
     } catch (err) {
       // Refused only when the workbook is no XLSForm, or none of its rows is a question that always converts.
       expect(err).toBeInstanceOf(ConversionRefused);
-      const sure = wb.rows.filter((r) => EXPECTED[r.type.toLowerCase()] && !['note', 'calculate'].includes(r.type.toLowerCase()));
+      const sure = wb.rows.filter(
+        (r) => EXPECTED[r.type.toLowerCase()] && !['note', 'calculate'].includes(r.type.toLowerCase()),
+      );
       expect(wb.hasSurvey ? sure : [], (err as Error).message).toEqual([]);
       return;
     }
@@ -188,7 +241,10 @@ describe('the XLSForm corpus', () => {
     expect(forms, `${file}: levels`).toHaveLength(wb.levels + 1);
     const items = forms.flatMap((f) => Object.values(f.entities.items));
     const byCodes = forms.map((f) => new Map(Object.values(f.entities.items).map((i) => [i.codeName, i])));
-    const notedAt = (row: number, column?: RegExp) => converted.notes.some((n) => n.sheet.toLowerCase() === 'survey' && n.row === row && (!column || column.test(n.column)));
+    const notedAt = (row: number, column?: RegExp) =>
+      converted.notes.some(
+        (n) => n.sheet.toLowerCase() === 'survey' && n.row === row && (!column || column.test(n.column)),
+      );
     const parents = forms.map(ancestors);
 
     const seen = new Set<string>();
@@ -230,7 +286,9 @@ describe('the XLSForm corpus', () => {
       expect(item.type, `${file} row ${r.row}: ${r.type}`).toBe(expected);
       if (select && expected === 'choice') {
         const other = / or_other$/.test(lower) ? 1 : 0;
-        expect(item.options.choices, `${file} row ${r.row}: choices of ${list}`).toHaveLength(wb.listSize.get(wb.listOf(r.type))! + other);
+        expect(item.options.choices, `${file} row ${r.row}: choices of ${list}`).toHaveLength(
+          wb.listSize.get(wb.listOf(r.type))! + other,
+        );
         expect(item.options.multiselect === true).toBe(select[1] === 'multiple');
       }
       // Choice filters: a cascade this test reads, on an earlier select_one whose list has the column, is converted
@@ -242,19 +300,38 @@ describe('the XLSForm corpus', () => {
         const filterItem = cascade && byCode.get(cascade.question);
         const rows = wb.listRows.get(wb.listOf(r.type)) ?? [];
         const convertible =
-          cascade !== undefined && expected === 'choice' && filterRow !== undefined && filterRow.row < r.row && filterRow.level === r.level && /^select_one\s/i.test(filterRow.type) && filterItem?.type === 'choice' && filterItem.options.multiselect !== true && rows.some((c) => c[cascade.column] !== undefined);
+          cascade !== undefined &&
+          expected === 'choice' &&
+          filterRow !== undefined &&
+          filterRow.row < r.row &&
+          filterRow.level === r.level &&
+          /^select_one\s/i.test(filterRow.type) &&
+          filterItem?.type === 'choice' &&
+          filterItem.options.multiselect !== true &&
+          rows.some((c) => c[cascade.column] !== undefined);
         if (!convertible) {
           expect(filter, `${file} row ${r.row}: choice filter "${r.choiceFilter}" not converted`).toBeUndefined();
-          expect(notedAt(r.row, /choice_filter/), `${file} row ${r.row}: choice filter "${r.choiceFilter}" reported`).toBe(true);
+          expect(
+            notedAt(r.row, /choice_filter/),
+            `${file} row ${r.row}: choice filter "${r.choiceFilter}" reported`,
+          ).toBe(true);
         } else {
           cascades++;
-          expect(filter?.itemId, `${file} row ${r.row}: choice filter "${r.choiceFilter}" converted`).toBe(filterItem!.id);
-          const names = (ids: readonly number[]) => [...new Set(ids.map((c) => forms[r.level]!.entities.choices[c]!.codeName))].sort();
+          expect(filter?.itemId, `${file} row ${r.row}: choice filter "${r.choiceFilter}" converted`).toBe(
+            filterItem!.id,
+          );
+          const names = (ids: readonly number[]) =>
+            [...new Set(ids.map((c) => forms[r.level]!.entities.choices[c]!.codeName))].sort();
           const theirs = new Set(names(filterItem!.options.choices!));
           rows.forEach((cells, i) => {
             const value = cells[cascade.column] ?? '';
-            const wanted = [...new Set((cascade.many ? value.split(/\s+/) : [value]).filter((v) => theirs.has(v)))].sort();
-            expect(names(filter!.ties[item.options.choices![i]!] ?? []), `${file} row ${r.row}: choice ${i + 1} tied as its ${cascade.column} says`).toEqual(wanted);
+            const wanted = [
+              ...new Set((cascade.many ? value.split(/\s+/) : [value]).filter((v) => theirs.has(v))),
+            ].sort();
+            expect(
+              names(filter!.ties[item.options.choices![i]!] ?? []),
+              `${file} row ${r.row}: choice ${i + 1} tied as its ${cascade.column} says`,
+            ).toEqual(wanted);
           });
         }
       } else expect(filter, `${file} row ${r.row}: no choice filter`).toBeUndefined();
@@ -266,7 +343,10 @@ describe('the XLSForm corpus', () => {
       const relevance = [r, ...r.conditions].filter((x) => x.relevant !== '');
       if (relevance.length > 0) {
         const conditioned = chain(item.id).some((b) => b.conditions.length > 0);
-        expect(conditioned || relevance.some((x) => notedAt(x.row, /relevan/i)), `${file} row ${r.row}: relevance`).toBe(true);
+        expect(
+          conditioned || relevance.some((x) => notedAt(x.row, /relevan/i)),
+          `${file} row ${r.row}: relevance`,
+        ).toBe(true);
       }
     }
 
@@ -276,7 +356,10 @@ describe('the XLSForm corpus', () => {
     const langs = Object.values(body.entities.languages).filter((l) => !l.deleted);
     const names = (code: string) => {
       try {
-        return [new Intl.DisplayNames(['en'], { type: 'language' }).of(code), new Intl.DisplayNames([code], { type: 'language' }).of(code)].map((n) => n?.toLowerCase());
+        return [
+          new Intl.DisplayNames(['en'], { type: 'language' }).of(code),
+          new Intl.DisplayNames([code], { type: 'language' }).of(code),
+        ].map((n) => n?.toLowerCase());
       } catch {
         return [];
       }
@@ -286,15 +369,25 @@ describe('the XLSForm corpus', () => {
       const plain = written.replace(/\s*\(.*\)\s*$/, '').toLowerCase();
       const code = /\((\w+)\)/.exec(written)?.[1]?.toLowerCase();
       expect(
-        langs.some((l) => l.name.toLowerCase().replace(/\s*\(.*\)\s*$/, '') === plain || l.iso_code_1 === plain || l.iso_code_1 === code || names(l.iso_code_1).includes(plain)),
+        langs.some(
+          (l) =>
+            l.name.toLowerCase().replace(/\s*\(.*\)\s*$/, '') === plain ||
+            l.iso_code_1 === plain ||
+            l.iso_code_1 === code ||
+            names(l.iso_code_1).includes(plain),
+        ),
         `${file}: language ${written}`,
       ).toBe(true);
     }
 
     // What the builder would refuse is never produced.
     for (const f of forms) {
-      for (const item of Object.values(f.entities.items)) expect(itemValid(item, f.primary_language, f), `${file}: ${item.codeName} valid`).toBe(true);
-      expect(formProblems(f).map((p) => `${p.entity.type} ${p.entity.id} ${p.field}: ${p.message}`), `${file}: form rules`).toEqual([]);
+      for (const item of Object.values(f.entities.items))
+        expect(itemValid(item, f.primary_language, f), `${file}: ${item.codeName} valid`).toBe(true);
+      expect(
+        formProblems(f).map((p) => `${p.entity.type} ${p.entity.id} ${p.field}: ${p.message}`),
+        `${file}: form rules`,
+      ).toEqual([]);
       expect(documentProblems(f)).toEqual({});
     }
     // A condition names a question of its own form (schema 0) or of its parent level's (a placeholder the import
@@ -305,18 +398,27 @@ describe('the XLSForm corpus', () => {
           if (!('itemId' in e)) continue;
           const from = e.schemaId === 0 ? level : -e.schemaId - 1;
           expect([level, level - 1], `${file}: level ${level} condition on schema ${e.schemaId}`).toContain(from);
-          expect(forms[from]!.entities.items[e.itemId], `${file}: level ${level} condition on item ${e.itemId}`).toBeDefined();
+          expect(
+            forms[from]!.entities.items[e.itemId],
+            `${file}: level ${level} condition on item ${e.itemId}`,
+          ).toBeDefined();
         }
       }
     });
-    expect(converted.summary).toBe(`Imported ${converted.questions} question${converted.questions === 1 ? '' : 's'} with ${converted.notes.length === 0 ? 'no losses' : `${converted.notes.length} loss${converted.notes.length === 1 ? '' : 'es'}`}.`);
+    expect(converted.summary).toBe(
+      `Imported ${converted.questions} question${converted.questions === 1 ? '' : 's'} with ${converted.notes.length === 0 ? 'no losses' : `${converted.notes.length} loss${converted.notes.length === 1 ? '' : 'es'}`}.`,
+    );
 
     // Work stays proportional to the rows: at most three items (question, hint, "specify other") and two categories
     // per survey row, and no more choices than the lists hold for the questions that use them.
     const choiceBudget = wb.rows.reduce((s, r) => s + (wb.listSize.get(wb.listOf(r.type)) ?? 0) + 3, 0);
     expect(items.length).toBeLessThanOrEqual(3 * wb.surveyRows);
-    expect(forms.reduce((s, f) => s + Object.keys(f.entities.blocks).length, 0)).toBeLessThanOrEqual(2 * wb.surveyRows + 1);
+    expect(forms.reduce((s, f) => s + Object.keys(f.entities.blocks).length, 0)).toBeLessThanOrEqual(
+      2 * wb.surveyRows + 1,
+    );
     expect(forms.reduce((s, f) => s + Object.keys(f.entities.choices).length, 0)).toBeLessThanOrEqual(choiceBudget);
-    console.log(`${file}: ${wb.surveyRows} rows, ${converted.questions} questions, ${cascades} cascades, ${converted.notes.length} losses, ${ms.toFixed(0)} ms`);
+    console.log(
+      `${file}: ${wb.surveyRows} rows, ${converted.questions} questions, ${cascades} cascades, ${converted.notes.length} losses, ${ms.toFixed(0)} ms`,
+    );
   });
 });

@@ -28,12 +28,21 @@ describe('the XLSForm corpus round trip', () => {
     }
     // The levels made of repeats are written back as repeats (their conditions name the parent level's questions by
     // the importer's placeholder ids, which stand for the schema ids here).
-    const levels = (first.levels ?? []).map((l, i) => ({ name: l.name, body: l.body, schemaId: levelSchemaPlaceholder(i + 1) }));
-    const exported = await xlsFormFile(first.body, { title: first.name ?? file, schemaId: levelSchemaPlaceholder(0), levels });
+    const levels = (first.levels ?? []).map((l, i) => ({
+      name: l.name,
+      body: l.body,
+      schemaId: levelSchemaPlaceholder(i + 1),
+    }));
+    const exported = await xlsFormFile(first.body, {
+      title: first.name ?? file,
+      schemaId: levelSchemaPlaceholder(0),
+      levels,
+    });
     const second = await load(exported.content);
     expect(shape(second.body)).toEqual(shape(first.body));
     const forms = (c: Converted) => [c.body, ...(c.levels ?? []).map((l) => l.body)];
-    const shapes = (c: Converted) => forms(c).map((f, i) => shape(f, i > 0 ? { [levelSchemaPlaceholder(i - 1)]: forms(c)[i - 1]! } : {}));
+    const shapes = (c: Converted) =>
+      forms(c).map((f, i) => shape(f, i > 0 ? { [levelSchemaPlaceholder(i - 1)]: forms(c)[i - 1]! } : {}));
     expect(shapes(second)).toEqual(shapes(first));
     expect(second.levels?.map((l) => l.name)).toEqual(first.levels?.map((l) => l.name));
     expect(second.name ?? file).toBe(first.name ?? file);

@@ -55,7 +55,13 @@ export class SchemaStore {
    * Saves a new revision when the schema is still at `expectedRevision` (0: any); answers undefined when someone
    * saved in between. The previous body is kept in schema_revisions.
    */
-  async save(id: number, body: SchemaBody, name: string | undefined, expectedRevision: number, savedBy: number): Promise<SavedRow | undefined> {
+  async save(
+    id: number,
+    body: SchemaBody,
+    name: string | undefined,
+    expectedRevision: number,
+    savedBy: number,
+  ): Promise<SavedRow | undefined> {
     // Serialized once, for the row, its revision and the answer (a form may be 16 MiB: each pass holds the loop).
     // Sent as text and cast: a string bound to a jsonb parameter would be stored as one JSON string.
     const json = JSON.stringify(body);

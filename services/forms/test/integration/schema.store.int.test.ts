@@ -18,7 +18,11 @@ beforeAll(async () => {
   const schema = 'forms';
   sql = createPool(infra.databaseUrl, { schema, appName: 'forms-store-test' });
   await sql.unsafe(`create schema if not exists ${schema}`);
-  await migrate(sql, { schema, dir: fileURLToPath(new URL('../../migrations', import.meta.url)), log: createLogger('test', 'silent') });
+  await migrate(sql, {
+    schema,
+    dir: fileURLToPath(new URL('../../migrations', import.meta.url)),
+    log: createLogger('test', 'silent'),
+  });
   store = new SchemaStore(sql);
 });
 afterAll(async () => {
@@ -46,9 +50,12 @@ describe('schema store', () => {
     expect((await store.byId(row.id))!.revision).toBe(row.revision + 1);
 
     let revision = saved!.revision;
-    for (let i = 0; i < REVISIONS_KEPT + 5; i++) revision = (await store.save(row.id, formWith(i % 4), undefined, revision, 7))!.revision;
+    for (let i = 0; i < REVISIONS_KEPT + 5; i++)
+      revision = (await store.save(row.id, formWith(i % 4), undefined, revision, 7))!.revision;
     const [{ count, oldest }] = (await sql<{ count: number; oldest: number }[]>`
-      select count(*)::int as count, min(revision) as oldest from schema_revisions where schema_id = ${row.id}`) as unknown as [{ count: number; oldest: number }];
+      select count(*)::int as count, min(revision) as oldest from schema_revisions where schema_id = ${row.id}`) as unknown as [
+      { count: number; oldest: number },
+    ];
     // The newest REVISIONS_KEPT before the current one, and the current one.
     expect(count).toBe(REVISIONS_KEPT + 1);
     expect(oldest).toBe(revision - REVISIONS_KEPT);
@@ -66,13 +73,21 @@ describe('schema store', () => {
     const failed = transaction(sql, async (tx) => {
       const inner = new SchemaStore(tx);
       await inner.keepCurrent(row);
-      expect(await inner.save(row.id, formWith(3), 'Members', row.revision, 7)).toMatchObject({ revision: row.revision + 1 });
+      expect(await inner.save(row.id, formWith(3), 'Members', row.revision, 7)).toMatchObject({
+        revision: row.revision + 1,
+      });
       throw new Error('the hierarchy was refused');
     });
     await expect(failed).rejects.toThrow('the hierarchy was refused');
-    expect(await store.byId(row.id)).toMatchObject({ revision: row.revision, name: 'Levels', body: newSchemaBody('S') });
+    expect(await store.byId(row.id)).toMatchObject({
+      revision: row.revision,
+      name: 'Levels',
+      body: newSchemaBody('S'),
+    });
     expect(await store.versions(row.id, row.revision + 1, 10)).toEqual([]);
-    const kept = await transaction(sql, async (tx) => new SchemaStore(tx).save(row.id, formWith(3), 'Members', row.revision, 7));
+    const kept = await transaction(sql, async (tx) =>
+      new SchemaStore(tx).save(row.id, formWith(3), 'Members', row.revision, 7),
+    );
     expect(kept).toMatchObject({ revision: row.revision + 1, name: 'Members' });
     expect((await store.byId(row.id))!.body).toEqual(formWith(3));
   });

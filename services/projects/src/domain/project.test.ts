@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { durationDays, hierarchyProblems, isValidGeotag, normalizeColor, normalizeIcon, parseDate, statusProblem, trendProblems } from './project.js';
+import {
+  durationDays,
+  hierarchyProblems,
+  isValidGeotag,
+  normalizeColor,
+  normalizeIcon,
+  parseDate,
+  statusProblem,
+  trendProblems,
+} from './project.js';
 import { rolesFromNames } from './roles.js';
 
 describe('project rules', () => {
@@ -23,12 +32,19 @@ describe('project rules', () => {
     expect(statusProblem('D', 0)).toBeUndefined();
   });
   it('checks trend series options', () => {
-    expect(trendProblems({ time_particle: 'month', trend_question: 'Q1_1', aggregator: 'avg', trend_question_schema: 1 })).toEqual({});
-    expect(Object.keys(trendProblems({ time_particle: 'fortnight', trend_question: ' ', aggregator: 'median', trend_question_schema: 0 })).sort()).toEqual([
-      'aggregator',
-      'time_particle',
-      'trend_question',
-    ]);
+    expect(
+      trendProblems({ time_particle: 'month', trend_question: 'Q1_1', aggregator: 'avg', trend_question_schema: 1 }),
+    ).toEqual({});
+    expect(
+      Object.keys(
+        trendProblems({
+          time_particle: 'fortnight',
+          trend_question: ' ',
+          aggregator: 'median',
+          trend_question_schema: 0,
+        }),
+      ).sort(),
+    ).toEqual(['aggregator', 'time_particle', 'trend_question']);
   });
   it('parses dates and counts duration days, -1 when not set', () => {
     expect(parseDate('2026-02-30')).toBeUndefined();
@@ -37,8 +53,18 @@ describe('project rules', () => {
     expect(durationDays(null, '2026-03-31')).toBe(-1);
   });
   it('numbers hierarchy levels 0..n-1 and allows several only when hierarchical', () => {
-    expect(hierarchyProblems(true, [{ level: 0, name: 'Household', schema_id: 1 }, { level: 1, name: 'Member', schema_id: 0 }])).toBeUndefined();
-    expect(hierarchyProblems(false, [{ level: 0, name: 'a', schema_id: 1 }, { level: 1, name: 'b', schema_id: 0 }])).toMatch(/hierarchical/);
+    expect(
+      hierarchyProblems(true, [
+        { level: 0, name: 'Household', schema_id: 1 },
+        { level: 1, name: 'Member', schema_id: 0 },
+      ]),
+    ).toBeUndefined();
+    expect(
+      hierarchyProblems(false, [
+        { level: 0, name: 'a', schema_id: 1 },
+        { level: 1, name: 'b', schema_id: 0 },
+      ]),
+    ).toMatch(/hierarchical/);
     expect(hierarchyProblems(true, [{ level: 1, name: 'a', schema_id: 1 }])).toMatch(/numbered/);
   });
   it('reads role names, with guest as no role', () => {

@@ -93,9 +93,11 @@ export interface TrendOptions {
 export function trendProblems(o: TrendOptions | undefined): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (!o) return { trend_series_options: ['A trend series needs time_particle, trend_question and aggregator.'] };
-  if (!(PERIODS as readonly string[]).includes(o.time_particle)) errors.time_particle = [`Choose one of ${PERIODS.join(', ')}.`];
+  if (!(PERIODS as readonly string[]).includes(o.time_particle))
+    errors.time_particle = [`Choose one of ${PERIODS.join(', ')}.`];
   if (o.trend_question.trim() === '') errors.trend_question = [MESSAGES.blank];
-  if (!(AGGREGATORS as readonly string[]).includes(o.aggregator)) errors.aggregator = [`Choose one of ${AGGREGATORS.join(', ')}.`];
+  if (!(AGGREGATORS as readonly string[]).includes(o.aggregator))
+    errors.aggregator = [`Choose one of ${AGGREGATORS.join(', ')}.`];
   return errors;
 }
 
@@ -124,7 +126,10 @@ export function hierarchyProblems(isHierarchical: boolean, levels: Level[]): str
   if (levels.length === 0) return 'A project needs at least one level.';
   if (!isHierarchical && levels.length > 1) return 'Only a hierarchical project can have several levels.';
   if (levels.some((l, i) => l.level !== i)) return 'Levels must be numbered 0, 1, 2, ... in order.';
-  if (new Set(levels.filter((l) => l.schema_id > 0).map((l) => l.schema_id)).size !== levels.filter((l) => l.schema_id > 0).length) {
+  if (
+    new Set(levels.filter((l) => l.schema_id > 0).map((l) => l.schema_id)).size !==
+    levels.filter((l) => l.schema_id > 0).length
+  ) {
     return 'A schema can be used by one level only.';
   }
   return undefined;

@@ -1,14 +1,23 @@
 // Project roles as names (bulk lists, the permissions call) and the rows of a bulk user list.
 import { PROJECT_ROLES, type ProjectRole, type ProjectRoles } from '@fieldwork/access';
 
-export const NO_ROLES: ProjectRoles = { project_owner: false, project_admin: false, researcher: false, collector: false, data_manager: false };
+export const NO_ROLES: ProjectRoles = {
+  project_owner: false,
+  project_admin: false,
+  researcher: false,
+  collector: false,
+  data_manager: false,
+};
 
 /** Role names to flags; `guest` (or nothing) is no role. Unknown names are returned separately. */
 export function rolesFromNames(names: string[]): { roles: ProjectRoles; unknown: string[] } {
   const roles = { ...NO_ROLES };
   const unknown: string[] = [];
   for (const raw of names) {
-    const name = raw.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const name = raw
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     if (name === '' || name === 'guest') continue;
     if ((PROJECT_ROLES as readonly string[]).includes(name)) roles[name as ProjectRole] = true;
     else unknown.push(raw.trim());

@@ -47,7 +47,9 @@ export interface ProjectAccess extends WorkspaceAccess {
 export function collectSites(a: ProjectAccess, projectSiteIds: readonly number[]): number[] {
   if (a.manager || a.actions.has('editCompleted')) {
     const own = a.projectUser?.site_id;
-    return own && projectSiteIds.includes(own) ? [own, ...projectSiteIds.filter((s) => s !== own)] : [...projectSiteIds];
+    return own && projectSiteIds.includes(own)
+      ? [own, ...projectSiteIds.filter((s) => s !== own)]
+      : [...projectSiteIds];
   }
   if (!a.actions.has('collect')) return [];
   const mine = [a.projectUser?.site_id ?? 0, ...(a.projectUser?.read_sites ?? [])];
@@ -78,7 +80,10 @@ export class AccessResolver {
     const caller = callerOf(callerMsg);
     if (organizationId <= 0) throw problems.invalidOrganizationId();
     if (caller.organization_id > 0 && caller.organization_id !== organizationId) throw problems.invalidOrganizationId();
-    const membership = await this.auth.getMembership({ user_id: caller.user_id, organization_id: organizationId }, { requestId: ctx.requestId });
+    const membership = await this.auth.getMembership(
+      { user_id: caller.user_id, organization_id: organizationId },
+      { requestId: ctx.requestId },
+    );
     const staff = caller.is_staff || caller.is_superuser;
     if (!membership.member && !staff) throw problems.invalidOrganizationId();
     const roles = membership.member ? membership : undefined;
@@ -98,13 +103,24 @@ export class AccessResolver {
     // link works: checked on every call (uploads included), not only when the link is opened.
     if (callerMsg && callerMsg.user_id === 0 && callerMsg.collect_project_id > 0) {
       if (!project || project.id !== callerMsg.collect_project_id) throw problems.invalidProjectId();
-      const link = callerMsg.collect_survey_id > 0 ? await this.links.surveyById(callerMsg.collect_survey_id) : undefined;
-      if (!link || link.project_id !== project.id || linkExpired(link, project.project_state)) throw problems.linkExpired();
+      const link =
+        callerMsg.collect_survey_id > 0 ? await this.links.surveyById(callerMsg.collect_survey_id) : undefined;
+      if (!link || link.project_id !== project.id || linkExpired(link, project.project_state))
+        throw problems.linkExpired();
       return {
         link,
         caller: callerMsg,
         organizationId: project.organization_id,
-        membership: { member: false, owner: false, user_admin: false, project_admin: false, billing_admin: false, flagged_features: [], is_staff: false, is_superuser: false },
+        membership: {
+          member: false,
+          owner: false,
+          user_admin: false,
+          project_admin: false,
+          billing_admin: false,
+          flagged_features: [],
+          is_staff: false,
+          is_superuser: false,
+        },
         roles: undefined,
         can: () => false,
         project,
@@ -124,14 +140,22 @@ export class AccessResolver {
       throw err;
     }
     const manager = ws.can('projects');
-    const projectUser = ws.membership.member || caller.is_staff || caller.is_superuser ? await this.users.one(project.id, caller.user_id) : undefined;
+    const projectUser =
+      ws.membership.member || caller.is_staff || caller.is_superuser
+        ? await this.users.one(project.id, caller.user_id)
+        : undefined;
     if (!manager && !projectUser) throw problems.invalidProjectId();
     const ingestion = ws.membership.flagged_features.includes(FEATURE_INGESTION);
     const screens = manager ? new Set(SCREEN_PERMISSIONS) : projectScreens(projectUser!);
     if (!ingestion) screens.delete('projectLevelIngestion');
     const actions = new Set(
       PROJECT_ACTIONS.filter((a) =>
-        canInProject(caller, { roles: ws.roles, flaggedFeatures: ws.membership.flagged_features }, { roles: projectUser, read_sites: projectUser?.read_sites }, a),
+        canInProject(
+          caller,
+          { roles: ws.roles, flaggedFeatures: ws.membership.flagged_features },
+          { roles: projectUser, read_sites: projectUser?.read_sites },
+          a,
+        ),
       ),
     );
     return { ...ws, project, projectUser, manager, screens, actions };

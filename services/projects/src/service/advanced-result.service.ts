@@ -4,7 +4,11 @@
 import type { projects } from '@fieldwork/proto';
 import { compileFormula, FormulaCompileError } from '@fieldwork/sampler';
 import { problems, type FieldErrors } from '@fieldwork/service-kit';
-import { AdvancedResultStore, type AdvancedResultFields, type AdvancedResultRow } from '../store/advanced-result.store.js';
+import {
+  AdvancedResultStore,
+  type AdvancedResultFields,
+  type AdvancedResultRow,
+} from '../store/advanced-result.store.js';
 import { AccessResolver } from './access.js';
 import type { Ctx, ProjectsDeps } from './deps.js';
 
@@ -50,7 +54,8 @@ export function advancedResultFields(f: projects.AdvancedResult | undefined): Ad
   const lower = f?.threshold_value_lower ?? null;
   if (upper !== null && !Number.isFinite(upper)) errors.threshold_value_upper = ['A valid number is required.'];
   if (lower !== null && !Number.isFinite(lower)) errors.threshold_value_lower = ['A valid number is required.'];
-  if (upper !== null && lower !== null && lower > upper) errors.threshold_value_lower = ['The lower threshold must not be above the upper threshold.'];
+  if (upper !== null && lower !== null && lower > upper)
+    errors.threshold_value_lower = ['The lower threshold must not be above the upper threshold.'];
   const displayType = f?.display_type || 'number';
   if (!DISPLAY_TYPES.includes(displayType)) errors.display_type = [`Choose one of ${DISPLAY_TYPES.join(', ')}.`];
   let editorState: unknown = {};

@@ -44,8 +44,14 @@ export class BulkUserService {
     } catch (err) {
       throw problems.invalid(`The file is not a readable CSV: ${(err as Error).message.split('\n')[0]}`);
     }
-    if (records.length === 0) throw problems.invalid(`The file has no rows. Use the columns of bulk_user_template.csv: ${BULK_TEMPLATE_HEADER.join(', ')}.`);
-    if (!('email' in records[0]!)) throw problems.invalid(`The file needs an email column (bulk_user_template.csv: ${BULK_TEMPLATE_HEADER.join(', ')}).`);
+    if (records.length === 0)
+      throw problems.invalid(
+        `The file has no rows. Use the columns of bulk_user_template.csv: ${BULK_TEMPLATE_HEADER.join(', ')}.`,
+      );
+    if (!('email' in records[0]!))
+      throw problems.invalid(
+        `The file needs an email column (bulk_user_template.csv: ${BULK_TEMPLATE_HEADER.join(', ')}).`,
+      );
     return this.addRows(
       a,
       records.map((r) => ({
@@ -108,7 +114,9 @@ export class BulkUserService {
           continue;
         } catch (err) {
           if (!isProblem(err)) throw err;
-          errors.push(...(err.fields ? Object.entries(err.fields).map(([f, m]) => `${f}: ${m.join(' ')}`) : [err.message]));
+          errors.push(
+            ...(err.fields ? Object.entries(err.fields).map(([f, m]) => `${f}: ${m.join(' ')}`) : [err.message]),
+          );
         }
       }
       report.failed++;

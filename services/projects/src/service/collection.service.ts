@@ -22,7 +22,13 @@ const UPLOAD_TYPES: Record<string, string> = {
   '.xml': 'application/xml',
   '.txt': 'text/plain',
 };
-const LOGO_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
+const LOGO_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
 export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const URL_TTL_S = 900;
@@ -38,7 +44,11 @@ export const LINK_MESSAGES = {
 /** Keeps a file name's letters, digits, dots, dashes and underscores (no path tricks). */
 export function safeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^\.+/, '').slice(-120);
+  const clean = base
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(-120);
   return clean === '' ? 'file' : clean;
 }
 
@@ -47,7 +57,8 @@ function looksLikeImage(ext: string, b: Buffer): boolean {
   if (ext === '.png') return b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   if (ext === '.jpg' || ext === '.jpeg') return b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
   if (ext === '.gif') return b.subarray(0, 4).toString('latin1') === 'GIF8';
-  if (ext === '.webp') return b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
+  if (ext === '.webp')
+    return b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
   return false;
 }
 
@@ -74,9 +85,12 @@ export class CollectionService {
     AccessResolver.require(a, 'parameters');
     if (CLOSED_STATES.includes(a.project.project_state)) throw problems.invalid(LINK_MESSAGES.closed);
     const expiry = new Date(req.expiry_date.trim());
-    if (req.expiry_date.trim() === '' || Number.isNaN(expiry.getTime())) throw problems.invalidFields({ expiry_date: ['Enter a valid date and time.'] });
-    if (expiry.getTime() <= Date.now()) throw problems.invalidFields({ expiry_date: ['The expiry date must be in the future.'] });
-    if (req.site > 0 && !(await new StructureStore(this.deps.sql).site(a.project.id, req.site))) throw problems.invalidFields({ site: [problems.invalidSiteId().message] });
+    if (req.expiry_date.trim() === '' || Number.isNaN(expiry.getTime()))
+      throw problems.invalidFields({ expiry_date: ['Enter a valid date and time.'] });
+    if (expiry.getTime() <= Date.now())
+      throw problems.invalidFields({ expiry_date: ['The expiry date must be in the future.'] });
+    if (req.site > 0 && !(await new StructureStore(this.deps.sql).site(a.project.id, req.site)))
+      throw problems.invalidFields({ site: [problems.invalidSiteId().message] });
     const row = await this.store.createSurvey({
       project_id: a.project.id,
       token: randomBytes(18).toString('base64url'),
@@ -84,7 +98,10 @@ export class CollectionService {
       created_by: a.caller.user_id,
       site_id: req.site > 0 ? req.site : null,
     });
-    this.deps.log.info({ projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id }, 'collection link created');
+    this.deps.log.info(
+      { projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id },
+      'collection link created',
+    );
     return toSurvey(row, a.project.project_state);
   }
 
@@ -106,9 +123,13 @@ export class CollectionService {
   async revokeSurvey(req: projects.SurveyRef, ctx: Ctx): Promise<projects.Survey> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters');
-    const row = req.survey_id > 0 ? await this.store.revokeSurvey(a.project.id, req.survey_id, a.caller.user_id) : undefined;
+    const row =
+      req.survey_id > 0 ? await this.store.revokeSurvey(a.project.id, req.survey_id, a.caller.user_id) : undefined;
     if (!row) throw problems.notFound();
-    this.deps.log.info({ projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id }, 'collection link revoked');
+    this.deps.log.info(
+      { projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id },
+      'collection link revoked',
+    );
     return toSurvey(row, a.project.project_state);
   }
 
@@ -117,8 +138,17 @@ export class CollectionService {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     const ids = a.project.reference_ids;
     const rows = ids.length === 0 ? [] : await this.projectStore.ofOrganization(a.organizationId, ids);
-    const open = await Promise.all(rows.map((r) => this.access.project(a.caller, r.id, ctx).then(() => r, () => undefined)));
-    return { results: await Promise.all(open.filter((r): r is ProjectRow => r !== undefined).map((r) => this.summary(r))) };
+    const open = await Promise.all(
+      rows.map((r) =>
+        this.access.project(a.caller, r.id, ctx).then(
+          () => r,
+          () => undefined,
+        ),
+      ),
+    );
+    return {
+      results: await Promise.all(open.filter((r): r is ProjectRow => r !== undefined).map((r) => this.summary(r))),
+    };
   }
 
   /**
@@ -131,13 +161,19 @@ export class CollectionService {
   async addReference(req: projects.AddReferenceRequest, ctx: Ctx): Promise<projects.ProjectList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'form');
-    if (req.action !== 'add' && req.action !== 'remove') throw problems.invalidFields({ action: ['Choose add or remove.'] });
+    if (req.action !== 'add' && req.action !== 'remove')
+      throw problems.invalidFields({ action: ['Choose add or remove.'] });
     if (req.reference_id === a.project.id) throw problems.invalidFields({ id: ['A project cannot reference itself.'] });
     const ids = new Set(a.project.reference_ids);
     if (req.action === 'add') {
-      const other = req.reference_id > 0 ? await this.access.project(a.caller, req.reference_id, ctx).catch(() => undefined) : undefined;
-      if (!other || other.organizationId !== a.organizationId || other.project.project_state === 'D') throw problems.invalidFields({ id: ['Invalid Project Id!'] });
-      if (!other.project.is_entity && other.project.project_type !== 'L') throw problems.invalidFields({ id: [REFERENCE_MESSAGES.notEntity] });
+      const other =
+        req.reference_id > 0
+          ? await this.access.project(a.caller, req.reference_id, ctx).catch(() => undefined)
+          : undefined;
+      if (!other || other.organizationId !== a.organizationId || other.project.project_state === 'D')
+        throw problems.invalidFields({ id: ['Invalid Project Id!'] });
+      if (!other.project.is_entity && other.project.project_type !== 'L')
+        throw problems.invalidFields({ id: [REFERENCE_MESSAGES.notEntity] });
       ids.add(other.project.id);
     } else ids.delete(req.reference_id);
     await this.projectStore.update(a.project.id, { reference_ids: [...ids] });
@@ -155,14 +191,20 @@ export class CollectionService {
     const name = safeFilename(req.filename);
     const ext = extname(name).toLowerCase();
     const type = UPLOAD_TYPES[ext];
-    if (!type) throw problems.invalidFields({ file: [`Unsupported file type. Upload one of ${Object.keys(UPLOAD_TYPES).join(', ')}.`] });
+    if (!type)
+      throw problems.invalidFields({
+        file: [`Unsupported file type. Upload one of ${Object.keys(UPLOAD_TYPES).join(', ')}.`],
+      });
     if (req.check_only) return { file_id: '', filename: name, size: 0, content_type: type, url: '' };
     let fileId: string;
     let key: string;
     let size: number;
     if (req.object_key !== '') {
-      const m = /^uploads\/(\d+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/[^/]+$/.exec(req.object_key);
-      if (!m || Number(m[1]) !== a.project.id) throw problems.invalidFields({ file: ['The stored file is not one of this project.'] });
+      const m = /^uploads\/(\d+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/[^/]+$/.exec(
+        req.object_key,
+      );
+      if (!m || Number(m[1]) !== a.project.id)
+        throw problems.invalidFields({ file: ['The stored file is not one of this project.'] });
       const info = await this.deps.files.stat(req.object_key);
       if (!info) throw problems.invalidFields({ file: ['The stored file is missing.'] });
       [fileId, key, size] = [m[2]!, req.object_key, info.size];
@@ -185,21 +227,35 @@ export class CollectionService {
       purpose: 'upload',
       uploaded_by: a.caller.user_id,
     });
-    return { file_id: fileId, filename: name, size, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S, filename: name }) };
+    return {
+      file_id: fileId,
+      filename: name,
+      size,
+      content_type: type,
+      url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S, filename: name }),
+    };
   }
 
   /** A logo before or after the project exists: project-logos/<random>-<name>; the key is the project's `logo`. */
   async uploadLogo(req: projects.UploadLogoRequest, ctx: Ctx): Promise<projects.UploadFileReply> {
     const ws = await this.access.workspace(req.caller, req.organization_id, ctx);
-    if (!ws.can('projects') && !(await new ProjectUserStore(this.deps.sql).managesAnyProject(ws.caller.user_id, ws.organizationId))) {
+    if (
+      !ws.can('projects') &&
+      !(await new ProjectUserStore(this.deps.sql).managesAnyProject(ws.caller.user_id, ws.organizationId))
+    ) {
       throw problems.forbidden();
     }
     const name = safeFilename(req.filename);
     const ext = extname(name).toLowerCase();
     const type = LOGO_TYPES[ext];
-    if (!type) throw problems.invalidFields({ file: [`Unsupported image type. Upload one of ${Object.keys(LOGO_TYPES).join(', ')}.`] });
-    if (req.content.length > LOGO_MAX_BYTES) throw problems.invalidFields({ file: [`A logo can be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`] });
-    if (!looksLikeImage(ext, Buffer.from(req.content))) throw problems.invalidFields({ file: ['The file is not the image its name says.'] });
+    if (!type)
+      throw problems.invalidFields({
+        file: [`Unsupported image type. Upload one of ${Object.keys(LOGO_TYPES).join(', ')}.`],
+      });
+    if (req.content.length > LOGO_MAX_BYTES)
+      throw problems.invalidFields({ file: [`A logo can be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`] });
+    if (!looksLikeImage(ext, Buffer.from(req.content)))
+      throw problems.invalidFields({ file: ['The file is not the image its name says.'] });
     const key = `project-logos/${randomBytes(8).toString('hex')}-${name}`;
     await this.deps.files.put(key, Buffer.from(req.content), { contentType: type, size: req.content.length });
     const fileId = randomUUID();
@@ -214,7 +270,13 @@ export class CollectionService {
       purpose: 'logo',
       uploaded_by: ws.caller.user_id,
     });
-    return { file_id: key, filename: name, size: req.content.length, content_type: type, url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S }) };
+    return {
+      file_id: key,
+      filename: name,
+      size: req.content.length,
+      content_type: type,
+      url: await this.deps.files.presignGet(key, { expiresInSeconds: URL_TTL_S }),
+    };
   }
 
   /**
@@ -243,7 +305,13 @@ export class CollectionService {
     AccessResolver.require(a, 'parameters', 'form');
     const file = await this.store.fileById(a.project.id, req.file_id.trim());
     if (!file) throw problems.invalidFields({ file_identifier: ['No file of this project has this id.'] });
-    return { file_id: file.file_id, object_key: file.object_key, filename: file.filename, content_type: file.content_type, size: file.size };
+    return {
+      file_id: file.file_id,
+      object_key: file.object_key,
+      filename: file.filename,
+      content_type: file.content_type,
+      size: file.size,
+    };
   }
 
   private async summary(row: ProjectRow): Promise<projects.Project> {

@@ -41,11 +41,19 @@ export class FolderService {
       const a = await this.access.project(req.caller, req.project, ctx);
       if (a.organizationId !== ws.organizationId) throw problems.invalidProjectId();
       const moved = await this.store.update(a.project.id, { folder_id: parent?.id ?? null });
-      return { type: 'project', id: moved.id, name: moved.name, folder: parent?.id ?? 0, project: moved.id, folder_id: parent?.id ?? 0 };
+      return {
+        type: 'project',
+        id: moved.id,
+        name: moved.name,
+        folder: parent?.id ?? 0,
+        project: moved.id,
+        folder_id: parent?.id ?? 0,
+      };
     }
     const name = req.name.trim();
     if (name === '') throw problems.invalidFields({ name: [FOLDER_NAME_REQUIRED] });
-    if (name.length > 255) throw problems.invalidFields({ name: ['Ensure this field has no more than 255 characters.'] });
+    if (name.length > 255)
+      throw problems.invalidFields({ name: ['Ensure this field has no more than 255 characters.'] });
     return toFolder(await this.store.createFolder(ws.organizationId, name, parent?.id ?? null));
   }
 
@@ -63,7 +71,12 @@ export class FolderService {
       }
       parentId = parent?.id ?? null;
     }
-    return toFolder(await this.store.updateFolder(folder.id, { ...(name ? { name } : {}), ...(parentId !== undefined ? { parent_id: parentId } : {}) }));
+    return toFolder(
+      await this.store.updateFolder(folder.id, {
+        ...(name ? { name } : {}),
+        ...(parentId !== undefined ? { parent_id: parentId } : {}),
+      }),
+    );
   }
 
   async delete(req: projects.FolderRef, ctx: Ctx): Promise<common.Empty> {

@@ -72,14 +72,28 @@ export function toSite(row: SiteRow, groups: GroupRow[] = []): projects.Site {
 }
 
 export function toGroup(row: GroupRow, teams: TeamRow[] = []): projects.Group {
-  return { id: row.id, name: row.name, site: row.site_id, teams: teams.filter((t) => t.group_id === row.id).map((t) => t.id) };
+  return {
+    id: row.id,
+    name: row.name,
+    site: row.site_id,
+    teams: teams.filter((t) => t.group_id === row.id).map((t) => t.id),
+  };
 }
 
 export function toTeam(row: TeamRow, members: ProjectUserRow[] = []): projects.Team {
-  return { id: row.id, name: row.name, group: row.group_id, users: members.filter((m) => m.team_id === row.id).map((m) => m.user_id) };
+  return {
+    id: row.id,
+    name: row.name,
+    group: row.group_id,
+    users: members.filter((m) => m.team_id === row.id).map((m) => m.user_id),
+  };
 }
 
-export function toProjectUser(row: ProjectUserRow, user: auth.UserBrief | undefined, organizationId: number): projects.ProjectUser {
+export function toProjectUser(
+  row: ProjectUserRow,
+  user: auth.UserBrief | undefined,
+  organizationId: number,
+): projects.ProjectUser {
   return {
     id: row.id,
     user: row.user_id,

@@ -21,7 +21,10 @@ export interface Placement {
 }
 
 /** The role names set to true. */
-const rolesOf = (r: Partial<ProjectRoles>) => Object.entries(r).filter(([, v]) => v === true).map(([k]) => k);
+const rolesOf = (r: Partial<ProjectRoles>) =>
+  Object.entries(r)
+    .filter(([, v]) => v === true)
+    .map(([k]) => k);
 
 export class ProjectUserService {
   readonly store: ProjectUserStore;
@@ -65,7 +68,8 @@ export class ProjectUserService {
     const roles = req.roles ?? NO_ROLES;
     let userId = req.user_id;
     if (userId > 0) {
-      const [brief] = (await this.deps.auth.getUsers({ user_ids: [userId], organization_id: a.organizationId }, ctx)).results;
+      const [brief] = (await this.deps.auth.getUsers({ user_ids: [userId], organization_id: a.organizationId }, ctx))
+        .results;
       if (!brief?.member) throw problems.invalidUserId();
     }
     this.checkEdit(a, userId, (userId > 0 ? await this.store.one(a.project.id, userId) : undefined) ?? roles, roles);
@@ -99,7 +103,10 @@ export class ProjectUserService {
     this.checkEdit(a, current.user_id, current, req.roles ?? current);
     const patch: ProjectUserPatch = { ...(req.roles ?? {}) };
     if (req.team !== undefined || req.group !== undefined || req.site !== undefined) {
-      Object.assign(patch, await this.placement(a.project.id, { site: req.site ?? 0, group: req.group ?? 0, team: req.team ?? 0 }, false));
+      Object.assign(
+        patch,
+        await this.placement(a.project.id, { site: req.site ?? 0, group: req.group ?? 0, team: req.team ?? 0 }, false),
+      );
     }
     if (req.read_sites_given) patch.read_sites = await this.readSites(a.project.id, req.read_sites);
     if (req.first_name !== undefined || req.last_name !== undefined) {
@@ -115,7 +122,17 @@ export class ProjectUserService {
       );
     }
     const row = await this.store.update(a.project.id, current.user_id, patch);
-    if (req.roles || req.read_sites_given) await this.audit(a, 'project_user_updated', current.user_id, { ...(req.roles ? { roles: rolesOf(req.roles) } : {}), ...(patch.read_sites ? { read_sites: patch.read_sites } : {}) }, ctx);
+    if (req.roles || req.read_sites_given)
+      await this.audit(
+        a,
+        'project_user_updated',
+        current.user_id,
+        {
+          ...(req.roles ? { roles: rolesOf(req.roles) } : {}),
+          ...(patch.read_sites ? { read_sites: patch.read_sites } : {}),
+        },
+        ctx,
+      );
     return this.one(a, row, ctx);
   }
 
@@ -124,7 +141,10 @@ export class ProjectUserService {
     const current = await this.existing(a, req.user_id);
     this.checkEdit(a, current.user_id, current, current);
     await this.store.delete(a.project.id, current.user_id);
-    this.deps.log.info({ projectId: a.project.id, userId: current.user_id, by: a.caller.user_id }, 'project user removed');
+    this.deps.log.info(
+      { projectId: a.project.id, userId: current.user_id, by: a.caller.user_id },
+      'project user removed',
+    );
     await this.audit(a, 'project_user_removed', current.user_id, {}, ctx);
     return {};
   }
@@ -144,21 +164,53 @@ export class ProjectUserService {
       const store = new ProjectUserStore(tx);
       const out: ProjectUserRow[] = [];
       for (const t of targets) {
-        out.push(await store.update(a.project.id, t.user_id, { ...(req.permissions_given ? roles : {}), ...(readSites ? { read_sites: readSites } : {}) }));
+        out.push(
+          await store.update(a.project.id, t.user_id, {
+            ...(req.permissions_given ? roles : {}),
+            ...(readSites ? { read_sites: readSites } : {}),
+          }),
+        );
       }
       return out;
     });
     for (const t of targets) {
-      await this.audit(a, 'permissions_changed', t.user_id, { ...(req.permissions_given ? { roles: rolesOf(roles) } : {}), ...(readSites ? { read_sites: readSites } : {}) }, ctx);
+      await this.audit(
+        a,
+        'permissions_changed',
+        t.user_id,
+        {
+          ...(req.permissions_given ? { roles: rolesOf(roles) } : {}),
+          ...(readSites ? { read_sites: readSites } : {}),
+        },
+        ctx,
+      );
     }
     const briefs = await this.briefs(a, rows, ctx);
     return { results: rows.map((r) => toProjectUser(r, briefs.get(r.user_id), a.organizationId)), count: rows.length };
   }
 
   /** A role or permission change in the workspace's audit log (auth); a failure to record is logged, not thrown. */
-  private async audit(a: ProjectAccess, event: string, userId: number, details: Record<string, unknown>, ctx: Ctx): Promise<void> {
+  private async audit(
+    a: ProjectAccess,
+    event: string,
+    userId: number,
+    details: Record<string, unknown>,
+    ctx: Ctx,
+  ): Promise<void> {
     await this.deps.auth
-      .recordAudit({ organization_id: a.organizationId, actor_user_id: a.caller.user_id, event, target: `project ${a.project.id} user ${userId}`, ip: '', details_json: JSON.stringify(details), id: 0, time: '' }, ctx)
+      .recordAudit(
+        {
+          organization_id: a.organizationId,
+          actor_user_id: a.caller.user_id,
+          event,
+          target: `project ${a.project.id} user ${userId}`,
+          ip: '',
+          details_json: JSON.stringify(details),
+          id: 0,
+          time: '',
+        },
+        ctx,
+      )
       .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
@@ -166,14 +218,27 @@ export class ProjectUserService {
   checkEdit(a: ProjectAccess, targetUserId: number, before: ProjectRoles, after: ProjectRoles): void {
     if (a.caller.is_staff || a.caller.is_superuser) return;
     if (!a.screens.has('admins') && !a.screens.has('staff')) throw problems.forbidden();
-    const onlyCollector = (r: ProjectRoles) => r.collector && !r.project_owner && !r.project_admin && !r.researcher && !r.data_manager;
-    const allowed = (r: ProjectRoles) => canEditProjectUser(a.caller.user_id, a.screens, { user_id: targetUserId, roles: onlyCollector(r) ? r : { ...r, collector: false } });
+    const onlyCollector = (r: ProjectRoles) =>
+      r.collector && !r.project_owner && !r.project_admin && !r.researcher && !r.data_manager;
+    const allowed = (r: ProjectRoles) =>
+      canEditProjectUser(a.caller.user_id, a.screens, {
+        user_id: targetUserId,
+        roles: onlyCollector(r) ? r : { ...r, collector: false },
+      });
     if (targetUserId === a.caller.user_id || !allowed(before) || !allowed(after)) throw problems.forbidden();
   }
 
   /** Site, group and team from ids (a team implies its group and site); none given: the default ones. */
-  async placement(projectId: number, p: { site: number; group: number; team: number }, defaults: boolean): Promise<Placement> {
-    const [sites, groups, teams] = await Promise.all([this.structure.sites(projectId), this.structure.groups(projectId), this.structure.teams(projectId)]);
+  async placement(
+    projectId: number,
+    p: { site: number; group: number; team: number },
+    defaults: boolean,
+  ): Promise<Placement> {
+    const [sites, groups, teams] = await Promise.all([
+      this.structure.sites(projectId),
+      this.structure.groups(projectId),
+      this.structure.teams(projectId),
+    ]);
     if (p.team > 0) {
       const team = teams.find((t) => t.id === p.team);
       if (!team) throw problems.invalidFields({ team: ['Invalid Project or Team Id!'] });
@@ -215,7 +280,10 @@ export class ProjectUserService {
   }
 
   private async briefs(a: ProjectAccess, rows: ProjectUserRow[], ctx: Ctx): Promise<Map<number, auth.UserBrief>> {
-    const { results } = await this.deps.auth.getUsers({ user_ids: rows.map((r) => r.user_id), organization_id: a.organizationId }, ctx);
+    const { results } = await this.deps.auth.getUsers(
+      { user_ids: rows.map((r) => r.user_id), organization_id: a.organizationId },
+      ctx,
+    );
     return new Map(results.map((u) => [u.id, u]));
   }
 }

@@ -39,9 +39,11 @@ export class ProjectService {
     if (color === undefined) fields.frontend_color = [MESSAGES.color];
     const icon = normalizeIcon(req.frontend_icon);
     if (icon === undefined) fields.frontend_icon = [MESSAGES.icon];
-    if (req.folder_id > 0 && !(await this.store.folder(ws.organizationId, req.folder_id))) fields.folder_id = ['No folder of this workspace has this id.'];
+    if (req.folder_id > 0 && !(await this.store.folder(ws.organizationId, req.folder_id)))
+      fields.folder_id = ['No folder of this workspace has this id.'];
     const logo = req.logo.trim();
-    if (logo !== '' && !(await this.isLogoOf(ws.organizationId, logo))) fields.logo = ['Upload the logo first and send the file id it returned.'];
+    if (logo !== '' && !(await this.isLogoOf(ws.organizationId, logo)))
+      fields.logo = ['Upload the logo first and send the file id it returned.'];
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     if (!isValidGeotag(req.geotag)) throw problems.geotagRequired();
 
@@ -63,7 +65,10 @@ export class ProjectService {
       return project;
     });
     try {
-      const schema = await this.deps.forms.createSchema({ project_id: row.id, name, level: 0, project_type: row.project_type }, ctx);
+      const schema = await this.deps.forms.createSchema(
+        { project_id: row.id, name, level: 0, project_type: row.project_type },
+        ctx,
+      );
       await this.store.update(row.id, { project_hierarchy: [{ level: 0, name, schema_id: schema.id }] });
     } catch (err) {
       await this.store.delete(row.id);
@@ -97,7 +102,10 @@ export class ProjectService {
       this.counts(p.id, ctx),
       this.collection.currentSurvey(p.id),
     ]);
-    const briefs = await this.deps.auth.getUsers({ user_ids: members.map((m) => m.user_id), organization_id: p.organization_id }, ctx);
+    const briefs = await this.deps.auth.getUsers(
+      { user_ids: members.map((m) => m.user_id), organization_id: p.organization_id },
+      ctx,
+    );
     const byId = new Map(briefs.results.map((u) => [u.id, u]));
     const active = members.filter((m) => byId.get(m.user_id)?.member);
     const levelOf = new Map(p.project_hierarchy.map((l) => [l.schema_id, l.level]));
@@ -112,7 +120,12 @@ export class ProjectService {
       groups: groups.map((g) => toGroup(g, teams)),
       teams: teams.map((t) => toTeam(t, active)),
       projectuser_set: active.map((m) => toProjectUser(m, byId.get(m.user_id), p.organization_id)),
-      sampler_schemas: schemas.results.map((s) => ({ id: s.id, name: s.name, version: s.version, level: levelOf.get(s.id) ?? s.level })),
+      sampler_schemas: schemas.results.map((s) => ({
+        id: s.id,
+        name: s.name,
+        version: s.version,
+        level: levelOf.get(s.id) ?? s.level,
+      })),
       // The link's token lets anyone collect: only those who set the project up see it (ListSurveys likewise).
       current_survey: survey && a.screens.has('parameters') ? toSurvey(survey, p.project_state) : undefined,
       total_responses: all?.total ?? 0,
@@ -120,7 +133,10 @@ export class ProjectService {
       incomplete_responses: (all?.total ?? 0) - (all?.complete ?? 0),
       last_response: all?.last_response ?? '',
       permissions: [...a.screens],
-      collect_sites: collectSites(a, sites.map((s) => s.id)),
+      collect_sites: collectSites(
+        a,
+        sites.map((s) => s.id),
+      ),
       full: true,
     };
   }
@@ -148,15 +164,18 @@ export class ProjectService {
       else patch.frontend_icon = i;
     }
     if (req.folder_id !== undefined) {
-      if (req.folder_id > 0 && !(await this.store.folder(a.organizationId, req.folder_id))) fields.folder_id = ['No folder of this workspace has this id.'];
+      if (req.folder_id > 0 && !(await this.store.folder(a.organizationId, req.folder_id)))
+        fields.folder_id = ['No folder of this workspace has this id.'];
       else patch.folder_id = req.folder_id > 0 ? req.folder_id : null;
     }
     if (req.logo !== undefined) {
       const logo = req.logo.trim();
-      if (logo !== '' && logo !== a.project.logo && !(await this.isLogoOf(a.organizationId, logo))) fields.logo = ['Upload the logo first and send the file id it returned.'];
+      if (logo !== '' && logo !== a.project.logo && !(await this.isLogoOf(a.organizationId, logo)))
+        fields.logo = ['Upload the logo first and send the file id it returned.'];
       else patch.logo = logo;
     }
-    if (req.date_end !== undefined) patch.date_end = req.date_end.trim() === '' ? null : req.date_end.trim().slice(0, 10);
+    if (req.date_end !== undefined)
+      patch.date_end = req.date_end.trim() === '' ? null : req.date_end.trim().slice(0, 10);
     if (req.goal_count !== undefined) {
       if (req.goal_count < 0) fields.goal_count = ['Ensure this value is greater than or equal to 0.'];
       else patch.goal_count = req.goal_count;
@@ -164,7 +183,8 @@ export class ProjectService {
     if (req.current_collection_round_start !== undefined) {
       const t = req.current_collection_round_start.trim();
       const d = t === '' ? null : new Date(t);
-      if (d !== null && Number.isNaN(d.getTime())) fields.current_collection_round_start = ['Enter a valid date and time.'];
+      if (d !== null && Number.isNaN(d.getTime()))
+        fields.current_collection_round_start = ['Enter a valid date and time.'];
       else patch.current_collection_round_start = d;
     }
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
@@ -317,7 +337,13 @@ export class ProjectService {
         const c = await this.counts(p.id, ctx);
         const total = c.all?.total ?? 0;
         const complete = c.all?.complete ?? 0;
-        return { ...p, total_responses: total, complete_responses: complete, incomplete_responses: total - complete, last_response: c.all?.last_response ?? '' };
+        return {
+          ...p,
+          total_responses: total,
+          complete_responses: complete,
+          incomplete_responses: total - complete,
+          last_response: c.all?.last_response ?? '',
+        };
       }),
     );
     return { results: counted };
@@ -354,7 +380,16 @@ export class ProjectService {
       is_hierarchical: a.project.is_hierarchical,
       project_hierarchy: a.project.project_hierarchy,
       reference_ids: a.project.reference_ids,
-      collect_sites: a.link ? (a.link.site_id ? [a.link.site_id] : []) : a.projectUser || a.manager ? collectSites(a, (await this.structure.sites(a.project.id)).map((s) => s.id)) : [],
+      collect_sites: a.link
+        ? a.link.site_id
+          ? [a.link.site_id]
+          : []
+        : a.projectUser || a.manager
+          ? collectSites(
+              a,
+              (await this.structure.sites(a.project.id)).map((s) => s.id),
+            )
+          : [],
       link_created: a.link ? a.link.time_created.toISOString() : '',
     };
   }
@@ -388,7 +423,11 @@ export async function createDefaultStructure(structure: StructureStore, projectI
 
 /** Copies sites, groups and teams; answers the copy's default site, group and team. */
 async function copyStructure(structure: StructureStore, fromId: number, toId: number) {
-  const [sites, groups, teams] = await Promise.all([structure.sites(fromId), structure.groups(fromId), structure.teams(fromId)]);
+  const [sites, groups, teams] = await Promise.all([
+    structure.sites(fromId),
+    structure.groups(fromId),
+    structure.teams(fromId),
+  ]);
   const siteMap = new Map<number, number>();
   const groupMap = new Map<number, number>();
   let defaults = { site_id: 0, group_id: 0, team_id: 0 };

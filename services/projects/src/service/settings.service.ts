@@ -37,7 +37,8 @@ export class SettingsService {
     AccessResolver.require(a, 'canSetLive');
     const next = req.project_state.trim().toUpperCase();
     if (!isState(next)) throw problems.invalidFields({ project_state: [MESSAGES.state] });
-    const questions = next === 'O' ? (await this.deps.forms.countQuestions({ project_id: a.project.id }, ctx)).questions : 0;
+    const questions =
+      next === 'O' ? (await this.deps.forms.countQuestions({ project_id: a.project.id }, ctx)).questions : 0;
     const refused = statusProblem(next, questions);
     if (refused) throw problems.invalidFields({ status: [refused] });
     await this.store.update(a.project.id, { project_state: next });
@@ -49,7 +50,8 @@ export class SettingsService {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters');
     const type = req.project_type.trim().toUpperCase();
-    if (!(PROJECT_TYPES as readonly string[]).includes(type)) throw problems.invalidFields({ project_type: [MESSAGES.type] });
+    if (!(PROJECT_TYPES as readonly string[]).includes(type))
+      throw problems.invalidFields({ project_type: [MESSAGES.type] });
     let trend: TrendOptions | null = null;
     if (type === 'T') {
       const options = req.trend_series_options ?? a.project.trend_series_options ?? undefined;
@@ -67,7 +69,11 @@ export class SettingsService {
     if (a.project.project_type !== 'T') throw problems.invalid('Only a trend series project has a period.');
     const options = req.trend_series_options;
     const errors = trendProblems(options);
-    if (options && options.trend_question_schema > 0 && !a.project.project_hierarchy.some((l) => l.schema_id === options.trend_question_schema)) {
+    if (
+      options &&
+      options.trend_question_schema > 0 &&
+      !a.project.project_hierarchy.some((l) => l.schema_id === options.trend_question_schema)
+    ) {
       errors.trend_question_schema = ['No schema of this project has this id.'];
     }
     if (Object.keys(errors).length > 0) throw problems.invalidFields(errors);
@@ -83,7 +89,11 @@ export class SettingsService {
   async setHierarchy(req: projects.SetHierarchyRequest, ctx: Ctx): Promise<projects.Project> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters');
-    const levels: Level[] = req.project_hierarchy.map((l) => ({ level: l.level, name: l.name.trim(), schema_id: l.schema_id }));
+    const levels: Level[] = req.project_hierarchy.map((l) => ({
+      level: l.level,
+      name: l.name.trim(),
+      schema_id: l.schema_id,
+    }));
     const problem = hierarchyProblems(req.is_hierarchical, levels);
     if (problem) throw problems.invalidFields({ project_hierarchy: [problem] });
     const current = new Set(a.project.project_hierarchy.map((l) => l.schema_id));
@@ -91,14 +101,18 @@ export class SettingsService {
     // the schemas of the levels an XLSForm's repeats add before it sets the hierarchy).
     const outside = levels.filter((l) => l.schema_id > 0 && !current.has(l.schema_id));
     if (outside.length > 0) {
-      const own = new Map((await this.deps.forms.listSchemas({ project_id: a.project.id }, ctx)).results.map((s) => [s.id, s.level]));
-      if (outside.some((l) => own.get(l.schema_id) !== l.level)) throw problems.invalidFields({ project_hierarchy: ['No schema of this project has this id.'] });
+      const own = new Map(
+        (await this.deps.forms.listSchemas({ project_id: a.project.id }, ctx)).results.map((s) => [s.id, s.level]),
+      );
+      if (outside.some((l) => own.get(l.schema_id) !== l.level))
+        throw problems.invalidFields({ project_hierarchy: ['No schema of this project has this id.'] });
     }
     const kept = new Set(levels.map((l) => l.schema_id));
     const removed = [...current].filter((id) => !kept.has(id));
     if (removed.length > 0) {
       const counts = await this.deps.responses.countResponses({ project_id: a.project.id }, ctx);
-      if (removed.some((id) => (counts.by_schema[id]?.total ?? 0) > 0)) throw problems.invalidFields({ project_hierarchy: [LEVEL_HAS_RESPONSES] });
+      if (removed.some((id) => (counts.by_schema[id]?.total ?? 0) > 0))
+        throw problems.invalidFields({ project_hierarchy: [LEVEL_HAS_RESPONSES] });
     }
     const resolved: Level[] = [];
     for (const l of levels) {
@@ -107,7 +121,12 @@ export class SettingsService {
         continue;
       }
       const schema = await this.deps.forms.createSchema(
-        { project_id: a.project.id, name: l.name || `Level ${l.level + 1}`, level: l.level, project_type: a.project.project_type },
+        {
+          project_id: a.project.id,
+          name: l.name || `Level ${l.level + 1}`,
+          level: l.level,
+          project_type: a.project.project_type,
+        },
         ctx,
       );
       resolved.push({ ...l, schema_id: schema.id });

@@ -62,7 +62,10 @@ export class StructureService {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'sites');
     const site = await this.site(a.project.id, req.site_id);
-    return toSite(await this.store.updateSite(a.project.id, site.id, { active_flag: req.active_flag }), await this.store.groups(a.project.id));
+    return toSite(
+      await this.store.updateSite(a.project.id, site.id, { active_flag: req.active_flag }),
+      await this.store.groups(a.project.id),
+    );
   }
 
   /** Deleting a site deletes its groups and teams and clears site, group and team from its project users. */
@@ -98,7 +101,10 @@ export class StructureService {
     const site = req.site !== undefined ? await this.site(a.project.id, req.site, true) : undefined;
     const updated = await transaction(this.deps.sql, async (tx) => {
       const store = new StructureStore(tx);
-      const g = await store.updateGroup(a.project.id, group.id, { ...(name ? { name } : {}), ...(site ? { site_id: site.id } : {}) });
+      const g = await store.updateGroup(a.project.id, group.id, {
+        ...(name ? { name } : {}),
+        ...(site ? { site_id: site.id } : {}),
+      });
       if (site && site.id !== group.site_id) await store.syncMembersOfGroup(a.project.id, group.id, site.id);
       return g;
     });
@@ -133,8 +139,12 @@ export class StructureService {
     const group = req.group !== undefined ? await this.group(a.project.id, req.group, true) : undefined;
     const updated = await transaction(this.deps.sql, async (tx) => {
       const store = new StructureStore(tx);
-      const t = await store.updateTeam(a.project.id, team.id, { ...(name ? { name } : {}), ...(group ? { group_id: group.id } : {}) });
-      if (group && group.id !== team.group_id) await store.syncMembersOfTeam(a.project.id, team.id, group.id, group.site_id);
+      const t = await store.updateTeam(a.project.id, team.id, {
+        ...(name ? { name } : {}),
+        ...(group ? { group_id: group.id } : {}),
+      });
+      if (group && group.id !== team.group_id)
+        await store.syncMembersOfTeam(a.project.id, team.id, group.id, group.site_id);
       return t;
     });
     return toTeam(updated, await new ProjectUserStore(this.deps.sql).ofProject(a.project.id));
@@ -170,7 +180,11 @@ export class StructureService {
   }
 
   /** Validated site fields; a site needs a valid geotag ("Need Valid Geotag"). */
-  private sitePatch(req: projects.SiteRequest, creating: boolean, current?: { date_start: string | null; date_end: string | null }): SitePatch {
+  private sitePatch(
+    req: projects.SiteRequest,
+    creating: boolean,
+    current?: { date_start: string | null; date_end: string | null },
+  ): SitePatch {
     const fields: FieldErrors = {};
     const patch: SitePatch = {};
     const name = nameOf(creating || req.name !== '' ? req.name : undefined, fields);
@@ -201,7 +215,8 @@ export class StructureService {
     }
     const start = patch.date_start !== undefined ? patch.date_start : (current?.date_start ?? null);
     const end = patch.date_end !== undefined ? patch.date_end : (current?.date_end ?? null);
-    if (start && end && end < start && !fields.date_end) fields.date_end = ['The end date must not be before the start date.'];
+    if (start && end && end < start && !fields.date_end)
+      fields.date_end = ['The end date must not be before the start date.'];
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     return patch;
   }

@@ -22,14 +22,25 @@ export interface AdvancedResultRow {
 
 export type AdvancedResultFields = Pick<
   AdvancedResultRow,
-  'name' | 'description' | 'threshold_value_upper' | 'threshold_value_lower' | 'formula' | 'editor_state' | 'show_on_project_summary' | 'show_on_site_summary' | 'display_type' | 'edit_mode'
+  | 'name'
+  | 'description'
+  | 'threshold_value_upper'
+  | 'threshold_value_lower'
+  | 'formula'
+  | 'editor_state'
+  | 'show_on_project_summary'
+  | 'show_on_site_summary'
+  | 'display_type'
+  | 'edit_mode'
 >;
 
 export class AdvancedResultStore {
   constructor(private readonly sql: Sql) {}
 
   list(projectId: number): Promise<AdvancedResultRow[]> {
-    return this.sql<AdvancedResultRow[]>`select * from advanced_results where project_id = ${projectId} and not deleted order by id`;
+    return this.sql<
+      AdvancedResultRow[]
+    >`select * from advanced_results where project_id = ${projectId} and not deleted order by id`;
   }
 
   async create(projectId: number, by: number, f: AdvancedResultFields): Promise<AdvancedResultRow> {
@@ -47,7 +58,8 @@ export class AdvancedResultStore {
 
   /** Marks it deleted (spec 001 §3: a deleted flag); false when there was none. */
   async delete(projectId: number, id: number): Promise<boolean> {
-    const rows = await this.sql`update advanced_results set deleted = true, time_updated = now() where project_id = ${projectId} and id = ${id} and not deleted returning id`;
+    const rows = await this
+      .sql`update advanced_results set deleted = true, time_updated = now() where project_id = ${projectId} and id = ${id} and not deleted returning id`;
     return rows.length > 0;
   }
 }

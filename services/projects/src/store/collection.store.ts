@@ -28,7 +28,13 @@ export interface FileRow {
 export class CollectionStore {
   constructor(private readonly sql: Sql) {}
 
-  async createSurvey(s: { project_id: number; token: string; expiry_date: Date; created_by: number; site_id: number | null }): Promise<SurveyRow> {
+  async createSurvey(s: {
+    project_id: number;
+    token: string;
+    expiry_date: Date;
+    created_by: number;
+    site_id: number | null;
+  }): Promise<SurveyRow> {
     const [row] = await this.sql<SurveyRow[]>`
       insert into surveys (project_id, token, expiry_date, created_by, site_id)
       values (${s.project_id}, ${s.token}, ${s.expiry_date}, ${s.created_by}, ${s.site_id}) returning *`;
@@ -77,7 +83,9 @@ export class CollectionStore {
 
   async fileById(projectId: number, fileId: string): Promise<FileRow | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(fileId)) return undefined;
-    const [row] = await this.sql<FileRow[]>`select * from project_files where project_id = ${projectId} and file_id = ${fileId}`;
+    const [row] = await this.sql<
+      FileRow[]
+    >`select * from project_files where project_id = ${projectId} and file_id = ${fileId}`;
     return row;
   }
 

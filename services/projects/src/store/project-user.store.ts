@@ -12,7 +12,9 @@ export interface ProjectUserRow extends ProjectRoles {
   read_sites: number[];
 }
 
-export type ProjectUserPatch = Partial<Pick<ProjectUserRow, 'site_id' | 'group_id' | 'team_id' | 'read_sites'> & ProjectRoles>;
+export type ProjectUserPatch = Partial<
+  Pick<ProjectUserRow, 'site_id' | 'group_id' | 'team_id' | 'read_sites'> & ProjectRoles
+>;
 
 export class ProjectUserStore {
   constructor(private readonly sql: Sql) {}
@@ -22,7 +24,9 @@ export class ProjectUserStore {
   }
 
   async one(projectId: number, userId: number): Promise<ProjectUserRow | undefined> {
-    const [row] = await this.sql<ProjectUserRow[]>`select * from project_users where project_id = ${projectId} and user_id = ${userId}`;
+    const [row] = await this.sql<
+      ProjectUserRow[]
+    >`select * from project_users where project_id = ${projectId} and user_id = ${userId}`;
     return row;
   }
 
@@ -43,7 +47,11 @@ export class ProjectUserStore {
   }
 
   /** Inserts the user, or updates the given columns when they already belong; answers whether it was new. */
-  async upsert(projectId: number, userId: number, values: ProjectUserPatch): Promise<{ row: ProjectUserRow; created: boolean }> {
+  async upsert(
+    projectId: number,
+    userId: number,
+    values: ProjectUserPatch,
+  ): Promise<{ row: ProjectUserRow; created: boolean }> {
     const existing = await this.one(projectId, userId);
     if (!existing) {
       const [row] = await this.sql<ProjectUserRow[]>`
@@ -57,18 +65,21 @@ export class ProjectUserStore {
   async update(projectId: number, userId: number, values: ProjectUserPatch): Promise<ProjectUserRow> {
     const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
     if (Object.keys(set).length > 0) {
-      await this.sql`update project_users set ${this.sql(set as Record<string, never>)} where project_id = ${projectId} and user_id = ${userId}`;
+      await this
+        .sql`update project_users set ${this.sql(set as Record<string, never>)} where project_id = ${projectId} and user_id = ${userId}`;
     }
     return (await this.one(projectId, userId))!;
   }
 
   async delete(projectId: number, userId: number): Promise<boolean> {
-    const rows = await this.sql`delete from project_users where project_id = ${projectId} and user_id = ${userId} returning 1`;
+    const rows = await this
+      .sql`delete from project_users where project_id = ${projectId} and user_id = ${userId} returning 1`;
     return rows.length === 1;
   }
 
   /** Drops a deleted site from every read_sites list of the project. */
   async forgetSite(projectId: number, siteId: number): Promise<void> {
-    await this.sql`update project_users set read_sites = array_remove(read_sites, ${siteId}::bigint) where project_id = ${projectId}`;
+    await this
+      .sql`update project_users set read_sites = array_remove(read_sites, ${siteId}::bigint) where project_id = ${projectId}`;
   }
 }

@@ -78,7 +78,7 @@ export type ProjectPatch = Partial<
   >
 >;
 
-const DATE_COLS = 'to_char(date_end, \'YYYY-MM-DD\') as date_end';
+const DATE_COLS = "to_char(date_end, 'YYYY-MM-DD') as date_end";
 
 export class ProjectStore {
   constructor(private readonly sql: Sql) {}
@@ -110,9 +110,13 @@ export class ProjectStore {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     if (entries.length > 0) {
       const values = Object.fromEntries(
-        entries.map(([k, v]) => [k, (k === 'project_hierarchy' || k === 'trend_series_options') && v !== null ? this.sql.json(v as never) : v]),
+        entries.map(([k, v]) => [
+          k,
+          (k === 'project_hierarchy' || k === 'trend_series_options') && v !== null ? this.sql.json(v as never) : v,
+        ]),
       );
-      await this.sql`update projects set ${this.sql(values as Record<string, never>)}, time_updated = now() where id = ${id}`;
+      await this
+        .sql`update projects set ${this.sql(values as Record<string, never>)}, time_updated = now() where id = ${id}`;
     }
     return (await this.byId(id))!;
   }
@@ -124,7 +128,9 @@ export class ProjectStore {
   // Folders.
 
   async folders(organizationId: number): Promise<FolderRow[]> {
-    return this.sql<FolderRow[]>`select id, organization_id, name, parent_id from folders where organization_id = ${organizationId} order by name, id`;
+    return this.sql<
+      FolderRow[]
+    >`select id, organization_id, name, parent_id from folders where organization_id = ${organizationId} order by name, id`;
   }
 
   async folder(organizationId: number, id: number): Promise<FolderRow | undefined> {

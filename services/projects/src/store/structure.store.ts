@@ -33,35 +33,49 @@ export interface TeamRow {
 const SITE_COLS = `id, project_id, name, geotag, frontend_icon, frontend_color, to_char(date_start, 'YYYY-MM-DD') as date_start,
   to_char(date_end, 'YYYY-MM-DD') as date_end, active_flag, is_default`;
 
-export type SitePatch = Partial<Pick<SiteRow, 'name' | 'geotag' | 'frontend_icon' | 'frontend_color' | 'date_start' | 'date_end' | 'active_flag'>>;
+export type SitePatch = Partial<
+  Pick<SiteRow, 'name' | 'geotag' | 'frontend_icon' | 'frontend_color' | 'date_start' | 'date_end' | 'active_flag'>
+>;
 
 export class StructureStore {
   constructor(private readonly sql: Sql) {}
 
   async sites(projectId: number): Promise<SiteRow[]> {
-    return this.sql<SiteRow[]>`select ${this.sql.unsafe(SITE_COLS)} from sites where project_id = ${projectId} order by id`;
+    return this.sql<
+      SiteRow[]
+    >`select ${this.sql.unsafe(SITE_COLS)} from sites where project_id = ${projectId} order by id`;
   }
 
   async groups(projectId: number): Promise<GroupRow[]> {
-    return this.sql<GroupRow[]>`select id, project_id, site_id, name, is_default from groups where project_id = ${projectId} order by id`;
+    return this.sql<
+      GroupRow[]
+    >`select id, project_id, site_id, name, is_default from groups where project_id = ${projectId} order by id`;
   }
 
   async teams(projectId: number): Promise<TeamRow[]> {
-    return this.sql<TeamRow[]>`select id, project_id, group_id, name, is_default from teams where project_id = ${projectId} order by id`;
+    return this.sql<
+      TeamRow[]
+    >`select id, project_id, group_id, name, is_default from teams where project_id = ${projectId} order by id`;
   }
 
   async site(projectId: number, id: number): Promise<SiteRow | undefined> {
-    const [row] = await this.sql<SiteRow[]>`select ${this.sql.unsafe(SITE_COLS)} from sites where project_id = ${projectId} and id = ${id}`;
+    const [row] = await this.sql<
+      SiteRow[]
+    >`select ${this.sql.unsafe(SITE_COLS)} from sites where project_id = ${projectId} and id = ${id}`;
     return row;
   }
 
   async group(projectId: number, id: number): Promise<GroupRow | undefined> {
-    const [row] = await this.sql<GroupRow[]>`select id, project_id, site_id, name, is_default from groups where project_id = ${projectId} and id = ${id}`;
+    const [row] = await this.sql<
+      GroupRow[]
+    >`select id, project_id, site_id, name, is_default from groups where project_id = ${projectId} and id = ${id}`;
     return row;
   }
 
   async team(projectId: number, id: number): Promise<TeamRow | undefined> {
-    const [row] = await this.sql<TeamRow[]>`select id, project_id, group_id, name, is_default from teams where project_id = ${projectId} and id = ${id}`;
+    const [row] = await this.sql<
+      TeamRow[]
+    >`select id, project_id, group_id, name, is_default from teams where project_id = ${projectId} and id = ${id}`;
     return row;
   }
 
@@ -77,7 +91,8 @@ export class StructureStore {
   async updateSite(projectId: number, id: number, patch: SitePatch): Promise<SiteRow> {
     const entries = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     if (Object.keys(entries).length > 0) {
-      await this.sql`update sites set ${this.sql(entries as Record<string, never>)} where project_id = ${projectId} and id = ${id}`;
+      await this
+        .sql`update sites set ${this.sql(entries as Record<string, never>)} where project_id = ${projectId} and id = ${id}`;
     }
     return (await this.site(projectId, id))!;
   }
@@ -124,11 +139,13 @@ export class StructureStore {
 
   /** Moving a group to another site moves its teams' members with it. */
   async syncMembersOfGroup(projectId: number, groupId: number, siteId: number): Promise<void> {
-    await this.sql`update project_users set site_id = ${siteId} where project_id = ${projectId} and group_id = ${groupId}`;
+    await this
+      .sql`update project_users set site_id = ${siteId} where project_id = ${projectId} and group_id = ${groupId}`;
   }
 
   /** Moving a team to another group moves its members with it. */
   async syncMembersOfTeam(projectId: number, teamId: number, groupId: number, siteId: number): Promise<void> {
-    await this.sql`update project_users set group_id = ${groupId}, site_id = ${siteId} where project_id = ${projectId} and team_id = ${teamId}`;
+    await this
+      .sql`update project_users set group_id = ${groupId}, site_id = ${siteId} where project_id = ${projectId} and team_id = ${teamId}`;
   }
 }

@@ -28,7 +28,12 @@ export const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 function namer(): (wanted: string) => string {
   const taken = new Set(BASE.map((c) => c.toLowerCase()));
   return (wanted) => {
-    const base = (wanted.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'q').slice(0, 55);
+    const base = (
+      wanted
+        .toLowerCase()
+        .replace(/[^a-z0-9_]+/g, '_')
+        .replace(/^_+|_+$/g, '') || 'q'
+    ).slice(0, 55);
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
     taken.add(name);
@@ -69,7 +74,10 @@ function answerExpr(body: SchemaBody, item: Item, part?: 'lat' | 'lng'): string 
 export function flatViewSql(table: string, projectId: number, forms: { id: number; body: SchemaBody }[]): string {
   const name = namer();
   const cols = BASE.map((c) => `r.${c}`);
-  cols.push(`(r.geotag->'coordinates'->>1)::numeric as latitude`, `(r.geotag->'coordinates'->>0)::numeric as longitude`);
+  cols.push(
+    `(r.geotag->'coordinates'->>1)::numeric as latitude`,
+    `(r.geotag->'coordinates'->>0)::numeric as longitude`,
+  );
   name('latitude');
   name('longitude');
   for (const form of forms) {
@@ -77,7 +85,8 @@ export function flatViewSql(table: string, projectId: number, forms: { id: numbe
       if (!isQuestion(item)) continue;
       const only = (e: string) => (forms.length > 1 ? `case when r.schema_id = ${form.id} then ${e} end` : e);
       if (item.type === 'geotag') {
-        for (const part of ['lat', 'lng'] as const) cols.push(`${only(answerExpr(form.body, item, part))} as ${ident(name(`${item.codeName}_${part}`))}`);
+        for (const part of ['lat', 'lng'] as const)
+          cols.push(`${only(answerExpr(form.body, item, part))} as ${ident(name(`${item.codeName}_${part}`))}`);
       } else {
         cols.push(`${only(answerExpr(form.body, item))} as ${ident(name(item.codeName))}`);
       }

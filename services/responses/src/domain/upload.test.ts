@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { clientTime, decide, nextHistory, responseIdFits, stateRefusal, uploadPayload, type Geotag, type StoredVersion } from './upload.js';
+import {
+  clientTime,
+  decide,
+  nextHistory,
+  responseIdFits,
+  stateRefusal,
+  uploadPayload,
+  type Geotag,
+  type StoredVersion,
+} from './upload.js';
 
-const v = (t: number, data: unknown = { 0: { 1: 2 } }, completed = false): StoredVersion => ({ time_updated: new Date(t), data, completed, deleted: false, locked: false, archived: false });
+const v = (t: number, data: unknown = { 0: { 1: 2 } }, completed = false): StoredVersion => ({
+  time_updated: new Date(t),
+  data,
+  completed,
+  deleted: false,
+  locked: false,
+  archived: false,
+});
 
 describe('decide', () => {
   it('stores new and newer versions, ignores older ones, skips the same one as unmodified', () => {
@@ -16,10 +32,26 @@ describe('decide', () => {
 
 describe('payload', () => {
   it('accepts the spec payload and refuses bad ids and geotags', () => {
-    const ok = uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: '1-2-3-web-1700000000000-1', data: { 0: { 5: 'x' } }, geotag: { type: 'Point', coordinates: [36.8, -1.3] } });
+    const ok = uploadPayload.safeParse({
+      project: 1,
+      sampler_schema: 2,
+      response_id: '1-2-3-web-1700000000000-1',
+      data: { 0: { 5: 'x' } },
+      geotag: { type: 'Point', coordinates: [36.8, -1.3] },
+    });
     expect(ok.success).toBe(true);
-    expect(uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: 'bad id', data: {} }).success).toBe(false);
-    expect(uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: 'x', data: {}, geotag: { type: 'Point', coordinates: [1] } }).success).toBe(false);
+    expect(uploadPayload.safeParse({ project: 1, sampler_schema: 2, response_id: 'bad id', data: {} }).success).toBe(
+      false,
+    );
+    expect(
+      uploadPayload.safeParse({
+        project: 1,
+        sampler_schema: 2,
+        response_id: 'x',
+        data: {},
+        geotag: { type: 'Point', coordinates: [1] },
+      }).success,
+    ).toBe(false);
     expect(responseIdFits('4-9-1-web-1-1', 4, 9)).toBe(true);
     expect(responseIdFits('5-9-1-web-1-1', 4, 9)).toBe(false);
   });

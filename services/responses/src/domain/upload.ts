@@ -16,7 +16,10 @@ const point = z
     accuracy: z.number().nonnegative().optional(),
     timestamp: time,
   })
-  .refine((g) => g.coordinates !== undefined || (g.latitude !== undefined && g.longitude !== undefined), 'Enter a location as a point of two coordinates.');
+  .refine(
+    (g) => g.coordinates !== undefined || (g.latitude !== undefined && g.longitude !== undefined),
+    'Enter a location as a point of two coordinates.',
+  );
 
 /** The payload of spec 001 §3, with the lifecycle fields a client may send along. */
 export const uploadPayload = z.object({
@@ -96,14 +99,20 @@ export interface Geotag {
 export function toGeotag(g: NonNullable<UploadPayload['geotag']>, now: Date): Geotag {
   const coordinates: [number, number] = g.coordinates ?? [g.longitude!, g.latitude!];
   const ts = g.timestamp !== undefined ? clientTime(g.timestamp, now) : now;
-  return { type: 'Point', coordinates, ...(g.accuracy !== undefined ? { accuracy: g.accuracy } : {}), timestamp: (ts ?? now).toISOString() };
+  return {
+    type: 'Point',
+    coordinates,
+    ...(g.accuracy !== undefined ? { accuracy: g.accuracy } : {}),
+    timestamp: (ts ?? now).toISOString(),
+  };
 }
 
 /** The geotag history keeps at most 10 entries (spec 001 §9), the newest last; an unchanged point is not repeated. */
 export function nextHistory(history: Geotag[], geotag: Geotag | undefined): Geotag[] {
   if (!geotag) return history;
   const last = history[history.length - 1];
-  if (last && last.coordinates[0] === geotag.coordinates[0] && last.coordinates[1] === geotag.coordinates[1]) return history;
+  if (last && last.coordinates[0] === geotag.coordinates[0] && last.coordinates[1] === geotag.coordinates[1])
+    return history;
   return [...history, geotag].slice(-GEOTAG_HISTORY_MAX);
 }
 
@@ -112,7 +121,11 @@ export function nextHistory(history: Geotag[], geotag: Geotag | undefined): Geot
  * takes no new response, and changes to stored ones only from those who edit completed responses (owners, admins,
  * data managers: cleaning the data after collection ends). Collection links of both have expired already.
  */
-export function stateRefusal(state: string, isNew: boolean, editsCompleted: boolean): 'deleted' | 'finalized' | undefined {
+export function stateRefusal(
+  state: string,
+  isNew: boolean,
+  editsCompleted: boolean,
+): 'deleted' | 'finalized' | undefined {
   if (state === 'D') return 'deleted';
   if (state === 'F' && (isNew || !editsCompleted)) return 'finalized';
   return undefined;

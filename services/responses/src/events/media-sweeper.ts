@@ -5,7 +5,13 @@ import type { ResponseStore } from '../store/response.store.js';
 
 const BATCH = 500;
 
-export function startMediaSweeper(options: { store: ResponseStore; files: ObjectStore; log: Logger; ttlSeconds: number; everyMs: number }): { stop: () => Promise<void> } {
+export function startMediaSweeper(options: {
+  store: ResponseStore;
+  files: ObjectStore;
+  log: Logger;
+  ttlSeconds: number;
+  everyMs: number;
+}): { stop: () => Promise<void> } {
   const { store, files, log } = options;
   let running: Promise<void> | undefined;
   const sweep = () => {
@@ -14,7 +20,11 @@ export function startMediaSweeper(options: { store: ResponseStore; files: Object
         let gone = 0;
         for (let n = BATCH; n === BATCH; gone += n) {
           n = await store.sweepPendingMedia(options.ttlSeconds, BATCH, async (m) => {
-            await files.delete(m.object_key).catch((err: unknown) => log.warn({ err, key: m.object_key }, 'expired upload not deleted from the object store'));
+            await files
+              .delete(m.object_key)
+              .catch((err: unknown) =>
+                log.warn({ err, key: m.object_key }, 'expired upload not deleted from the object store'),
+              );
           });
         }
         if (gone > 0) log.info({ gone }, 'uploads never completed deleted');

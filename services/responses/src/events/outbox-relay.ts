@@ -1,7 +1,15 @@
 // Publishes the response outbox to JetStream (DESIGN.md §2): kicked after each commit, and swept every second so
 // that rows written while NATS was down, or by a replica that died, go out when it is back. Each message carries
 // Nats-Msg-Id <response_id>:<version>, so a retry after a lost ack is dropped by the stream's duplicate window.
-import { connectNatsRetrying, ensureStream, metrics, responseSubject, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
+import {
+  connectNatsRetrying,
+  ensureStream,
+  metrics,
+  responseSubject,
+  responsesStream,
+  type Logger,
+  type Nats,
+} from '@fieldwork/service-kit';
 import type { ResponseStore } from '../store/response.store.js';
 
 export const OUTBOX_BATCH = 500;
@@ -46,7 +54,9 @@ export function startOutboxRelay(options: {
     drain();
   })();
 
-  const publishBatch = async (rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[]) => {
+  const publishBatch = async (
+    rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[],
+  ) => {
     const n = nats!;
     const results = await Promise.allSettled(
       rows.map((r) =>
@@ -58,7 +68,11 @@ export function startOutboxRelay(options: {
     );
     const done = rows.filter((_, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
     const failed = results.find((r) => r.status === 'rejected');
-    if (failed) log.warn({ err: (failed as PromiseRejectedResult).reason, failed: rows.length - done.length }, 'publish failed; will retry');
+    if (failed)
+      log.warn(
+        { err: (failed as PromiseRejectedResult).reason, failed: rows.length - done.length },
+        'publish failed; will retry',
+      );
     return done;
   };
 
@@ -90,7 +104,8 @@ export function startOutboxRelay(options: {
   const prune = async () => {
     try {
       let total = 0;
-      for (let n = PRUNE_BATCH; n === PRUNE_BATCH && !stopped; total += n) n = await store.pruneOutbox(options.retentionHours ?? 168, PRUNE_BATCH);
+      for (let n = PRUNE_BATCH; n === PRUNE_BATCH && !stopped; total += n)
+        n = await store.pruneOutbox(options.retentionHours ?? 168, PRUNE_BATCH);
       if (total > 0) log.info({ pruned: total }, 'outbox pruned');
     } catch (err) {
       log.warn({ err }, 'outbox pruning failed; will try again');
@@ -102,7 +117,14 @@ export function startOutboxRelay(options: {
   pruner.unref();
 
   // The outbox backlog, for the metrics (a growing one means NATS is away or slow).
-  const gauge = setInterval(() => void options.store.unpublishedCount().then((n) => metrics.outboxUnpublished.set(n), () => undefined), 15_000);
+  const gauge = setInterval(
+    () =>
+      void options.store.unpublishedCount().then(
+        (n) => metrics.outboxUnpublished.set(n),
+        () => undefined,
+      ),
+    15_000,
+  );
   gauge.unref();
 
   return {

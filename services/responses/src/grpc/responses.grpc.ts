@@ -7,7 +7,16 @@ import type { ReadService } from '../service/read.service.js';
 import type { SqlAccessService } from '../service/sql-access.service.js';
 import type { UploadService } from '../service/upload.service.js';
 
-export function responsesGrpc(s: { counts: CountService; uploads: UploadService; reads: ReadService; media: MediaService; sqlAccess: SqlAccessService }, log: Logger): GrpcServiceRegistration {
+export function responsesGrpc(
+  s: {
+    counts: CountService;
+    uploads: UploadService;
+    reads: ReadService;
+    media: MediaService;
+    sqlAccess: SqlAccessService;
+  },
+  log: Logger,
+): GrpcServiceRegistration {
   const handlers: AsyncHandlers<responses.ResponsesServiceServer> = {
     countResponses: (req) => s.counts.counts(req),
     exportPage: (req) => s.counts.exportPage(req),

@@ -46,7 +46,8 @@ export class CountService {
       this.store.counts(req.project_id, 'schema_id'),
       this.store.counts(req.project_id, 'site_id'),
     ]);
-    const keyed = (rows: CountRow[]) => Object.fromEntries(rows.filter((r) => r.key !== null).map((r) => [r.key!, toCount(r)]));
+    const keyed = (rows: CountRow[]) =>
+      Object.fromEntries(rows.filter((r) => r.key !== null).map((r) => [r.key!, toCount(r)]));
     return {
       all: toCount(all[0]),
       by_schema: keyed(bySchema),

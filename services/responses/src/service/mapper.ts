@@ -4,7 +4,10 @@ import type { ResponseRow } from '../store/response.store.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? '';
 
-export function toMessage(r: ResponseRow, extra: { children?: number; media?: { image: number; signature: number } } = {}): responses.Response {
+export function toMessage(
+  r: ResponseRow,
+  extra: { children?: number; media?: { image: number; signature: number } } = {},
+): responses.Response {
   return {
     id: r.id,
     response_id: r.response_id,
@@ -45,7 +48,8 @@ export function toMessage(r: ResponseRow, extra: { children?: number; media?: { 
 export function removedAnswers(previous: ResponseRow['data'] | undefined, next: ResponseRow['data']): string[] {
   if (!previous) return [];
   const out: string[] = [];
-  for (const [repeat, answers] of Object.entries(previous)) for (const id of Object.keys(answers)) if (next[repeat]?.[id] === undefined) out.push(`${repeat}.${id}`);
+  for (const [repeat, answers] of Object.entries(previous))
+    for (const id of Object.keys(answers)) if (next[repeat]?.[id] === undefined) out.push(`${repeat}.${id}`);
   return out;
 }
 

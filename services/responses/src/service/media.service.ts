@@ -30,20 +30,30 @@ export const MEDIA_MESSAGES = {
 } as const;
 
 /** Whether the caller asked for this file: the same person, or a respondent of the same collection link. */
-const askedBy = (m: Pick<MediaRow, 'created_by' | 'survey_id'>, a: ResponseAccess) => (a.anonymous ? m.created_by === null && m.survey_id === a.surveyId : m.created_by === a.userId);
+const askedBy = (m: Pick<MediaRow, 'created_by' | 'survey_id'>, a: ResponseAccess) =>
+  a.anonymous ? m.created_by === null && m.survey_id === a.surveyId : m.created_by === a.userId;
 
 /** The type the first bytes say, or undefined. */
 export function sniffImageType(head: Buffer): string | undefined {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (head.length >= 12 && head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (
+    head.length >= 12 &&
+    head.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    head.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
   return undefined;
 }
 
 /** A file name safe in an object key: letters, digits, dot, dash and underscore, at most 80. */
 export function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '').slice(-80);
+  const clean = base
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(-80);
   return clean === '' ? 'file' : clean;
 }
 
@@ -64,7 +74,8 @@ export class MediaService {
     if (a.projectState === 'F' && !a.can('editCompleted')) throw problems.invalid(UPLOAD_MESSAGES.finalized);
     if (req.kind !== 'image' && req.kind !== 'signature') throw problems.invalidFields({ kind: [MEDIA_MESSAGES.kind] });
     const limits = MEDIA_LIMITS[req.kind];
-    if (!(limits.types as readonly string[]).includes(req.content_type)) throw problems.invalidFields({ content_type: [MEDIA_MESSAGES.type(limits.types)] });
+    if (!(limits.types as readonly string[]).includes(req.content_type))
+      throw problems.invalidFields({ content_type: [MEDIA_MESSAGES.type(limits.types)] });
     if (req.size <= 0) throw problems.invalidFields({ size: [MEDIA_MESSAGES.empty] });
     if (req.size > limits.maxBytes) throw problems.invalidFields({ size: [MEDIA_MESSAGES.size(limits.maxBytes)] });
     if (!req.response_id.startsWith(`${req.project_id}-`) || !/^[\w.:-]{1,200}$/.test(req.response_id)) {
@@ -87,8 +98,17 @@ export class MediaService {
       survey_id: a.anonymous ? a.surveyId : null,
     });
     // The fs store holds the upload to this type and size; with S3 the completion checks them.
-    const url = await this.deps.files.presignPut(key, { expiresInSeconds: UPLOAD_URL_TTL_S, contentType: req.content_type, size: req.size });
-    return { media_id: mediaId, key, upload_url: url, expires: new Date(Date.now() + UPLOAD_URL_TTL_S * 1000).toISOString() };
+    const url = await this.deps.files.presignPut(key, {
+      expiresInSeconds: UPLOAD_URL_TTL_S,
+      contentType: req.content_type,
+      size: req.size,
+    });
+    return {
+      media_id: mediaId,
+      key,
+      upload_url: url,
+      expires: new Date(Date.now() + UPLOAD_URL_TTL_S * 1000).toISOString(),
+    };
   }
 
   async complete(req: responses.MediaDoneRequest, ctx: Ctx): Promise<responses.MediaInfo> {
@@ -108,11 +128,14 @@ export class MediaService {
    */
   private async mayAttach(a: ResponseAccess, responseId: string, projectId: number, size: number): Promise<void> {
     const stored = await this.store.byResponseId(responseId);
-    if (stored && stored.project_id !== projectId) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+    if (stored && stored.project_id !== projectId)
+      throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
     const editsOthers = !a.anonymous && a.can('editCompleted');
     if (stored && (a.anonymous || (stored.user_id !== a.userId && !editsOthers))) throw problems.forbidden();
-    if (!stored && !editsOthers && (await this.store.mediaOf(responseId)).some((m) => !askedBy(m, a))) throw problems.forbidden();
-    if (a.anonymous && (await this.store.linkUsage(a.surveyId)).mediaBytes + size > this.deps.linkLimits.mediaBytes) throw problems.linkQuota('files');
+    if (!stored && !editsOthers && (await this.store.mediaOf(responseId)).some((m) => !askedBy(m, a)))
+      throw problems.forbidden();
+    if (a.anonymous && (await this.store.linkUsage(a.surveyId)).mediaBytes + size > this.deps.linkLimits.mediaBytes)
+      throw problems.linkQuota('files');
   }
 
   /** Checks the stored bytes (size, type from the content), makes the thumbnail, marks the media uploaded. */
@@ -130,7 +153,8 @@ export class MediaService {
     if (stat.size !== m.declared_size) await refuse('size', MEDIA_MESSAGES.declared);
     const bytes = await readAll(await files.get(m.object_key), limits.maxBytes);
     const type = sniffImageType(bytes);
-    if (!type || !(limits.types as readonly string[]).includes(type)) await refuse('content_type', MEDIA_MESSAGES.content);
+    if (!type || !(limits.types as readonly string[]).includes(type))
+      await refuse('content_type', MEDIA_MESSAGES.content);
     let thumb: Buffer | undefined;
     try {
       thumb = await sharp(bytes, { limitInputPixels: 100_000_000 })
@@ -150,7 +174,9 @@ export class MediaService {
   private async info(m: MediaRow): Promise<responses.MediaInfo> {
     const pending = await this.store.pendingMedia(m.response_id);
     const url = await this.deps.files.presignGet(m.object_key, { expiresInSeconds: READ_URL_TTL_S });
-    const thumb = m.thumbnail_key ? await this.deps.files.presignGet(m.thumbnail_key, { expiresInSeconds: READ_URL_TTL_S }) : '';
+    const thumb = m.thumbnail_key
+      ? await this.deps.files.presignGet(m.thumbnail_key, { expiresInSeconds: READ_URL_TTL_S })
+      : '';
     return {
       media_id: m.media_id,
       key: m.object_key,

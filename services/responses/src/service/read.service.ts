@@ -32,7 +32,9 @@ export class ReadService {
   private async messages(rows: ResponseRow[]): Promise<responses.Response[]> {
     const ids = rows.map((r) => r.response_id);
     const [children, media] = await Promise.all([this.store.childrenCounts(ids), this.store.pendingMediaMany(ids)]);
-    return rows.map((r) => toMessage(r, { children: children.get(r.response_id) ?? 0, media: media.get(r.response_id) }));
+    return rows.map((r) =>
+      toMessage(r, { children: children.get(r.response_id) ?? 0, media: media.get(r.response_id) }),
+    );
   }
 
   async list(req: responses.ListRequest, ctx: Ctx): Promise<responses.ResponseList> {
@@ -44,7 +46,10 @@ export class ReadService {
 
   async filter(req: responses.FilterRequest, ctx: Ctx): Promise<responses.ResponseList> {
     const a = await this.reader(req.caller, req.project_id, ctx);
-    const filters = parseJsonInput(req.filters_json, filterModel, 'filters', { empty: {}, notJson: 'Send the filters as a JSON object.' });
+    const filters = parseJsonInput(req.filters_json, filterModel, 'filters', {
+      empty: {},
+      notJson: 'Send the filters as a JSON object.',
+    });
     const page = req.page <= 0 ? 1 : req.page;
     const pageSize = req.page_size <= 0 ? RESPONSE_CHUNK_PAGE_SIZE : Math.min(req.page_size, MAX_PAGE_SIZE);
     if (page > 1_000_000) throw problems.invalidFields({ page: ['Invalid page.'] });
@@ -64,7 +69,10 @@ export class ReadService {
     if (req.key.trim() === '') throw problems.invalidFields({ key: ['This field is required.'] });
     // The key is stored as JSON text of the primary-key answer: numbers and text both match.
     const n = Number(req.key);
-    const keys = Number.isFinite(n) && req.key.trim() !== '' ? [JSON.stringify(n), JSON.stringify(req.key)] : [JSON.stringify(req.key)];
+    const keys =
+      Number.isFinite(n) && req.key.trim() !== ''
+        ? [JSON.stringify(n), JSON.stringify(req.key)]
+        : [JSON.stringify(req.key)];
     const rows = (await Promise.all(keys.map((k) => this.store.byLookupKey(req.project_id, req.schema_id, k)))).flat();
     const visible = rows.filter((r) => inScope(a.scope, r));
     return { results: await this.messages(visible), count: visible.length };
@@ -100,7 +108,8 @@ export class ReadService {
     const a = await this.reader(req.caller, req.project_id, ctx);
     const to = req.send_to.trim();
     if (to === '') throw problems.invalidFields({ send_to: ['This field is required.'] });
-    const [me] = (await this.deps.auth.getUsers({ user_ids: [req.caller?.user_id ?? 0], organization_id: 0 }, ctx)).results;
+    const [me] = (await this.deps.auth.getUsers({ user_ids: [req.caller?.user_id ?? 0], organization_id: 0 }, ctx))
+      .results;
     if (!me || me.email.trim().toLowerCase() !== to.toLowerCase()) {
       throw problems.invalidFields({ send_to: ['Open responses can only be mailed to your own address.'] });
     }

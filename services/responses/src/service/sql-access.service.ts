@@ -43,9 +43,27 @@ export class SqlAccessService {
   }
 
   /** SQL-access grants in the workspace's audit log (auth); a failure to record is logged, not thrown. */
-  private async audit(organizationId: number, req: responses.SqlAccessRequest, event: string, details: Record<string, unknown>, ctx: Ctx): Promise<void> {
+  private async audit(
+    organizationId: number,
+    req: responses.SqlAccessRequest,
+    event: string,
+    details: Record<string, unknown>,
+    ctx: Ctx,
+  ): Promise<void> {
     await this.deps.auth
-      .recordAudit({ organization_id: organizationId, actor_user_id: req.caller?.user_id ?? 0, event, target: `project ${req.project_id}`, ip: '', details_json: JSON.stringify(details), id: 0, time: '' }, ctx)
+      .recordAudit(
+        {
+          organization_id: organizationId,
+          actor_user_id: req.caller?.user_id ?? 0,
+          event,
+          target: `project ${req.project_id}`,
+          ip: '',
+          details_json: JSON.stringify(details),
+          id: 0,
+          time: '',
+        },
+        ctx,
+      )
       .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
@@ -53,7 +71,9 @@ export class SqlAccessService {
     const organizationId = await this.owner(req, ctx);
     const list = await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx);
     const forms = await Promise.all(
-      [...list.results].sort((a, b) => a.level - b.level || a.id - b.id).map(async (s) => ({ id: s.id, body: (await this.schemas.get(s.id, ctx)).body })),
+      [...list.results]
+        .sort((a, b) => a.level - b.level || a.id - b.id)
+        .map(async (s) => ({ id: s.id, body: (await this.schemas.get(s.id, ctx)).body })),
     );
     const schema = `sql_p${Math.trunc(req.project_id)}`;
     const view = `${schema}.responses`;
@@ -66,7 +86,9 @@ export class SqlAccessService {
       const [old] = await tx<AccessRow[]>`select * from sql_access where project_id = ${req.project_id}`;
       if (old) await this.dropRole(tx, old.role_name);
       try {
-        await tx.unsafe(`create role ${ident(role)} login password ${literal(password)} nosuperuser nocreatedb nocreaterole noinherit connection limit 10`);
+        await tx.unsafe(
+          `create role ${ident(role)} login password ${literal(password)} nosuperuser nocreatedb nocreaterole noinherit connection limit 10`,
+        );
       } catch (err) {
         if ((err as { code?: string }).code === '42501') throw problems.invalid(SQL_ACCESS_MESSAGES.noRoles);
         throw err;

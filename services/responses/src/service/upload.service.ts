@@ -1,7 +1,18 @@
 // Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import type { responses } from '@fieldwork/proto';
-import { ANSWER_MESSAGES, checkProblems, checkResponse, isAnswered, LIMIT_MESSAGES, lookupAnswers, REQUEST_LIMITS, type Answers, type ResponseData, type SchemaBody } from '@fieldwork/sampler';
+import {
+  ANSWER_MESSAGES,
+  checkProblems,
+  checkResponse,
+  isAnswered,
+  LIMIT_MESSAGES,
+  lookupAnswers,
+  REQUEST_LIMITS,
+  type Answers,
+  type ResponseData,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
   clientTime,
@@ -66,11 +77,14 @@ async function flushPending(tx: Sql, batch: Batch): Promise<void> {
 }
 
 /** Problems by "repeat.itemId" as the field errors of the upload body ("data.0.12"), so a client puts each at its question. */
-const dataErrors = (p: Record<string, string>): Record<string, string[]> => Object.fromEntries(Object.entries(p).map(([k, v]) => [`data.${k}`, [v]]));
+const dataErrors = (p: Record<string, string>): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(p).map(([k, v]) => [`data.${k}`, [v]]));
 
-const savepoint = <T>(tx: Sql, fn: (sp: Sql) => Promise<T>): Promise<T> => (tx as unknown as { savepoint: (f: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint(fn);
+const savepoint = <T>(tx: Sql, fn: (sp: Sql) => Promise<T>): Promise<T> =>
+  (tx as unknown as { savepoint: (f: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint(fn);
 
-const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+const isUniqueViolation = (e: unknown) =>
+  typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
 export class UploadService {
   constructor(
@@ -84,7 +98,9 @@ export class UploadService {
     const access = await this.access.get(req.caller, req.project_id, ctx);
     if (!access.can('collect') && !access.can('edit')) throw problems.forbidden();
     if (access.projectState === 'D') throw problems.invalidProjectId();
-    const reply = await transaction(this.deps.sql, (tx) => this.uploadOne(tx, access, action, req.payload_json, req.project_id, ctx));
+    const reply = await transaction(this.deps.sql, (tx) =>
+      this.uploadOne(tx, access, action, req.payload_json, req.project_id, ctx),
+    );
     if (reply.status === 'stored') this.deps.published();
     return reply;
   }
@@ -109,7 +125,11 @@ export class UploadService {
           return '';
         }
       });
-      const batch: Batch = { stored: await new ResponseStore(tx).forUpdateMany(ids.filter((id) => id !== '')), pending: [], pendingIds: new Set() };
+      const batch: Batch = {
+        stored: await new ResponseStore(tx).forUpdateMany(ids.filter((id) => id !== '')),
+        pending: [],
+        pendingIds: new Set(),
+      };
       const out: responses.ImportRowResult[] = [];
       for (const [i, json] of req.payloads_json.entries()) {
         // A row naming a response still waiting (or a parent that may be) sees it stored first.
@@ -119,7 +139,10 @@ export class UploadService {
           out.push({ status: reply.status, errors_json: '' });
         } catch (err) {
           if (!isProblem(err) || err.status >= 500) throw err;
-          out.push({ status: 'failed', errors_json: JSON.stringify(err.fields ?? { non_field_errors: [err.message] }) });
+          out.push({
+            status: 'failed',
+            errors_json: JSON.stringify(err.fields ?? { non_field_errors: [err.message] }),
+          });
         }
       }
       await flushPending(tx, batch);
@@ -134,15 +157,25 @@ export class UploadService {
     return a as UploadAction;
   }
 
-  private async uploadOne(tx: Sql, access: ResponseAccess, action: UploadAction, payloadJson: string, projectId: number, ctx: Ctx, batch?: Batch): Promise<responses.UploadReply> {
+  private async uploadOne(
+    tx: Sql,
+    access: ResponseAccess,
+    action: UploadAction,
+    payloadJson: string,
+    projectId: number,
+    ctx: Ctx,
+    batch?: Batch,
+  ): Promise<responses.UploadReply> {
     const req = { project_id: projectId };
     const p = this.parse(payloadJson, req.project_id);
     // Only a refusal from the forms service means there is no such form; an outage stays a 5xx, which clients retry.
     const schema = await this.schemas.get(p.sampler_schema, ctx).catch((err: unknown) => {
-      if (isProblem(err) && err.status < 500) throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
+      if (isProblem(err) && err.status < 500)
+        throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
       throw err;
     });
-    if (schema.doc.project_id !== req.project_id) throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
+    if (schema.doc.project_id !== req.project_id)
+      throw problems.invalidFields({ sampler_schema: [UPLOAD_MESSAGES.schema] });
     if (!responseIdFits(p.response_id, req.project_id, p.sampler_schema)) {
       throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.responseId(req.project_id, p.sampler_schema)] });
     }
@@ -151,16 +184,25 @@ export class UploadService {
     // placement and hierarchy are the server's, and nothing happened before the link existed.
     if (access.anonymous) {
       const said = SERVER_FIELDS.filter((k) => p[k] !== undefined && p[k] !== null);
-      if (said.length > 0) throw problems.invalidFields(Object.fromEntries(said.map((k) => [k, [UPLOAD_MESSAGES.serverField]])));
+      if (said.length > 0)
+        throw problems.invalidFields(Object.fromEntries(said.map((k) => [k, [UPLOAD_MESSAGES.serverField]])));
     }
     const now = new Date();
     const timeUpdated = clientTime(p.time_updated, now);
     const timeCreated = clientTime(p.time_created, now);
-    const floor = access.anonymous && access.linkCreated !== '' ? new Date(access.linkCreated).getTime() - CLOCK_SKEW_MS : undefined;
+    const floor =
+      access.anonymous && access.linkCreated !== ''
+        ? new Date(access.linkCreated).getTime() - CLOCK_SKEW_MS
+        : undefined;
     if (floor !== undefined) {
-      const times = { time_created: timeCreated, time_updated: timeUpdated, time_completed: clientTime(p.time_completed, now) };
+      const times = {
+        time_created: timeCreated,
+        time_updated: timeUpdated,
+        time_completed: clientTime(p.time_completed, now),
+      };
       const early = Object.entries(times).filter(([, t]) => t !== undefined && t.getTime() < floor);
-      if (early.length > 0) throw problems.invalidFields(Object.fromEntries(early.map(([k]) => [k, [UPLOAD_MESSAGES.beforeLink]])));
+      if (early.length > 0)
+        throw problems.invalidFields(Object.fromEntries(early.map(([k]) => [k, [UPLOAD_MESSAGES.beforeLink]])));
     }
 
     const store = new ResponseStore(tx);
@@ -188,21 +230,29 @@ export class UploadService {
 
     {
       const stored = batch ? batch.stored.get(p.response_id) : await store.forUpdate(p.response_id);
-      if (stored && stored.project_id !== req.project_id) throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+      if (stored && stored.project_id !== req.project_id)
+        throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
       const closed = stateRefusal(access.projectState, !stored, access.can('editCompleted'));
       if (closed === 'deleted') throw problems.invalidProjectId();
       if (closed === 'finalized') throw problems.invalid(UPLOAD_MESSAGES.finalized);
-      if (access.anonymous && !stored && (await store.linkUsage(access.surveyId)).responses >= this.deps.linkLimits.responses) throw problems.linkQuota('responses');
+      if (
+        access.anonymous &&
+        !stored &&
+        (await store.linkUsage(access.surveyId)).responses >= this.deps.linkLimits.responses
+      )
+        throw problems.linkQuota('responses');
       // A file answer names a file of this project (people) or one asked for this response through this link
       // (respondents): never another project's object, which an export would sign a download link for. Imports
       // carry the keys of the export they come from (projectLevelIngestion).
-      if (hasMedia && !batch) await this.checkMedia(store, access, p.response_id, req.project_id, schema.body, checked.data, stored?.data);
+      if (hasMedia && !batch)
+        await this.checkMedia(store, access, p.response_id, req.project_id, schema.body, checked.data, stored?.data);
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
       const validity = checked.record;
 
       const completed = action === 'complete' ? true : action === 'uncomplete' ? false : (stored?.completed ?? false);
-      if (action === 'complete' && !validity.valid) throw problems.invalidFields({ non_field_errors: [validity.message], ...dataErrors(checkProblems(checked)) });
+      if (action === 'complete' && !validity.valid)
+        throw problems.invalidFields({ non_field_errors: [validity.message], ...dataErrors(checkProblems(checked)) });
       const lookup = lookupAnswers(schema.body, answers);
       const geotag = p.geotag ? toGeotag(p.geotag, now) : (stored?.geotag ?? null);
       const incoming: NewResponse = {
@@ -224,14 +274,20 @@ export class UploadService {
         ancestors: parent ? [...parent.ancestors, parent.response_id] : [],
         response_referenced_id: p.response_referenced_id ?? stored?.response_referenced_id ?? null,
         geotag,
-        geotag_history: p.geotag ? nextHistory(stored?.geotag_history ?? [], geotag ?? undefined) : (stored?.geotag_history ?? []),
+        geotag_history: p.geotag
+          ? nextHistory(stored?.geotag_history ?? [], geotag ?? undefined)
+          : (stored?.geotag_history ?? []),
         lookup_key: level === 0 && isAnswered(lookup.key) ? JSON.stringify(lookup.key) : null,
         lookup_answers: lookup.lookups,
         display_name: Object.values(lookup.lookups).map(String).join(' ').slice(0, 200),
         schema_level: level,
         time_created: stored?.time_created ?? timeCreated,
         time_updated: timeUpdated,
-        time_completed: completed ? (stored?.completed ? stored.time_completed : (clientTime(p.time_completed, now) ?? now)) : null,
+        time_completed: completed
+          ? stored?.completed
+            ? stored.time_completed
+            : (clientTime(p.time_completed, now) ?? now)
+          : null,
         data: checked.data,
         survey_id: stored ? stored.survey_id : access.anonymous ? access.surveyId : null,
       };
@@ -254,7 +310,10 @@ export class UploadService {
       const write = (st: ResponseStore) => (stored ? st.update(stored.id, incoming) : st.insert(incoming));
       try {
         // In a batch, a refused write must not end the transaction: a savepoint, only when a unique key may refuse.
-        row = batch && incoming.lookup_key !== null ? await savepoint(tx, (sp) => write(new ResponseStore(sp))) : await write(store);
+        row =
+          batch && incoming.lookup_key !== null
+            ? await savepoint(tx, (sp) => write(new ResponseStore(sp)))
+            : await write(store);
       } catch (e) {
         if (isUniqueViolation(e)) throw problems.alreadyExists(UPLOAD_MESSAGES.duplicateKey);
         throw e;
@@ -271,16 +330,27 @@ export class UploadService {
    * place, else the caller's own site, group and team. A site other than the caller's own takes no group or team
    * unless they are sent.
    */
-  private placement(access: ResponseAccess, p: UploadPayload, stored: ResponseRow | undefined): Pick<NewResponse, 'site_id' | 'group_id' | 'team_id'> {
+  private placement(
+    access: ResponseAccess,
+    p: UploadPayload,
+    stored: ResponseRow | undefined,
+  ): Pick<NewResponse, 'site_id' | 'group_id' | 'team_id'> {
     // 0 and null both mean "not said".
     const sent = p.site || null;
-    if (sent !== null && sent !== stored?.site_id && !access.collectSites.includes(sent)) throw problems.invalidFields({ site: [UPLOAD_MESSAGES.site] });
+    if (sent !== null && sent !== stored?.site_id && !access.collectSites.includes(sent))
+      throw problems.invalidFields({ site: [UPLOAD_MESSAGES.site] });
     const site = sent ?? stored?.site_id ?? (access.placement.site || null);
     const own = site !== null && site === access.placement.site;
     return {
       site_id: site,
-      group_id: p.group ?? (stored && stored.site_id === site ? stored.group_id : null) ?? (own ? access.placement.group || null : null),
-      team_id: p.team ?? (stored && stored.site_id === site ? stored.team_id : null) ?? (own ? access.placement.team || null : null),
+      group_id:
+        p.group ??
+        (stored && stored.site_id === site ? stored.group_id : null) ??
+        (own ? access.placement.group || null : null),
+      team_id:
+        p.team ??
+        (stored && stored.site_id === site ? stored.team_id : null) ??
+        (own ? access.placement.team || null : null),
     };
   }
 
@@ -291,7 +361,8 @@ export class UploadService {
     } catch {
       throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
     }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
     const parsed = uploadPayload.safeParse({ project: projectId, ...raw });
     if (!parsed.success) throw problems.invalidFields(fieldErrorsOf(parsed.error.issues));
     if (parsed.data.project !== projectId) throw problems.invalidFields({ project: [UPLOAD_MESSAGES.project] });
@@ -302,14 +373,20 @@ export class UploadService {
   }
 
   /** The parent response of a lower-level form (hierarchical projects): in the project, one level above. */
-  private async parent(store: ResponseStore, p: UploadPayload, level: number, projectId: number): Promise<ResponseRow | undefined> {
+  private async parent(
+    store: ResponseStore,
+    p: UploadPayload,
+    level: number,
+    projectId: number,
+  ): Promise<ResponseRow | undefined> {
     if (level === 0) {
       if (p.parent_id) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.noParent] });
       return undefined;
     }
     if (!p.parent_id) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentRequired] });
     const parent = await store.byResponseId(p.parent_id);
-    if (!parent || parent.project_id !== projectId) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentMissing] });
+    if (!parent || parent.project_id !== projectId)
+      throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentMissing] });
     if (parent.schema_level !== level - 1) throw problems.invalidFields({ parent_id: [UPLOAD_MESSAGES.parentLevel] });
     return parent;
   }
@@ -321,11 +398,19 @@ export class UploadService {
    */
   private async mayChange(access: ResponseAccess, stored: ResponseRow, next: NewResponse, ctx: Ctx): Promise<void> {
     const creator = access.anonymous
-      ? stored.anonymous && stored.survey_id === access.surveyId && stored.device_id !== '' && stored.device_id === next.device_id
+      ? stored.anonymous &&
+        stored.survey_id === access.surveyId &&
+        stored.device_id !== '' &&
+        stored.device_id === next.device_id
       : stored.user_id === access.userId;
     if (!creator && !access.can('editCompleted')) throw problems.forbidden();
     if (stored.deleted !== next.deleted && !access.can('delete')) throw problems.forbidden();
-    if (!creator && (stored.completed !== next.completed || stored.archived !== next.archived) && !access.can('changeStatus')) throw problems.forbidden();
+    if (
+      !creator &&
+      (stored.completed !== next.completed || stored.archived !== next.archived) &&
+      !access.can('changeStatus')
+    )
+      throw problems.forbidden();
     if (stored.locked || stored.locked !== next.locked) {
       if (!creator && !(await this.isMobileManager(access, ctx))) {
         throw problems.invalid(stored.locked !== next.locked ? UPLOAD_MESSAGES.lock : UPLOAD_MESSAGES.locked);
@@ -334,15 +419,27 @@ export class UploadService {
   }
 
   /** Refuses file answers (new or changed) that are not this project's files, or for a respondent not this response's own. */
-  private async checkMedia(store: ResponseStore, access: ResponseAccess, responseId: string, projectId: number, body: SchemaBody, data: ResponseData, before: ResponseData | undefined): Promise<void> {
-    const mine = access.anonymous ? (await store.mediaOf(responseId)).filter((m) => m.survey_id === access.surveyId && m.project_id === projectId) : [];
+  private async checkMedia(
+    store: ResponseStore,
+    access: ResponseAccess,
+    responseId: string,
+    projectId: number,
+    body: SchemaBody,
+    data: ResponseData,
+    before: ResponseData | undefined,
+  ): Promise<void> {
+    const mine = access.anonymous
+      ? (await store.mediaOf(responseId)).filter((m) => m.survey_id === access.surveyId && m.project_id === projectId)
+      : [];
     const bad: Record<string, string[]> = {};
     for (const [repeat, answers] of Object.entries(data)) {
       for (const [id, value] of Object.entries(answers)) {
         const type = body.entities.items[id]?.type;
         if ((type !== 'image' && type !== 'signature') || value === before?.[repeat]?.[id]) continue;
         const folder = `${type === 'image' ? 'images' : 'signatures'}/${projectId}/`;
-        const ok = typeof value === 'string' && (access.anonymous ? mine.some((m) => m.object_key === value && m.kind === type) : value.startsWith(folder));
+        const ok =
+          typeof value === 'string' &&
+          (access.anonymous ? mine.some((m) => m.object_key === value && m.kind === type) : value.startsWith(folder));
         if (!ok) bad[`data.${repeat}.${id}`] = [ANSWER_MESSAGES.media];
       }
     }
@@ -351,7 +448,10 @@ export class UploadService {
 
   private async isMobileManager(access: ResponseAccess, ctx: Ctx): Promise<boolean> {
     if (access.anonymous) return false;
-    const users = await this.deps.auth.getUsers({ user_ids: [access.userId], organization_id: access.organizationId }, ctx);
+    const users = await this.deps.auth.getUsers(
+      { user_ids: [access.userId], organization_id: access.organizationId },
+      ctx,
+    );
     return users.results.some((u) => u.id === access.userId && u.is_mobilemanager);
   }
 }

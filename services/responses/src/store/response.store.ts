@@ -76,9 +76,36 @@ export interface MediaRow {
 }
 
 const COLUMNS = [
-  'response_id', 'project_id', 'schema_id', 'user_id', 'email', 'anonymous', 'site_id', 'group_id', 'team_id', 'device_id', 'completed',
-  'deleted', 'locked', 'is_valid', 'is_marker', 'archived', 'parent_id', 'ancestors', 'response_referenced_id', 'geotag', 'geotag_history',
-  'lookup_key', 'lookup_answers', 'display_name', 'schema_level', 'time_created', 'time_updated', 'time_completed', 'data', 'survey_id',
+  'response_id',
+  'project_id',
+  'schema_id',
+  'user_id',
+  'email',
+  'anonymous',
+  'site_id',
+  'group_id',
+  'team_id',
+  'device_id',
+  'completed',
+  'deleted',
+  'locked',
+  'is_valid',
+  'is_marker',
+  'archived',
+  'parent_id',
+  'ancestors',
+  'response_referenced_id',
+  'geotag',
+  'geotag_history',
+  'lookup_key',
+  'lookup_answers',
+  'display_name',
+  'schema_level',
+  'time_created',
+  'time_updated',
+  'time_completed',
+  'data',
+  'survey_id',
 ] as const;
 
 export class ResponseStore {
@@ -95,7 +122,13 @@ export class ResponseStore {
   }
 
   /** Live responses of a project (or one schema) with an id above the cursor, in id order (keyset paging). */
-  exportPage(projectId: number, schemaId: number, afterId: number, limit: number, profile = ''): Promise<ResponseRow[]> {
+  exportPage(
+    projectId: number,
+    schemaId: number,
+    afterId: number,
+    limit: number,
+    profile = '',
+  ): Promise<ResponseRow[]> {
     return this.sql<ResponseRow[]>`
       select * from responses
       where project_id = ${projectId} and id > ${afterId} and not deleted ${schemaId > 0 ? this.sql`and schema_id = ${schemaId}` : this.sql``}
@@ -112,7 +145,9 @@ export class ResponseStore {
   /** Stored responses by response id, locked for this transaction (an import batch reads them at once). */
   async forUpdateMany(responseIds: string[]): Promise<Map<string, ResponseRow>> {
     if (responseIds.length === 0) return new Map();
-    const rows = await this.sql<ResponseRow[]>`select * from responses where response_id = any(${responseIds}) order by id for update`;
+    const rows = await this.sql<
+      ResponseRow[]
+    >`select * from responses where response_id = any(${responseIds}) order by id for update`;
     return new Map(rows.map((r) => [r.response_id, r]));
   }
 
@@ -145,7 +180,12 @@ export class ResponseStore {
 
   async addOutboxMany(items: { row: ResponseRow; payload: unknown }[]): Promise<void> {
     if (items.length === 0) return;
-    const values = items.map(({ row, payload }) => ({ response_id: row.response_id, project_id: row.project_id, version: row.version, payload: this.sql.json(payload as never) }));
+    const values = items.map(({ row, payload }) => ({
+      response_id: row.response_id,
+      project_id: row.project_id,
+      version: row.version,
+      payload: this.sql.json(payload as never),
+    }));
     await this.sql`insert into response_outbox ${this.sql(values as never)}`;
   }
 
@@ -174,23 +214,38 @@ export class ResponseStore {
   }
 
   /** The filtered chunk: a page of responses matching the filter model, newest first, and how many match. */
-  async filter(projectId: number, scope: Scope, schemaId: number, f: FilterModel, page: number, pageSize: number): Promise<{ rows: ResponseRow[]; count: number }> {
+  async filter(
+    projectId: number,
+    scope: Scope,
+    schemaId: number,
+    f: FilterModel,
+    page: number,
+    pageSize: number,
+  ): Promise<{ rows: ResponseRow[]; count: number }> {
     const sql = this.sql;
     const parts = [sql`project_id = ${projectId}`, this.scope(scope)];
     if (schemaId > 0) parts.push(sql`schema_id = ${schemaId}`);
     if (!f.showDeleted) parts.push(sql`not deleted`);
     if (f.showOnlyCompleted || f.status === 'completed') parts.push(sql`completed`);
     if (f.status === 'open') parts.push(sql`not completed`);
-    for (const [column, value] of [['user_id', f.collector], ['group_id', f.group], ['team_id', f.team], ['site_id', f.site]] as const) {
+    for (const [column, value] of [
+      ['user_id', f.collector],
+      ['group_id', f.group],
+      ['team_id', f.team],
+      ['site_id', f.site],
+    ] as const) {
       const list = idList(value);
       if (list.length > 0) parts.push(sql`${sql(column)} = any(${list})`);
     }
     const createdBy = idList(f.createdBy);
     if (createdBy.length > 0) parts.push(sql`user_id = any(${createdBy})`);
     for (const r of f.date_ranges) {
-      const column = r.entity === 'response' ? sql`${sql(r.dateType)}` : sql`(data->'0'->>${String(r.entity)})::timestamptz`;
-      if (r.startDateTime !== null && r.startDateTime !== undefined) parts.push(sql`${column} >= to_timestamp(${r.startDateTime})`);
-      if (r.endDateTime !== null && r.endDateTime !== undefined) parts.push(sql`${column} <= to_timestamp(${r.endDateTime})`);
+      const column =
+        r.entity === 'response' ? sql`${sql(r.dateType)}` : sql`(data->'0'->>${String(r.entity)})::timestamptz`;
+      if (r.startDateTime !== null && r.startDateTime !== undefined)
+        parts.push(sql`${column} >= to_timestamp(${r.startDateTime})`);
+      if (r.endDateTime !== null && r.endDateTime !== undefined)
+        parts.push(sql`${column} <= to_timestamp(${r.endDateTime})`);
     }
     for (const q of f.filters) {
       const key = String(q.question);
@@ -199,20 +254,35 @@ export class ResponseStore {
       if (Array.isArray(value) || q.operator === 'in') {
         // Choices: the answer (a list of choice ids) holds one of the values.
         const wanted = (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isFinite);
-        parts.push(sql`exists (select 1 from jsonb_array_elements(case jsonb_typeof(data->'0'->${key}) when 'array' then data->'0'->${key} else jsonb_build_array(data->'0'->${key}) end) e where (e #>> '{}')::numeric = any(${wanted}))`);
+        parts.push(
+          sql`exists (select 1 from jsonb_array_elements(case jsonb_typeof(data->'0'->${key}) when 'array' then data->'0'->${key} else jsonb_build_array(data->'0'->${key}) end) e where (e #>> '{}')::numeric = any(${wanted}))`,
+        );
         continue;
       }
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+            ? Number(value)
+            : undefined;
       const numeric = sql`(case when jsonb_typeof(data->'0'->${key}) = 'number' then ${text}::numeric end)`;
       switch (q.operator) {
         case 'contains':
           parts.push(sql`${text} ilike ${'%' + String(value).replace(/[\\%_]/g, '\\$&') + '%'}`);
           break;
         case '==':
-          parts.push(n !== undefined ? sql`(${numeric} = ${n} or data->'0'->${key} @> ${sql.json([n] as never)})` : sql`lower(${text}) = lower(${String(value)})`);
+          parts.push(
+            n !== undefined
+              ? sql`(${numeric} = ${n} or data->'0'->${key} @> ${sql.json([n] as never)})`
+              : sql`lower(${text}) = lower(${String(value)})`,
+          );
           break;
         case '!=':
-          parts.push(n !== undefined ? sql`(${numeric} is distinct from ${n})` : sql`lower(coalesce(${text}, '')) <> lower(${String(value)})`);
+          parts.push(
+            n !== undefined
+              ? sql`(${numeric} is distinct from ${n})`
+              : sql`lower(coalesce(${text}, '')) <> lower(${String(value)})`,
+          );
           break;
         default: {
           const op = sql.unsafe(q.operator);
@@ -261,7 +331,8 @@ export class ResponseStore {
   }
 
   async markMediaUploaded(mediaId: string, size: number, thumbnailKey: string | null): Promise<void> {
-    await this.sql`update media set status = 'uploaded', size = ${size}, thumbnail_key = ${thumbnailKey}, uploaded_at = now() where media_id = ${mediaId}`;
+    await this
+      .sql`update media set status = 'uploaded', size = ${size}, thumbnail_key = ${thumbnailKey}, uploaded_at = now() where media_id = ${mediaId}`;
   }
 
   /** The media asked for a response (its files, pending or uploaded). */
@@ -296,7 +367,10 @@ export class ResponseStore {
   async pendingMedia(responseId: string): Promise<{ image: number; signature: number }> {
     const rows = await this.sql<{ kind: 'image' | 'signature'; n: number }[]>`
       select kind, count(*)::int as n from media where response_id = ${responseId} and status = 'pending' group by kind`;
-    return { image: rows.find((r) => r.kind === 'image')?.n ?? 0, signature: rows.find((r) => r.kind === 'signature')?.n ?? 0 };
+    return {
+      image: rows.find((r) => r.kind === 'image')?.n ?? 0,
+      signature: rows.find((r) => r.kind === 'signature')?.n ?? 0,
+    };
   }
 
   async pendingMediaMany(responseIds: string[]): Promise<Map<string, { image: number; signature: number }>> {
@@ -316,14 +390,22 @@ export class ResponseStore {
   // Outbox.
 
   /** Publishes unpublished outbox rows in id order with `publish`, skipping rows another replica holds. */
-  async drainOutbox(publish: (rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[]) => Promise<number[]>, limit: number): Promise<number> {
+  async drainOutbox(
+    publish: (
+      rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[],
+    ) => Promise<number[]>,
+    limit: number,
+  ): Promise<number> {
     return this.sql.begin(async (tx) => {
-      const rows = await tx<{ id: number; response_id: string; project_id: number; version: number; payload: unknown }[]>`
+      const rows = await tx<
+        { id: number; response_id: string; project_id: number; version: number; payload: unknown }[]
+      >`
         select id, response_id, project_id, version, payload from response_outbox
         where published_at is null order by id limit ${limit} for update skip locked`;
       if (rows.length === 0) return 0;
       const done = await publish(rows);
-      if (done.length > 0) await tx`update response_outbox set published_at = now(), attempts = attempts + 1 where id = any(${done})`;
+      if (done.length > 0)
+        await tx`update response_outbox set published_at = now(), attempts = attempts + 1 where id = any(${done})`;
       const failed = rows.map((r) => r.id).filter((id) => !done.includes(id));
       if (failed.length > 0) await tx`update response_outbox set attempts = attempts + 1 where id = any(${failed})`;
       return done.length;
@@ -337,7 +419,9 @@ export class ResponseStore {
    */
   async pruneOutbox(retentionHours: number, limit: number): Promise<number> {
     return this.sql.begin(async (tx) => {
-      const [lock] = await tx<{ ok: boolean }[]>`select pg_try_advisory_xact_lock(hashtext('fieldwork.response_outbox.prune')) as ok`;
+      const [lock] = await tx<
+        { ok: boolean }[]
+      >`select pg_try_advisory_xact_lock(hashtext('fieldwork.response_outbox.prune')) as ok`;
       if (!lock!.ok) return 0;
       const gone = await tx`
         delete from response_outbox where id in (
@@ -351,7 +435,9 @@ export class ResponseStore {
   }
 
   async unpublishedCount(): Promise<number> {
-    const [row] = await this.sql<{ n: number }[]>`select count(*)::int as n from response_outbox where published_at is null`;
+    const [row] = await this.sql<
+      { n: number }[]
+    >`select count(*)::int as n from response_outbox where published_at is null`;
     return row!.n;
   }
 }

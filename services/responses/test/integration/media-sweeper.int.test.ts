@@ -42,14 +42,18 @@ describe('media sweeper', () => {
     const done = await media('done', 'uploaded', 90);
     const sweeper = startMediaSweeper({ store: new ResponseStore(sql), files, log, ttlSeconds: 3600, everyMs: 50 });
     try {
-      await expect.poll(async () => (await sql`select 1 from media where object_key = ${stale}`).length, { timeout: 5000 }).toBe(0);
+      await expect
+        .poll(async () => (await sql`select 1 from media where object_key = ${stale}`).length, { timeout: 5000 })
+        .toBe(0);
     } finally {
       await sweeper.stop();
     }
     expect(await files.stat(stale)).toBeUndefined();
     expect(await files.stat(recent)).toBeDefined();
     expect(await files.stat(done)).toBeDefined();
-    expect((await sql<{ filename: string }[]>`select filename from media order by filename`).map((r) => r.filename)).toEqual(['done', 'recent']);
+    expect(
+      (await sql<{ filename: string }[]>`select filename from media order by filename`).map((r) => r.filename),
+    ).toEqual(['done', 'recent']);
     // What a link asked for counts against its quota until it goes.
     expect(await new ResponseStore(sql).linkUsage(7)).toEqual({ responses: 0, mediaBytes: 20 });
   });

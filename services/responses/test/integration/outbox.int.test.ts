@@ -12,7 +12,11 @@ let store: ResponseStore;
 beforeAll(async () => {
   infra = await testInfra();
   sql = createPool(infra.databaseUrl, { schema: 'responses', appName: 'outbox-test' });
-  await migrate(sql, { schema: 'responses', dir: new URL('../../migrations', import.meta.url).pathname, log: createLogger('test', 'silent') });
+  await migrate(sql, {
+    schema: 'responses',
+    dir: new URL('../../migrations', import.meta.url).pathname,
+    log: createLogger('test', 'silent'),
+  });
   store = new ResponseStore(sql);
 });
 
@@ -30,7 +34,11 @@ async function event(responseId: string, version: number, publishedHoursAgo?: nu
 }
 
 const left = async () =>
-  (await sql<{ response_id: string; version: number }[]>`select response_id, version from response_outbox order by response_id, version`).map((r) => `${r.response_id}:${r.version}`);
+  (
+    await sql<
+      { response_id: string; version: number }[]
+    >`select response_id, version from response_outbox order by response_id, version`
+  ).map((r) => `${r.response_id}:${r.version}`);
 
 describe('outbox pruning', () => {
   it('deletes superseded published events past the retention and keeps the latest, unpublished and recent ones', async () => {
@@ -44,7 +52,15 @@ describe('outbox pruning', () => {
     await event('1-1-unpublished', 2); // never published: both stay
 
     expect(await store.pruneOutbox(168, 10_000)).toBe(3);
-    expect(await left()).toEqual(['1-1-old:3', '1-1-pending:2', '1-1-recent:1', '1-1-recent:2', '1-1-single:1', '1-1-unpublished:1', '1-1-unpublished:2']);
+    expect(await left()).toEqual([
+      '1-1-old:3',
+      '1-1-pending:2',
+      '1-1-recent:1',
+      '1-1-recent:2',
+      '1-1-single:1',
+      '1-1-unpublished:1',
+      '1-1-unpublished:2',
+    ]);
     expect(await store.pruneOutbox(168, 10_000)).toBe(0);
     expect(await store.unpublishedCount()).toBe(3);
   });

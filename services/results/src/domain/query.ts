@@ -26,12 +26,22 @@ export interface NumberStats {
 }
 
 /** The statistics of a number question from ClickHouse's aggregates, with the confidence intervals of the mean. */
-export function numberStats(r: { count: string | number; sum: number | null; avg: number | null; min: number | null; max: number | null; stddev: number | null; var: number | null; q: number[] }): NumberStats {
+export function numberStats(r: {
+  count: string | number;
+  sum: number | null;
+  avg: number | null;
+  min: number | null;
+  max: number | null;
+  stddev: number | null;
+  var: number | null;
+  q: number[];
+}): NumberStats {
   const count = Number(r.count);
   const finite = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
   const avg = count > 0 ? finite(r.avg) : null;
   const sd = count > 1 ? finite(r.stddev) : null;
-  const ci = (z: number): [number, number] | null => (avg !== null && sd !== null ? [avg - (z * sd) / Math.sqrt(count), avg + (z * sd) / Math.sqrt(count)] : null);
+  const ci = (z: number): [number, number] | null =>
+    avg !== null && sd !== null ? [avg - (z * sd) / Math.sqrt(count), avg + (z * sd) / Math.sqrt(count)] : null;
   return {
     count,
     sum: count > 0 ? (finite(r.sum) ?? 0) : 0,
@@ -47,7 +57,21 @@ export function numberStats(r: { count: string | number; sum: number | null; avg
 }
 
 /** Periods of trend series and date comparisons (spec 001 §9: microseconds to millennium). */
-export const PERIODS = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'decade', 'century', 'millennium'] as const;
+export const PERIODS = [
+  'microsecond',
+  'millisecond',
+  'second',
+  'minute',
+  'hour',
+  'day',
+  'week',
+  'month',
+  'quarter',
+  'year',
+  'decade',
+  'century',
+  'millennium',
+] as const;
 export type Period = (typeof PERIODS)[number];
 
 export const COMPARE_BY = ['site', 'group', 'team', 'collector', 'question', 'period'] as const;

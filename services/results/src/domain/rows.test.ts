@@ -19,14 +19,26 @@ const event: ResponseEvent = {
   time_updated: '2026-01-02T03:04:06.000Z',
   time_completed: null,
   time_uploaded: '2026-01-02T03:04:07.000Z',
-  data: { '0': { 10: 4.5, 11: [7, 8], 12: 'hello', 13: '2026-05-01', 14: { type: 'Point', coordinates: [1, 2] }, 15: '' } },
+  data: {
+    '0': { 10: 4.5, 11: [7, 8], 12: 'hello', 13: '2026-05-01', 14: { type: 'Point', coordinates: [1, 2] }, 15: '' },
+  },
   removed: ['0.16'],
 };
 
 describe('rows of a response event', () => {
   it('puts each answer in the columns of its kind, with the response fields', () => {
     const { response, answers } = rowsOf(event);
-    expect(response).toMatchObject({ response_id: '1-2-3-d-1', version: 2, user_id: 3, site_id: 4, group_id: 0, completed: 1, lng: 2.35, lat: 48.85, time_created: '2026-01-02 03:04:05.678' });
+    expect(response).toMatchObject({
+      response_id: '1-2-3-d-1',
+      version: 2,
+      user_id: 3,
+      site_id: 4,
+      group_id: 0,
+      completed: 1,
+      lng: 2.35,
+      lat: 48.85,
+      time_created: '2026-01-02 03:04:05.678',
+    });
     expect(answers.map((a) => [a.item_id, a.num, a.choices, a.text, a.date, a.lng, a.removed])).toEqual([
       [10, 4.5, [], '', null, null, 0],
       [11, null, [7, 8], '', null, null, 0],

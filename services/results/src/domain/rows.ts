@@ -47,7 +47,8 @@ export function answerValue(v: unknown): AnswerValue {
     out.text = v;
     if (DATE.test(v)) out.date = v;
   } else if (typeof v === 'boolean') out.num = v ? 1 : 0;
-  else if (Array.isArray(v)) out.choices = v.filter((c): c is number => typeof c === 'number' && Number.isInteger(c) && c >= 0);
+  else if (Array.isArray(v))
+    out.choices = v.filter((c): c is number => typeof c === 'number' && Number.isInteger(c) && c >= 0);
   else if (typeof v === 'object' && v !== null) {
     const c = (v as { coordinates?: unknown }).coordinates;
     if (Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number') {
@@ -76,7 +77,13 @@ export function rowsOf(e: ResponseEvent) {
     time_uploaded: chTime(e.time_uploaded),
   };
   const point = e.geotag?.coordinates;
-  const response = { ...common, archived: e.archived ? 1 : 0, parent_id: e.parent_id ?? '', lng: point?.[0] ?? null, lat: point?.[1] ?? null };
+  const response = {
+    ...common,
+    archived: e.archived ? 1 : 0,
+    parent_id: e.parent_id ?? '',
+    lng: point?.[0] ?? null,
+    lat: point?.[1] ?? null,
+  };
   const answers: (typeof common & AnswerValue & { item_id: number; repeat: number; removed: number })[] = [];
   for (const [repeat, values] of Object.entries(e.data)) {
     for (const [item, v] of Object.entries(values)) {

@@ -35,7 +35,9 @@ export class ChdbEngine implements Engine {
 
   async query<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
     const r = await this.serial(() =>
-      Object.keys(params).length > 0 ? this.reader.queryBindAsync(sql, params, { format: 'JSONEachRow' }) : this.reader.queryAsync(sql, { format: 'JSONEachRow' }),
+      Object.keys(params).length > 0
+        ? this.reader.queryBindAsync(sql, params, { format: 'JSONEachRow' })
+        : this.reader.queryAsync(sql, { format: 'JSONEachRow' }),
     );
     return rows<T>(r.text());
   }

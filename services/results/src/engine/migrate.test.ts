@@ -15,8 +15,12 @@ describe('ClickHouse migrations on a cluster', () => {
     const responses = out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.responses/.test(s));
     expect(responses).toHaveLength(2);
     expect(responses[0]).toMatch(/^CREATE TABLE IF NOT EXISTS fw\.responses_local ON CLUSTER main \(/);
-    expect(responses[0]).toMatch(/ENGINE = ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/responses', '\{replica\}', version\)\nORDER BY \(project_id, schema_id, response_id\)$/);
-    expect(responses[1]).toBe('CREATE TABLE IF NOT EXISTS fw.responses ON CLUSTER main AS fw.responses_local ENGINE = Distributed(main, fw, responses_local, cityHash64(project_id))');
+    expect(responses[0]).toMatch(
+      /ENGINE = ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/responses', '\{replica\}', version\)\nORDER BY \(project_id, schema_id, response_id\)$/,
+    );
+    expect(responses[1]).toBe(
+      'CREATE TABLE IF NOT EXISTS fw.responses ON CLUSTER main AS fw.responses_local ENGINE = Distributed(main, fw, responses_local, cityHash64(project_id))',
+    );
     expect(out.filter((s) => s.startsWith('CREATE TABLE IF NOT EXISTS fw.answers'))).toHaveLength(2);
     expect(out.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([
       "ALTER TABLE fw.responses_local ON CLUSTER main ADD COLUMN IF NOT EXISTS ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)",

@@ -25,7 +25,10 @@ export function clusterStatements(stmts: string[], cluster: string, db: string):
   const on = `ON CLUSTER ${quoteIdent(cluster)}`;
   const out: string[] = [];
   for (const s of stmts) {
-    const create = /^CREATE TABLE IF NOT EXISTS (\S+)\.(\w+)\s*\(([\s\S]*)\)\s*ENGINE\s*=\s*ReplacingMergeTree\((\w*)\)([\s\S]*)$/i.exec(s);
+    const create =
+      /^CREATE TABLE IF NOT EXISTS (\S+)\.(\w+)\s*\(([\s\S]*)\)\s*ENGINE\s*=\s*ReplacingMergeTree\((\w*)\)([\s\S]*)$/i.exec(
+        s,
+      );
     const alter = /^ALTER TABLE (\S+)\.(\w+)\s+([\s\S]*)$/i.exec(s);
     if (create) {
       const [, database, table, columns, version, rest] = create;
@@ -35,7 +38,10 @@ export function clusterStatements(stmts: string[], cluster: string, db: string):
       );
     } else if (alter) {
       const [, database, table, change] = alter;
-      out.push(`ALTER TABLE ${database}.${table}_local ${on} ${change}`, `ALTER TABLE ${database}.${table} ${on} ${change}`);
+      out.push(
+        `ALTER TABLE ${database}.${table}_local ${on} ${change}`,
+        `ALTER TABLE ${database}.${table} ${on} ${change}`,
+      );
     } else {
       out.push(s);
     }
@@ -45,11 +51,21 @@ export function clusterStatements(stmts: string[], cluster: string, db: string):
 
 const quoteIdent = (s: string) => (/^\w+$/.test(s) ? s : `\`${s.replace(/`/g, '')}\``);
 
-export async function migrateClickhouse(engine: Engine, db: string, log: Logger, dir = MIGRATIONS_DIR, cluster = ''): Promise<string[]> {
+export async function migrateClickhouse(
+  engine: Engine,
+  db: string,
+  log: Logger,
+  dir = MIGRATIONS_DIR,
+  cluster = '',
+): Promise<string[]> {
   const on = cluster ? ` ON CLUSTER ${quoteIdent(cluster)}` : '';
   await engine.exec(`CREATE DATABASE IF NOT EXISTS ${db}${on}`);
-  await engine.exec(`CREATE TABLE IF NOT EXISTS ${db}.fieldwork_migrations (name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY name`);
-  const done = new Set((await engine.query<{ name: string }>(`SELECT name FROM ${db}.fieldwork_migrations`)).map((r) => r.name));
+  await engine.exec(
+    `CREATE TABLE IF NOT EXISTS ${db}.fieldwork_migrations (name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY name`,
+  );
+  const done = new Set(
+    (await engine.query<{ name: string }>(`SELECT name FROM ${db}.fieldwork_migrations`)).map((r) => r.name),
+  );
   const path = dir instanceof URL ? dir.pathname : dir;
   const files = (await readdir(path)).filter((f) => f.endsWith('.sql')).sort();
   const applied: string[] = [];
@@ -68,5 +84,6 @@ export async function migrateClickhouse(engine: Engine, db: string, log: Logger,
 export async function dropClickhouse(engine: Engine, db: string, cluster = ''): Promise<void> {
   const on = cluster ? ` ON CLUSTER ${quoteIdent(cluster)} SYNC` : '';
   const tables = cluster ? ['answers', 'answers_local', 'responses', 'responses_local'] : ['answers', 'responses'];
-  for (const t of [...tables, 'fieldwork_migrations']) await engine.exec(`DROP TABLE IF EXISTS ${db}.${t}${t === 'fieldwork_migrations' ? '' : on}`);
+  for (const t of [...tables, 'fieldwork_migrations'])
+    await engine.exec(`DROP TABLE IF EXISTS ${db}.${t}${t === 'fieldwork_migrations' ? '' : on}`);
 }

@@ -7,7 +7,11 @@ export class ServerEngine implements Engine {
   private readonly client: ClickHouseClient;
 
   constructor(url: string) {
-    this.client = createClient({ url, request_timeout: 60_000, clickhouse_settings: { date_time_input_format: 'best_effort' } });
+    this.client = createClient({
+      url,
+      request_timeout: 60_000,
+      clickhouse_settings: { date_time_input_format: 'best_effort' },
+    });
   }
 
   async exec(sql: string): Promise<void> {

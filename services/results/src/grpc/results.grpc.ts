@@ -5,7 +5,10 @@ import type { CountService } from '../service/count.service.js';
 import type { IngestService } from '../service/ingest.service.js';
 import type { ResultsService } from '../service/results.service.js';
 
-export function resultsGrpc(s: { ingest: IngestService; results: ResultsService; counts: CountService }, log: Logger): GrpcServiceRegistration {
+export function resultsGrpc(
+  s: { ingest: IngestService; results: ResultsService; counts: CountService },
+  log: Logger,
+): GrpcServiceRegistration {
   const handlers: AsyncHandlers<results.ResultsServiceServer> = {
     ingestStatus: (req) => s.ingest.status(req),
     rebuild: () => s.ingest.rebuild(),

@@ -1,7 +1,20 @@
 // The RESPONSES stream into ClickHouse (DESIGN.md §2): a durable pull consumer read in batches; each batch is
 // inserted (responses, then answers) and acknowledged only after ClickHouse has it. A failed insert naks the batch
 // for redelivery; a re-delivered version collapses into itself in the ReplacingMergeTree tables.
-import { connectNatsRetrying, consumerLag, ensureConsumer, ensureStream, metrics, responsesStream, startPullLoop, type DurableConsumerSpec, type JsMsg, type Logger, type Nats, type PullLoop } from '@fieldwork/service-kit';
+import {
+  connectNatsRetrying,
+  consumerLag,
+  ensureConsumer,
+  ensureStream,
+  metrics,
+  responsesStream,
+  startPullLoop,
+  type DurableConsumerSpec,
+  type JsMsg,
+  type Logger,
+  type Nats,
+  type PullLoop,
+} from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { IngestStore } from '../store/ingest.store.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';

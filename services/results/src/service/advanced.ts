@@ -4,7 +4,15 @@
 // COUNT, MIN and MAX are the aggregates; Q{category}_* is every number of that category. The value is then placed
 // against the thresholds.
 import type { projects } from '@fieldwork/proto';
-import { compileFormula, errorMessage, FormulaCompileError, isFormulaError, toNumber, type SchemaBody, type Scalar } from '@fieldwork/sampler';
+import {
+  compileFormula,
+  errorMessage,
+  FormulaCompileError,
+  isFormulaError,
+  toNumber,
+  type SchemaBody,
+  type Scalar,
+} from '@fieldwork/sampler';
 
 export type Status = 'above' | 'below' | 'within' | 'none';
 
@@ -25,7 +33,11 @@ export function thresholdStatus(value: number | null, lower: number | undefined,
 /** The answers a reference stands for: (block, item) -> values. */
 export type Loader = (itemIds: number[]) => Promise<Map<number, number[]>>;
 
-export async function evaluateAdvanced(defs: projects.AdvancedResult[], body: SchemaBody, load: Loader): Promise<(projects.AdvancedResult & Evaluated)[]> {
+export async function evaluateAdvanced(
+  defs: projects.AdvancedResult[],
+  body: SchemaBody,
+  load: Loader,
+): Promise<(projects.AdvancedResult & Evaluated)[]> {
   const compiled = defs.map((d) => {
     try {
       return { d, f: compileFormula(d.formula) };
@@ -37,7 +49,10 @@ export async function evaluateAdvanced(defs: projects.AdvancedResult[], body: Sc
   // Every item any formula names, loaded once.
   const wanted = new Set<number>();
   const blockItems = (blockId: number) =>
-    (body.entities.blocks[blockId]?.entities ?? []).filter((e) => e.type === 'item').map((e) => body.entities.items[e.id]).filter((i) => i && !i.deleted && ['number', 'currency', 'calculated'].includes(i.type));
+    (body.entities.blocks[blockId]?.entities ?? [])
+      .filter((e) => e.type === 'item')
+      .map((e) => body.entities.items[e.id])
+      .filter((i) => i && !i.deleted && ['number', 'currency', 'calculated'].includes(i.type));
   for (const c of compiled) {
     for (const ref of c.f?.refs ?? []) {
       if (ref.item === '*') for (const i of blockItems(ref.block)) wanted.add(i!.id);
@@ -46,9 +61,15 @@ export async function evaluateAdvanced(defs: projects.AdvancedResult[], body: Sc
   }
   const values = await load([...wanted]);
   return compiled.map(({ d, f, error }) => {
-    const done = (value: number | null, err: string | null): projects.AdvancedResult & Evaluated => ({ ...d, value, error: err, status: thresholdStatus(value, d.threshold_value_lower, d.threshold_value_upper) });
+    const done = (value: number | null, err: string | null): projects.AdvancedResult & Evaluated => ({
+      ...d,
+      value,
+      error: err,
+      status: thresholdStatus(value, d.threshold_value_lower, d.threshold_value_upper),
+    });
     if (!f) return done(null, error ?? 'Not a valid formula!');
-    const known = (block: number, item: number | '*') => body.entities.blocks[block]?.entities.some((e) => e.type === 'item' && (item === '*' || e.id === item)) ?? false;
+    const known = (block: number, item: number | '*') =>
+      body.entities.blocks[block]?.entities.some((e) => e.type === 'item' && (item === '*' || e.id === item)) ?? false;
     if (f.refs.some((r) => !known(r.block, r.item))) return done(null, 'Invalid Reference!');
     const out = f.evaluate({
       ref: (block, item) => {

@@ -28,7 +28,11 @@ export class CountService {
       add(bySchema, Number(r.schema_id), r);
       add(bySite, Number(r.site_id), r);
     }
-    const count = (a: Acc | undefined): responses.Count => ({ total: a?.total ?? 0, complete: a?.complete ?? 0, last_response: a?.last ?? '' });
+    const count = (a: Acc | undefined): responses.Count => ({
+      total: a?.total ?? 0,
+      complete: a?.complete ?? 0,
+      last_response: a?.last ?? '',
+    });
     const keyed = (m: Map<number, Acc>) => Object.fromEntries([...m].map(([k, a]) => [k, count(a)]));
     return {
       all: count(all.get(0)),

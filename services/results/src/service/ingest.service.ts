@@ -33,7 +33,8 @@ export class IngestService {
 
   async rebuild(): Promise<results.RebuildReply> {
     // Only the writer reads the stream; a query replica (RESULTS_INGEST=false) refuses.
-    if (!this.options.writer) throw problems.invalid('This results replica serves queries only; run the rebuild on the results writer.');
+    if (!this.options.writer)
+      throw problems.invalid('This results replica serves queries only; run the rebuild on the results writer.');
     const messages = await this.ingestor.replay(async () => {
       await dropClickhouse(this.engine, this.db, this.options.cluster);
       await migrateClickhouse(this.engine, this.db, this.log, undefined, this.options.cluster);

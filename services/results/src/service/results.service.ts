@@ -2,12 +2,32 @@
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
 import { resultsReach } from '@fieldwork/access';
 import type { common, forms, projects, results } from '@fieldwork/proto';
-import { filterModel, isQuestion, LIMIT_MESSAGES, REQUEST_LIMITS, itemsInOrder, type Choice, type FilterModel, type Item, type SchemaBody } from '@fieldwork/sampler';
+import {
+  filterModel,
+  isQuestion,
+  LIMIT_MESSAGES,
+  REQUEST_LIMITS,
+  itemsInOrder,
+  type Choice,
+  type FilterModel,
+  type Item,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 import { parseJsonInput, problems, projectAccess, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import { z } from 'zod';
 import { evaluateAdvanced } from './advanced.js';
-import { COMPARE_BY, numberStats, type NumberStats, PERIODS, TIME_ZONE, TIMING_COLUMNS, type Comparison, type Scope, type TimingColumn } from '../domain/query.js';
+import {
+  COMPARE_BY,
+  numberStats,
+  type NumberStats,
+  PERIODS,
+  TIME_ZONE,
+  TIMING_COLUMNS,
+  type Comparison,
+  type Scope,
+  type TimingColumn,
+} from '../domain/query.js';
 import type { ComparisonSql, ResultsStore, Where } from '../store/results.store.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -15,12 +35,20 @@ type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsSe
 
 const NUMERIC = new Set(['number', 'currency', 'calculated']);
 
-const comparisonsModel = z.array(
-  z.object({ by: z.enum(COMPARE_BY), item_id: z.coerce.number().int().positive().optional(), period: z.enum(PERIODS).optional() }).refine((c) => c.by !== 'question' || c.item_id !== undefined, {
-    message: 'A comparison by question names its item_id.',
-    path: ['item_id'],
-  }),
-).max(REQUEST_LIMITS.comparisonsPerQuery, LIMIT_MESSAGES.list(REQUEST_LIMITS.comparisonsPerQuery));
+const comparisonsModel = z
+  .array(
+    z
+      .object({
+        by: z.enum(COMPARE_BY),
+        item_id: z.coerce.number().int().positive().optional(),
+        period: z.enum(PERIODS).optional(),
+      })
+      .refine((c) => c.by !== 'question' || c.item_id !== undefined, {
+        message: 'A comparison by question names its item_id.',
+        path: ['item_id'],
+      }),
+  )
+  .max(REQUEST_LIMITS.comparisonsPerQuery, LIMIT_MESSAGES.list(REQUEST_LIMITS.comparisonsPerQuery));
 
 interface Shape {
   where: Where;
@@ -44,7 +72,9 @@ function labelsOf(item: Item) {
 }
 
 function liveChoices(item: Item, body: SchemaBody) {
-  return (item.options.choices ?? []).map((id) => body.entities.choices[id]).filter((c): c is Choice => c !== undefined && !c.deleted);
+  return (item.options.choices ?? [])
+    .map((id) => body.entities.choices[id])
+    .filter((c): c is Choice => c !== undefined && !c.deleted);
 }
 
 export class ResultsService {
@@ -58,7 +88,9 @@ export class ResultsService {
 
   private async scope(caller: common.Caller | undefined, projectId: number, ctx: CallContext): Promise<Scope> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
-    const a = await projectAccess(this.secret, ctx.metadata, caller, projectId, () => this.projects.getAccess({ caller, project_id: projectId }, ctx));
+    const a = await projectAccess(this.secret, ctx.metadata, caller, projectId, () =>
+      this.projects.getAccess({ caller, project_id: projectId }, ctx),
+    );
     // Results need the results permission; a user with read_sites sees those sites' results (spec 001 §6).
     const reach = resultsReach(a);
     if (reach === 'none') throw problems.forbidden();
@@ -70,17 +102,25 @@ export class ResultsService {
     const filters = this.filters(req.filters_json);
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
     if (!schemas.some((s) => s.id === req.schema_id)) throw problems.invalidSchemaId();
-    return { response_ids: await this.store.responseIds(this.store.where(req.project_id, req.schema_id, filters, scope)) };
+    return {
+      response_ids: await this.store.responseIds(this.store.where(req.project_id, req.schema_id, filters, scope)),
+    };
   }
 
   async advancedResults(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
     const scope = await this.scope(req.caller, req.project_id, ctx);
     const filters = this.filters(req.filters_json);
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
-    const schema = req.schema_id === 0 ? [...schemas].sort((a, b) => a.level - b.level)[0] : schemas.find((s) => s.id === req.schema_id);
+    const schema =
+      req.schema_id === 0
+        ? [...schemas].sort((a, b) => a.level - b.level)[0]
+        : schemas.find((s) => s.id === req.schema_id);
     if (!schema) throw problems.invalidSchemaId();
-    const defs = (await this.projects.listAdvancedResults({ caller: req.caller, project_id: req.project_id }, ctx)).results;
-    const body = JSON.parse((await this.forms.getSchemaInternal({ schema_id: schema.id }, ctx)).body_json) as SchemaBody;
+    const defs = (await this.projects.listAdvancedResults({ caller: req.caller, project_id: req.project_id }, ctx))
+      .results;
+    const body = JSON.parse(
+      (await this.forms.getSchemaInternal({ schema_id: schema.id }, ctx)).body_json,
+    ) as SchemaBody;
     const where = this.store.where(req.project_id, schema.id, filters, scope);
     const evaluated = await evaluateAdvanced(defs, body, async (itemIds) => {
       const out = new Map<number, number[]>();
@@ -93,7 +133,10 @@ export class ResultsService {
     return {
       payload_json: JSON.stringify({
         schema_id: schema.id,
-        results: evaluated.map(({ editor_state_json, ...r }) => ({ ...r, editor_state: JSON.parse(editor_state_json || '{}') as unknown })),
+        results: evaluated.map(({ editor_state_json, ...r }) => ({
+          ...r,
+          editor_state: JSON.parse(editor_state_json || '{}') as unknown,
+        })),
       }),
     };
   }
@@ -106,13 +149,21 @@ export class ResultsService {
     const scope = await this.scope(req.caller, req.project_id, ctx);
     const filters = this.filters(req.filters_json);
     const timing = (req.timing_column || 'time_created') as TimingColumn;
-    if (!TIMING_COLUMNS.includes(timing)) throw problems.invalidFields({ timing_column: [`Choose one of ${TIMING_COLUMNS.join(', ')}.`] });
+    if (!TIMING_COLUMNS.includes(timing))
+      throw problems.invalidFields({ timing_column: [`Choose one of ${TIMING_COLUMNS.join(', ')}.`] });
 
     const tz = req.time_zone || 'UTC';
-    if (!TIME_ZONE.test(tz)) throw problems.invalidFields({ time_zone: ['Enter a time zone such as UTC or Europe/Paris.'] });
-    if (req.buckets < 0 || req.buckets > 100) throw problems.invalidFields({ buckets: ['Ensure this value is between 1 and 100.'] });
-    const comparisons: Comparison[] = parseJsonInput(req.comparisons_json, comparisonsModel, 'comparisons', { empty: [], notJson: 'Send the comparisons as a JSON list.' });
-    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
+    if (!TIME_ZONE.test(tz))
+      throw problems.invalidFields({ time_zone: ['Enter a time zone such as UTC or Europe/Paris.'] });
+    if (req.buckets < 0 || req.buckets > 100)
+      throw problems.invalidFields({ buckets: ['Ensure this value is between 1 and 100.'] });
+    const comparisons: Comparison[] = parseJsonInput(req.comparisons_json, comparisonsModel, 'comparisons', {
+      empty: [],
+      notJson: 'Send the comparisons as a JSON list.',
+    });
+    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter(
+      (s) => req.schema_id === 0 || s.id === req.schema_id,
+    );
     if (schemas.length === 0) throw problems.invalidSchemaId();
     const profileIds = req.profile_response_id ? await this.profile(req, scope) : null;
     const levels = [];
@@ -124,7 +175,9 @@ export class ResultsService {
       levels.push({ schema_id: s.id, name: s.name, level: s.level, ...(await this.level(where, timing)) });
       const wanted = itemsInOrder(body).filter(
         ({ item, blockId, topBlockId }) =>
-          isQuestion(item) && (req.block_id === 0 || blockId === req.block_id || topBlockId === req.block_id) && (req.item_ids.length === 0 || req.item_ids.includes(item.id)),
+          isQuestion(item) &&
+          (req.block_id === 0 || blockId === req.block_id || topBlockId === req.block_id) &&
+          (req.item_ids.length === 0 || req.item_ids.includes(item.id)),
       );
       const shape: Shape = {
         where: { sql: where.sql, params: { ...where.params, tz } },
@@ -140,12 +193,23 @@ export class ResultsService {
       );
       for (const { item } of wanted) {
         const base = bases.get(item.id) ?? (await this.geotag(item, shape));
-        const comparison = shape.comparison ? { by: comparisons[0], groups: await this.compared(item, body, shape) } : null;
+        const comparison = shape.comparison
+          ? { by: comparisons[0], groups: await this.compared(item, body, shape) }
+          : null;
         items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...labelsOf(item), ...base, comparison });
       }
     }
-    const profile = req.profile_response_id ? { schema_id: req.profile_schema_id, response_id: req.profile_response_id, responses: profileIds?.length ?? 0 } : null;
-    return { payload_json: JSON.stringify({ items, levels, meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' }, profile }) };
+    const profile = req.profile_response_id
+      ? { schema_id: req.profile_schema_id, response_id: req.profile_response_id, responses: profileIds?.length ?? 0 }
+      : null;
+    return {
+      payload_json: JSON.stringify({
+        items,
+        levels,
+        meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' },
+        profile,
+      }),
+    };
   }
 
   /**
@@ -167,7 +231,9 @@ export class ResultsService {
   /** The profiles to choose from: responses of the schemas with lookup or primary key questions, with those answers. */
   async lookups(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
     const scope = await this.scope(req.caller, req.project_id, ctx);
-    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter((s) => req.schema_id === 0 || s.id === req.schema_id);
+    const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter(
+      (s) => req.schema_id === 0 || s.id === req.schema_id,
+    );
     if (schemas.length === 0) throw problems.invalidSchemaId();
     const lookups = [];
     for (const s of schemas) {
@@ -182,16 +248,25 @@ export class ResultsService {
         keys.map((k) => k.id),
       );
       const byResponse = new Map<string, Record<string, string>>();
-      for (const r of rows) byResponse.set(r.response_id, { ...byResponse.get(r.response_id), [String(r.item_id)]: r.value });
+      for (const r of rows)
+        byResponse.set(r.response_id, { ...byResponse.get(r.response_id), [String(r.item_id)]: r.value });
       const primary = keys.find((k) => k.options.isPrimaryKey);
       lookups.push({
         schema_id: s.id,
         name: s.name,
-        items: keys.map((k) => ({ item_id: k.id, name: k.name, code_name: k.codeName, primary_key: k.options.isPrimaryKey === true })),
+        items: keys.map((k) => ({
+          item_id: k.id,
+          name: k.name,
+          code_name: k.codeName,
+          primary_key: k.options.isPrimaryKey === true,
+        })),
         responses: [...byResponse].map(([response_id, answers]) => ({
           response_id,
           key: primary ? (answers[String(primary.id)] ?? null) : null,
-          display_name: keys.map((k) => answers[String(k.id)]).filter(Boolean).join(' · '),
+          display_name: keys
+            .map((k) => answers[String(k.id)])
+            .filter(Boolean)
+            .join(' · '),
           answers,
         })),
       });
@@ -221,7 +296,9 @@ export class ResultsService {
       const stats = new Map(rows.map((r) => [Number(r.item_id), numberStats(r)]));
       const histograms = await this.histograms(stats, shape.where, shape.buckets);
       for (const id of numeric) {
-        const st = stats.get(id) ?? numberStats({ count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
+        const st =
+          stats.get(id) ??
+          numberStats({ count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
         out.set(id, { stats: st, histogram: histograms.get(id) ?? [] });
       }
     }
@@ -233,7 +310,12 @@ export class ResultsService {
         const r = byItem.get(id);
         const counts = new Map((r?.m[0] ?? []).map((c, i) => [Number(c), Number(r?.m[1][i] ?? 0)]));
         const item = list.find((i) => i.id === id)!;
-        const answers = liveChoices(item, body).map((c) => ({ choice_id: c.id, name: c.name, code_name: c.codeName, count: counts.get(c.id) ?? 0 }));
+        const answers = liveChoices(item, body).map((c) => ({
+          choice_id: c.id,
+          name: c.name,
+          code_name: c.codeName,
+          count: counts.get(c.id) ?? 0,
+        }));
         out.set(id, { stats: { count: Number(r?.answered ?? 0) }, answers });
       }
     }
@@ -280,7 +362,11 @@ export class ResultsService {
       for (const r of rows) if (Number(r.item_id) === id) counts[Math.min(n - 1, Number(r.bin))]! += Number(r.count);
       out.set(
         id,
-        counts.map((count, b) => ({ lower: lo[k]! + b * width[k]!, upper: single ? s.max! : b === n - 1 ? s.max! : lo[k]! + (b + 1) * width[k]!, count })),
+        counts.map((count, b) => ({
+          lower: lo[k]! + b * width[k]!,
+          upper: single ? s.max! : b === n - 1 ? s.max! : lo[k]! + (b + 1) * width[k]!,
+          count,
+        })),
       );
     });
     return out;
@@ -289,7 +375,12 @@ export class ResultsService {
   /** A geotag question: its count and the points for the map of responses (all up to MAP_POINTS, an even sample beyond). */
   private async geotag(item: Item, shape: Shape) {
     const count = await this.store.geotagCount(shape.where, item.id);
-    const points = await this.store.geotagPoints(shape.where, item.id, Math.max(1, Math.ceil(count / MAP_POINTS)), MAP_POINTS);
+    const points = await this.store.geotagPoints(
+      shape.where,
+      item.id,
+      Math.max(1, Math.ceil(count / MAP_POINTS)),
+      MAP_POINTS,
+    );
     return { stats: { count }, points: points.map((p) => [p.lng, p.lat]) };
   }
 
@@ -306,7 +397,10 @@ export class ResultsService {
       const live = liveChoices(item, body);
       return keys.map((key) => ({
         key,
-        answers: live.map(({ id }) => ({ choice_id: id, count: Number(rows.find((r) => r.key === key && Number(r.choice) === id)?.count ?? 0) })),
+        answers: live.map(({ id }) => ({
+          choice_id: id,
+          count: Number(rows.find((r) => r.key === key && Number(r.choice) === id)?.count ?? 0),
+        })),
       }));
     }
     const rows = await this.store.comparedCounts(shape.where, c, item.id);

@@ -38,10 +38,13 @@ export class IngestStore {
 
   /** Active parts of a table on this node. */
   async activeParts(table: string): Promise<number> {
-    const [r] = await this.engine.query<{ parts: string }>(`SELECT count() AS parts FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active`, {
-      db: this.db,
-      table,
-    });
+    const [r] = await this.engine.query<{ parts: string }>(
+      `SELECT count() AS parts FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active`,
+      {
+        db: this.db,
+        table,
+      },
+    );
     return Number(r?.parts ?? 0);
   }
 

@@ -34,7 +34,10 @@ export class ResultsStore {
   /** Keeps only the given responses (a profile), when there is one. */
   restrict(where: Where, ids: string[] | null): Where {
     if (ids === null) return where;
-    return { sql: `${where.sql} AND response_id IN {profileIds:Array(String)}`, params: { ...where.params, profileIds: ids } };
+    return {
+      sql: `${where.sql} AND response_id IN {profileIds:Array(String)}`,
+      params: { ...where.params, profileIds: ids },
+    };
   }
 
   /** The grouping key and join of a comparison. */
@@ -61,10 +64,13 @@ export class ResultsStore {
 
   /** Whether the response is among those `own` selects. */
   async hasResponse(own: Where, responseId: string): Promise<boolean> {
-    const [found] = await this.engine.query<{ n: string }>(`SELECT count() AS n FROM ${this.db}.responses FINAL WHERE ${own.sql} AND response_id = {rid:String}`, {
-      ...own.params,
-      rid: responseId,
-    });
+    const [found] = await this.engine.query<{ n: string }>(
+      `SELECT count() AS n FROM ${this.db}.responses FINAL WHERE ${own.sql} AND response_id = {rid:String}`,
+      {
+        ...own.params,
+        rid: responseId,
+      },
+    );
     return Number(found?.n ?? 0) > 0;
   }
 
@@ -78,7 +84,10 @@ export class ResultsStore {
   }
 
   /** The answers of the lookup and primary-key questions `keys`, as text, per response. */
-  async lookupAnswers(where: Where, keys: number[]): Promise<{ response_id: string; item_id: number; value: string }[]> {
+  async lookupAnswers(
+    where: Where,
+    keys: number[],
+  ): Promise<{ response_id: string; item_id: number; value: string }[]> {
     return this.engine.query<{ response_id: string; item_id: number; value: string }>(
       `SELECT response_id, item_id, if(num IS NULL, text, toString(num)) AS value FROM ${this.db}.answers FINAL
          WHERE ${where.sql} AND item_id IN {keys:Array(UInt32)} AND removed = 0 ORDER BY response_id LIMIT 100000`,
@@ -87,7 +96,10 @@ export class ResultsStore {
   }
 
   /** The count of responses and the first and last on the timing column. */
-  async level(where: Where, timing: TimingColumn): Promise<{ n: string; first: string | null; last: string | null } | undefined> {
+  async level(
+    where: Where,
+    timing: TimingColumn,
+  ): Promise<{ n: string; first: string | null; last: string | null } | undefined> {
     const [r] = await this.engine.query<{ n: string; first: string | null; last: string | null }>(
       `SELECT count() AS n, if(n = 0, NULL, min(${timing})) AS first, if(n = 0, NULL, max(${timing})) AS last FROM ${this.db}.responses FINAL WHERE ${where.sql}`,
       where.params,
@@ -113,7 +125,13 @@ export class ResultsStore {
    * Histograms of equal-width bins between each item's minimum (`lo`) and maximum, for all the items in one grouped
    * query (ClickHouse's adaptive histogram() cost 150 ms of a 210 ms query at 1,000,000 answers; this costs about 13).
    */
-  async histogramBins(where: Where, items: number[], lo: number[], width: number[], buckets: number): Promise<{ item_id: number; bin: number; count: string }[]> {
+  async histogramBins(
+    where: Where,
+    items: number[],
+    lo: number[],
+    width: number[],
+    buckets: number,
+  ): Promise<{ item_id: number; bin: number; count: string }[]> {
     return this.engine.query<{ item_id: number; bin: number; count: string }>(
       `SELECT item_id, least(toUInt32(floor((num - transform(item_id, {hi:Array(UInt32)}, {lo:Array(Float64)}, 0.)) / transform(item_id, {hi:Array(UInt32)}, {w:Array(Float64)}, 1.))), {last:UInt32}) AS bin,
               count() AS count
@@ -123,7 +141,10 @@ export class ResultsStore {
   }
 
   /** Per item: the answered count and a map of choice -> count in one pass. */
-  async choiceCounts(where: Where, items: number[]): Promise<{ item_id: number; answered: string; m: [number[], string[]] }[]> {
+  async choiceCounts(
+    where: Where,
+    items: number[],
+  ): Promise<{ item_id: number; answered: string; m: [number[], string[]] }[]> {
     return this.engine.query<{ item_id: number; answered: string; m: [number[], string[]] }>(
       `SELECT item_id, countIf(notEmpty(choices)) AS answered, sumMap(choices, arrayMap(x -> toUInt64(1), choices)) AS m ${this.answersOf(where)} GROUP BY item_id`,
       { ...where.params, items },
@@ -140,7 +161,10 @@ export class ResultsStore {
 
   /** Per item, its count of answers. */
   async answerCounts(where: Where, items: number[]): Promise<{ item_id: number; count: string }[]> {
-    return this.engine.query<{ item_id: number; count: string }>(`SELECT item_id, count() AS count ${this.answersOf(where)} GROUP BY item_id`, { ...where.params, items });
+    return this.engine.query<{ item_id: number; count: string }>(
+      `SELECT item_id, count() AS count ${this.answersOf(where)} GROUP BY item_id`,
+      { ...where.params, items },
+    );
   }
 
   private geotagOf(where: Where): string {
@@ -148,12 +172,20 @@ export class ResultsStore {
   }
 
   async geotagCount(where: Where, item: number): Promise<number> {
-    const [c] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${this.geotagOf(where)}`, { ...where.params, item });
+    const [c] = await this.engine.query<{ count: string }>(`SELECT count() AS count ${this.geotagOf(where)}`, {
+      ...where.params,
+      item,
+    });
     return Number(c?.count ?? 0);
   }
 
   /** The points of a geotag question: every `every`-th response (by hash), at most `limit`. */
-  async geotagPoints(where: Where, item: number, every: number, limit: number): Promise<{ lng: number; lat: number }[]> {
+  async geotagPoints(
+    where: Where,
+    item: number,
+    every: number,
+    limit: number,
+  ): Promise<{ lng: number; lat: number }[]> {
     return this.engine.query<{ lng: number; lat: number }>(
       `SELECT lng, lat ${this.geotagOf(where)} AND lng IS NOT NULL AND lat IS NOT NULL AND cityHash64(response_id) % {every:UInt64} = 0 LIMIT {limit:UInt32}`,
       { ...where.params, item, every, limit },
@@ -175,7 +207,11 @@ export class ResultsStore {
   }
 
   /** A choice item's count per (comparison key, choice). */
-  async comparedChoices(where: Where, c: ComparisonSql, item: number): Promise<{ key: string; choice: number; count: string }[]> {
+  async comparedChoices(
+    where: Where,
+    c: ComparisonSql,
+    item: number,
+  ): Promise<{ key: string; choice: number; count: string }[]> {
     return this.engine.query<{ key: string; choice: number; count: string }>(
       `SELECT ${c.key} AS key, arrayJoin(choices) AS choice, count() AS count ${this.comparedOf(where, c)} GROUP BY key, choice ORDER BY key`,
       { ...where.params, ...c.params, item },
@@ -184,10 +220,13 @@ export class ResultsStore {
 
   /** Any other item's count of answers per comparison key. */
   async comparedCounts(where: Where, c: ComparisonSql, item: number): Promise<{ key: string; count: string }[]> {
-    return this.engine.query<{ key: string; count: string }>(`SELECT ${c.key} AS key, count() AS count ${this.comparedOf(where, c)} GROUP BY key ORDER BY key`, {
-      ...where.params,
-      ...c.params,
-      item,
-    });
+    return this.engine.query<{ key: string; count: string }>(
+      `SELECT ${c.key} AS key, count() AS count ${this.comparedOf(where, c)} GROUP BY key ORDER BY key`,
+      {
+        ...where.params,
+        ...c.params,
+        item,
+      },
+    );
   }
 }

@@ -54,7 +54,9 @@ export function whereOf(db: string, projectId: number, schemaId: number, f: Filt
         params[`de${i}`] = Math.floor(r.endDateTime);
         conds.push(`date <= toDate32(toDateTime({de${i}:Int64}, 'UTC'))`);
       }
-      parts.push(`response_id IN (SELECT response_id FROM ${db}.answers FINAL WHERE project_id = {project:UInt64} AND ${conds.join(' AND ')})`);
+      parts.push(
+        `response_id IN (SELECT response_id FROM ${db}.answers FINAL WHERE project_id = {project:UInt64} AND ${conds.join(' AND ')})`,
+      );
       return;
     }
     const column = r.dateType;
@@ -72,23 +74,35 @@ export function whereOf(db: string, projectId: number, schemaId: number, f: Filt
     const value = q.value;
     let cond: string;
     if (Array.isArray(value) || q.operator === 'in') {
-      params[`qv${i}`] = (Array.isArray(value) ? value : [value]).map(Number).filter((n) => Number.isInteger(n) && n >= 0);
+      params[`qv${i}`] = (Array.isArray(value) ? value : [value])
+        .map(Number)
+        .filter((n) => Number.isInteger(n) && n >= 0);
       cond = `hasAny(choices, {qv${i}:Array(UInt32)})`;
     } else if (q.operator === 'contains') {
       params[`qv${i}`] = String(value);
       cond = `positionCaseInsensitiveUTF8(text, {qv${i}:String}) > 0`;
     } else {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && value.trim() !== ''
+            ? Number(value)
+            : Number.NaN;
       const op = q.operator === '==' ? '=' : q.operator;
       if (Number.isFinite(n)) {
         params[`qv${i}`] = n;
-        cond = q.operator === '==' ? `(num = {qv${i}:Float64} OR has(choices, toUInt32(greatest({qv${i}:Float64}, 0))))` : `num ${op} {qv${i}:Float64}`;
+        cond =
+          q.operator === '=='
+            ? `(num = {qv${i}:Float64} OR has(choices, toUInt32(greatest({qv${i}:Float64}, 0))))`
+            : `num ${op} {qv${i}:Float64}`;
       } else {
         params[`qv${i}`] = String(value ?? '');
         cond = `lower(text) ${op} lower({qv${i}:String})`;
       }
     }
-    parts.push(`response_id IN (SELECT response_id FROM ${db}.answers FINAL WHERE project_id = {project:UInt64} AND item_id = {qi${i}:UInt32} AND removed = 0 AND ${cond})`);
+    parts.push(
+      `response_id IN (SELECT response_id FROM ${db}.answers FINAL WHERE project_id = {project:UInt64} AND item_id = {qi${i}:UInt32} AND removed = 0 AND ${cond})`,
+    );
   });
   return { sql: parts.join(' AND '), params };
 }

@@ -44,30 +44,58 @@ const response = (n: number, version: number, deleted = 0) => ({
 });
 
 describe.each(engines)('the %s engine', (_name, make, enabled) => {
-  it.skipIf(!enabled)('migrates, inserts, converges on versions and binds parameters', async () => {
-    const engine = make();
-    const db = `fieldwork_engines_${Date.now()}`;
-    try {
-      expect(await migrateClickhouse(engine, db, log)).toEqual(['0001-responses-answers.sql', '0002-ingested-at.sql']);
-      expect(await migrateClickhouse(engine, db, log)).toEqual([]);
-      await engine.insert(`${db}.responses`, [1, 2, 3].map((n) => response(n, 1)));
-      await engine.insert(`${db}.responses`, [response(2, 2, 1), response(3, 1)]);
-      const rows = await engine.query<{ n: string; deleted: string }>(`SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses FINAL WHERE project_id = {p:UInt64}`, { p: 7 });
-      expect(rows.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);
-      const sites = await engine.query<{ site_id: string }>(`SELECT DISTINCT site_id FROM ${db}.responses WHERE response_id IN {ids:Array(String)} ORDER BY site_id`, { ids: ['r1', 'r2'] });
-      expect(sites.map((r) => Number(r.site_id))).toEqual([1, 2]);
-      // A quote in a parameter stays data.
-      expect(Number((await engine.query<{ n: string }>(`SELECT count() AS n FROM ${db}.responses WHERE response_id = {id:String}`, { id: "r1' OR '1'='1" }))[0]!.n)).toBe(0);
-      // Compaction merges the parts of the two inserts into one, keeping the newest versions.
-      const compactor = new Compactor(engine, { db, idleMs: 0, log, lastWriteAt: () => 0 });
-      expect(await compactor.compact()).toEqual(['responses']);
-      expect(await compactor.compact()).toEqual([]);
-      const merged = await engine.query<{ n: string; deleted: string }>(`SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses WHERE project_id = {p:UInt64}`, { p: 7 });
-      expect(merged.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);
-    } finally {
-      await dropClickhouse(engine, db).catch(() => undefined);
-      await engine.exec(`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined);
-      await engine.close();
-    }
-  }, 60_000);
+  it.skipIf(!enabled)(
+    'migrates, inserts, converges on versions and binds parameters',
+    async () => {
+      const engine = make();
+      const db = `fieldwork_engines_${Date.now()}`;
+      try {
+        expect(await migrateClickhouse(engine, db, log)).toEqual([
+          '0001-responses-answers.sql',
+          '0002-ingested-at.sql',
+        ]);
+        expect(await migrateClickhouse(engine, db, log)).toEqual([]);
+        await engine.insert(
+          `${db}.responses`,
+          [1, 2, 3].map((n) => response(n, 1)),
+        );
+        await engine.insert(`${db}.responses`, [response(2, 2, 1), response(3, 1)]);
+        const rows = await engine.query<{ n: string; deleted: string }>(
+          `SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses FINAL WHERE project_id = {p:UInt64}`,
+          { p: 7 },
+        );
+        expect(rows.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);
+        const sites = await engine.query<{ site_id: string }>(
+          `SELECT DISTINCT site_id FROM ${db}.responses WHERE response_id IN {ids:Array(String)} ORDER BY site_id`,
+          { ids: ['r1', 'r2'] },
+        );
+        expect(sites.map((r) => Number(r.site_id))).toEqual([1, 2]);
+        // A quote in a parameter stays data.
+        expect(
+          Number(
+            (
+              await engine.query<{ n: string }>(
+                `SELECT count() AS n FROM ${db}.responses WHERE response_id = {id:String}`,
+                { id: "r1' OR '1'='1" },
+              )
+            )[0]!.n,
+          ),
+        ).toBe(0);
+        // Compaction merges the parts of the two inserts into one, keeping the newest versions.
+        const compactor = new Compactor(engine, { db, idleMs: 0, log, lastWriteAt: () => 0 });
+        expect(await compactor.compact()).toEqual(['responses']);
+        expect(await compactor.compact()).toEqual([]);
+        const merged = await engine.query<{ n: string; deleted: string }>(
+          `SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses WHERE project_id = {p:UInt64}`,
+          { p: 7 },
+        );
+        expect(merged.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);
+      } finally {
+        await dropClickhouse(engine, db).catch(() => undefined);
+        await engine.exec(`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined);
+        await engine.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -86,12 +86,17 @@ describe('a failing insert', () => {
     const ingestor = new Ingestor(faulty, { natsUrl: infra.natsUrl, prefix, db: 'fieldwork', log });
     ingestor.start();
     try {
-      for (let n = 0; n < 50; n++) await js.publish(responseSubject(prefix, 202), JSON.stringify(event(n)), { msgID: `202-${n}:1` });
-      const count = async () => (await real.query<{ n: string }>('SELECT count() AS n FROM fieldwork.answers FINAL WHERE project_id = 202'))[0]!.n;
+      for (let n = 0; n < 50; n++)
+        await js.publish(responseSubject(prefix, 202), JSON.stringify(event(n)), { msgID: `202-${n}:1` });
+      const count = async () =>
+        (await real.query<{ n: string }>('SELECT count() AS n FROM fieldwork.answers FINAL WHERE project_id = 202'))[0]!
+          .n;
       expect(Number(await until(count, (n) => Number(n) === 150))).toBe(150);
       expect(refusals).toBe(0);
       expect(ingestor.stats.failures).toBeGreaterThanOrEqual(2);
-      const [raw] = await real.query<{ n: string }>('SELECT count(DISTINCT response_id) AS n FROM fieldwork.responses WHERE project_id = 202');
+      const [raw] = await real.query<{ n: string }>(
+        'SELECT count(DISTINCT response_id) AS n FROM fieldwork.responses WHERE project_id = 202',
+      );
       expect(Number(raw!.n)).toBe(50);
     } finally {
       await ingestor.stop();

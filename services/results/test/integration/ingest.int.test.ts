@@ -10,7 +10,15 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { freePort, testInfra, type TestInfra } from '@fieldwork/launcher';
 import { results } from '@fieldwork/proto';
-import { createClient, ensureStream, responseSubject, responsesStream, startService, type PromiseClient, type StartedService } from '@fieldwork/service-kit';
+import {
+  createClient,
+  ensureStream,
+  responseSubject,
+  responsesStream,
+  startService,
+  type PromiseClient,
+  type StartedService,
+} from '@fieldwork/service-kit';
 import { buildResults } from '../../src/app.js';
 import { loadResultsConfig } from '../../src/config.js';
 import type { ResponseEvent } from '../../src/domain/rows.js';
@@ -36,7 +44,13 @@ beforeAll(async () => {
   nc = await connect({ servers: infra.natsUrl.replace(/^nats:\/\//, '') });
   js = jetstream(nc);
   await ensureStream(await jetstreamManager(nc), responsesStream(infra.natsPrefix));
-  service = await startService({ name: 'results', config, grpcPort: port, migrations: new URL('../../migrations', import.meta.url), build: (deps) => buildResults(config, deps) });
+  service = await startService({
+    name: 'results',
+    config,
+    grpcPort: port,
+    migrations: new URL('../../migrations', import.meta.url),
+    build: (deps) => buildResults(config, deps),
+  });
   client = createClient(results.ResultsServiceClient, `127.0.0.1:${port}`);
 }, 60_000);
 
@@ -90,7 +104,12 @@ describe('ingestion', () => {
   it('writes every response and answer once, and converges on the newest version', async () => {
     for (let n = 0; n < 300; n++) await publish(event(101, n));
     const status = () => client.ingestStatus({ project_id: 101 });
-    expect(await until(status, (s) => s.responses === 300 && s.pending === 0)).toMatchObject({ responses: 300, answers: 900, deleted: 0, pending: 0 });
+    expect(await until(status, (s) => s.responses === 300 && s.pending === 0)).toMatchObject({
+      responses: 300,
+      answers: 900,
+      deleted: 0,
+      pending: 0,
+    });
 
     // Version 2 of response 0 drops question 12; response 1 is deleted; response 2 is re-sent as is (a second
     // message of the same version, past the publish de-duplication).
@@ -103,14 +122,23 @@ describe('ingestion', () => {
     // The counts of the project home and summary by site: not deleted, complete, last update, collectors.
     const live = Array.from({ length: 300 }, (_, n) => n).filter((n) => n !== 1);
     const counts = await client.countResponses({ project_id: 101 });
-    expect(counts.all).toEqual({ total: 299, complete: live.filter((n) => n % 3 === 0).length, last_response: '2026-01-28T01:00:00.000Z' });
+    expect(counts.all).toEqual({
+      total: 299,
+      complete: live.filter((n) => n % 3 === 0).length,
+      last_response: '2026-01-28T01:00:00.000Z',
+    });
     expect(counts.by_schema[1]?.total).toBe(299);
     for (const site of [1, 2]) {
       const ns = live.filter((n) => 1 + (n % 2) === site);
       expect(counts.by_site[site]).toMatchObject({ total: ns.length, complete: ns.filter((n) => n % 3 === 0).length });
       expect(counts.collectors_by_site[site]).toBe(1);
     }
-    expect(await client.countResponses({ project_id: 999 })).toEqual({ all: { total: 0, complete: 0, last_response: '' }, by_schema: {}, by_site: {}, collectors_by_site: {} });
+    expect(await client.countResponses({ project_id: 999 })).toEqual({
+      all: { total: 0, complete: 0, last_response: '' },
+      by_schema: {},
+      by_site: {},
+      collectors_by_site: {},
+    });
   }, 120_000);
 
   it('rebuilds from the stream into empty tables with the same figures', async () => {
@@ -119,8 +147,16 @@ describe('ingestion', () => {
     expect(r.messages).toBeGreaterThanOrEqual(303);
     const rebuilt = await until(
       () => client.ingestStatus({ project_id: 101 }),
-      (s) => s.responses === before.responses && s.answers === before.answers && s.deleted === before.deleted && s.pending === 0,
+      (s) =>
+        s.responses === before.responses &&
+        s.answers === before.answers &&
+        s.deleted === before.deleted &&
+        s.pending === 0,
     );
-    expect({ responses: rebuilt.responses, answers: rebuilt.answers, deleted: rebuilt.deleted }).toEqual({ responses: 300, answers: 896, deleted: 1 });
+    expect({ responses: rebuilt.responses, answers: rebuilt.answers, deleted: rebuilt.deleted }).toEqual({
+      responses: 300,
+      answers: 896,
+      deleted: 1,
+    });
   }, 120_000);
 });

@@ -23,7 +23,16 @@ import { notify } from '../../components/noticesSlice';
 import { failure } from '../errors/failures';
 import type { Project } from '../projects/types';
 import { useSaveSchemaMutation, useSchemaQuery, useXlsFormMutation } from './builderApi';
-import { backgroundSaved, discarded, edited, languageChosen, loaded, saved, savingFailed, savingStarted } from './builderSlice';
+import {
+  backgroundSaved,
+  discarded,
+  edited,
+  languageChosen,
+  loaded,
+  saved,
+  savingFailed,
+  savingStarted,
+} from './builderSlice';
 import { ConditionEditor } from './ConditionEditor';
 import { LanguageManager } from './LanguageManager';
 import { Preview } from './Preview';
@@ -63,12 +72,21 @@ export function BuilderPage() {
   const problems = useMemo(() => (body ? formProblems(body, schemaId) : []), [body, schemaId]);
   const refused = useMemo(() => serverProblems(saveState.error), [saveState.error]);
   const lang = state.lang;
-  const blocks = useMemo(() => (body ? body.form.map((id) => body.entities.blocks[id]!).filter((b) => b && !b.deleted) : []), [body]);
-  const blockId = blockParam !== undefined && body?.entities.blocks[blockParam] && !body.entities.blocks[blockParam]!.deleted ? blockParam : blocks[0]?.id;
+  const blocks = useMemo(
+    () => (body ? body.form.map((id) => body.entities.blocks[id]!).filter((b) => b && !b.deleted) : []),
+    [body],
+  );
+  const blockId =
+    blockParam !== undefined && body?.entities.blocks[blockParam] && !body.entities.blocks[blockParam]!.deleted
+      ? blockParam
+      : blocks[0]?.id;
   const block = blockId !== undefined ? body?.entities.blocks[blockId] : undefined;
   const item = itemId !== null ? body?.entities.items[itemId] : undefined;
   const edit = (next: SchemaBody) => dispatch(edited(next));
-  const goBlock = (id: number | undefined) => void navigate(`/project/${project.id}/builder/schema/${schemaId}${id !== undefined ? `/block/${id}` : ''}`, { replace: true });
+  const goBlock = (id: number | undefined) =>
+    void navigate(`/project/${project.id}/builder/schema/${schemaId}${id !== undefined ? `/block/${id}` : ''}`, {
+      replace: true,
+    });
 
   const doSave = async (background = false) => {
     if (!body || !state.schemaId || problems.length > 0) return;
@@ -109,15 +127,31 @@ export function BuilderPage() {
   if (loadError) return <p className="banner error">{failure(loadError, 'Invalid Schema Id!')}</p>;
   if (!body) return <div className="loading">{t('app.loading')}</div>;
 
-  const langs = Object.values(body.entities.languages).filter((l) => !l.deleted).sort((a, b) => a.sort - b.sort);
-  const questions = block ? block.entities.filter((e) => e.type === 'item').map((e) => body.entities.items[e.id]!).filter((i) => i && !i.deleted) : [];
-  const nested = block ? block.entities.filter((e) => e.type === 'block').map((e) => body.entities.blocks[e.id]!).filter((b) => b && !b.deleted) : [];
+  const langs = Object.values(body.entities.languages)
+    .filter((l) => !l.deleted)
+    .sort((a, b) => a.sort - b.sort);
+  const questions = block
+    ? block.entities
+        .filter((e) => e.type === 'item')
+        .map((e) => body.entities.items[e.id]!)
+        .filter((i) => i && !i.deleted)
+    : [];
+  const nested = block
+    ? block.entities
+        .filter((e) => e.type === 'block')
+        .map((e) => body.entities.blocks[e.id]!)
+        .filter((b) => b && !b.deleted)
+    : [];
 
   return (
     <div className="builder" data-testid="builder">
       <div className="builder-bar">
         {project.project_hierarchy.length > 1 && (
-          <select aria-label={t('builder.level')} value={schemaId} onChange={(e) => void navigate(`/project/${project.id}/builder/schema/${e.target.value}`)}>
+          <select
+            aria-label={t('builder.level')}
+            value={schemaId}
+            onChange={(e) => void navigate(`/project/${project.id}/builder/schema/${e.target.value}`)}
+          >
             {project.project_hierarchy.map((l) => (
               <option key={l.schema_id} value={l.schema_id}>
                 {l.name || `Level ${l.level + 1}`}
@@ -125,7 +159,12 @@ export function BuilderPage() {
             ))}
           </select>
         )}
-        <select aria-label={t('builder.language')} data-testid="builder-language" value={lang} onChange={(e) => dispatch(languageChosen(e.target.value))}>
+        <select
+          aria-label={t('builder.language')}
+          data-testid="builder-language"
+          value={lang}
+          onChange={(e) => dispatch(languageChosen(e.target.value))}
+        >
           {langs.map((l) => (
             <option key={l.iso_code_1} value={l.iso_code_1}>
               {l.name}
@@ -133,19 +172,40 @@ export function BuilderPage() {
           ))}
         </select>
         {(['edit', 'preview', 'languages', 'versions'] as const).map((p) => (
-          <button key={p} type="button" className={panel === p ? 'link active' : 'link'} data-testid={`panel-${p}`} onClick={() => setPanel(p)}>
+          <button
+            key={p}
+            type="button"
+            className={panel === p ? 'link active' : 'link'}
+            data-testid={`panel-${p}`}
+            onClick={() => setPanel(p)}
+          >
             {t(`builder.panels.${p}`)}
           </button>
         ))}
         <span className="spacer" />
-        {!state.editable && <span className="muted" data-testid="read-only">{t('builder.readOnly')}</span>}
+        {!state.editable && (
+          <span className="muted" data-testid="read-only">
+            {t('builder.readOnly')}
+          </span>
+        )}
         <span data-testid="dirty-flag" className={state.dirty ? 'dirty' : 'clean'}>
           {state.dirty ? t('builder.unsaved') : t('builder.allSaved')}
         </span>
-        <button type="button" data-testid="discard-form" disabled={!state.dirty || state.saving} onClick={() => dispatch(discarded())}>
+        <button
+          type="button"
+          data-testid="discard-form"
+          disabled={!state.dirty || state.saving}
+          onClick={() => dispatch(discarded())}
+        >
           {t('builder.discard')}
         </button>
-        <button type="button" data-testid="download-xlsform" disabled={xlsFormState.isLoading} title={state.dirty ? t('builder.downloadXlsFormSaved') : undefined} onClick={() => void downloadXlsForm()}>
+        <button
+          type="button"
+          data-testid="download-xlsform"
+          disabled={xlsFormState.isLoading}
+          title={state.dirty ? t('builder.downloadXlsFormSaved') : undefined}
+          onClick={() => void downloadXlsForm()}
+        >
           {t('builder.downloadXlsForm')}
         </button>
         {problems.length > 0 && (
@@ -153,7 +213,12 @@ export function BuilderPage() {
             {t('builder.problems', { count: problems.length })}
           </span>
         )}
-        <button type="button" data-testid="save-form" disabled={!state.dirty || state.saving || !state.editable || problems.length > 0} onClick={() => void doSave()}>
+        <button
+          type="button"
+          data-testid="save-form"
+          disabled={!state.dirty || state.saving || !state.editable || problems.length > 0}
+          onClick={() => void doSave()}
+        >
           {t('builder.save')}
         </button>
       </div>
@@ -172,17 +237,29 @@ export function BuilderPage() {
             <ul>
               {blocks.map((b) => (
                 <li key={b.id} className={b.id === blockId ? 'on' : ''}>
-                  <button type="button" className="link" data-testid="category-item" onClick={() => { setItemId(null); goBlock(b.id); }}>
+                  <button
+                    type="button"
+                    className="link"
+                    data-testid="category-item"
+                    onClick={() => {
+                      setItemId(null);
+                      goBlock(b.id);
+                    }}
+                  >
                     {text(b.name, lang, body.primary_language) || t('builder.untitled')}
                   </button>
                 </li>
               ))}
             </ul>
-            <button type="button" data-testid="add-category" onClick={() => {
-              const made = addBlock(body, { [lang]: `${t('builder.category')} ${blocks.length + 1}` });
-              edit(made.body);
-              goBlock(made.id);
-            }}>
+            <button
+              type="button"
+              data-testid="add-category"
+              onClick={() => {
+                const made = addBlock(body, { [lang]: `${t('builder.category')} ${blocks.length + 1}` });
+                edit(made.body);
+                goBlock(made.id);
+              }}
+            >
               {t('builder.addCategory')}
             </button>
           </aside>
@@ -192,35 +269,95 @@ export function BuilderPage() {
                 <div className="row">
                   <label>
                     {t('builder.categoryName')}
-                    <input data-testid="category-name" value={block.name[lang] ?? ''} onChange={(e) => edit(updateBlock(body, block.id, { name: { ...block.name, [lang]: e.target.value } }))} />
+                    <input
+                      data-testid="category-name"
+                      value={block.name[lang] ?? ''}
+                      onChange={(e) =>
+                        edit(updateBlock(body, block.id, { name: { ...block.name, [lang]: e.target.value } }))
+                      }
+                    />
                   </label>
-                  <button type="button" className="link danger" data-testid="delete-category" onClick={() => {
-                    const r = deleteBlock(body, block.id);
-                    edit(r.body);
-                    // Deleting a category selects the first remaining one.
-                    goBlock(r.selected);
-                  }}>
+                  <button
+                    type="button"
+                    className="link danger"
+                    data-testid="delete-category"
+                    onClick={() => {
+                      const r = deleteBlock(body, block.id);
+                      edit(r.body);
+                      // Deleting a category selects the first remaining one.
+                      goBlock(r.selected);
+                    }}
+                  >
                     {t('builder.deleteCategory')}
                   </button>
                 </div>
                 <ul className="question-list">
                   {questions.map((q, i) => (
                     <li key={q.id} className={q.id === itemId ? 'on' : ''}>
-                      <button type="button" className="link" data-testid="question-item" onClick={() => setItemId(q.id)}>
-                        <span className={itemValid(q, lang, body) && problemsAt(problems, [], 'item', q.id).length === 0 ? '' : 'invalid'}>{text(q.name, lang, body.primary_language) || t('builder.untitled')}</span>{' '}
+                      <button
+                        type="button"
+                        className="link"
+                        data-testid="question-item"
+                        onClick={() => setItemId(q.id)}
+                      >
+                        <span
+                          className={
+                            itemValid(q, lang, body) && problemsAt(problems, [], 'item', q.id).length === 0
+                              ? ''
+                              : 'invalid'
+                          }
+                        >
+                          {text(q.name, lang, body.primary_language) || t('builder.untitled')}
+                        </span>{' '}
                         <small className="muted">{t(`builder.types.${q.type}`)}</small>
                       </button>
                       <span className="actions">
-                        <button type="button" className="link" aria-label={t('builder.up')} disabled={i === 0} onClick={() => edit(moveEntity(body, { type: 'item', id: q.id }, block.id, block.entities.findIndex((e) => e.type === 'item' && e.id === q.id) - 1))}>↑</button>
-                        <button type="button" className="link" aria-label={t('builder.duplicate')} data-testid="duplicate-question" onClick={() => edit(duplicateItem(body, q.id).body)}>⎘</button>
-                        <button type="button" className="link" aria-label={t('builder.delete')} onClick={() => { edit(deleteItem(body, q.id)); setItemId(null); }}>×</button>
+                        <button
+                          type="button"
+                          className="link"
+                          aria-label={t('builder.up')}
+                          disabled={i === 0}
+                          onClick={() =>
+                            edit(
+                              moveEntity(
+                                body,
+                                { type: 'item', id: q.id },
+                                block.id,
+                                block.entities.findIndex((e) => e.type === 'item' && e.id === q.id) - 1,
+                              ),
+                            )
+                          }
+                        >
+                          ↑
+                        </button>
+                        <button
+                          type="button"
+                          className="link"
+                          aria-label={t('builder.duplicate')}
+                          data-testid="duplicate-question"
+                          onClick={() => edit(duplicateItem(body, q.id).body)}
+                        >
+                          ⎘
+                        </button>
+                        <button
+                          type="button"
+                          className="link"
+                          aria-label={t('builder.delete')}
+                          onClick={() => {
+                            edit(deleteItem(body, q.id));
+                            setItemId(null);
+                          }}
+                        >
+                          ×
+                        </button>
                       </span>
                     </li>
                   ))}
                 </ul>
                 {nested.length > 0 && (
                   <p className="muted">
-                    {t('builder.conditionalCategories')}: {nested.map((b) => (
+                    {t('builder.conditionalCategories')}:{' '}
+                    {nested.map((b) => (
                       <button key={b.id} type="button" className="link" onClick={() => goBlock(b.id)}>
                         {text(b.name, lang) || `#${b.id}`}
                       </button>
@@ -228,18 +365,27 @@ export function BuilderPage() {
                   </p>
                 )}
                 <div className="row">
-                  <select aria-label={t('builder.type')} data-testid="add-question-type" value={newType} onChange={(e) => setNewType(e.target.value as ItemType)}>
+                  <select
+                    aria-label={t('builder.type')}
+                    data-testid="add-question-type"
+                    value={newType}
+                    onChange={(e) => setNewType(e.target.value as ItemType)}
+                  >
                     {NEW_TYPES.map((type) => (
                       <option key={type} value={type}>
                         {t(`builder.types.${type}`)}
                       </option>
                     ))}
                   </select>
-                  <button type="button" data-testid="add-question" onClick={() => {
-                    const made = addItem(body, block.id, newType, lang, '', itemId ?? undefined);
-                    edit(made.body);
-                    setItemId(made.id);
-                  }}>
+                  <button
+                    type="button"
+                    data-testid="add-question"
+                    onClick={() => {
+                      const made = addItem(body, block.id, newType, lang, '', itemId ?? undefined);
+                      edit(made.body);
+                      setItemId(made.id);
+                    }}
+                  >
                     {t('builder.addQuestion')}
                   </button>
                 </div>
@@ -248,13 +394,28 @@ export function BuilderPage() {
                     {p.message}
                   </p>
                 ))}
-                <ConditionEditor key={block.id} body={body} block={block} lang={lang} onChange={edit} schemaId={schemaId} others={parentDoc ? { [parentDoc.id]: parentDoc } : {}} />
+                <ConditionEditor
+                  key={block.id}
+                  body={body}
+                  block={block}
+                  lang={lang}
+                  onChange={edit}
+                  schemaId={schemaId}
+                  others={parentDoc ? { [parentDoc.id]: parentDoc } : {}}
+                />
               </>
             )}
           </section>
           <section className="editor-pane">
             {item && !item.deleted ? (
-              <QuestionEditor body={body} item={item} lang={lang} hasResponses={project.total_responses > 0} problems={problemsAt(problems, refused, 'item', item.id)} onChange={edit} />
+              <QuestionEditor
+                body={body}
+                item={item}
+                lang={lang}
+                hasResponses={project.total_responses > 0}
+                problems={problemsAt(problems, refused, 'item', item.id)}
+                onChange={edit}
+              />
             ) : (
               <p className="muted">{t('builder.pickQuestion')}</p>
             )}

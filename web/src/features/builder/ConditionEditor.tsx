@@ -1,7 +1,16 @@
 // The conditions of a category: tests on earlier answers (choices or a range) joined by NOT, AND, AND NOT, OR, OR NOT.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { itemsInOrder, OPERATORS, text, updateBlock, type Block, type ConditionEntry, type Operator, type SchemaBody } from '@fieldwork/sampler';
+import {
+  itemsInOrder,
+  OPERATORS,
+  text,
+  updateBlock,
+  type Block,
+  type ConditionEntry,
+  type Operator,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 
 /**
  * `others`: the forms a test may name by schema id besides this one (`schemaId`): the level above's, whose answers a
@@ -23,7 +32,11 @@ export function ConditionEditor({
   others?: Record<number, Pick<SchemaBody, 'entities'>>;
 }) {
   const { t } = useTranslation();
-  const inBlock = new Set(itemsInOrder(body).filter((o) => o.blockId === block.id).map((o) => o.item.id));
+  const inBlock = new Set(
+    itemsInOrder(body)
+      .filter((o) => o.blockId === block.id)
+      .map((o) => o.item.id),
+  );
   const candidates = itemsInOrder(body)
     .map((o) => o.item)
     .filter((i) => !inBlock.has(i.id) && ['choice', 'binary', 'number', 'currency', 'calculated'].includes(i.type));
@@ -56,13 +69,22 @@ export function ConditionEditor({
                 })()}{' '}
                 {Array.isArray(e.condition)
                   ? `∈ {${e.condition.map((c) => text((e.schemaId === 0 || e.schemaId === schemaId ? body.entities : others[e.schemaId]?.entities)?.choices[c]?.name, lang) || `#${c}`).join(', ')}}`
-                  : Object.entries(e.condition).map(([k, v]) => `${({ $gt: '>', $gte: '≥', $lt: '<', $lte: '≤' } as Record<string, string>)[k]} ${v}`).join(' ')}
+                  : Object.entries(e.condition)
+                      .map(
+                        ([k, v]) =>
+                          `${({ $gt: '>', $gte: '≥', $lt: '<', $lte: '≤' } as Record<string, string>)[k]} ${v}`,
+                      )
+                      .join(' ')}
                 <label className="check inline">
                   <input
                     type="checkbox"
                     data-testid="condition-finalized"
                     checked={e.finalized}
-                    onChange={(ev) => save(entries.map((x, j) => (j === i && 'itemId' in x ? { ...x, finalized: ev.target.checked } : x)))}
+                    onChange={(ev) =>
+                      save(
+                        entries.map((x, j) => (j === i && 'itemId' in x ? { ...x, finalized: ev.target.checked } : x)),
+                      )
+                    }
                   />
                   {t('builder.finalized')}
                 </label>
@@ -75,10 +97,16 @@ export function ConditionEditor({
         ))}
       </ol>
       <div className="row">
-        <select aria-label={t('builder.operator')} data-testid="condition-operator" defaultValue="" disabled={afterOperator} onChange={(e) => {
-          if (e.target.value) save([...entries, { operator: e.target.value as Operator }]);
-          e.target.value = '';
-        }}>
+        <select
+          aria-label={t('builder.operator')}
+          data-testid="condition-operator"
+          defaultValue=""
+          disabled={afterOperator}
+          onChange={(e) => {
+            if (e.target.value) save([...entries, { operator: e.target.value as Operator }]);
+            e.target.value = '';
+          }}
+        >
           <option value="">{t('builder.addOperator')}</option>
           {OPERATORS.map((op) => (
             <option key={op} value={op} disabled={!operatorAllowed(op)}>
@@ -131,7 +159,12 @@ function ConditionTestForm({
   const choices = item?.options.choices ?? [];
   return (
     <div className="condition-form">
-      <select aria-label={t('builder.question')} data-testid="condition-item" value={itemId} onChange={(e) => onItem(Number(e.target.value))}>
+      <select
+        aria-label={t('builder.question')}
+        data-testid="condition-item"
+        value={itemId}
+        onChange={(e) => onItem(Number(e.target.value))}
+      >
         {candidates.map((c) => (
           <option key={c.id} value={c.id}>
             {c.name}
@@ -142,7 +175,12 @@ function ConditionTestForm({
         <div className="row">
           {choices.map((c) => (
             <label key={c} className="check">
-              <input type="checkbox" data-testid="condition-choice" checked={chosen.includes(c)} onChange={(e) => setChosen(e.target.checked ? [...chosen, c] : chosen.filter((x) => x !== c))} />
+              <input
+                type="checkbox"
+                data-testid="condition-choice"
+                checked={chosen.includes(c)}
+                onChange={(e) => setChosen(e.target.checked ? [...chosen, c] : chosen.filter((x) => x !== c))}
+              />
               {text(body.entities.choices[c]?.name, lang)}
             </label>
           ))}
@@ -155,14 +193,23 @@ function ConditionTestForm({
             <option value="$lt">&lt;</option>
             <option value="$lte">≤</option>
           </select>
-          <input aria-label={t('builder.value')} type="number" value={value} onChange={(e) => setValue(e.target.value)} />
+          <input
+            aria-label={t('builder.value')}
+            type="number"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
         </div>
       )}
       <button
         type="button"
         data-testid="condition-add"
-        onClick={() => onAdd(item && (item.type === 'choice' || item.type === 'binary') ? chosen : { [op]: Number(value) })}
-        disabled={!allowed || (item && (item.type === 'choice' || item.type === 'binary') ? chosen.length === 0 : value === '')}
+        onClick={() =>
+          onAdd(item && (item.type === 'choice' || item.type === 'binary') ? chosen : { [op]: Number(value) })
+        }
+        disabled={
+          !allowed || (item && (item.type === 'choice' || item.type === 'binary') ? chosen.length === 0 : value === '')
+        }
       >
         {t('builder.addCondition')}
       </button>

@@ -36,14 +36,21 @@ export function CreateFromUploadPage() {
           setFileName(file.name);
           void upload({ projectId: project.id, file })
             .unwrap()
-            .then((f) => {
-              setFileId(f.file_id);
-              return convert({ projectId: project.id, fileId: f.file_id }).unwrap();
-            }, () => undefined)
+            .then(
+              (f) => {
+                setFileId(f.file_id);
+                return convert({ projectId: project.id, fileId: f.file_id }).unwrap();
+              },
+              () => undefined,
+            )
             .catch(() => undefined);
         }}
       />
-      {error && <p className="banner error" role="alert">{failure(error, 'Project could not be saved!')}</p>}
+      {error && (
+        <p className="banner error" role="alert">
+          {failure(error, 'Project could not be saved!')}
+        </p>
+      )}
       {refusal && (
         <div className="banner warning" role="alert" data-testid="replace-changes">
           <p>{refusal.detail}</p>
@@ -57,7 +64,17 @@ export function CreateFromUploadPage() {
               </li>
             ))}
           </ul>
-          <button type="button" className="danger" data-testid="replace-form" disabled={converted.isLoading} onClick={() => void convert({ projectId: project.id, fileId, confirm: true }).unwrap().catch(() => undefined)}>
+          <button
+            type="button"
+            className="danger"
+            data-testid="replace-form"
+            disabled={converted.isLoading}
+            onClick={() =>
+              void convert({ projectId: project.id, fileId, confirm: true })
+                .unwrap()
+                .catch(() => undefined)
+            }
+          >
             {t('builder.replaceConfirm')}
           </button>
         </div>
@@ -67,7 +84,9 @@ export function CreateFromUploadPage() {
           <p>
             {t('builder.converted', { file: fileName, format: converted.data.format, count: converted.data.questions })}{' '}
             <span data-testid="conversion-losses">
-              {converted.data.notes.length === 0 ? t('builder.noLosses') : t('builder.losses', { count: converted.data.notes.length })}
+              {converted.data.notes.length === 0
+                ? t('builder.noLosses')
+                : t('builder.losses', { count: converted.data.notes.length })}
             </span>
           </p>
           {(converted.data.levels ?? []).length > 0 && (
@@ -75,7 +94,9 @@ export function CreateFromUploadPage() {
               <p>{t('builder.repeatLevels')}</p>
               <ul>
                 {converted.data.levels!.map((l) => (
-                  <li key={l.id}>{t('builder.repeatLevel', { name: l.name, level: l.level + 1, count: countQuestions(l) })}</li>
+                  <li key={l.id}>
+                    {t('builder.repeatLevel', { name: l.name, level: l.level + 1, count: countQuestions(l) })}
+                  </li>
                 ))}
               </ul>
             </div>

@@ -62,16 +62,25 @@ export function QuestionEditor({
     if (item.type !== 'choice') return [];
     const order = itemsInOrder(body).map((e) => e.item);
     const at = order.findIndex((i) => i.id === item.id);
-    return order.slice(0, at < 0 ? order.length : at).filter((i) => isSingleChoice(i) || i.id === item.options.choiceFilter?.itemId);
+    return order
+      .slice(0, at < 0 ? order.length : at)
+      .filter((i) => isSingleChoice(i) || i.id === item.options.choiceFilter?.itemId);
   }, [body, item]);
   const filter = item.type === 'choice' ? o.choiceFilter : undefined;
   const filterItem = filter ? body.entities.items[filter.itemId] : undefined;
-  const filterChoices = (filterItem?.options.choices ?? []).filter((c) => body.entities.choices[c] && !body.entities.choices[c]!.deleted);
+  const filterChoices = (filterItem?.options.choices ?? []).filter(
+    (c) => body.entities.choices[c] && !body.entities.choices[c]!.deleted,
+  );
   /** Ties choice `id` to the filter question's choice `to`, or unties it. */
   const tie = (id: number, to: number, on: boolean) => {
     if (!filter) return;
     const now = filter.ties[String(id)] ?? [];
-    set({ choiceFilter: { ...filter, ties: { ...filter.ties, [id]: on ? [...now.filter((c) => c !== to), to] : now.filter((c) => c !== to) } } });
+    set({
+      choiceFilter: {
+        ...filter,
+        ties: { ...filter.ties, [id]: on ? [...now.filter((c) => c !== to), to] : now.filter((c) => c !== to) },
+      },
+    });
   };
   /** A count bound (characters, choices): on when a number is entered, off when emptied. */
   const countBound = (k: 'minLength' | 'maxLength' | 'minChoices' | 'maxChoices', label: string) => (
@@ -84,7 +93,14 @@ export function QuestionEditor({
         min={0}
         step={1}
         value={o[k]?.active ? String(o[k].value) : ''}
-        onChange={(e) => set({ [k]: e.target.value === '' ? { active: false, value: 0 } : { active: true, value: Math.max(0, Math.trunc(Number(e.target.value))) } })}
+        onChange={(e) =>
+          set({
+            [k]:
+              e.target.value === ''
+                ? { active: false, value: 0 }
+                : { active: true, value: Math.max(0, Math.trunc(Number(e.target.value))) },
+          })
+        }
       />
     </label>
   );
@@ -105,16 +121,28 @@ export function QuestionEditor({
       </p>
       <label>
         {t('builder.questionText')}
-        <input data-testid="question-name" value={item.name[lang] ?? ''} onChange={(e) => onChange(updateItem(body, item.id, { name: { ...item.name, [lang]: e.target.value } }))} />
+        <input
+          data-testid="question-name"
+          value={item.name[lang] ?? ''}
+          onChange={(e) => onChange(updateItem(body, item.id, { name: { ...item.name, [lang]: e.target.value } }))}
+        />
       </label>
       <div className="row">
         <label>
           {t('builder.code')}
-          <input data-testid="question-code" value={item.codeName} onChange={(e) => onChange(updateItem(body, item.id, { codeName: e.target.value }))} />
+          <input
+            data-testid="question-code"
+            value={item.codeName}
+            onChange={(e) => onChange(updateItem(body, item.id, { codeName: e.target.value }))}
+          />
         </label>
         <label>
           {t('builder.type')}
-          <select data-testid="type-select" value={item.type} onChange={(e) => onChange(changeItemType(body, item.id, e.target.value as ItemType, lang))}>
+          <select
+            data-testid="type-select"
+            value={item.type}
+            onChange={(e) => onChange(changeItemType(body, item.id, e.target.value as ItemType, lang))}
+          >
             {EDITABLE_TYPES.map((type) => (
               <option key={type} value={type}>
                 {t(`builder.types.${type}`)}
@@ -148,7 +176,13 @@ export function QuestionEditor({
         <div className="row flags">
           {(['isRequiredQuestion', 'isPrimaryKey', 'isLookupQuestion'] as const).map((flag) => (
             <label key={flag} className="check">
-              <input type="checkbox" data-testid={`flag-${flag}`} checked={o[flag] === true} disabled={flag === 'isRequiredQuestion' && item.type === 'calculated'} onChange={(e) => set({ [flag]: e.target.checked })} />
+              <input
+                type="checkbox"
+                data-testid={`flag-${flag}`}
+                checked={o[flag] === true}
+                disabled={flag === 'isRequiredQuestion' && item.type === 'calculated'}
+                onChange={(e) => set({ [flag]: e.target.checked })}
+              />
               {t(`builder.flags.${flag}`)}
             </label>
           ))}
@@ -157,7 +191,13 @@ export function QuestionEditor({
       {item.type === 'instruction' && (
         <label>
           {t('builder.instructionText')}
-          <textarea data-testid="instruction-text" value={item.instruction?.[lang] ?? ''} onChange={(e) => onChange(updateItem(body, item.id, { instruction: { ...item.instruction, [lang]: e.target.value } }))} />
+          <textarea
+            data-testid="instruction-text"
+            value={item.instruction?.[lang] ?? ''}
+            onChange={(e) =>
+              onChange(updateItem(body, item.id, { instruction: { ...item.instruction, [lang]: e.target.value } }))
+            }
+          />
         </label>
       )}
       {(item.type === 'choice' || item.type === 'binary') && (
@@ -165,14 +205,26 @@ export function QuestionEditor({
           <h3>{t('builder.choices')}</h3>
           {item.type === 'choice' && (
             <label className="check">
-              <input type="checkbox" checked={o.multiselect === true} onChange={(e) => set({ multiselect: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={o.multiselect === true}
+                onChange={(e) => set({ multiselect: e.target.checked })}
+              />
               {t('builder.multiselect')}
             </label>
           )}
           {item.type === 'choice' && (
             <label data-testid="choice-filter">
               {t('builder.choiceFilter')}
-              <select data-testid="choice-filter-select" value={filter ? String(filter.itemId) : ''} onChange={(e) => set({ choiceFilter: e.target.value === '' ? undefined : { itemId: Number(e.target.value), ties: {} } })}>
+              <select
+                data-testid="choice-filter-select"
+                value={filter ? String(filter.itemId) : ''}
+                onChange={(e) =>
+                  set({
+                    choiceFilter: e.target.value === '' ? undefined : { itemId: Number(e.target.value), ties: {} },
+                  })
+                }
+              >
                 <option value="">{t('builder.choiceFilterNone')}</option>
                 {filters.map((i) => (
                   <option key={i.id} value={String(i.id)}>
@@ -188,8 +240,18 @@ export function QuestionEditor({
             return (
               <div key={id} className="choice-entry">
                 <div className="row choice">
-                  <input aria-label={t('builder.choice')} data-testid="choice-input" value={c.name[lang] ?? ''} onChange={(e) => onChange(updateChoice(body, id, { name: { ...c.name, [lang]: e.target.value } }))} />
-                  <input aria-label={t('builder.code')} className="code" value={c.codeName} onChange={(e) => onChange(updateChoice(body, id, { codeName: e.target.value }))} />
+                  <input
+                    aria-label={t('builder.choice')}
+                    data-testid="choice-input"
+                    value={c.name[lang] ?? ''}
+                    onChange={(e) => onChange(updateChoice(body, id, { name: { ...c.name, [lang]: e.target.value } }))}
+                  />
+                  <input
+                    aria-label={t('builder.code')}
+                    className="code"
+                    value={c.codeName}
+                    onChange={(e) => onChange(updateChoice(body, id, { codeName: e.target.value }))}
+                  />
                   <button
                     type="button"
                     className="link"
@@ -208,8 +270,14 @@ export function QuestionEditor({
                     <legend>{t('builder.offeredFor')}</legend>
                     {filterChoices.map((to) => (
                       <label key={to} className="check">
-                        <input type="checkbox" data-testid={`tie-${id}-${to}`} checked={(filter.ties[String(id)] ?? []).includes(to)} onChange={(e) => tie(id, to, e.target.checked)} />
-                        {text(body.entities.choices[to]!.name, lang, body.primary_language) || body.entities.choices[to]!.codeName}
+                        <input
+                          type="checkbox"
+                          data-testid={`tie-${id}-${to}`}
+                          checked={(filter.ties[String(id)] ?? []).includes(to)}
+                          onChange={(e) => tie(id, to, e.target.checked)}
+                        />
+                        {text(body.entities.choices[to]!.name, lang, body.primary_language) ||
+                          body.entities.choices[to]!.codeName}
                       </label>
                     ))}
                   </fieldset>
@@ -217,7 +285,13 @@ export function QuestionEditor({
               </div>
             );
           })}
-          <button type="button" data-testid="add-choice" onClick={() => onChange(addChoice(body, item.id, lang, `${t('builder.choice')} ${(o.choices?.length ?? 0) + 1}`).body)}>
+          <button
+            type="button"
+            data-testid="add-choice"
+            onClick={() =>
+              onChange(addChoice(body, item.id, lang, `${t('builder.choice')} ${(o.choices?.length ?? 0) + 1}`).body)
+            }
+          >
             {t('builder.addChoice')}
           </button>
           <button
@@ -227,7 +301,16 @@ export function QuestionEditor({
             disabled={(o.choices ?? []).length === 0}
             onClick={() => {
               const first = o.choices![0]!;
-              onChange(addFollowUp(body, item.id, [{ itemId: item.id, schemaId: 0, condition: [first], finalized: true }], 'open', lang, t('builder.followUp')).body);
+              onChange(
+                addFollowUp(
+                  body,
+                  item.id,
+                  [{ itemId: item.id, schemaId: 0, condition: [first], finalized: true }],
+                  'open',
+                  lang,
+                  t('builder.followUp'),
+                ).body,
+              );
             }}
           >
             {t('builder.addFollowUp')}
@@ -253,7 +336,11 @@ export function QuestionEditor({
               className="mono"
               value={o.pattern?.value ?? ''}
               placeholder="^[A-Z]{2}[0-9]{4}$"
-              onChange={(e) => set({ pattern: { active: e.target.value !== '', value: e.target.value, message: o.pattern?.message ?? {} } })}
+              onChange={(e) =>
+                set({
+                  pattern: { active: e.target.value !== '', value: e.target.value, message: o.pattern?.message ?? {} },
+                })
+              }
             />
           </label>
           {o.pattern?.active && (
@@ -262,7 +349,9 @@ export function QuestionEditor({
               <input
                 data-testid="pattern-message"
                 value={o.pattern.message?.[lang] ?? ''}
-                onChange={(e) => set({ pattern: { ...o.pattern!, message: { ...o.pattern!.message, [lang]: e.target.value } } })}
+                onChange={(e) =>
+                  set({ pattern: { ...o.pattern!, message: { ...o.pattern!.message, [lang]: e.target.value } } })
+                }
               />
             </label>
           )}
@@ -277,21 +366,39 @@ export function QuestionEditor({
         <section className="row">
           {item.type !== 'date' && (
             <label className="check">
-              <input type="checkbox" checked={o.allowDecimal === true} onChange={(e) => set({ allowDecimal: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={o.allowDecimal === true}
+                onChange={(e) => set({ allowDecimal: e.target.checked })}
+              />
               {t('builder.decimals')}
             </label>
           )}
           {(['minimum', 'maximum'] as const).map((k) => (
             <label key={k}>
               <span className="check">
-                <input type="checkbox" checked={o[k]?.active === true} onChange={(e) => set({ [k]: { active: e.target.checked, value: o[k]?.value ?? (item.type === 'date' ? '' : 0) } })} />
+                <input
+                  type="checkbox"
+                  checked={o[k]?.active === true}
+                  onChange={(e) =>
+                    set({ [k]: { active: e.target.checked, value: o[k]?.value ?? (item.type === 'date' ? '' : 0) } })
+                  }
+                />
                 {t(`builder.${k}`)}
               </span>
               <input
                 data-testid={`${k}-value`}
                 type={item.type === 'date' ? 'date' : 'number'}
                 value={String(o[k]?.value ?? '')}
-                onChange={(e) => set({ [k]: { active: true, value: item.type === 'date' ? e.target.value : e.target.value === '' ? '' : Number(e.target.value) } })}
+                onChange={(e) =>
+                  set({
+                    [k]: {
+                      active: true,
+                      value:
+                        item.type === 'date' ? e.target.value : e.target.value === '' ? '' : Number(e.target.value),
+                    },
+                  })
+                }
               />
             </label>
           ))}
@@ -342,7 +449,11 @@ export function QuestionEditor({
             </p>
           )}
           <label className="check">
-            <input type="checkbox" checked={o.allowDecimal === true} onChange={(e) => set({ allowDecimal: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={o.allowDecimal === true}
+              onChange={(e) => set({ allowDecimal: e.target.checked })}
+            />
             {t('builder.decimals')}
           </label>
         </section>
@@ -351,7 +462,12 @@ export function QuestionEditor({
         <section>
           <label>
             {t('builder.concatenation')}
-            <input data-testid="concatenation-input" value={o.concatenation ?? ''} onChange={(e) => set({ concatenation: e.target.value })} placeholder="first_name, last_name" />
+            <input
+              data-testid="concatenation-input"
+              value={o.concatenation ?? ''}
+              onChange={(e) => set({ concatenation: e.target.value })}
+              placeholder="first_name, last_name"
+            />
           </label>
           {concatError && <p className="field-error">{concatError}</p>}
         </section>
@@ -369,7 +485,11 @@ export function QuestionEditor({
       {item.type === 'barcode' && (
         <section>
           <label className="check">
-            <input type="checkbox" checked={o.restrictType === true} onChange={(e) => set({ restrictType: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={o.restrictType === true}
+              onChange={(e) => set({ restrictType: e.target.checked })}
+            />
             {t('builder.restrictCodes')}
           </label>
           {o.restrictType && (
@@ -379,7 +499,13 @@ export function QuestionEditor({
                   <input
                     type="checkbox"
                     checked={(o.codeTypes ?? []).includes(f)}
-                    onChange={(e) => set({ codeTypes: e.target.checked ? [...(o.codeTypes ?? []), f] : (o.codeTypes ?? []).filter((x) => x !== f) })}
+                    onChange={(e) =>
+                      set({
+                        codeTypes: e.target.checked
+                          ? [...(o.codeTypes ?? []), f]
+                          : (o.codeTypes ?? []).filter((x) => x !== f),
+                      })
+                    }
                   />
                   {f}
                 </label>
@@ -391,11 +517,22 @@ export function QuestionEditor({
       {item.type === 'signature' && (
         <section>
           <label className="check">
-            <input type="checkbox" checked={o.agreement?.active === true} onChange={(e) => set({ agreement: { active: e.target.checked, value: false, text: o.agreement?.text ?? {} } })} />
+            <input
+              type="checkbox"
+              checked={o.agreement?.active === true}
+              onChange={(e) =>
+                set({ agreement: { active: e.target.checked, value: false, text: o.agreement?.text ?? {} } })
+              }
+            />
             {t('builder.agreement')}
           </label>
           {o.agreement?.active && (
-            <textarea value={o.agreement.text[lang] ?? ''} onChange={(e) => set({ agreement: { ...o.agreement!, text: { ...o.agreement!.text, [lang]: e.target.value } } })} />
+            <textarea
+              value={o.agreement.text[lang] ?? ''}
+              onChange={(e) =>
+                set({ agreement: { ...o.agreement!, text: { ...o.agreement!.text, [lang]: e.target.value } } })
+              }
+            />
           )}
         </section>
       )}

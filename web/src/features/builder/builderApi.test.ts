@@ -16,7 +16,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('attachmentName', () => {
   it('prefers the UTF-8 name, falls back to the plain one, then to form.xlsx', () => {
-    expect(attachmentName(`attachment; filename="Enquete menage.xlsx"; filename*=UTF-8''Enqu%C3%AAte%20m%C3%A9nage.xlsx`)).toBe('Enquête ménage.xlsx');
+    expect(
+      attachmentName(`attachment; filename="Enquete menage.xlsx"; filename*=UTF-8''Enqu%C3%AAte%20m%C3%A9nage.xlsx`),
+    ).toBe('Enquête ménage.xlsx');
     expect(attachmentName('attachment; filename="Plain.xlsx"')).toBe('Plain.xlsx');
     expect(attachmentName(`attachment; filename="Bad.xlsx"; filename*=UTF-8''%E0%A4%A`)).toBe('Bad.xlsx');
     expect(attachmentName(null)).toBe('form.xlsx');
@@ -27,7 +29,13 @@ describe('xlsForm', () => {
   it('answers the downloaded workbook as an object URL with its name', async () => {
     session.store('a', 'r', Date.now());
     fetchMock.mockResolvedValueOnce(
-      new Response(new Uint8Array([0x50, 0x4b, 3, 4]), { status: 200, headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': `attachment; filename="Form.xlsx"; filename*=UTF-8''Form.xlsx` } }),
+      new Response(new Uint8Array([0x50, 0x4b, 3, 4]), {
+        status: 200,
+        headers: {
+          'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          'content-disposition': `attachment; filename="Form.xlsx"; filename*=UTF-8''Form.xlsx`,
+        },
+      }),
     );
     const r = await makeStore().dispatch(builderApi.endpoints.xlsForm.initiate(12));
     expect(r).toMatchObject({ data: { url: 'blob:form', filename: 'Form.xlsx' } });

@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { addBlock, newSchemaBody } from '@fieldwork/sampler';
-import { backgroundSaved, builderSlice, discarded, edited, loaded, saved, savingStarted, type SchemaDocument } from './builderSlice';
+import {
+  backgroundSaved,
+  builderSlice,
+  discarded,
+  edited,
+  loaded,
+  saved,
+  savingStarted,
+  type SchemaDocument,
+} from './builderSlice';
 
-const doc = (revision: number, body = newSchemaBody('S')): SchemaDocument => ({ ...body, id: 3, name: 'F', revision, editable: true, level: 0 });
+const doc = (revision: number, body = newSchemaBody('S')): SchemaDocument => ({
+  ...body,
+  id: 3,
+  name: 'F',
+  revision,
+  editable: true,
+  level: 0,
+});
 const reduce = builderSlice.reducer;
 
 describe('builder state', () => {

@@ -23,7 +23,17 @@ export interface BuilderState {
   lang: string;
 }
 
-const initialState: BuilderState = { schemaId: null, name: '', revision: 0, editable: false, saved: null, body: null, dirty: false, saving: false, lang: 'en' };
+const initialState: BuilderState = {
+  schemaId: null,
+  name: '',
+  revision: 0,
+  editable: false,
+  saved: null,
+  body: null,
+  dirty: false,
+  saving: false,
+  lang: 'en',
+};
 
 const bodyOf = (d: SchemaDocument): SchemaBody => ({
   version: d.version,
@@ -41,7 +51,16 @@ export const builderSlice = createSlice({
   reducers: {
     loaded(_state, action: PayloadAction<SchemaDocument>) {
       const d = action.payload;
-      return { ...initialState, schemaId: d.id, name: d.name, revision: d.revision, editable: d.editable, saved: bodyOf(d), body: bodyOf(d), lang: d.primary_language };
+      return {
+        ...initialState,
+        schemaId: d.id,
+        name: d.name,
+        revision: d.revision,
+        editable: d.editable,
+        saved: bodyOf(d),
+        body: bodyOf(d),
+        lang: d.primary_language,
+      };
     },
     edited(state, action: PayloadAction<SchemaBody>) {
       state.body = action.payload;
@@ -75,4 +94,5 @@ export const builderSlice = createSlice({
   },
 });
 
-export const { loaded, edited, savingStarted, savingFailed, saved, backgroundSaved, discarded, languageChosen } = builderSlice.actions;
+export const { loaded, edited, savingStarted, savingFailed, saved, backgroundSaved, discarded, languageChosen } =
+  builderSlice.actions;

@@ -18,14 +18,18 @@ const option = (name: string) => screen.getByRole<HTMLOptionElement>('option', {
 describe(ConditionEditor.name, () => {
   it('lets only NOT open a condition, and no operator follow an operator', () => {
     const f = form();
-    const view = renderWithProviders(<ConditionEditor body={f.body} block={f.body.entities.blocks[f.follow]!} lang="en" onChange={() => undefined} />);
+    const view = renderWithProviders(
+      <ConditionEditor body={f.body} block={f.body.entities.blocks[f.follow]!} lang="en" onChange={() => undefined} />,
+    );
     expect(option('AND').disabled).toBe(true);
     expect(option('OR').disabled).toBe(true);
     expect(option('NOT').disabled).toBe(false);
     view.unmount();
     const test = { itemId: f.choice, schemaId: 0, condition: [f.wood], finalized: true };
     const body = updateBlock(f.body, f.follow, { conditions: [test, { operator: 'AND' }] });
-    renderWithProviders(<ConditionEditor body={body} block={body.entities.blocks[f.follow]!} lang="en" onChange={() => undefined} />);
+    renderWithProviders(
+      <ConditionEditor body={body} block={body.entities.blocks[f.follow]!} lang="en" onChange={() => undefined} />,
+    );
     expect(screen.getByTestId<HTMLSelectElement>('condition-operator').disabled).toBe(true);
   });
 
@@ -34,9 +38,20 @@ describe(ConditionEditor.name, () => {
     const child = form();
     // The child form's own item with the parent's question's id is another question ("Fuel" there too): rename it.
     const own = updateItem(child.body, child.choice, { name: { en: 'Cooking fuel' } });
-    const body = updateBlock(own, child.follow, { conditions: [{ itemId: parent.choice, schemaId: 7, condition: [parent.wood], finalized: true }] });
+    const body = updateBlock(own, child.follow, {
+      conditions: [{ itemId: parent.choice, schemaId: 7, condition: [parent.wood], finalized: true }],
+    });
     const parentBody = updateItem(parent.body, parent.choice, { name: { en: 'Household fuel' } });
-    renderWithProviders(<ConditionEditor body={body} block={body.entities.blocks[child.follow]!} lang="en" onChange={() => undefined} schemaId={8} others={{ 7: parentBody }} />);
+    renderWithProviders(
+      <ConditionEditor
+        body={body}
+        block={body.entities.blocks[child.follow]!}
+        lang="en"
+        onChange={() => undefined}
+        schemaId={8}
+        others={{ 7: parentBody }}
+      />,
+    );
     expect(screen.getByTestId('condition-entry').textContent).toContain('Household fuel (level above) ∈ {Wood}');
     expect(screen.getByTestId('condition-entry').textContent).not.toContain('Cooking fuel');
   });
@@ -46,7 +61,15 @@ describe(QuestionEditor.name, () => {
   const editor = (formula: string) => {
     const f = form();
     const body = updateItem(f.body, f.calc, { options: { formula } });
-    return renderWithProviders(<QuestionEditor body={body} item={body.entities.items[f.calc]!} lang="en" hasResponses={false} onChange={() => undefined} />);
+    return renderWithProviders(
+      <QuestionEditor
+        body={body}
+        item={body.entities.items[f.calc]!}
+        lang="en"
+        hasResponses={false}
+        onChange={() => undefined}
+      />,
+    );
   };
 
   it('accepts a calculated question without a formula', () => {

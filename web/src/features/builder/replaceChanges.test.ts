@@ -3,7 +3,19 @@ import { replaceRefusal } from './replaceChanges';
 
 describe('replaceRefusal', () => {
   it('reads the message and the added, removed and retyped questions of a 409', () => {
-    const error = { status: 409, data: { detail: 'This form has 1 response: replacing it changes 3 questions.', changes: { fuel: ['removed', 'choice'], adults: ['retyped', 'number', 'open'], name: ['added', 'open'], odd: ['renamed'], bad: 'x' } } };
+    const error = {
+      status: 409,
+      data: {
+        detail: 'This form has 1 response: replacing it changes 3 questions.',
+        changes: {
+          fuel: ['removed', 'choice'],
+          adults: ['retyped', 'number', 'open'],
+          name: ['added', 'open'],
+          odd: ['renamed'],
+          bad: 'x',
+        },
+      },
+    };
     expect(replaceRefusal(error)).toEqual({
       detail: 'This form has 1 response: replacing it changes 3 questions.',
       changes: [
@@ -15,7 +27,9 @@ describe('replaceRefusal', () => {
   });
 
   it('is undefined for other errors', () => {
-    expect(replaceRefusal({ status: 409, data: { detail: 'A newer revision of this form already exists.' } })).toBeUndefined();
+    expect(
+      replaceRefusal({ status: 409, data: { detail: 'A newer revision of this form already exists.' } }),
+    ).toBeUndefined();
     expect(replaceRefusal({ status: 400, data: { non_field_errors: ['x'] } })).toBeUndefined();
     expect(replaceRefusal(undefined)).toBeUndefined();
   });

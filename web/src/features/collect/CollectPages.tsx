@@ -66,13 +66,19 @@ function useSubmitted(project: Project, schemaId: number | undefined) {
 }
 
 /** A response, the device's copy first (it may wait there), else the server's. */
-function useResponse(projectId: number, responseId: string | undefined): { row?: LocalResponse; missing: boolean; error?: string } {
+function useResponse(
+  projectId: number,
+  responseId: string | undefined,
+): { row?: LocalResponse; missing: boolean; error?: string } {
   const [local, setLocal] = useState<LocalResponse | null | undefined>();
   useEffect(() => {
     setLocal(undefined);
     if (responseId) void localStore.get(responseId).then((l) => setLocal(l ?? null));
   }, [responseId]);
-  const remote = useOneResponseQuery({ projectId, responseId: responseId ?? '' }, { skip: !responseId || local !== null });
+  const remote = useOneResponseQuery(
+    { projectId, responseId: responseId ?? '' },
+    { skip: !responseId || local !== null },
+  );
   if (!responseId) return { missing: false };
   // The device's copy while it is not yet on the server (or needs attention); once uploaded, the server's is newer.
   if (local && (needsUpload(local) || remote.isError)) return { row: local, missing: false };

@@ -25,7 +25,9 @@ export const SEND_WAIT_MS = 20_000;
 /** The form from the server, kept on the device as it comes; undefined with the server's status when it refuses. */
 async function fetchForm(schemaId: number, token?: string): Promise<{ doc?: SchemaDoc; status: number }> {
   const auth = token ?? session.read().access;
-  const res = await fetch(`${API_BASE}samplerschema/${schemaId}/`, { headers: { Accept: 'application/json', ...(auth ? { Authorization: `JWT ${auth}` } : {}) } });
+  const res = await fetch(`${API_BASE}samplerschema/${schemaId}/`, {
+    headers: { Accept: 'application/json', ...(auth ? { Authorization: `JWT ${auth}` } : {}) },
+  });
   if (!res.ok) return { status: res.status };
   const doc = (await res.json()) as SchemaDoc;
   await localStore.saveForm({ id: doc.id, project: doc.project, doc, saved_at: new Date().toISOString() });
@@ -44,7 +46,10 @@ export function useFormsOnDevice(schemaIds: number[]): { ready: boolean } {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     let live = true;
-    const ids = key.split(',').map(Number).filter((n) => n > 0);
+    const ids = key
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0);
     void Promise.all(
       ids.map(async (id) => {
         const kept = await localStore.form(id).catch(() => undefined);
@@ -107,7 +112,9 @@ export type Submitted = 'uploaded' | 'queued' | 'signed-out';
 
 /** Moves to the first question that needs attention and puts the focus in it. */
 function jumpToFirstProblem(form: HTMLFormElement | null): void {
-  const first = form?.querySelector<HTMLElement>('[data-testid="form-question"].invalid') ?? form?.querySelector<HTMLElement>('[data-testid="validity-message"]');
+  const first =
+    form?.querySelector<HTMLElement>('[data-testid="form-question"].invalid') ??
+    form?.querySelector<HTMLElement>('[data-testid="validity-message"]');
   if (!first) return;
   first.scrollIntoView({ block: 'center' });
   const control = first.querySelector<HTMLElement>('input, select, textarea, [tabindex]') ?? first;
@@ -139,15 +146,23 @@ export function FormEditor(props: {
   const [attempt, setAttempt] = useState<'save' | 'complete' | undefined>();
   const [sending, setSending] = useState(false);
   const [jump, setJump] = useState(0);
-  const other = useMemo(() => (props.parent ? { [props.parent.sampler_schema]: props.parent.data['0'] ?? {} } : {}), [props.parent]);
-  const local = useMemo(() => checkForm(doc, doc.id, answers, { complete: attempt === 'complete', other, lang }), [doc, answers, attempt, other, lang]);
+  const other = useMemo(
+    () => (props.parent ? { [props.parent.sampler_schema]: props.parent.data['0'] ?? {} } : {}),
+    [props.parent],
+  );
+  const local = useMemo(
+    () => checkForm(doc, doc.id, answers, { complete: attempt === 'complete', other, lang }),
+    [doc, answers, attempt, other, lang],
+  );
 
   // The problems on screen: the server's (until the question is answered again), then the sampler's, for the
   // questions left or all of them once a save was tried.
   const problems = useMemo(() => {
     const byItem = new Map(server.byItem);
-    for (const [id, message] of local.problems.byItem) if (attempt !== undefined || touched.has(id)) byItem.set(id, message);
-    const general = attempt !== undefined ? [...new Set([...server.general, ...local.problems.general])] : server.general;
+    for (const [id, message] of local.problems.byItem)
+      if (attempt !== undefined || touched.has(id)) byItem.set(id, message);
+    const general =
+      attempt !== undefined ? [...new Set([...server.general, ...local.problems.general])] : server.general;
     return { byItem, general };
   }, [server, local, attempt, touched]);
   useEffect(() => {
@@ -182,7 +197,8 @@ export function FormEditor(props: {
 
   const change = (update: (answers: Answers) => Answers, itemId: number) => {
     // A question answered again loses the server's message about it.
-    if (server.byItem.has(itemId)) setServer({ byItem: new Map([...server.byItem].filter(([id]) => id !== itemId)), general: server.general });
+    if (server.byItem.has(itemId))
+      setServer({ byItem: new Map([...server.byItem].filter(([id]) => id !== itemId)), general: server.general });
     setAnswers(update);
   };
 
@@ -195,7 +211,9 @@ export function FormEditor(props: {
       setJump((n) => n + 1);
       return;
     }
-    const geotag = Object.values(check.data['0'] ?? {}).find((v): v is GeotagValue => typeof v === 'object' && v !== null && (v as GeotagValue).type === 'Point');
+    const geotag = Object.values(check.data['0'] ?? {}).find(
+      (v): v is GeotagValue => typeof v === 'object' && v !== null && (v as GeotagValue).type === 'Point',
+    );
     const now = new Date().toISOString();
     const r: LocalResponse = {
       response_id: responseId,
@@ -220,7 +238,10 @@ export function FormEditor(props: {
     await localStore.put(r, true);
     if (!navigator.onLine) return props.onSubmitted('queued', r);
     setSending(true);
-    const outcome = await Promise.race<Outcome | { kind: 'slow' }>([uploadOne(r), new Promise((resolve) => setTimeout(() => resolve({ kind: 'slow' }), SEND_WAIT_MS))]);
+    const outcome = await Promise.race<Outcome | { kind: 'slow' }>([
+      uploadOne(r),
+      new Promise((resolve) => setTimeout(() => resolve({ kind: 'slow' }), SEND_WAIT_MS)),
+    ]);
     setSending(false);
     if (outcome.kind === 'uploaded') return props.onSubmitted('uploaded', r);
     if (outcome.kind === 'signed-out') return props.onSubmitted('signed-out', r);
@@ -272,7 +293,12 @@ export function FormEditor(props: {
       )}
       <div className="actions submit-bar">
         {count > 0 && (
-          <button type="button" className="link attention" data-testid="problem-count" onClick={() => setJump((n) => n + 1)}>
+          <button
+            type="button"
+            className="link attention"
+            data-testid="problem-count"
+            onClick={() => setJump((n) => n + 1)}
+          >
             {t('collect.needAttention', { count })}
           </button>
         )}

@@ -3,7 +3,18 @@
 // Geotags follow the location settings of spec 001 §9; images and signatures are kept on the device until upload.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { calculate, concatenate, offeredChoices, text, withoutUnoffered, type Answers, type Block, type Item, type SchemaBody, type Visibility } from '@fieldwork/sampler';
+import {
+  calculate,
+  concatenate,
+  offeredChoices,
+  text,
+  withoutUnoffered,
+  type Answers,
+  type Block,
+  type Item,
+  type SchemaBody,
+  type Visibility,
+} from '@fieldwork/sampler';
 import { localStore } from './localStore';
 
 /** Spec 001 §9: location request timeout 30000 ms, maximum age 10000 ms; accuracy threshold 50 m. */
@@ -36,13 +47,18 @@ export function FormRenderer(props: {
   const { body, lang, answers, shown, readOnly } = props;
   // Cascading choices: an answer its filter question's new answer no longer offers is cleared with the change.
   const set = (id: number, v: unknown) => props.onChange((a) => withoutUnoffered(body, { ...a, [id]: v }), id);
-  const update = (id: number, fn: (previous: unknown) => unknown) => props.onChange((a) => withoutUnoffered(body, { ...a, [id]: fn(a[id]) }), id);
+  const update = (id: number, fn: (previous: unknown) => unknown) =>
+    props.onChange((a) => withoutUnoffered(body, { ...a, [id]: fn(a[id]) }), id);
 
   const renderBlock = (b: Block, depth: number) => {
     const vis = shown.blocks.get(b.id);
     if (b.deleted || vis === 'skipped') return null;
     return (
-      <fieldset key={b.id} className={`form-block depth-${depth}${vis === 'maybe' ? ' maybe' : ''}`} data-testid="form-block">
+      <fieldset
+        key={b.id}
+        className={`form-block depth-${depth}${vis === 'maybe' ? ' maybe' : ''}`}
+        data-testid="form-block"
+      >
         {text(b.name, lang) !== '' && <legend>{text(b.name, lang, body.primary_language)}</legend>}
         {b.entities.map((ref) => {
           if (ref.type === 'block') {
@@ -72,7 +88,11 @@ export function FormRenderer(props: {
       </fieldset>
     );
   };
-  return <div className="form-renderer">{body.form.map((id) => (body.entities.blocks[id] ? renderBlock(body.entities.blocks[id], 0) : null))}</div>;
+  return (
+    <div className="form-renderer">
+      {body.form.map((id) => (body.entities.blocks[id] ? renderBlock(body.entities.blocks[id], 0) : null))}
+    </div>
+  );
 }
 
 function Question(p: {
@@ -96,7 +116,11 @@ function Question(p: {
   const inputId = `q${item.id}-input`;
   const errorId = `q${item.id}-error`;
   // What every answer control carries: its label, and its message when it needs attention.
-  const a11y = { id: inputId, 'aria-invalid': p.problem !== undefined, 'aria-describedby': p.problem !== undefined ? errorId : undefined };
+  const a11y = {
+    id: inputId,
+    'aria-invalid': p.problem !== undefined,
+    'aria-describedby': p.problem !== undefined ? errorId : undefined,
+  };
   let input: React.ReactNode;
   switch (item.type) {
     case 'instruction':
@@ -112,7 +136,9 @@ function Question(p: {
       const waiting = filter !== undefined && offered.length === 0 && !readOnly;
       input = waiting ? (
         <p className="muted" data-testid="cascade-waiting">
-          {t('collect.cascade.waiting', { question: text(body.entities.items[filter.itemId]?.name, lang, body.primary_language) })}
+          {t('collect.cascade.waiting', {
+            question: text(body.entities.items[filter.itemId]?.name, lang, body.primary_language),
+          })}
         </p>
       ) : (
         offered.map((c) => (
@@ -159,8 +185,16 @@ function Question(p: {
         <input
           {...a11y}
           type="date"
-          min={o.minimum?.active && typeof o.minimum.value === 'string' && o.minimum.value !== '' ? o.minimum.value : undefined}
-          max={o.maximum?.active && typeof o.maximum.value === 'string' && o.maximum.value !== '' ? o.maximum.value : undefined}
+          min={
+            o.minimum?.active && typeof o.minimum.value === 'string' && o.minimum.value !== ''
+              ? o.minimum.value
+              : undefined
+          }
+          max={
+            o.maximum?.active && typeof o.maximum.value === 'string' && o.maximum.value !== ''
+              ? o.maximum.value
+              : undefined
+          }
           disabled={readOnly}
           value={String(value ?? '')}
           onChange={(e) => set(e.target.value)}
@@ -171,12 +205,24 @@ function Question(p: {
       if (o.showInForm === false) return null;
       const r = calculate(body, item.id, p.answers, lang);
       // No formula yet: nothing is calculated and nothing is said.
-      input = r === null ? <output data-testid="calculated" /> : 'value' in r ? <output data-testid="calculated">{r.value}</output> : <span className="muted">{r.error}</span>;
+      input =
+        r === null ? (
+          <output data-testid="calculated" />
+        ) : 'value' in r ? (
+          <output data-testid="calculated">{r.value}</output>
+        ) : (
+          <span className="muted">{r.error}</span>
+        );
       break;
     }
     case 'concatenation': {
       const r = concatenate(body, o.concatenation ?? '', p.answers, lang);
-      input = 'value' in r ? <output data-testid="concatenation">{r.value}</output> : <span className="muted">{r.error}</span>;
+      input =
+        'value' in r ? (
+          <output data-testid="concatenation">{r.value}</output>
+        ) : (
+          <span className="muted">{r.error}</span>
+        );
       break;
     }
     case 'geotag':
@@ -190,7 +236,14 @@ function Question(p: {
         item.type === 'geotag' ? (
           <GeotagInput value={value as GeotagValue | undefined} set={set} readOnly={readOnly} />
         ) : (
-          <MediaInput kind={item.type} value={value as string | undefined} set={set} readOnly={readOnly} responseId={p.responseId} projectId={p.projectId} />
+          <MediaInput
+            kind={item.type}
+            value={value as string | undefined}
+            set={set}
+            readOnly={readOnly}
+            responseId={p.responseId}
+            projectId={p.projectId}
+          />
         );
       break;
     case 'barcode':
@@ -205,11 +258,21 @@ function Question(p: {
   const title = (
     <>
       {label}
-      {required && <span className="required" title={t('collect.required')}> *</span>}
+      {required && (
+        <span className="required" title={t('collect.required')}>
+          {' '}
+          *
+        </span>
+      )}
     </>
   );
   return (
-    <div className={`form-question${p.problem !== undefined ? ' invalid' : ''}`} data-testid="form-question" data-item={item.id} id={`q${item.id}`}>
+    <div
+      className={`form-question${p.problem !== undefined ? ' invalid' : ''}`}
+      data-testid="form-question"
+      data-item={item.id}
+      id={`q${item.id}`}
+    >
       {single ? (
         <label className="question-label" htmlFor={inputId}>
           {title}
@@ -221,7 +284,15 @@ function Question(p: {
       )}
       <div
         className="question-input"
-        {...(single ? {} : { role: 'group', 'aria-labelledby': `q${item.id}-label`, 'aria-describedby': a11y['aria-describedby'], tabIndex: -1, id: inputId })}
+        {...(single
+          ? {}
+          : {
+              role: 'group',
+              'aria-labelledby': `q${item.id}-label`,
+              'aria-describedby': a11y['aria-describedby'],
+              tabIndex: -1,
+              id: inputId,
+            })}
       >
         {input}
       </div>
@@ -234,7 +305,15 @@ function Question(p: {
   );
 }
 
-function GeotagInput({ value, set, readOnly }: { value: GeotagValue | undefined; set: (v: unknown) => void; readOnly: boolean }) {
+function GeotagInput({
+  value,
+  set,
+  readOnly,
+}: {
+  value: GeotagValue | undefined;
+  set: (v: unknown) => void;
+  readOnly: boolean;
+}) {
   const { t } = useTranslation();
   const [status, setStatus] = useState('');
   const locate = () => {
@@ -242,9 +321,17 @@ function GeotagInput({ value, set, readOnly }: { value: GeotagValue | undefined;
     setStatus(t('collect.geo.locating'));
     navigator.geolocation.getCurrentPosition(
       (pos) => {
-        const g: GeotagValue = { type: 'Point', coordinates: [pos.coords.longitude, pos.coords.latitude], accuracy: pos.coords.accuracy };
+        const g: GeotagValue = {
+          type: 'Point',
+          coordinates: [pos.coords.longitude, pos.coords.latitude],
+          accuracy: pos.coords.accuracy,
+        };
         set(g);
-        setStatus(pos.coords.accuracy > LOCATION.accuracy ? t('collect.geo.inaccurate', { m: Math.round(pos.coords.accuracy) }) : '');
+        setStatus(
+          pos.coords.accuracy > LOCATION.accuracy
+            ? t('collect.geo.inaccurate', { m: Math.round(pos.coords.accuracy) })
+            : '',
+        );
       },
       (err) => setStatus(err.code === err.PERMISSION_DENIED ? t('collect.geo.denied') : t('collect.geo.failed')),
       { enableHighAccuracy: true, timeout: LOCATION.timeout, maximumAge: LOCATION.maximumAge },
@@ -252,7 +339,11 @@ function GeotagInput({ value, set, readOnly }: { value: GeotagValue | undefined;
   };
   return (
     <span className="geotag-input">
-      {value ? <code>{`${value.coordinates[1].toFixed(6)}, ${value.coordinates[0].toFixed(6)}`}</code> : <span className="muted">{t('collect.geo.none')}</span>}
+      {value ? (
+        <code>{`${value.coordinates[1].toFixed(6)}, ${value.coordinates[0].toFixed(6)}`}</code>
+      ) : (
+        <span className="muted">{t('collect.geo.none')}</span>
+      )}
       {!readOnly && (
         <button type="button" onClick={locate}>
           {t('collect.geo.record')}
@@ -264,7 +355,14 @@ function GeotagInput({ value, set, readOnly }: { value: GeotagValue | undefined;
 }
 
 /** The local placeholder or the stored key of a file, shown as a thumbnail when it is still on the device. */
-function MediaInput(p: { kind: 'image' | 'signature'; value: string | undefined; set: (v: unknown) => void; readOnly: boolean; responseId: string; projectId: number }) {
+function MediaInput(p: {
+  kind: 'image' | 'signature';
+  value: string | undefined;
+  set: (v: unknown) => void;
+  readOnly: boolean;
+  responseId: string;
+  projectId: number;
+}) {
   const { t } = useTranslation();
   const [preview, setPreview] = useState<string | undefined>();
   useEffect(() => {
@@ -280,7 +378,14 @@ function MediaInput(p: { kind: 'image' | 'signature'; value: string | undefined;
   }, [p.value]);
   const keep = async (blob: Blob, filename: string) => {
     const localKey = `local:${crypto.randomUUID()}`;
-    await localStore.addMedia({ local_key: localKey, response_id: p.responseId, project: p.projectId, kind: p.kind, filename, blob });
+    await localStore.addMedia({
+      local_key: localKey,
+      response_id: p.responseId,
+      project: p.projectId,
+      kind: p.kind,
+      filename,
+      blob,
+    });
     p.set(localKey);
   };
   return (
@@ -352,12 +457,28 @@ interface Detector {
 }
 
 /** Barcode entry: typed, or read from a photo where the browser has a BarcodeDetector. */
-function BarcodeInput({ a11y, value, set, readOnly }: { a11y: Record<string, unknown>; value: string | undefined; set: (v: unknown) => void; readOnly: boolean }) {
+function BarcodeInput({
+  a11y,
+  value,
+  set,
+  readOnly,
+}: {
+  a11y: Record<string, unknown>;
+  value: string | undefined;
+  set: (v: unknown) => void;
+  readOnly: boolean;
+}) {
   const { t } = useTranslation();
   const Ctor = (globalThis as { BarcodeDetector?: new () => Detector }).BarcodeDetector;
   return (
     <span className="barcode-input">
-      <input {...a11y} disabled={readOnly} value={value ?? ''} placeholder={t('collect.barcode.placeholder')} onChange={(e) => set(e.target.value)} />
+      <input
+        {...a11y}
+        disabled={readOnly}
+        value={value ?? ''}
+        placeholder={t('collect.barcode.placeholder')}
+        onChange={(e) => set(e.target.value)}
+      />
       {Ctor && !readOnly && (
         <input
           type="file"

@@ -49,11 +49,14 @@ export function PublicCollectPage({ kind }: { kind: 'anonymous' | 'survey' }) {
                 headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
                 body: JSON.stringify({ token, fingerprint: fingerprint(), email }),
               })
-            : await fetch(`${API_BASE}collect/survey/${encodeURIComponent(token)}/`, { headers: { Accept: 'application/json' } });
+            : await fetch(`${API_BASE}collect/survey/${encodeURIComponent(token)}/`, {
+                headers: { Accept: 'application/json' },
+              });
         const body = (await res.json().catch(() => null)) as Opened | null;
         if (!res.ok || !body) return setFailure(linkFailure(body));
         // Authentication required: the respondent logs in and collects as themselves.
-        if (!body.proceed_unauthenticated) return void navigate(`/project/${body.project_details.id}/collect/newrecord`);
+        if (!body.proceed_unauthenticated)
+          return void navigate(`/project/${body.project_details.id}/collect/newrecord`);
         setOpened(body);
       } catch {
         setFailure(t('collect.offline'));
@@ -90,7 +93,11 @@ function PublicForm({ opened, kind, email }: { opened: Opened; kind: 'anonymous'
         token={opened.token}
         email={email || undefined}
         // The thank-you page only once the server has the response; else the page says it waits on this device.
-        onSubmitted={(how, r) => void navigate(`/collect/${kind}/success`, { state: how === 'uploaded' ? undefined : { queued: r.response_id } })}
+        onSubmitted={(how, r) =>
+          void navigate(`/collect/${kind}/success`, {
+            state: how === 'uploaded' ? undefined : { queued: r.response_id },
+          })
+        }
         onCancel={() => void navigate(`/collect/${kind}/cancel`)}
       />
     </section>

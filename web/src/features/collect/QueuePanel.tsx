@@ -38,13 +38,23 @@ export function QueuePanel({ projectId, unsent }: { projectId: number; unsent: L
           {t('collect.queue.summary', { count: unsent.length })}
           {attention > 0 ? ` · ${t('collect.queue.attention', { count: attention })}` : ''}
         </span>
-        <button type="button" onClick={() => void sendAll()} disabled={busy || !navigator.onLine} data-testid="send-all">
+        <button
+          type="button"
+          onClick={() => void sendAll()}
+          disabled={busy || !navigator.onLine}
+          data-testid="send-all"
+        >
           {t('collect.queue.sendAll')}
         </button>
       </header>
       <ul className="queue-list">
         {unsent.map((r) => (
-          <li key={r.response_id} className={`queue-row sync-${r.sync}`} data-testid="queue-row" data-response-id={r.response_id}>
+          <li
+            key={r.response_id}
+            className={`queue-row sync-${r.sync}`}
+            data-testid="queue-row"
+            data-response-id={r.response_id}
+          >
             <div className="queue-main">
               <strong>{answersSummary(r.data)}</strong>
               <span className="muted"> {formatDate(r.time_updated)}</span>

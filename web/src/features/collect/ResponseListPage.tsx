@@ -25,7 +25,10 @@ const day = (v: string | null, end: boolean) => {
   return Number.isNaN(d.getTime()) ? undefined : Math.floor(d.getTime() / 1000) + (end ? 86_399 : 0);
 };
 
-function useListQuery(projectId: number, schemaId: number): [ListQuery, (patch: Record<string, string | undefined>) => void, URLSearchParams] {
+function useListQuery(
+  projectId: number,
+  schemaId: number,
+): [ListQuery, (patch: Record<string, string | undefined>) => void, URLSearchParams] {
   const [params, setParams] = useSearchParams();
   const query: ListQuery = {
     projectId,
@@ -34,8 +37,13 @@ function useListQuery(projectId: number, schemaId: number): [ListQuery, (patch: 
     pageSize: PAGE_SIZES.find((s) => s === int(params.get('size'))) ?? 50,
     site: int(params.get('site')),
     collector: int(params.get('collector')),
-    status: params.get('status') === 'completed' || params.get('status') === 'open' ? (params.get('status') as 'completed' | 'open') : 'any',
-    sort: (SORTS as readonly string[]).includes(params.get('sort') ?? '') ? (params.get('sort') as Sort) : 'time_updated',
+    status:
+      params.get('status') === 'completed' || params.get('status') === 'open'
+        ? (params.get('status') as 'completed' | 'open')
+        : 'any',
+    sort: (SORTS as readonly string[]).includes(params.get('sort') ?? '')
+      ? (params.get('sort') as Sort)
+      : 'time_updated',
     from: day(params.get('from'), false),
     to: day(params.get('to'), true),
   };
@@ -112,7 +120,11 @@ export function ResponseListPage() {
           {seesEveryone && collectors.length > 0 && (
             <label>
               {t('collect.list.collector')}
-              <select value={query.collector ?? ''} onChange={(e) => set({ collector: e.target.value })} data-testid="filter-collector">
+              <select
+                value={query.collector ?? ''}
+                onChange={(e) => set({ collector: e.target.value })}
+                data-testid="filter-collector"
+              >
                 <option value="">{t('collect.list.all')}</option>
                 {collectors.map((u) => (
                   <option key={u.user_id} value={u.user_id}>
@@ -124,7 +136,11 @@ export function ResponseListPage() {
           )}
           <label>
             {t('collect.list.status')}
-            <select value={query.status} onChange={(e) => set({ status: e.target.value === 'any' ? undefined : e.target.value })} data-testid="filter-status">
+            <select
+              value={query.status}
+              onChange={(e) => set({ status: e.target.value === 'any' ? undefined : e.target.value })}
+              data-testid="filter-status"
+            >
               <option value="any">{t('collect.list.all')}</option>
               <option value="completed">{t('collect.completed')}</option>
               <option value="open">{t('collect.open')}</option>
@@ -132,15 +148,29 @@ export function ResponseListPage() {
           </label>
           <label>
             {t('collect.list.from')}
-            <input type="date" value={params.get('from') ?? ''} onChange={(e) => set({ from: e.target.value })} data-testid="filter-from" />
+            <input
+              type="date"
+              value={params.get('from') ?? ''}
+              onChange={(e) => set({ from: e.target.value })}
+              data-testid="filter-from"
+            />
           </label>
           <label>
             {t('collect.list.to')}
-            <input type="date" value={params.get('to') ?? ''} onChange={(e) => set({ to: e.target.value })} data-testid="filter-to" />
+            <input
+              type="date"
+              value={params.get('to') ?? ''}
+              onChange={(e) => set({ to: e.target.value })}
+              data-testid="filter-to"
+            />
           </label>
           <label>
             {t('collect.list.sort')}
-            <select value={query.sort} onChange={(e) => set({ sort: e.target.value === 'time_updated' ? undefined : e.target.value })} data-testid="sort">
+            <select
+              value={query.sort}
+              onChange={(e) => set({ sort: e.target.value === 'time_updated' ? undefined : e.target.value })}
+              data-testid="sort"
+            >
               {SORTS.map((s) => (
                 <option key={s} value={s}>
                   {t(`collect.list.sorts.${s}`)}
@@ -150,7 +180,11 @@ export function ResponseListPage() {
           </label>
           <label>
             {t('collect.list.pageSize')}
-            <select value={query.pageSize} onChange={(e) => set({ size: e.target.value === '50' ? undefined : e.target.value })} data-testid="page-size">
+            <select
+              value={query.pageSize}
+              onChange={(e) => set({ size: e.target.value === '50' ? undefined : e.target.value })}
+              data-testid="page-size"
+            >
               {PAGE_SIZES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -173,7 +207,12 @@ export function ResponseListPage() {
           </p>
           <ul className="cards">
             {data.results.map((r) => (
-              <li key={r.response_id} className="response-card" data-testid="response-row" data-response-id={r.response_id}>
+              <li
+                key={r.response_id}
+                className="response-card"
+                data-testid="response-row"
+                data-response-id={r.response_id}
+              >
                 <div className="card-main">
                   <strong>{answersSummary(r.data)}</strong>
                   <div className="muted">
@@ -183,14 +222,23 @@ export function ResponseListPage() {
                   <div>{r.completed ? t('collect.completed') : t('collect.open')}</div>
                 </div>
                 <div className="card-actions">
-                  <Link className="button" to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/view`}>
+                  <Link
+                    className="button"
+                    to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/view`}
+                  >
                     {t('collect.view')}
                   </Link>
-                  <Link className="button" to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/edit`}>
+                  <Link
+                    className="button"
+                    to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/edit`}
+                  >
                     {t('collect.edit')}
                   </Link>
                   {hasLevelBelow && (
-                    <Link className="button" to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/newrecord`}>
+                    <Link
+                      className="button"
+                      to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/newrecord`}
+                    >
                       {t('collect.addChild')}
                     </Link>
                   )}
@@ -201,11 +249,23 @@ export function ResponseListPage() {
           {data.count === 0 && <p className="muted">{t('collect.none')}</p>}
           {pages > 1 && (
             <nav className="pager" aria-label={t('collect.list.pages')}>
-              <button type="button" disabled={query.page <= 1} onClick={() => set({ page: String(query.page - 1) })} data-testid="page-prev">
+              <button
+                type="button"
+                disabled={query.page <= 1}
+                onClick={() => set({ page: String(query.page - 1) })}
+                data-testid="page-prev"
+              >
                 {t('collect.list.previous')}
               </button>
-              <span data-testid="page-of">{t('collect.list.pageOf', { page: number.format(query.page), pages: number.format(pages) })}</span>
-              <button type="button" disabled={query.page >= pages} onClick={() => set({ page: String(query.page + 1) })} data-testid="page-next">
+              <span data-testid="page-of">
+                {t('collect.list.pageOf', { page: number.format(query.page), pages: number.format(pages) })}
+              </span>
+              <button
+                type="button"
+                disabled={query.page >= pages}
+                onClick={() => set({ page: String(query.page + 1) })}
+                data-testid="page-next"
+              >
                 {t('collect.list.next')}
               </button>
             </nav>
@@ -213,7 +273,11 @@ export function ResponseListPage() {
         </>
       )}
       {!data && !error && <div className="loading">{t('app.loading')}</div>}
-      <button type="button" className="link" onClick={() => dispatch(collectApi.util.invalidateTags([{ type: 'Response', id: `project-${project.id}` }]))}>
+      <button
+        type="button"
+        className="link"
+        onClick={() => dispatch(collectApi.util.invalidateTags([{ type: 'Response', id: `project-${project.id}` }]))}
+      >
         {t('collect.list.refresh')}
       </button>
     </section>

@@ -23,7 +23,15 @@ export function useCollectSite(project: Project): [number | undefined, (site: nu
   return [site, choose];
 }
 
-export function SitePicker({ project, site, onChange }: { project: Project; site: number | undefined; onChange: (site: number) => void }) {
+export function SitePicker({
+  project,
+  site,
+  onChange,
+}: {
+  project: Project;
+  site: number | undefined;
+  onChange: (site: number) => void;
+}) {
   const { t } = useTranslation();
   const sites = sitesOf(project);
   if (sites.length < 2) return null;

@@ -3,7 +3,16 @@
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
-import { addBlock, addChoice, addItem, newSchemaBody, updateItem, visibility, type Answers, type SchemaBody } from '@fieldwork/sampler';
+import {
+  addBlock,
+  addChoice,
+  addItem,
+  newSchemaBody,
+  updateItem,
+  visibility,
+  type Answers,
+  type SchemaBody,
+} from '@fieldwork/sampler';
 import { renderWithProviders } from '../../test/render';
 import { FormRenderer } from './FormRenderer';
 
@@ -16,7 +25,10 @@ function form() {
   const nairobi = addChoice(region.body, region.id, 'en', 'Nairobi');
   const kampala = addChoice(nairobi.body, region.id, 'en', 'Kampala');
   const body = updateItem(kampala.body, region.id, {
-    options: { ...kampala.body.entities.items[region.id]!.options, choiceFilter: { itemId: country.id, ties: { [nairobi.id]: [kenya.id], [kampala.id]: [uganda.id] } } },
+    options: {
+      ...kampala.body.entities.items[region.id]!.options,
+      choiceFilter: { itemId: country.id, ties: { [nairobi.id]: [kenya.id], [kampala.id]: [uganda.id] } },
+    },
   });
   return { body, region: region.id };
 }
@@ -26,7 +38,18 @@ function Harness({ body }: { body: SchemaBody }) {
   const [answers, setAnswers] = useState<Answers>({});
   latest = answers;
   const shown = visibility(body, { schemaId: 1, answers });
-  return <FormRenderer body={body} lang="en" answers={answers} onChange={(update) => setAnswers(update)} shown={shown} problems={new Map()} responseId="r" projectId={1} />;
+  return (
+    <FormRenderer
+      body={body}
+      lang="en"
+      answers={answers}
+      onChange={(update) => setAnswers(update)}
+      shown={shown}
+      problems={new Map()}
+      responseId="r"
+      projectId={1}
+    />
+  );
 }
 const labels = () => screen.queryAllByRole('radio').map((r) => r.parentElement!.textContent);
 
@@ -35,7 +58,9 @@ describe('cascading choices in the form', () => {
     const f = form();
     renderWithProviders(<Harness body={f.body} />);
     expect(labels()).toEqual(['Kenya', 'Uganda']);
-    expect(screen.getByTestId('cascade-waiting').textContent).toBe('Answer “Country” first: its answer decides the choices here.');
+    expect(screen.getByTestId('cascade-waiting').textContent).toBe(
+      'Answer “Country” first: its answer decides the choices here.',
+    );
     fireEvent.click(screen.getByRole('radio', { name: 'Kenya' }));
     expect(labels()).toEqual(['Kenya', 'Uganda', 'Nairobi']);
     fireEvent.click(screen.getByRole('radio', { name: 'Nairobi' }));

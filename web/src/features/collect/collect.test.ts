@@ -41,8 +41,12 @@ afterEach(() => {
 describe('needsUpload', () => {
   it('follows time_updated against time_uploaded, and never for drafts', () => {
     expect(needsUpload({ sync: 'pending', time_updated: '2026-01-01T00:00:00Z', time_uploaded: null })).toBe(true);
-    expect(needsUpload({ sync: 'pending', time_updated: '2026-01-01T00:00:00Z', time_uploaded: '2026-01-01T00:00:00Z' })).toBe(true);
-    expect(needsUpload({ sync: 'uploaded', time_updated: '2026-01-01T00:00:00Z', time_uploaded: '2026-01-01T00:00:01Z' })).toBe(false);
+    expect(
+      needsUpload({ sync: 'pending', time_updated: '2026-01-01T00:00:00Z', time_uploaded: '2026-01-01T00:00:00Z' }),
+    ).toBe(true);
+    expect(
+      needsUpload({ sync: 'uploaded', time_updated: '2026-01-01T00:00:00Z', time_uploaded: '2026-01-01T00:00:01Z' }),
+    ).toBe(false);
     expect(needsUpload({ sync: 'draft', time_updated: '2026-01-01T00:00:00Z', time_uploaded: null })).toBe(false);
   });
 });
@@ -50,9 +54,21 @@ describe('needsUpload', () => {
 describe('messages', () => {
   it("puts the server's messages at their questions, and the rest apart; else the spec default of a link", () => {
     expect(serverProblems({ detail: 'No.' }, 'Refused.')).toEqual({ byItem: new Map(), general: ['No.'] });
-    expect(serverProblems({ non_field_errors: ['All required questions must be answered to save this record.'], 'data.0.3': ['This question is required.'], site: ['You cannot add responses to this site.'] }, 'Refused.')).toEqual({
+    expect(
+      serverProblems(
+        {
+          non_field_errors: ['All required questions must be answered to save this record.'],
+          'data.0.3': ['This question is required.'],
+          site: ['You cannot add responses to this site.'],
+        },
+        'Refused.',
+      ),
+    ).toEqual({
       byItem: new Map([[3, 'This question is required.']]),
-      general: ['All required questions must be answered to save this record.', 'site: You cannot add responses to this site.'],
+      general: [
+        'All required questions must be answered to save this record.',
+        'site: You cannot add responses to this site.',
+      ],
     });
     expect(serverProblems('<html>', 'Refused.')).toEqual({ byItem: new Map(), general: ['Refused.'] });
     expect(linkFailure({ details: 'Gone.' })).toBe('Gone.');
@@ -76,15 +92,25 @@ describe('syncAll', () => {
       'fetch',
       vi.fn(async (url: string, init: RequestInit) => {
         const body = JSON.parse(String(init.body)) as { response_id: string };
-        calls.push(`${url.replace(/^.*\/api\//, '')} ${body.response_id} ${(init.headers as Record<string, string>).Authorization}`);
+        calls.push(
+          `${url.replace(/^.*\/api\//, '')} ${body.response_id} ${(init.headers as Record<string, string>).Authorization}`,
+        );
         return body.response_id === 'a'
-          ? new Response(JSON.stringify({ non_field_errors: ['This form does not belong to the project.'] }), { status: 400 })
+          ? new Response(JSON.stringify({ non_field_errors: ['This form does not belong to the project.'] }), {
+              status: 400,
+            })
           : new Response(JSON.stringify({ upload_status: 'stored' }), { status: 201 });
       }),
     );
     await syncAll(true);
-    expect(calls).toEqual([`project/7/response/complete/ a JWT ${jwtFor(5)}`, `project/7/response/complete/ b JWT ${jwtFor(5)}`]);
-    expect(await localStore.get('a')).toMatchObject({ sync: 'failed', error: 'This form does not belong to the project.' });
+    expect(calls).toEqual([
+      `project/7/response/complete/ a JWT ${jwtFor(5)}`,
+      `project/7/response/complete/ b JWT ${jwtFor(5)}`,
+    ]);
+    expect(await localStore.get('a')).toMatchObject({
+      sync: 'failed',
+      error: 'This form does not belong to the project.',
+    });
     const b = (await localStore.get('b'))!;
     expect(b.sync).toBe('uploaded');
     expect(needsUpload(b)).toBe(false);
@@ -96,10 +122,18 @@ describe('syncAll', () => {
 
   it('keeps the server messages of a refusal by question, and sends it again when the person asks', async () => {
     await localStore.put(response('fix-me', { data: { '0': { 3: 500 } } }));
-    let answer = new Response(JSON.stringify({ 'data.0.3': ['Ensure this value is less than or equal to 100.'] }), { status: 400 });
-    vi.stubGlobal('fetch', vi.fn(async () => answer));
+    let answer = new Response(JSON.stringify({ 'data.0.3': ['Ensure this value is less than or equal to 100.'] }), {
+      status: 400,
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer),
+    );
     await syncAll();
-    expect(await localStore.get('fix-me')).toMatchObject({ sync: 'failed', problems: { items: { 3: 'Ensure this value is less than or equal to 100.' }, general: [] } });
+    expect(await localStore.get('fix-me')).toMatchObject({
+      sync: 'failed',
+      problems: { items: { 3: 'Ensure this value is less than or equal to 100.' }, general: [] },
+    });
     answer = new Response('{}', { status: 200 });
     expect(await resend('fix-me')).toEqual({ kind: 'uploaded' });
     expect(await localStore.get('fix-me')).toMatchObject({ sync: 'uploaded', problems: undefined, error: undefined });
@@ -129,7 +163,11 @@ describe('syncAll', () => {
         await syncAll();
       }
       expect(ids).toEqual(['flaky', 'flaky', 'flaky']);
-      expect(await localStore.get('flaky')).toMatchObject({ sync: 'failed', error: SYNC_MESSAGES.serverFailing, server_failures: MAX_SERVER_FAILURES });
+      expect(await localStore.get('flaky')).toMatchObject({
+        sync: 'failed',
+        error: SYNC_MESSAGES.serverFailing,
+        server_failures: MAX_SERVER_FAILURES,
+      });
       vi.setSystemTime(Date.now() + BACKOFF.maxMs * 2);
       await syncAll();
       expect(ids).toHaveLength(3);
@@ -154,7 +192,9 @@ describe('syncAll', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (_url: string, init: RequestInit) => {
-        seen.push(`${(JSON.parse(String(init.body)) as { response_id: string }).response_id} ${(init.headers as Record<string, string>).Authorization}`);
+        seen.push(
+          `${(JSON.parse(String(init.body)) as { response_id: string }).response_id} ${(init.headers as Record<string, string>).Authorization}`,
+        );
         return new Response('{}', { status: 201 });
       }),
     );

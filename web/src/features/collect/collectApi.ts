@@ -55,7 +55,10 @@ export const collectApi = api.injectEndpoints({
             ...(q.collector ? { collector: q.collector } : {}),
             status: q.status,
             sort: q.sort,
-            date_ranges: q.from !== undefined || q.to !== undefined ? [{ entity: 'response', dateType: q.sort, startDateTime: q.from ?? null, endDateTime: q.to ?? null }] : [],
+            date_ranges:
+              q.from !== undefined || q.to !== undefined
+                ? [{ entity: 'response', dateType: q.sort, startDateTime: q.from ?? null, endDateTime: q.to ?? null }]
+                : [],
           },
         },
       }),

@@ -62,7 +62,11 @@ async function send(url: string, init: RequestInit): Promise<Response> {
 
 /** One API call of an upload, its answer sorted: the caller gets only 2xx answers. */
 async function call(path: string, init: RequestInit, r: LocalResponse): Promise<Response> {
-  const go = () => send(`${API_BASE}${path}`, { ...init, headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeader(r), ...init.headers } });
+  const go = () =>
+    send(`${API_BASE}${path}`, {
+      ...init,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeader(r), ...init.headers },
+    });
   let res = await go();
   if (res.status === 401 && r.token === undefined) {
     // An access token that expired while offline: refresh once and try again; only a refusal ends the wait.
@@ -83,16 +87,29 @@ async function uploadMedia(r: LocalResponse): Promise<LocalResponse> {
   const pending = await localStore.mediaOf(r.response_id);
   let data = r.data;
   for (const m of pending) {
-    const ask = await call(`project/${r.project}/media/`, {
-      method: 'POST',
-      body: JSON.stringify({ response_id: r.response_id, kind: m.kind, filename: m.filename, content_type: m.blob.type, size: m.blob.size }),
-    }, r);
+    const ask = await call(
+      `project/${r.project}/media/`,
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          response_id: r.response_id,
+          kind: m.kind,
+          filename: m.filename,
+          content_type: m.blob.type,
+          size: m.blob.size,
+        }),
+      },
+      r,
+    );
     const { media_id, key, upload_url } = (await ask.json()) as { media_id: string; key: string; upload_url: string };
     const put = await send(upload_url, { method: 'PUT', body: m.blob, headers: { 'Content-Type': m.blob.type } });
     if (put.status >= 500) throw new ServerFailure();
-    if (!put.ok) throw new Refused({ byItem: new Map(), general: [`The file ${m.filename} was refused (${put.status}).`] });
+    if (!put.ok)
+      throw new Refused({ byItem: new Map(), general: [`The file ${m.filename} was refused (${put.status}).`] });
     await call(`project/${r.project}/media/${media_id}/complete/`, { method: 'POST', body: '{}' }, r);
-    data = JSON.parse(JSON.stringify(data).split(JSON.stringify(m.local_key)).join(JSON.stringify(key))) as LocalResponse['data'];
+    data = JSON.parse(
+      JSON.stringify(data).split(JSON.stringify(m.local_key)).join(JSON.stringify(key)),
+    ) as LocalResponse['data'];
     await localStore.update(r.response_id, { data });
     await localStore.deleteMedia(m.local_key);
   }
@@ -116,29 +133,48 @@ async function tryUpload(r: LocalResponse): Promise<Outcome> {
   try {
     const ready = await uploadMedia(r);
     const path = `project/${r.project}/response/${r.completed ? 'complete/' : ''}`;
-    await call(path, {
-      method: 'POST',
-      body: JSON.stringify({
-        project: r.project,
-        sampler_schema: r.sampler_schema,
-        device_id: r.device_id,
-        response_id: r.response_id,
-        parent_id: r.parent_id,
-        site: r.site,
-        data: ready.data,
-        geotag: r.geotag,
-        time_created: r.time_created,
-        time_updated: r.time_updated,
-        ...(r.email ? { email: r.email } : {}),
-      }),
-    }, r);
+    await call(
+      path,
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          project: r.project,
+          sampler_schema: r.sampler_schema,
+          device_id: r.device_id,
+          response_id: r.response_id,
+          parent_id: r.parent_id,
+          site: r.site,
+          data: ready.data,
+          geotag: r.geotag,
+          time_created: r.time_created,
+          time_updated: r.time_updated,
+          ...(r.email ? { email: r.email } : {}),
+        }),
+      },
+      r,
+    );
     // Uploaded: time_uploaded after time_updated (spec 001 §4).
     const uploadedAt = new Date(Math.max(Date.parse(r.time_updated) + 1, Date.now())).toISOString();
-    await localStore.update(r.response_id, { sync: 'uploaded', time_uploaded: uploadedAt, error: undefined, problems: undefined, attempts: 0, server_failures: 0, next_attempt_at: undefined });
+    await localStore.update(r.response_id, {
+      sync: 'uploaded',
+      time_uploaded: uploadedAt,
+      error: undefined,
+      problems: undefined,
+      attempts: 0,
+      server_failures: 0,
+      next_attempt_at: undefined,
+    });
     return { kind: 'uploaded' };
   } catch (e) {
     if (e instanceof Refused) {
-      await localStore.update(r.response_id, { sync: 'failed', error: e.message, problems: problemsToStored(e.problems), attempts: 0, server_failures: 0, next_attempt_at: undefined });
+      await localStore.update(r.response_id, {
+        sync: 'failed',
+        error: e.message,
+        problems: problemsToStored(e.problems),
+        attempts: 0,
+        server_failures: 0,
+        next_attempt_at: undefined,
+      });
       return { kind: 'refused', problems: e.problems };
     }
     if (e instanceof SignedOut) {
@@ -149,23 +185,45 @@ async function tryUpload(r: LocalResponse): Promise<Outcome> {
     if (e instanceof ServerFailure) {
       const failures = (r.server_failures ?? 0) + 1;
       if (failures >= MAX_SERVER_FAILURES) {
-        await localStore.update(r.response_id, { sync: 'failed', error: SYNC_MESSAGES.serverFailing, problems: undefined, attempts, server_failures: failures, next_attempt_at: undefined });
+        await localStore.update(r.response_id, {
+          sync: 'failed',
+          error: SYNC_MESSAGES.serverFailing,
+          problems: undefined,
+          attempts,
+          server_failures: failures,
+          next_attempt_at: undefined,
+        });
         return { kind: 'refused', problems: { byItem: new Map(), general: [SYNC_MESSAGES.serverFailing] } };
       }
-      await localStore.update(r.response_id, { sync: 'pending', attempts, server_failures: failures, next_attempt_at: Date.now() + backoffMs(attempts) });
+      await localStore.update(r.response_id, {
+        sync: 'pending',
+        attempts,
+        server_failures: failures,
+        next_attempt_at: Date.now() + backoffMs(attempts),
+      });
       return { kind: 'retry' };
     }
     if (!(e instanceof NetworkFailure)) throw e;
     // No network: nothing is counted against the response; a network that answers nothing is tried later and later.
     const offline = typeof navigator !== 'undefined' && !navigator.onLine;
-    await localStore.update(r.response_id, { sync: 'pending', ...(offline ? {} : { attempts, next_attempt_at: Date.now() + backoffMs(attempts) }) });
+    await localStore.update(r.response_id, {
+      sync: 'pending',
+      ...(offline ? {} : { attempts, next_attempt_at: Date.now() + backoffMs(attempts) }),
+    });
     return offline ? { kind: 'offline' } : { kind: 'retry' };
   }
 }
 
 /** The person sends a response that needs attention again: it goes back in the queue with a clean slate. */
 export async function resend(responseId: string): Promise<Outcome | undefined> {
-  await localStore.update(responseId, { sync: 'pending', error: undefined, problems: undefined, attempts: 0, server_failures: 0, next_attempt_at: undefined });
+  await localStore.update(responseId, {
+    sync: 'pending',
+    error: undefined,
+    problems: undefined,
+    attempts: 0,
+    server_failures: 0,
+    next_attempt_at: undefined,
+  });
   const r = await localStore.get(responseId);
   return r ? uploadOne(r) : undefined;
 }
@@ -187,7 +245,13 @@ export function syncAll(now = false): Promise<void> {
     const due = now ? Number.POSITIVE_INFINITY : Date.now();
     // A response goes up with its own link's token, or with the session of the user who saved it.
     const waiting = (await localStore.all())
-      .filter((r) => needsUpload(r) && r.sync !== 'failed' && (r.next_attempt_at ?? 0) <= due && (r.token !== undefined || r.user === me))
+      .filter(
+        (r) =>
+          needsUpload(r) &&
+          r.sync !== 'failed' &&
+          (r.next_attempt_at ?? 0) <= due &&
+          (r.token !== undefined || r.user === me),
+      )
       .sort((a, b) => a.time_updated.localeCompare(b.time_updated));
     for (const r of waiting) {
       const outcome = await uploadOne(r);

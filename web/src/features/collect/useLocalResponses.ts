@@ -2,7 +2,11 @@
 import { useEffect, useState } from 'react';
 import { localStore, needsUpload, onLocalChange, type LocalResponse } from './localStore';
 
-export function useLocalResponses(projectId: number): { all: LocalResponse[]; unsent: LocalResponse[]; loaded: boolean } {
+export function useLocalResponses(projectId: number): {
+  all: LocalResponse[];
+  unsent: LocalResponse[];
+  loaded: boolean;
+} {
   const [all, setAll] = useState<LocalResponse[]>([]);
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {

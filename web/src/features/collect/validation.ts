@@ -16,8 +16,22 @@ export function hasProblems(p: FormProblems): boolean {
 }
 
 /** The sampler's check of the first repeat's answers; `complete` asks for the required questions too. */
-export function checkForm(body: SchemaBody, schemaId: number, answers: Answers, options: { complete: boolean; other?: Record<number, Answers>; lang?: string }): { check: ResponseCheck; problems: FormProblems } {
-  const check = checkResponse(body, { '0': answers }, { schemaId, lenient: !options.complete, ...(options.other ? { other: options.other } : {}), ...(options.lang ? { lang: options.lang } : {}) });
+export function checkForm(
+  body: SchemaBody,
+  schemaId: number,
+  answers: Answers,
+  options: { complete: boolean; other?: Record<number, Answers>; lang?: string },
+): { check: ResponseCheck; problems: FormProblems } {
+  const check = checkResponse(
+    body,
+    { '0': answers },
+    {
+      schemaId,
+      lenient: !options.complete,
+      ...(options.other ? { other: options.other } : {}),
+      ...(options.lang ? { lang: options.lang } : {}),
+    },
+  );
   const byItem = new Map<number, string>();
   for (const [key, message] of Object.entries(checkProblems(check))) {
     const id = Number(key.split('.')[1]);
@@ -33,7 +47,11 @@ export function serverProblems(body: unknown, fallback: string): FormProblems {
   const general: string[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { byItem, general: [fallback] };
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    const first = Array.isArray(value) ? value.find((v): v is string => typeof v === 'string') : typeof value === 'string' ? value : undefined;
+    const first = Array.isArray(value)
+      ? value.find((v): v is string => typeof v === 'string')
+      : typeof value === 'string'
+        ? value
+        : undefined;
     if (first === undefined) continue;
     const item = /^data\.\d+\.(\d+)$/.exec(key);
     if (item) byItem.set(Number(item[1]), first);

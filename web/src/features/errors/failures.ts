@@ -33,8 +33,10 @@ export const FAILURES = {
 
 /** Known backend messages shown in friendlier words (spec 000 §8). */
 const FRIENDLIER: Record<string, string> = {
-  'State is invalid': 'Before changing project status to live, you will need to add at least one question to your form.',
-  "You can't delete levels that already have responses.": 'Level you tried to delete has responses. It cannot be deleted now.',
+  'State is invalid':
+    'Before changing project status to live, you will need to add at least one question to your form.',
+  "You can't delete levels that already have responses.":
+    'Level you tried to delete has responses. It cannot be deleted now.',
 };
 
 function firstMessage(error: FetchBaseQueryError | SerializedError): string | undefined {
@@ -51,7 +53,8 @@ function firstMessage(error: FetchBaseQueryError | SerializedError): string | un
 /** The server's message (friendlier where the spec says so), else the call's default failure message. */
 export function failure(error: FetchBaseQueryError | SerializedError | undefined, fallback: string): string {
   if (!error) return '';
-  if ('status' in error && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR')) return errorMessage(error);
+  if ('status' in error && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR'))
+    return errorMessage(error);
   const m = firstMessage(error);
   if (m === undefined) return fallback;
   return FRIENDLIER[m] ?? m;

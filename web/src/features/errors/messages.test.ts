@@ -11,7 +11,9 @@ describe('messageFor (spec 000 §8)', () => {
     expect(messageFor(401, null)).toBe("You don't have access to this item.");
   });
   it('uses error_message, error or the body for 500', () => {
-    expect(messageFor(500, { error_message: 'Internal server error.', reference: 'r1' })).toBe('Internal server error.');
+    expect(messageFor(500, { error_message: 'Internal server error.', reference: 'r1' })).toBe(
+      'Internal server error.',
+    );
     expect(messageFor(502, { error: 'Bad gateway' })).toBe('Bad gateway');
     expect(messageFor(503, 'down for maintenance')).toBe('down for maintenance');
   });
@@ -26,14 +28,20 @@ describe('messageFor (spec 000 §8)', () => {
 
 describe('login error display', () => {
   it('shows non_field_errors or detail as a banner, else field errors', () => {
-    const banner = { status: 400, data: { non_field_errors: ['Unable to log in with provided credentials.'] } } as const;
+    const banner = {
+      status: 400,
+      data: { non_field_errors: ['Unable to log in with provided credentials.'] },
+    } as const;
     expect(bannerMessage(banner)).toBe('Unable to log in with provided credentials.');
     expect(fieldErrors(banner)).toEqual({});
     const fields = { status: 400, data: { username: ['This field may not be blank.'], password: ['x'] } } as const;
     expect(bannerMessage(fields)).toBe('');
     expect(fieldErrors(fields)).toEqual({ username: 'This field may not be blank.', password: 'x' });
-    expect(bannerMessage({ status: 429, data: { detail: 'Too many failed login attempts. Please try again in 15 minutes.' } })).toBe(
-      'Too many failed login attempts. Please try again in 15 minutes.',
-    );
+    expect(
+      bannerMessage({
+        status: 429,
+        data: { detail: 'Too many failed login attempts. Please try again in 15 minutes.' },
+      }),
+    ).toBe('Too many failed login attempts. Please try again in 15 minutes.');
   });
 });

@@ -14,12 +14,19 @@ function firstString(v: unknown): string | undefined {
 }
 
 /** One message for an error body and status. */
-export function messageFor(status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR' | string, body: Body): string {
+export function messageFor(
+  status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR' | string,
+  body: Body,
+): string {
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') return NETWORK_MESSAGE;
   const data = typeof body === 'object' && body !== null ? body : undefined;
   if (status === 401 || status === 403 || status === 404) return firstString(data?.detail) ?? ACCESS_MESSAGE;
   if (typeof status === 'number' && status >= 500) {
-    return firstString(data?.error_message) ?? firstString(data?.error) ?? (typeof body === 'string' && body !== '' ? body : 'Server error.');
+    return (
+      firstString(data?.error_message) ??
+      firstString(data?.error) ??
+      (typeof body === 'string' && body !== '' ? body : 'Server error.')
+    );
   }
   if (typeof body === 'string' && body !== '') return body;
   if (data) {
@@ -40,7 +47,8 @@ export function errorMessage(error: FetchBaseQueryError | SerializedError | unde
 
 /** Field errors of a 400 body (e.g. {"username": ["..."]}), without non_field_errors and detail. */
 export function fieldErrors(error: FetchBaseQueryError | SerializedError | undefined): Record<string, string> {
-  if (!error || !('status' in error) || error.status !== 400 || typeof error.data !== 'object' || error.data === null) return {};
+  if (!error || !('status' in error) || error.status !== 400 || typeof error.data !== 'object' || error.data === null)
+    return {};
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(error.data as Record<string, unknown>)) {
     if (k === 'non_field_errors' || k === 'detail') continue;

@@ -19,18 +19,31 @@ export function ExportPage() {
   return (
     <section className="card export-page" data-testid="export-page">
       <h2>{t('data.exportTitle')}</h2>
-      {profile && <p className="muted" data-testid="export-profile">{t('data.profileOnly', { profile })}</p>}
+      {profile && (
+        <p className="muted" data-testid="export-profile">
+          {t('data.profileOnly', { profile })}
+        </p>
+      )}
       {schemas.length === 0 && <p className="muted">{t('data.noForm')}</p>}
       <table className="export-table">
         <tbody>
           {schemas.map((s) => (
             <tr key={s.id}>
               <th scope="row">
-                <Link to={`/project/${project.id}/export/${profile ? `${params.lookupSchema}/profile/${encodeURIComponent(profile)}/` : ''}schema/${s.id}`}>{s.name}</Link>
+                <Link
+                  to={`/project/${project.id}/export/${profile ? `${params.lookupSchema}/profile/${encodeURIComponent(profile)}/` : ''}schema/${s.id}`}
+                >
+                  {s.name}
+                </Link>
               </th>
               {EXPORT_KINDS.map((k) => (
                 <td key={k}>
-                  <button type="button" disabled={isRunning(exp.job)} onClick={() => exp.run(s.id, k, profile)} data-testid={`export-${s.id}-${k}`}>
+                  <button
+                    type="button"
+                    disabled={isRunning(exp.job)}
+                    onClick={() => exp.run(s.id, k, profile)}
+                    data-testid={`export-${s.id}-${k}`}
+                  >
                     {t(`data.kinds.${k}`)}
                   </button>
                 </td>
@@ -40,7 +53,11 @@ export function ExportPage() {
         </tbody>
       </table>
       <JobProgress job={exp.job} />
-      {exp.error && <p className="banner error" role="alert">{exp.error}</p>}
+      {exp.error && (
+        <p className="banner error" role="alert">
+          {exp.error}
+        </p>
+      )}
       {exp.done && <ExportSuccess url={exp.job?.url ?? null} onClose={exp.dismiss} />}
     </section>
   );

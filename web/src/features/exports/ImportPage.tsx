@@ -25,7 +25,14 @@ import {
 } from './exportsApi';
 
 /** A column's mapping as the value of its select: a question id (with _lat/_lng for geotag parts), a field, or ''. */
-const valueOf = (c: ImportColumn) => (c.target_kind === 'item' ? (c.target ? `${c.item_id}_${c.target}` : String(c.item_id)) : c.target_kind === 'field' ? c.target : '');
+const valueOf = (c: ImportColumn) =>
+  c.target_kind === 'item'
+    ? c.target
+      ? `${c.item_id}_${c.target}`
+      : String(c.item_id)
+    : c.target_kind === 'field'
+      ? c.target
+      : '';
 
 /** Imports need the projectLevelIngestion screen, which the workspace's ingestion feature switches on. */
 export function ImportPage() {
@@ -33,7 +40,11 @@ export function ImportPage() {
   const ws = useWorkspace();
   if (project.permissions.includes('projectLevelIngestion')) return <ImportScreen />;
   if (!ws.loaded) return null;
-  return ws.hasFeature(FEATURE_INGESTION) ? <AccessHint screens={['projectLevelIngestion']} /> : <AccessHint feature={FEATURE_INGESTION} workspaceId={project.primary_organization} />;
+  return ws.hasFeature(FEATURE_INGESTION) ? (
+    <AccessHint screens={['projectLevelIngestion']} />
+  ) : (
+    <AccessHint feature={FEATURE_INGESTION} workspaceId={project.primary_organization} />
+  );
 }
 
 function ImportScreen() {
@@ -52,7 +63,14 @@ function ImportScreen() {
   const { data: job } = useJobProgress(jobId);
   const data: ImportPreview | undefined = previewed.data;
 
-  const body = (over: Partial<ImportBody> = {}): ImportBody => ({ file_identifier: fileId, schema, mapped_columns: mapping, value_delimiter: delimiter, import_current: current, ...over });
+  const body = (over: Partial<ImportBody> = {}): ImportBody => ({
+    file_identifier: fileId,
+    schema,
+    mapped_columns: mapping,
+    value_delimiter: delimiter,
+    import_current: current,
+    ...over,
+  });
   const refresh = (over: Partial<ImportBody>) => {
     void preview({ projectId: project.id, body: body(over) })
       .unwrap()
@@ -117,10 +135,22 @@ function ImportScreen() {
             <div className="import-options">
               <label>
                 {t('data.delimiter')}
-                <input value={delimiter} maxLength={5} onChange={(e) => setDelimiter(e.target.value)} onBlur={() => refresh({})} data-testid="import-delimiter" />
+                <input
+                  value={delimiter}
+                  maxLength={5}
+                  onChange={(e) => setDelimiter(e.target.value)}
+                  onBlur={() => refresh({})}
+                  data-testid="import-delimiter"
+                />
               </label>
               <label className="check">
-                <input type="checkbox" checked={current} onChange={(e) => setCurrent(e.target.checked)} data-testid="import-current" /> {t('data.importCurrent')}
+                <input
+                  type="checkbox"
+                  checked={current}
+                  onChange={(e) => setCurrent(e.target.checked)}
+                  data-testid="import-current"
+                />{' '}
+                {t('data.importCurrent')}
               </label>
             </div>
             {mappingErrors.length > 0 && (
@@ -156,7 +186,10 @@ function ImportScreen() {
                           <option value="">{t('data.notImported')}</option>
                           <optgroup label={t('data.questions')}>
                             {data.questions.map((q) => (
-                              <option key={`${q.id}${q.part ?? ''}`} value={q.part ? `${q.id}_${q.part}` : String(q.id)}>
+                              <option
+                                key={`${q.id}${q.part ?? ''}`}
+                                value={q.part ? `${q.id}_${q.part}` : String(q.id)}
+                              >
                                 {q.label}
                               </option>
                             ))}
@@ -211,7 +244,11 @@ function ImportScreen() {
         <JobProgress job={job} />
         {job?.status === 'done' && (
           <div className="banner ok" role="status" data-testid="import-done">
-            {t('data.importDone', { stored: job.result.stored ?? 0, unmodified: job.result.unmodified ?? 0, failed: job.rows_failed })}
+            {t('data.importDone', {
+              stored: job.result.stored ?? 0,
+              unmodified: job.result.unmodified ?? 0,
+              failed: job.rows_failed,
+            })}
             {job.report_url && (
               <>
                 {' '}
@@ -243,7 +280,11 @@ function SqlAccessCard({ projectId }: { projectId: number }) {
     <section className="card" data-testid="sql-access">
       <h2>{t('data.sqlTitle')}</h2>
       <p className="muted">{t('data.sqlHelp')}</p>
-      <button type="button" onClick={() => void enable(projectId).then(() => disabled.reset())} data-testid="sql-enable">
+      <button
+        type="button"
+        onClick={() => void enable(projectId).then(() => disabled.reset())}
+        data-testid="sql-enable"
+      >
         {creds ? t('data.sqlRotate') : t('data.sqlEnable')}
       </button>{' '}
       <button type="button" onClick={() => void disable(projectId)} data-testid="sql-disable">

@@ -8,7 +8,8 @@ export function JobProgress({ job }: { job: Job | undefined }) {
   if (!job || !isRunning(job)) return null;
   return (
     <span className="job-progress" data-testid="job-progress">
-      <progress data-testid="export-progress" max={100} value={job.percent} aria-label={t('data.progress')} /> {job.rows_done.toLocaleString()} / {job.rows_total ? job.rows_total.toLocaleString() : '…'}
+      <progress data-testid="export-progress" max={100} value={job.percent} aria-label={t('data.progress')} />{' '}
+      {job.rows_done.toLocaleString()} / {job.rows_total ? job.rows_total.toLocaleString() : '…'}
       <button type="button" className="link" onClick={() => void cancel(job.id)} data-testid="job-cancel">
         {t('data.cancel')}
       </button>

@@ -58,30 +58,62 @@ export interface SqlAccess {
 }
 
 /** The response fields a column may fill (import-mapping.ts RESPONSE_FIELDS). */
-export const RESPONSE_FIELDS = ['response_id', 'parent_id', 'site', 'group', 'team', 'device_id', 'completed', 'time_created', 'time_updated', 'time_completed', 'latitude', 'longitude'];
+export const RESPONSE_FIELDS = [
+  'response_id',
+  'parent_id',
+  'site',
+  'group',
+  'team',
+  'device_id',
+  'completed',
+  'time_created',
+  'time_updated',
+  'time_completed',
+  'latitude',
+  'longitude',
+];
 
 export const exportsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    startExport: build.mutation<{ job: Job; url: string | null }, { projectId: number; schemaId: number; kind: string; profile?: string }>({
-      query: ({ projectId, schemaId, kind, profile }) => `project/${projectId}/${kind}/?schema=${schemaId}&wait=0${profile ? `&profile=${encodeURIComponent(profile)}` : ''}`,
+    startExport: build.mutation<
+      { job: Job; url: string | null },
+      { projectId: number; schemaId: number; kind: string; profile?: string }
+    >({
+      query: ({ projectId, schemaId, kind, profile }) =>
+        `project/${projectId}/${kind}/?schema=${schemaId}&wait=0${profile ? `&profile=${encodeURIComponent(profile)}` : ''}`,
     }),
     job: build.query<Job, string>({ query: (id) => `exports/jobs/${id}/`, keepUnusedDataFor: 0 }),
-    cancelJob: build.mutation<Job, string>({ query: (id) => ({ url: `exports/jobs/${id}/cancel/`, method: 'POST', body: {} }) }),
+    cancelJob: build.mutation<Job, string>({
+      query: (id) => ({ url: `exports/jobs/${id}/cancel/`, method: 'POST', body: {} }),
+    }),
     previewImport: build.mutation<ImportPreview, { projectId: number; body: ImportBody }>({
       query: ({ projectId, body }) => ({ url: `project/${projectId}/import/preview/`, method: 'POST', body }),
     }),
     startImport: build.mutation<{ job: Job }, { projectId: number; body: ImportBody }>({
       query: ({ projectId, body }) => ({ url: `project/${projectId}/import/`, method: 'POST', body }),
     }),
-    enableSql: build.mutation<SqlAccess, number>({ query: (projectId) => ({ url: `project/${projectId}/postgres/`, method: 'POST', body: {} }) }),
-    disableSql: build.mutation<{ enabled: boolean }, number>({ query: (projectId) => ({ url: `project/${projectId}/disable_postgres/`, method: 'POST', body: {} }) }),
+    enableSql: build.mutation<SqlAccess, number>({
+      query: (projectId) => ({ url: `project/${projectId}/postgres/`, method: 'POST', body: {} }),
+    }),
+    disableSql: build.mutation<{ enabled: boolean }, number>({
+      query: (projectId) => ({ url: `project/${projectId}/disable_postgres/`, method: 'POST', body: {} }),
+    }),
   }),
 });
 
-export const { useStartExportMutation, useJobQuery, useCancelJobMutation, usePreviewImportMutation, useStartImportMutation, useEnableSqlMutation, useDisableSqlMutation } = exportsApi;
+export const {
+  useStartExportMutation,
+  useJobQuery,
+  useCancelJobMutation,
+  usePreviewImportMutation,
+  useStartImportMutation,
+  useEnableSqlMutation,
+  useDisableSqlMutation,
+} = exportsApi;
 
 /** A job that has not finished yet. */
-export const isRunning = (job: Job | undefined) => job !== undefined && (job.status === 'queued' || job.status === 'running');
+export const isRunning = (job: Job | undefined) =>
+  job !== undefined && (job.status === 'queued' || job.status === 'running');
 
 /** How often a running job's progress is read. */
 export const JOB_POLL_MS = 1000;

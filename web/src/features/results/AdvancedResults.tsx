@@ -4,9 +4,24 @@ import { useState } from 'react';
 import { errorMessage, fieldErrors } from '../errors/messages';
 import type { Project } from '../projects/types';
 import { formatCurrency, formatNumber, formatPercent } from './format';
-import { useAdvancedValuesQuery, useDeleteAdvancedMutation, useSaveAdvancedMutation, type AdvancedFields, type AdvancedValue } from './advancedApi';
+import {
+  useAdvancedValuesQuery,
+  useDeleteAdvancedMutation,
+  useSaveAdvancedMutation,
+  type AdvancedFields,
+  type AdvancedValue,
+} from './advancedApi';
 
-const EMPTY: AdvancedFields = { name: '', description: '', formula: '', editor_state: {}, show_on_project_summary: true, show_on_site_summary: false, display_type: 'number', edit_mode: false };
+const EMPTY: AdvancedFields = {
+  name: '',
+  description: '',
+  formula: '',
+  editor_state: {},
+  show_on_project_summary: true,
+  show_on_site_summary: false,
+  display_type: 'number',
+  edit_mode: false,
+};
 
 function shown(r: AdvancedValue): string {
   if (r.value === null) return r.error ?? '—';
@@ -53,7 +68,15 @@ export function AdvancedResults({ project }: { project: Project }) {
   );
 }
 
-function AdvancedEditor({ project, initial, onDone }: { project: Project; initial: AdvancedFields; onDone: () => void }) {
+function AdvancedEditor({
+  project,
+  initial,
+  onDone,
+}: {
+  project: Project;
+  initial: AdvancedFields;
+  onDone: () => void;
+}) {
   const [f, setF] = useState(initial);
   const [save, { error, isLoading }] = useSaveAdvancedMutation();
   const errors = fieldErrors(error);
@@ -76,14 +99,32 @@ function AdvancedEditor({ project, initial, onDone }: { project: Project; initia
       </label>
       {errors.name && <p className="error">{errors.name}</p>}
       <label>
-        Formula <input name="formula" placeholder="=AVERAGE(Q1_2)" value={f.formula} onChange={(e) => set({ formula: e.target.value })} />
+        Formula{' '}
+        <input
+          name="formula"
+          placeholder="=AVERAGE(Q1_2)"
+          value={f.formula}
+          onChange={(e) => set({ formula: e.target.value })}
+        />
       </label>
       {errors.formula && <p className="error">{errors.formula}</p>}
       <label>
-        Lower threshold <input name="lower" type="number" value={f.threshold_value_lower ?? ''} onChange={(e) => set({ threshold_value_lower: num(e.target.value) })} />
+        Lower threshold{' '}
+        <input
+          name="lower"
+          type="number"
+          value={f.threshold_value_lower ?? ''}
+          onChange={(e) => set({ threshold_value_lower: num(e.target.value) })}
+        />
       </label>
       <label>
-        Upper threshold <input name="upper" type="number" value={f.threshold_value_upper ?? ''} onChange={(e) => set({ threshold_value_upper: num(e.target.value) })} />
+        Upper threshold{' '}
+        <input
+          name="upper"
+          type="number"
+          value={f.threshold_value_upper ?? ''}
+          onChange={(e) => set({ threshold_value_upper: num(e.target.value) })}
+        />
       </label>
       {errors.threshold_value_lower && <p className="error">{errors.threshold_value_lower}</p>}
       <label>
@@ -95,7 +136,8 @@ function AdvancedEditor({ project, initial, onDone }: { project: Project; initia
         </select>
       </label>
       <label>
-        Description <input name="description" value={f.description} onChange={(e) => set({ description: e.target.value })} />
+        Description{' '}
+        <input name="description" value={f.description} onChange={(e) => set({ description: e.target.value })} />
       </label>
       {error && Object.keys(errors).length === 0 && <p className="banner error">{errorMessage(error)}</p>}
       <button type="submit" disabled={isLoading} data-testid="advanced-save">

@@ -46,8 +46,16 @@ export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
       .then(async (Plotly) => {
         if (!live || !el) return;
         const width = figure.width ?? undefined;
-        await Plotly.react(el, figure.data, { ...figure.layout, ...(width ? { width } : { autosize: true }) }, { displayModeBar: false, responsive: width === undefined });
-        const target = el as unknown as { on: (e: string, f: (ev: { points: HoverPoint[]; event: MouseEvent }) => void) => void; removeAllListeners?: (e: string) => void };
+        await Plotly.react(
+          el,
+          figure.data,
+          { ...figure.layout, ...(width ? { width } : { autosize: true }) },
+          { displayModeBar: false, responsive: width === undefined },
+        );
+        const target = el as unknown as {
+          on: (e: string, f: (ev: { points: HoverPoint[]; event: MouseEvent }) => void) => void;
+          removeAllListeners?: (e: string) => void;
+        };
         target.removeAllListeners?.('plotly_hover');
         target.removeAllListeners?.('plotly_unhover');
         target.on('plotly_hover', (ev) => {
@@ -57,7 +65,10 @@ export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
             y: ev.event.clientY - box.top + 12,
             rows: ev.points.map((p) => ({
               name: cut(String(p.data.type === 'pie' ? p.label : (p.data.name ?? p.x ?? '')), LABEL_LIMITS.tooltipName),
-              value: p.data.type === 'pie' ? `${p.value ?? ''} (${((p.percent ?? 0) * 100).toFixed(1)} %)` : String(p.y ?? ''),
+              value:
+                p.data.type === 'pie'
+                  ? `${p.value ?? ''} (${((p.percent ?? 0) * 100).toFixed(1)} %)`
+                  : String(p.y ?? ''),
               color: typeof p.color === 'string' ? p.color : '#888',
             })),
           });
@@ -75,12 +86,23 @@ export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
       if (el && loading) void loading.then((Plotly) => Plotly.purge(el));
     };
   }, []);
-  if (failed) return <p className="banner error">{"Your visualization update failed. We've reverted to its previous state. Please contact support if you need assistance."}</p>;
+  if (failed)
+    return (
+      <p className="banner error">
+        {
+          "Your visualization update failed. We've reverted to its previous state. Please contact support if you need assistance."
+        }
+      </p>
+    );
   return (
     <div className="chart-wrap" style={figure.width ? { overflowX: 'auto' } : undefined}>
       <div ref={ref} className="chart" data-testid={testId} style={{ width: figure.width ?? '100%', minHeight: 320 }} />
       {tip && (
-        <div className="chart-tip" role="tooltip" style={{ left: tip.x, top: tip.y, gridTemplateColumns: `repeat(${tooltipColumns(tip.rows.length)}, auto)` }}>
+        <div
+          className="chart-tip"
+          role="tooltip"
+          style={{ left: tip.x, top: tip.y, gridTemplateColumns: `repeat(${tooltipColumns(tip.rows.length)}, auto)` }}
+        >
           {tip.rows.map((r, i) => (
             <span key={i}>
               <i style={{ background: r.color }} /> {r.name}: <b>{r.value}</b>

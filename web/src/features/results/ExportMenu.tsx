@@ -34,7 +34,11 @@ export function useExport(projectId: number) {
       .then((r) => setJobId(r.job.id))
       .catch(() => setJobId(null));
   };
-  const error = startError ? errorMessage(startError) || EXPORT_FAILED : job?.status === 'failed' ? job.error || EXPORT_FAILED : '';
+  const error = startError
+    ? errorMessage(startError) || EXPORT_FAILED
+    : job?.status === 'failed'
+      ? job.error || EXPORT_FAILED
+      : '';
   return { run, job: jobId ? job : undefined, done, error, dismiss: () => setDone(false) };
 }
 
@@ -56,14 +60,27 @@ export function ExportSuccess({ url, onClose }: { url: string | null; onClose: (
   );
 }
 
-export function ExportMenu({ projectId, schemaId, profile }: { projectId: number; schemaId: number; profile?: string }) {
+export function ExportMenu({
+  projectId,
+  schemaId,
+  profile,
+}: {
+  projectId: number;
+  schemaId: number;
+  profile?: string;
+}) {
   const { t } = useTranslation();
   const exp = useExport(projectId);
   return (
     <div className="export-menu" data-testid="export-menu">
       <label>
         {t('data.export')}{' '}
-        <select data-testid="export-kind" value="" disabled={isRunning(exp.job)} onChange={(e) => e.target.value && exp.run(schemaId, e.target.value, profile)}>
+        <select
+          data-testid="export-kind"
+          value=""
+          disabled={isRunning(exp.job)}
+          onChange={(e) => e.target.value && exp.run(schemaId, e.target.value, profile)}
+        >
           <option value="">{t('data.choose')}</option>
           {EXPORT_KINDS.map((k) => (
             <option key={k} value={k}>

@@ -18,7 +18,15 @@ const TYPES: [FilterType, string][] = [
 ];
 const OPERATORS = ['==', '!=', '>', '>=', '<', '<='];
 
-export function FilterBar({ project, items, choiceName }: { project: Project; items: Item[]; choiceName: (id: number) => string }) {
+export function FilterBar({
+  project,
+  items,
+  choiceName,
+}: {
+  project: Project;
+  items: Item[];
+  choiceName: (id: number) => string;
+}) {
   const dispatch = useAppDispatch();
   const chips = useAppSelector((s) => s.results.filters).filter((f) => !f.deleted);
   const [adding, setAdding] = useState<FilterType | ''>('');
@@ -26,17 +34,33 @@ export function FilterBar({ project, items, choiceName }: { project: Project; it
     <div className="filter-bar" data-testid="filter-bar">
       {chips.map((f) => (
         <span key={f.key} className={f.disabled ? 'chip disabled' : 'chip'} data-testid="filter-chip">
-          <button type="button" className="link" title={f.disabled ? 'Enable' : 'Disable'} aria-pressed={!f.disabled} onClick={() => dispatch(resultsActions.toggleFilter(f.key))}>
+          <button
+            type="button"
+            className="link"
+            title={f.disabled ? 'Enable' : 'Disable'}
+            aria-pressed={!f.disabled}
+            onClick={() => dispatch(resultsActions.toggleFilter(f.key))}
+          >
             {f.label}
           </button>
           {!f.permanent && (
-            <button type="button" className="link" aria-label={`Remove ${f.label}`} onClick={() => dispatch(resultsActions.removeFilter(f.key))}>
+            <button
+              type="button"
+              className="link"
+              aria-label={`Remove ${f.label}`}
+              onClick={() => dispatch(resultsActions.removeFilter(f.key))}
+            >
               ×
             </button>
           )}
         </span>
       ))}
-      <select aria-label="Add a filter" data-testid="add-filter" value={adding} onChange={(e) => setAdding(e.target.value as FilterType | '')}>
+      <select
+        aria-label="Add a filter"
+        data-testid="add-filter"
+        value={adding}
+        onChange={(e) => setAdding(e.target.value as FilterType | '')}
+      >
         <option value="">Add a filter…</option>
         {TYPES.map(([t, l]) => (
           <option key={t} value={t}>
@@ -44,12 +68,32 @@ export function FilterBar({ project, items, choiceName }: { project: Project; it
           </option>
         ))}
       </select>
-      {adding && <FilterForm type={adding} project={project} items={items} choiceName={choiceName} onDone={() => setAdding('')} />}
+      {adding && (
+        <FilterForm
+          type={adding}
+          project={project}
+          items={items}
+          choiceName={choiceName}
+          onDone={() => setAdding('')}
+        />
+      )}
     </div>
   );
 }
 
-function FilterForm({ type, project, items, choiceName, onDone }: { type: FilterType; project: Project; items: Item[]; choiceName: (id: number) => string; onDone: () => void }) {
+function FilterForm({
+  type,
+  project,
+  items,
+  choiceName,
+  onDone,
+}: {
+  type: FilterType;
+  project: Project;
+  items: Item[];
+  choiceName: (id: number) => string;
+  onDone: () => void;
+}) {
   const dispatch = useAppDispatch();
   const [a, setA] = useState('');
   const [op, setOp] = useState('==');
@@ -79,7 +123,20 @@ function FilterForm({ type, project, items, choiceName, onDone }: { type: Filter
             </option>
           ))}
         </select>
-        <button type="button" disabled={a === ''} data-testid="filter-apply" onClick={() => add({ key, type, level: 0, id: Number(a), label: `${TYPES.find(([t]) => t === type)![1]}: ${list.find((x) => x.id === Number(a))?.name ?? a}` })}>
+        <button
+          type="button"
+          disabled={a === ''}
+          data-testid="filter-apply"
+          onClick={() =>
+            add({
+              key,
+              type,
+              level: 0,
+              id: Number(a),
+              label: `${TYPES.find(([t]) => t === type)![1]}: ${list.find((x) => x.id === Number(a))?.name ?? a}`,
+            })
+          }
+        >
           Apply
         </button>
       </span>
@@ -91,7 +148,22 @@ function FilterForm({ type, project, items, choiceName, onDone }: { type: Filter
       <span className="filter-form">
         <input type="date" aria-label="From" value={a} onChange={(e) => setA(e.target.value)} />
         <input type="date" aria-label="To" value={b} onChange={(e) => setB(e.target.value)} />
-        <button type="button" disabled={!a && !b} onClick={() => add({ key, type, level: 0, entity: 'response', dateType: 'time_created', start: secs(a, false), end: secs(b, true), label: `Created ${a || '…'} – ${b || '…'}` })}>
+        <button
+          type="button"
+          disabled={!a && !b}
+          onClick={() =>
+            add({
+              key,
+              type,
+              level: 0,
+              entity: 'response',
+              dateType: 'time_created',
+              start: secs(a, false),
+              end: secs(b, true),
+              label: `Created ${a || '…'} – ${b || '…'}`,
+            })
+          }
+        >
           Apply
         </button>
       </span>
@@ -103,13 +175,45 @@ function FilterForm({ type, project, items, choiceName, onDone }: { type: Filter
   const name = (i: Item) => localized(i.name, 'en', i.codeName);
   const apply = () => {
     if (!question) return;
-    if (choices.length > 0) add({ key, type, level: 0, question: question.id, operator: 'in', value: [Number(b)], label: `${name(question).slice(0, 20)} = ${choiceName(Number(b))}` });
-    else if (numeric) add({ key, type, level: 0, question: question.id, operator: op, value: Number(b), label: `${name(question).slice(0, 20)} ${op} ${b}` });
-    else add({ key, type, level: 0, question: question.id, operator: 'contains', value: b, label: `${name(question).slice(0, 20)} ∋ ${b}` });
+    if (choices.length > 0)
+      add({
+        key,
+        type,
+        level: 0,
+        question: question.id,
+        operator: 'in',
+        value: [Number(b)],
+        label: `${name(question).slice(0, 20)} = ${choiceName(Number(b))}`,
+      });
+    else if (numeric)
+      add({
+        key,
+        type,
+        level: 0,
+        question: question.id,
+        operator: op,
+        value: Number(b),
+        label: `${name(question).slice(0, 20)} ${op} ${b}`,
+      });
+    else
+      add({
+        key,
+        type,
+        level: 0,
+        question: question.id,
+        operator: 'contains',
+        value: b,
+        label: `${name(question).slice(0, 20)} ∋ ${b}`,
+      });
   };
   return (
     <span className="filter-form">
-      <select aria-label="Question" data-testid="filter-question" value={a} onChange={(e) => (setA(e.target.value), setB(''))}>
+      <select
+        aria-label="Question"
+        data-testid="filter-question"
+        value={a}
+        onChange={(e) => (setA(e.target.value), setB(''))}
+      >
         <option value="">Question…</option>
         {items
           .filter((i) => !['image', 'signature', 'geotag', 'reference_project'].includes(i.type))
@@ -129,7 +233,15 @@ function FilterForm({ type, project, items, choiceName, onDone }: { type: Filter
       {question && choices.length > 0 ? (
         <ChoiceSelect ids={choices} value={b} onChange={setB} name={choiceName} />
       ) : (
-        question && <input aria-label="Value" data-testid="filter-text" type={numeric ? 'number' : 'text'} value={b} onChange={(e) => setB(e.target.value)} />
+        question && (
+          <input
+            aria-label="Value"
+            data-testid="filter-text"
+            type={numeric ? 'number' : 'text'}
+            value={b}
+            onChange={(e) => setB(e.target.value)}
+          />
+        )
       )}
       <button type="button" disabled={!question || b === ''} data-testid="filter-apply" onClick={apply}>
         Apply
@@ -138,7 +250,17 @@ function FilterForm({ type, project, items, choiceName, onDone }: { type: Filter
   );
 }
 
-function ChoiceSelect({ ids, value, onChange, name }: { ids: number[]; value: string; onChange: (v: string) => void; name: (id: number) => string }) {
+function ChoiceSelect({
+  ids,
+  value,
+  onChange,
+  name,
+}: {
+  ids: number[];
+  value: string;
+  onChange: (v: string) => void;
+  name: (id: number) => string;
+}) {
   return (
     <select aria-label="Choice" data-testid="filter-choice" value={value} onChange={(e) => onChange(e.target.value)}>
       <option value="">Choice…</option>

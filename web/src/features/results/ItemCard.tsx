@@ -4,7 +4,16 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from './Chart';
 import { figureOf, localized, type KeyNames } from './figure';
-import { chartKind, cut, forcedMode, formatCurrency, formatNumber, formatPercent, formatResultDate, LABEL_LIMITS } from './format';
+import {
+  chartKind,
+  cut,
+  forcedMode,
+  formatCurrency,
+  formatNumber,
+  formatPercent,
+  formatResultDate,
+  LABEL_LIMITS,
+} from './format';
 import type { ItemResult, NumberStats, SharedView } from './resultsApi';
 import { errorMessage } from '../errors/messages';
 import { useShareItemMutation } from './resultsApi';
@@ -26,12 +35,25 @@ export interface ItemCardProps {
   shared?: SharedView;
 }
 
-export function ItemCard({ item, projectId, projectType, mode, view = 'results', names = String, period, shareable, shared }: ItemCardProps) {
+export function ItemCard({
+  item,
+  projectId,
+  projectType,
+  mode,
+  view = 'results',
+  names = String,
+  period,
+  shareable,
+  shared,
+}: ItemCardProps) {
   const { i18n } = useTranslation();
   const lang = i18n.language.slice(0, 2);
   const title = cut(localized(item.name, lang, item.code_name), LABEL_LIMITS.itemTitle);
   const kind = chartKind(item, projectType, view);
-  const figure = useMemo(() => figureOf(item, kind, lang, names, title, period), [item, kind, lang, names, title, period]);
+  const figure = useMemo(
+    () => figureOf(item, kind, lang, names, title, period),
+    [item, kind, lang, names, title, period],
+  );
   const forced = forcedMode(item.type, view);
   const showChart = figure !== null && forced === null && mode !== 'table';
   const showTable = mode !== 'chart' || forced !== null || figure === null;
@@ -43,7 +65,9 @@ export function ItemCard({ item, projectId, projectType, mode, view = 'results',
           {item.stats.count} {item.stats.count === 1 ? 'answer' : 'answers'}
         </span>
         {shareable && <ExportToggle item={item} />}
-        {shareable && projectId !== undefined && <ShareButton key={JSON.stringify(shared ?? {})} projectId={projectId} item={item} shared={shared} />}
+        {shareable && projectId !== undefined && (
+          <ShareButton key={JSON.stringify(shared ?? {})} projectId={projectId} item={item} shared={shared} />
+        )}
       </header>
       {showChart && figure && <Chart figure={figure} testId={`chart-${item.item_id}`} />}
       {showTable && <ResultTable item={item} lang={lang} names={names} />}
@@ -55,10 +79,19 @@ export function ItemCard({ item, projectId, projectType, mode, view = 'results',
 function ExportToggle({ item }: { item: ItemResult }) {
   const dispatch = useAppDispatch();
   const key = { questionId: item.item_id, schemaId: item.schema_id };
-  const listed = useAppSelector((s) => s.results.exportList.some((e) => e.questionId === key.questionId && e.schemaId === key.schemaId));
+  const listed = useAppSelector((s) =>
+    s.results.exportList.some((e) => e.questionId === key.questionId && e.schemaId === key.schemaId),
+  );
   return (
     <label className="export-toggle">
-      <input type="checkbox" checked={listed} onChange={() => dispatch(listed ? resultsActions.removeFromExportList(key) : resultsActions.addToExportList(key))} /> Export
+      <input
+        type="checkbox"
+        checked={listed}
+        onChange={() =>
+          dispatch(listed ? resultsActions.removeFromExportList(key) : resultsActions.addToExportList(key))
+        }
+      />{' '}
+      Export
     </label>
   );
 }
@@ -83,7 +116,11 @@ function ShareButton({ projectId, item, shared }: { projectId: number; item: Ite
       </button>
       {open && (
         <span className="share-links" data-testid={`share-${item.item_id}`}>
-          {error && <span className="error">{'status' in error && error.status === 400 ? errorMessage(error) : NO_RESULTS}</span>}
+          {error && (
+            <span className="error">
+              {'status' in error && error.status === 400 ? errorMessage(error) : NO_RESULTS}
+            </span>
+          )}
           {data &&
             (['item-chart', 'item-table', 'item-results'] as const).map((page) => (
               <a key={page} href={`${base}/${page}/${data.token}`} target="_blank" rel="noreferrer">
@@ -96,7 +133,8 @@ function ShareButton({ projectId, item, shared }: { projectId: number; item: Ite
   );
 }
 
-const money = (item: ItemResult) => (n: number | null | undefined) => (n === null || n === undefined ? '—' : item.type === 'currency' ? formatCurrency(n, item.currency) : formatNumber(n));
+const money = (item: ItemResult) => (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : item.type === 'currency' ? formatCurrency(n, item.currency) : formatNumber(n);
 
 const STAT_ROWS: [keyof NumberStats, string][] = [
   ['count', 'Count'],
@@ -112,7 +150,9 @@ function statCells(item: ItemResult, s: Partial<NumberStats> | undefined): strin
   const f = money(item);
   const pair = (p: [number, number] | null | undefined) => (p ? `${f(p[0])} – ${f(p[1])}` : '—');
   return [
-    ...STAT_ROWS.map(([k]) => (k === 'count' ? String(s?.count ?? 0) : k === 'var' ? formatNumber(s?.var) : f(s?.[k] as number | null))),
+    ...STAT_ROWS.map(([k]) =>
+      k === 'count' ? String(s?.count ?? 0) : k === 'var' ? formatNumber(s?.var) : f(s?.[k] as number | null),
+    ),
     s?.quartiles ? s.quartiles.map((q) => f(q)).join(' / ') : '—',
     pair(s?.ci95),
     pair(s?.ci99),
@@ -150,7 +190,9 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
                   <td>{formatPercent((a.count / total) * 100)}</td>
                 </>
               ) : (
-                groups.map((g) => <td key={g.key}>{g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0}</td>)
+                groups.map((g) => (
+                  <td key={g.key}>{g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0}</td>
+                ))
               )}
             </tr>
           ))}

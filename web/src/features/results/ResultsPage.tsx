@@ -31,14 +31,21 @@ export function ResultsPage() {
   const state = useAppSelector((s) => s.results);
   const schemas = project.sampler_schemas ?? [];
   const schemaId = Number(params.schema ?? schemas[0]?.id ?? 0);
-  const profile = params.lookupSchema && params.profileId ? { schemaId: Number(params.lookupSchema), responseId: params.profileId } : undefined;
+  const profile =
+    params.lookupSchema && params.profileId
+      ? { schemaId: Number(params.lookupSchema), responseId: params.profileId }
+      : undefined;
   const view = profile ? 'profile' : 'results';
   const blockId = params.block ? Number(params.block) : 0;
   const { data: doc, error: schemaError } = useSchemaQuery(schemaId, { skip: schemaId <= 0 });
   const body: SchemaBody | undefined = doc;
   const items = useMemo(() => (body ? resultItems(body, blockId) : []), [body, blockId]);
   const filters = useMemo(() => filterModelOf(state.filters), [state.filters]);
-  const comparison = state.comparison ?? (project.project_type === 'trend' ? { by: 'period' as const, period: project.trend_series_options?.time_particle || 'month' } : null);
+  const comparison =
+    state.comparison ??
+    (project.project_type === 'trend'
+      ? { by: 'period' as const, period: project.trend_series_options?.time_particle || 'month' }
+      : null);
   const names = useKeyNames(project, body);
   const [levels, setLevels] = useState<Level | null>(null);
   useEffect(() => () => void dispatch(resultsActions.reset()), [dispatch, project.id]);
@@ -49,7 +56,14 @@ export function ResultsPage() {
 
   if (schemas.length === 0) return <p className="muted">{NO_RESULTS}</p>;
   if (schemaError) return <p className="banner error">{NO_RESULTS}</p>;
-  const base = { projectId: project.id, schemaId, filters, comparison, timeZone: state.timeZone, ...(profile ? { profile } : {}) };
+  const base = {
+    projectId: project.id,
+    schemaId,
+    filters,
+    comparison,
+    timeZone: state.timeZone,
+    ...(profile ? { profile } : {}),
+  };
   const prefix = `/project/${project.id}/results${profile ? `/${profile.schemaId}/profile/${encodeURIComponent(profile.responseId)}` : ''}`;
   const chunks: number[][] = [];
   for (let i = 0; i < items.length; i += QUEUE_CHUNK) chunks.push(items.slice(i, i + QUEUE_CHUNK).map((x) => x.id));
@@ -68,14 +82,25 @@ export function ResultsPage() {
         <ExportMenu projectId={project.id} schemaId={schemaId} profile={profile?.responseId} />
         <div className="mode" role="group" aria-label="Chart or table">
           {(['chart', 'table'] as const).map((m) => (
-            <button key={m} type="button" className={state.mode === m ? 'active' : ''} aria-pressed={state.mode === m} onClick={() => dispatch(resultsActions.setMode(m))} data-testid={`mode-${m}`}>
+            <button
+              key={m}
+              type="button"
+              className={state.mode === m ? 'active' : ''}
+              aria-pressed={state.mode === m}
+              onClick={() => dispatch(resultsActions.setMode(m))}
+              data-testid={`mode-${m}`}
+            >
               {m === 'chart' ? 'Chart' : 'Table'}
             </button>
           ))}
         </div>
         <label>
           Compare by{' '}
-          <select data-testid="compare" value={comparisonValue(comparison)} onChange={(e) => dispatch(resultsActions.setComparison(parseComparison(e.target.value)))}>
+          <select
+            data-testid="compare"
+            value={comparisonValue(comparison)}
+            onChange={(e) => dispatch(resultsActions.setComparison(parseComparison(e.target.value)))}
+          >
             <option value="">Nothing</option>
             <option value="site">Site</option>
             <option value="group">Group</option>
@@ -112,15 +137,29 @@ export function ResultsPage() {
           </button>
         </p>
       )}
-      <FilterBar project={project} items={items} choiceName={(id) => localized(body?.entities.choices[id]?.name, 'en', String(id))} />
+      <FilterBar
+        project={project}
+        items={items}
+        choiceName={(id) => localized(body?.entities.choices[id]?.name, 'en', String(id))}
+      />
       {levels && (
         <p className="level-summary" data-testid="level-summary">
-          <b>{levels.total_filtered_responses}</b> responses{levels.first_response && <> · first {formatResultDate(levels.first_response)}</>}
+          <b>{levels.total_filtered_responses}</b> responses
+          {levels.first_response && <> · first {formatResultDate(levels.first_response)}</>}
           {levels.last_response && <> · last {formatResultDate(levels.last_response)}</>}
         </p>
       )}
       <ResultsMap project={project} args={{ ...base, itemIds: geotags, comparison: null }} mode={state.mode} />
-      <ItemQueue chunks={chunks} base={base} project={project} names={names} mode={state.mode} view={view} period={comparison?.by === 'period' ? comparison.period : undefined} onLevel={setLevels} />
+      <ItemQueue
+        chunks={chunks}
+        base={base}
+        project={project}
+        names={names}
+        mode={state.mode}
+        view={view}
+        period={comparison?.by === 'period' ? comparison.period : undefined}
+        onLevel={setLevels}
+      />
     </section>
   );
 }
@@ -128,11 +167,17 @@ export function ResultsPage() {
 /** The questions of a schema (or of one block) shown in results, in form order. */
 export function resultItems(body: SchemaBody, blockId: number): Item[] {
   return itemsInOrder(body)
-    .filter(({ item, blockId: b, topBlockId }) => isQuestion(item) && item.options.showInResults !== false && (blockId === 0 || b === blockId || topBlockId === blockId))
+    .filter(
+      ({ item, blockId: b, topBlockId }) =>
+        isQuestion(item) &&
+        item.options.showInResults !== false &&
+        (blockId === 0 || b === blockId || topBlockId === blockId),
+    )
     .map(({ item }) => item);
 }
 
-const comparisonValue = (c: Comparison | null) => (!c ? '' : c.by === 'period' ? `period:${c.period}` : c.by === 'question' ? `question:${c.item_id}` : c.by);
+const comparisonValue = (c: Comparison | null) =>
+  !c ? '' : c.by === 'period' ? `period:${c.period}` : c.by === 'question' ? `question:${c.item_id}` : c.by;
 
 function parseComparison(v: string): Comparison | null {
   if (v === '') return null;
@@ -165,7 +210,16 @@ function useKeyNames(project: Project, body: SchemaBody | undefined): KeyNames {
 }
 
 /** Loads chunk after chunk: the next request starts when the one before has answered. */
-function ItemQueue(props: { chunks: number[][]; base: Omit<ItemsArgs, 'itemIds'>; project: Project; names: KeyNames; mode: 'chart' | 'table'; view: 'results' | 'profile'; period?: string; onLevel: (l: Level | null) => void }) {
+function ItemQueue(props: {
+  chunks: number[][];
+  base: Omit<ItemsArgs, 'itemIds'>;
+  project: Project;
+  names: KeyNames;
+  mode: 'chart' | 'table';
+  view: 'results' | 'profile';
+  period?: string;
+  onLevel: (l: Level | null) => void;
+}) {
   const [done, setDone] = useState(0);
   const key = JSON.stringify([props.chunks, props.base]);
   useEffect(() => setDone(0), [key]);
@@ -173,13 +227,39 @@ function ItemQueue(props: { chunks: number[][]; base: Omit<ItemsArgs, 'itemIds'>
   return (
     <div className="result-items" data-testid="result-items">
       {props.chunks.slice(0, done + 1).map((ids, i) => (
-        <Chunk key={`${i}:${ids.join(',')}`} index={i} args={{ ...props.base, itemIds: ids }} {...props} onSettled={settled} />
+        <Chunk
+          key={`${i}:${ids.join(',')}`}
+          index={i}
+          args={{ ...props.base, itemIds: ids }}
+          {...props}
+          onSettled={settled}
+        />
       ))}
     </div>
   );
 }
 
-function Chunk({ index, args, project, names, mode, view, period, onSettled, onLevel }: { index: number; args: ItemsArgs; project: Project; names: KeyNames; mode: 'chart' | 'table'; view: 'results' | 'profile'; period?: string; onSettled: (i: number) => void; onLevel: (l: Level | null) => void }) {
+function Chunk({
+  index,
+  args,
+  project,
+  names,
+  mode,
+  view,
+  period,
+  onSettled,
+  onLevel,
+}: {
+  index: number;
+  args: ItemsArgs;
+  project: Project;
+  names: KeyNames;
+  mode: 'chart' | 'table';
+  view: 'results' | 'profile';
+  period?: string;
+  onSettled: (i: number) => void;
+  onLevel: (l: Level | null) => void;
+}) {
   const dispatch = useAppDispatch();
   // currentData: nothing of the previous filters or profile shows while the new answer loads.
   const { currentData: data, error, isFetching } = useItemResultsQuery(args);
@@ -194,10 +274,17 @@ function Chunk({ index, args, project, names, mode, view, period, onSettled, onL
     if (error && args.comparison) dispatch(resultsActions.setComparison(null));
   }, [error, args.comparison, dispatch]);
   if (error) {
-    const detail = 'data' in error && typeof (error.data as { detail?: unknown })?.detail === 'string' ? (error.data as { detail: string }).detail : null;
+    const detail =
+      'data' in error && typeof (error.data as { detail?: unknown })?.detail === 'string'
+        ? (error.data as { detail: string }).detail
+        : null;
     return (
       <p className="banner error" data-testid="results-error">
-        {detail && 'status' in error && error.status !== 500 ? `${detail}. Please click the browser's back button.` : args.comparison ? COMPARISON_FAILED : LOAD_FAILED}
+        {detail && 'status' in error && error.status !== 500
+          ? `${detail}. Please click the browser's back button.`
+          : args.comparison
+            ? COMPARISON_FAILED
+            : LOAD_FAILED}
       </p>
     );
   }
@@ -242,7 +329,8 @@ function useMapAfterCharts(mode: 'chart' | 'table'): boolean {
     let live = true;
     const show = () => live && setReady(true);
     void loadPlotly().then(
-      () => ('requestIdleCallback' in window ? window.requestIdleCallback(show, { timeout: 2000 }) : setTimeout(show, 0)),
+      () =>
+        'requestIdleCallback' in window ? window.requestIdleCallback(show, { timeout: 2000 }) : setTimeout(show, 0),
       show,
     );
     return () => {
@@ -259,10 +347,19 @@ function ResultsMap({ project, args, mode }: { project: Project; args: ItemsArgs
   const points = useMemo(() => {
     const out: MapPoint[] = [];
     for (const s of project.sites ?? []) {
-      if (s.geotag) out.push({ id: s.id, name: s.name, longitude: s.geotag.coordinates[0], latitude: s.geotag.coordinates[1], color: s.frontend_color || '5da83d' });
+      if (s.geotag)
+        out.push({
+          id: s.id,
+          name: s.name,
+          longitude: s.geotag.coordinates[0],
+          latitude: s.geotag.coordinates[1],
+          color: s.frontend_color || '5da83d',
+        });
     }
     let n = 0;
-    for (const item of data?.items ?? []) for (const [lng, lat] of item.points ?? []) out.push({ id: -++n, name: 'Response', longitude: lng, latitude: lat, color: '2f6690' });
+    for (const item of data?.items ?? [])
+      for (const [lng, lat] of item.points ?? [])
+        out.push({ id: -++n, name: 'Response', longitude: lng, latitude: lat, color: '2f6690' });
     return out;
   }, [project.sites, data]);
   if (points.length === 0) return null;
@@ -274,10 +371,20 @@ function ResultsMap({ project, args, mode }: { project: Project; args: ItemsArgs
 }
 
 /** Choosing a profile (a response of a schema with lookup questions) switches to the profile view. */
-function ProfilePicker({ projectId, profile, schemaId }: { projectId: number; profile?: { schemaId: number; responseId: string }; schemaId: number }) {
+function ProfilePicker({
+  projectId,
+  profile,
+  schemaId,
+}: {
+  projectId: number;
+  profile?: { schemaId: number; responseId: string };
+  schemaId: number;
+}) {
   const { data } = useLookupsQuery(projectId);
   const navigate = useNavigate();
-  const options = (data?.results ?? []).flatMap((l) => l.responses.map((r) => ({ value: `${l.schema_id}/${r.response_id}`, label: r.display_name || r.response_id })));
+  const options = (data?.results ?? []).flatMap((l) =>
+    l.responses.map((r) => ({ value: `${l.schema_id}/${r.response_id}`, label: r.display_name || r.response_id })),
+  );
   if (options.length === 0) return null;
   return (
     <label>
@@ -289,7 +396,9 @@ function ProfilePicker({ projectId, profile, schemaId }: { projectId: number; pr
           const v = e.target.value;
           if (v === '') return void navigate(`/project/${projectId}/results/schema/${schemaId}`);
           const [lookup, ...rest] = v.split('/');
-          void navigate(`/project/${projectId}/results/${lookup}/profile/${encodeURIComponent(rest.join('/'))}/schema/${schemaId}`);
+          void navigate(
+            `/project/${projectId}/results/${lookup}/profile/${encodeURIComponent(rest.join('/'))}/schema/${schemaId}`,
+          );
         }}
       >
         <option value="">All responses</option>

@@ -23,7 +23,8 @@ export function SharedItemPage({ kind }: { kind: 'chart' | 'table' | 'results' }
         <>
           {level && (
             <p className="level-summary">
-              <b>{level.total_filtered_responses}</b> responses{level.first_response && <> · first {formatResultDate(level.first_response)}</>}
+              <b>{level.total_filtered_responses}</b> responses
+              {level.first_response && <> · first {formatResultDate(level.first_response)}</>}
               {level.last_response && <> · last {formatResultDate(level.last_response)}</>}
             </p>
           )}

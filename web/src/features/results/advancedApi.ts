@@ -28,12 +28,23 @@ const enhanced = api.enhanceEndpoints({ addTagTypes: ['AdvancedResult'] });
 
 export const advancedApi = enhanced.injectEndpoints({
   endpoints: (build) => ({
-    advancedValues: build.query<{ schema_id: number; results: AdvancedValue[] }, { projectId: number; filters?: Partial<FilterModel> }>({
-      query: ({ projectId, filters }) => ({ url: `project/${projectId}/advanced_results/list/`, method: 'POST', body: { filters: filters ?? {} } }),
+    advancedValues: build.query<
+      { schema_id: number; results: AdvancedValue[] },
+      { projectId: number; filters?: Partial<FilterModel> }
+    >({
+      query: ({ projectId, filters }) => ({
+        url: `project/${projectId}/advanced_results/list/`,
+        method: 'POST',
+        body: { filters: filters ?? {} },
+      }),
       providesTags: ['AdvancedResult'],
     }),
     saveAdvanced: build.mutation<AdvancedResult, { projectId: number; fields: AdvancedFields }>({
-      query: ({ projectId, fields: { id, ...body } }) => ({ url: `project/${projectId}/advanced_results/${id ? `${id}/` : ''}`, method: id ? 'PUT' : 'POST', body }),
+      query: ({ projectId, fields: { id, ...body } }) => ({
+        url: `project/${projectId}/advanced_results/${id ? `${id}/` : ''}`,
+        method: id ? 'PUT' : 'POST',
+        body,
+      }),
       invalidatesTags: ['AdvancedResult'],
     }),
     deleteAdvanced: build.mutation<null, { projectId: number; id: number }>({

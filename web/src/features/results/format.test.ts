@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { chartKind, cut, explicitWidth, forcedMode, formatChartDate, formatCurrency, formatNumber, formatPercent, formatResultDate, PALETTE, tooltipColumns } from './format';
+import {
+  chartKind,
+  cut,
+  explicitWidth,
+  forcedMode,
+  formatChartDate,
+  formatCurrency,
+  formatNumber,
+  formatPercent,
+  formatResultDate,
+  PALETTE,
+  tooltipColumns,
+} from './format';
 
 describe('results formats (spec 001 §9)', () => {
   it('chooses the chart of an item', () => {
@@ -12,7 +24,8 @@ describe('results formats (spec 001 §9)', () => {
     expect(chartKind(three, 'trend')).toBe('line');
     expect(chartKind({ type: 'currency' }, 'trend')).toBe('box');
     expect(chartKind({ type: 'number' }, 'single', 'profile')).toBe('area-spline');
-    for (const type of ['open', 'geotag', 'barcode', 'image', 'signature']) expect(chartKind({ type }, 'single')).toBe('none');
+    for (const type of ['open', 'geotag', 'barcode', 'image', 'signature'])
+      expect(chartKind({ type }, 'single')).toBe('none');
   });
   it('forces tables in the profile view except for numbers and currency', () => {
     expect(forcedMode('choice', 'profile')).toBe('table');
@@ -58,8 +71,18 @@ describe('results formats (spec 001 §9)', () => {
 describe('date series', () => {
   it('keeps days up to 60 and sums months beyond', async () => {
     const { dateSeries } = await import('./figure');
-    const days = Array.from({ length: 61 }, (_, i) => ({ date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), count: 1 }));
+    const days = Array.from({ length: 61 }, (_, i) => ({
+      date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10),
+      count: 1,
+    }));
     expect(dateSeries(days.slice(0, 60)).period).toBe('day');
-    expect(dateSeries(days)).toEqual({ period: 'month', points: [{ date: '2026-01-01', count: 31 }, { date: '2026-02-01', count: 28 }, { date: '2026-03-01', count: 2 }] });
+    expect(dateSeries(days)).toEqual({
+      period: 'month',
+      points: [
+        { date: '2026-01-01', count: 31 },
+        { date: '2026-02-01', count: 28 },
+        { date: '2026-03-01', count: 2 },
+      ],
+    });
   });
 });

@@ -3,9 +3,27 @@
 import dayjs from 'dayjs';
 
 /** The 8-colour palette of charts, in series order. */
-export const PALETTE = ['#5da83d', '#2f6690', '#f28e2b', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#9c755f'] as const;
+export const PALETTE = [
+  '#5da83d',
+  '#2f6690',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#9c755f',
+] as const;
 
-export const LABEL_LIMITS = { chartTitle: 100, legend: 15, axisLabel: 25, tickLabel: 38, columnHeader: 30, truncation: 20, itemTitle: 100, tooltipName: 30 } as const;
+export const LABEL_LIMITS = {
+  chartTitle: 100,
+  legend: 15,
+  axisLabel: 25,
+  tickLabel: 38,
+  columnHeader: 30,
+  truncation: 20,
+  itemTitle: 100,
+  tooltipName: 30,
+} as const;
 
 /** Text over `limit` characters is cut to limit - 3 plus an ellipsis (item titles: 97 + '...'). */
 export function cut(text: string, limit: number = LABEL_LIMITS.truncation): string {
@@ -22,7 +40,11 @@ export const CHARTED = new Set(['choice', 'binary', 'number', 'currency', 'calcu
  * trend-series project a line (choices, counts) or a box-whisker 95 (numbers); a bar for a choice question with more
  * than 2 options in a single-point project; a pie otherwise.
  */
-export function chartKind(item: { type: string; answers?: unknown[] }, projectType: string, view: 'results' | 'profile' = 'results'): ChartKind {
+export function chartKind(
+  item: { type: string; answers?: unknown[] },
+  projectType: string,
+  view: 'results' | 'profile' = 'results',
+): ChartKind {
   if (!CHARTED.has(item.type)) return 'none';
   if (view === 'profile') return 'area-spline';
   if (item.type === 'date') return 'line';
@@ -41,7 +63,14 @@ const fraction = (n: number) => n.toLocaleString('en-US', { maximumFractionDigit
 /** Currency amounts: under 1000 plain; to 999,999,999 in k; to 9,999,999,999,999 in M; above in B. */
 export function formatCurrency(value: number, code = ''): string {
   const abs = Math.abs(value);
-  const [n, unit] = abs < 1_000 ? [value, ''] : abs <= 999_999_999 ? [value / 1_000, 'k'] : abs <= 9_999_999_999_999 ? [value / 1_000_000, 'M'] : [value / 1_000_000_000, 'B'];
+  const [n, unit] =
+    abs < 1_000
+      ? [value, '']
+      : abs <= 999_999_999
+        ? [value / 1_000, 'k']
+        : abs <= 9_999_999_999_999
+          ? [value / 1_000_000, 'M']
+          : [value / 1_000_000_000, 'B'];
   return `${code ? `${code} ` : ''}${fraction(n)}${unit}`;
 }
 
@@ -71,7 +100,8 @@ export function formatChartDate(value: string, period = 'day'): string {
   if (!d.isValid()) return value;
   if (COARSE.has(period)) return d.format('YYYY');
   if (period === 'month' || period === 'quarter') return d.format('MM-YYYY');
-  if (FINE.has(period)) return d.format(period === 'hour' || period === 'minute' ? 'MM-DD-YYYY HH:mm' : 'MM-DD-YYYY HH:mm:ss');
+  if (FINE.has(period))
+    return d.format(period === 'hour' || period === 'minute' ? 'MM-DD-YYYY HH:mm' : 'MM-DD-YYYY HH:mm:ss');
   return d.format('MM-DD-YYYY');
 }
 

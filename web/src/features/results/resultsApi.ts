@@ -88,22 +88,43 @@ export const resultsApi = api.injectEndpoints({
   endpoints: (build) => ({
     itemResults: build.query<ResultsPayload, ItemsArgs>({
       query: ({ projectId, schemaId, itemIds, filters, comparison, timeZone, profile }) => ({
-        url: profile ? `project/${projectId}/results/schema/${profile.schemaId}/response/${encodeURIComponent(profile.responseId)}/` : `project/${projectId}/results/schema/${schemaId}/item/`,
+        url: profile
+          ? `project/${projectId}/results/schema/${profile.schemaId}/response/${encodeURIComponent(profile.responseId)}/`
+          : `project/${projectId}/results/schema/${schemaId}/item/`,
         method: 'POST',
-        body: { item_ids: itemIds, filters, ...(comparison ? { comparisons: [comparison] } : {}), time_zone: timeZone, ...(profile ? { schema: schemaId } : {}) },
+        body: {
+          item_ids: itemIds,
+          filters,
+          ...(comparison ? { comparisons: [comparison] } : {}),
+          time_zone: timeZone,
+          ...(profile ? { schema: schemaId } : {}),
+        },
       }),
       keepUnusedDataFor: 30,
     }),
     lookups: build.query<Lookups, number>({ query: (projectId) => `project/${projectId}/results/lookups/` }),
-    shareItem: build.mutation<{ token: string; expires_in: number }, { projectId: number; schemaId: number; itemId: number; view?: SharedView }>({
+    shareItem: build.mutation<
+      { token: string; expires_in: number },
+      { projectId: number; schemaId: number; itemId: number; view?: SharedView }
+    >({
       query: ({ projectId, schemaId, itemId, view }) => ({
         url: `project/${projectId}/results/schema/${schemaId}/item/${itemId}/token/`,
         method: 'POST',
-        body: view ? { filters: view.filters, ...(view.comparison ? { comparisons: [view.comparison] } : {}), time_zone: view.timeZone } : {},
+        body: view
+          ? {
+              filters: view.filters,
+              ...(view.comparison ? { comparisons: [view.comparison] } : {}),
+              time_zone: view.timeZone,
+            }
+          : {},
       }),
     }),
     sharedItem: build.query<ResultsPayload, { token: string; filters?: Partial<FilterModel> }>({
-      query: ({ token, filters }) => ({ url: `item-results/${token}/`, method: 'POST', body: { filters: filters ?? {} } }),
+      query: ({ token, filters }) => ({
+        url: `item-results/${token}/`,
+        method: 'POST',
+        body: { filters: filters ?? {} },
+      }),
     }),
   }),
 });

@@ -28,7 +28,10 @@ export interface FilterChip {
 /** Filter types that stand alone: adding one disables the others of its type at the same or lower level. */
 export const SINGLE_INSTANCE = new Set<FilterType>(['site', 'group', 'team', 'collector', 'createdBy', 'date_range']);
 
-export type Comparison = { by: 'site' | 'group' | 'team' | 'collector' } | { by: 'period'; period: string } | { by: 'question'; item_id: number };
+export type Comparison =
+  | { by: 'site' | 'group' | 'team' | 'collector' }
+  | { by: 'period'; period: string }
+  | { by: 'question'; item_id: number };
 
 export interface ResultsState {
   filters: FilterChip[];
@@ -39,15 +42,26 @@ export interface ResultsState {
   dialogs: Record<string, boolean>;
 }
 
-export const initialResultsState: ResultsState = { filters: [], mode: 'chart', comparison: null, timeZone: 'UTC', exportList: [], dialogs: {} };
+export const initialResultsState: ResultsState = {
+  filters: [],
+  mode: 'chart',
+  comparison: null,
+  timeZone: 'UTC',
+  exportList: [],
+  dialogs: {},
+};
 
 export const resultsSlice = createSlice({
   name: 'results',
   initialState: initialResultsState,
   reducers: {
-    addFilter(state, { payload }: PayloadAction<Omit<FilterChip, 'disabled' | 'deleted' | 'permanent'> & { permanent?: boolean }>) {
+    addFilter(
+      state,
+      { payload }: PayloadAction<Omit<FilterChip, 'disabled' | 'deleted' | 'permanent'> & { permanent?: boolean }>,
+    ) {
       if (SINGLE_INSTANCE.has(payload.type)) {
-        for (const f of state.filters) if (f.type === payload.type && !f.deleted && f.level >= payload.level) f.disabled = true;
+        for (const f of state.filters)
+          if (f.type === payload.type && !f.deleted && f.level >= payload.level) f.disabled = true;
       }
       state.filters.push({ ...payload, permanent: payload.permanent ?? false, disabled: false, deleted: false });
     },
@@ -56,7 +70,8 @@ export const resultsSlice = createSlice({
       if (!f) return;
       f.disabled = !f.disabled;
       if (!f.disabled && SINGLE_INSTANCE.has(f.type)) {
-        for (const o of state.filters) if (o !== f && o.type === f.type && !o.deleted && o.level >= f.level) o.disabled = true;
+        for (const o of state.filters)
+          if (o !== f && o.type === f.type && !o.deleted && o.level >= f.level) o.disabled = true;
       }
     },
     /** Marks a filter deleted; permanent filters stay. */
@@ -74,10 +89,13 @@ export const resultsSlice = createSlice({
       state.timeZone = payload;
     },
     addToExportList(state, { payload }: PayloadAction<{ questionId: number; schemaId: number }>) {
-      if (!state.exportList.some((e) => e.questionId === payload.questionId && e.schemaId === payload.schemaId)) state.exportList.push(payload);
+      if (!state.exportList.some((e) => e.questionId === payload.questionId && e.schemaId === payload.schemaId))
+        state.exportList.push(payload);
     },
     removeFromExportList(state, { payload }: PayloadAction<{ questionId: number; schemaId: number }>) {
-      state.exportList = state.exportList.filter((e) => !(e.questionId === payload.questionId && e.schemaId === payload.schemaId));
+      state.exportList = state.exportList.filter(
+        (e) => !(e.questionId === payload.questionId && e.schemaId === payload.schemaId),
+      );
     },
     setExportList(state, { payload }: PayloadAction<{ questionId: number; schemaId: number }[]>) {
       state.exportList = payload;
@@ -98,7 +116,12 @@ export function filterModelOf(chips: FilterChip[]): Partial<FilterModel> {
   const model: Partial<FilterModel> = {
     date_ranges: live
       .filter((c) => c.type === 'date_range')
-      .map((c) => ({ entity: c.entity ?? 'response', dateType: (c.dateType ?? 'time_created') as 'time_created', startDateTime: c.start ?? null, endDateTime: c.end ?? null })),
+      .map((c) => ({
+        entity: c.entity ?? 'response',
+        dateType: (c.dateType ?? 'time_created') as 'time_created',
+        startDateTime: c.start ?? null,
+        endDateTime: c.end ?? null,
+      })),
     filters: live
       .filter((c) => c.type === 'question' && c.question !== undefined)
       .map((c) => ({ question: c.question!, operator: (c.operator ?? '==') as '==', value: c.value })),

@@ -17,7 +17,11 @@ export function LegalGate({ user, status }: { user: User; status: { terms: boole
         {status.terms ? (
           <p className="ok">{t('legal.accepted')}</p>
         ) : (
-          <button data-testid="accept-terms" disabled={isLoading} onClick={() => void accept({ id: user.id, agreed_terms: TERMS_VERSION })}>
+          <button
+            data-testid="accept-terms"
+            disabled={isLoading}
+            onClick={() => void accept({ id: user.id, agreed_terms: TERMS_VERSION })}
+          >
             {t('legal.acceptTerms')}
           </button>
         )}
@@ -27,7 +31,11 @@ export function LegalGate({ user, status }: { user: User; status: { terms: boole
         {status.privacy ? (
           <p className="ok">{t('legal.accepted')}</p>
         ) : (
-          <button data-testid="accept-privacy" disabled={isLoading} onClick={() => void accept({ id: user.id, agreed_privacy: PRIVACY_VERSION })}>
+          <button
+            data-testid="accept-privacy"
+            disabled={isLoading}
+            onClick={() => void accept({ id: user.id, agreed_privacy: PRIVACY_VERSION })}
+          >
             {t('legal.acceptPrivacy')}
           </button>
         )}

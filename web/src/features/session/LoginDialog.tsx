@@ -31,15 +31,28 @@ export function LoginDialog() {
   return (
     <Dialog title={t('login.title')} onClose={() => undefined} testId="login-dialog">
       <form onSubmit={(e) => void submit(e)}>
-        {error && Object.keys(fields).length === 0 && <p className="banner error">{bannerMessage(error) || errorMessage(error)}</p>}
+        {error && Object.keys(fields).length === 0 && (
+          <p className="banner error">{bannerMessage(error) || errorMessage(error)}</p>
+        )}
         <label>
           {t('login.username')}
-          <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
         </label>
         {fields.username && <p className="field-error">{fields.username}</p>}
         <label>
           {t('login.password')}
-          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {fields.password && <p className="field-error">{fields.password}</p>}
         <button type="submit" disabled={isLoading}>

@@ -50,7 +50,9 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
       dispatch(loggedIn({ user: reply.user, organization: reply.organization }));
       let onlyProject: number | undefined;
       if (reply.organization) {
-        const org = await dispatch(sessionApi.endpoints.getOrganization.initiate(reply.organization.id)).unwrap().catch(() => undefined);
+        const org = await dispatch(sessionApi.endpoints.getOrganization.initiate(reply.organization.id))
+          .unwrap()
+          .catch(() => undefined);
         if (org?.project_details?.length === 1) onlyProject = org.project_details[0]!.id;
       }
       await navigate(afterLoginPath(params.get('next'), onlyProject), { replace: true });
@@ -69,12 +71,25 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
       )}
       <label>
         {t('login.username')}
-        <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} aria-invalid={!!fields.username} />
+        <input
+          name="username"
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          aria-invalid={!!fields.username}
+        />
       </label>
       {fields.username && <p className="field-error">{fields.username}</p>}
       <label>
         {t('login.password')}
-        <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!fields.password} />
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-invalid={!!fields.password}
+        />
       </label>
       {fields.password && <p className="field-error">{fields.password}</p>}
       <button type="submit" data-testid="login-submit" disabled={isLoading}>
@@ -109,7 +124,13 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
           {error && <p className="banner error">{errorMessage(error)}</p>}
           <label>
             {t('login.email')}
-            <input name="email" type="email" data-testid="forgot-email" value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              name="email"
+              type="email"
+              data-testid="forgot-email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </label>
           <button type="submit" data-testid="forgot-submit" disabled={isLoading || email.trim() === ''}>
             {t('login.send')}

@@ -24,7 +24,10 @@ export function LogoutPage() {
     if (started.current) return;
     started.current = true;
     const { access, refresh } = session.read();
-    if (access) await logout({ refresh }).unwrap().catch(() => undefined);
+    if (access)
+      await logout({ refresh })
+        .unwrap()
+        .catch(() => undefined);
     session.clear();
     dispatch(loggedOut());
     dispatch(api.util.resetApiState());
@@ -42,11 +45,21 @@ export function LogoutPage() {
 
   if (unsent === undefined) return null;
   return (
-    <section className="card confirm-logout" role="alertdialog" aria-labelledby="logout-title" data-testid="logout-unsent">
+    <section
+      className="card confirm-logout"
+      role="alertdialog"
+      aria-labelledby="logout-title"
+      data-testid="logout-unsent"
+    >
       <h2 id="logout-title">{t('logout.unsentTitle')}</h2>
       <p>{t('logout.unsent', { count: unsent })}</p>
       <div className="actions">
-        <button type="button" className="primary" onClick={() => void (window.history.length > 1 ? navigate(-1) : navigate("/projects"))} data-testid="logout-stay">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void (window.history.length > 1 ? navigate(-1) : navigate('/projects'))}
+          data-testid="logout-stay"
+        >
           {t('logout.stay')}
         </button>
         <button type="button" onClick={() => void leave()} data-testid="logout-anyway">

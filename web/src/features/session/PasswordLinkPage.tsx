@@ -37,15 +37,29 @@ export function PasswordLinkPage({ mode }: { mode: 'set' | 'reset' }) {
       <form className="card narrow" onSubmit={(e) => void submit(e)}>
         <h1>{t(mode === 'set' ? 'password.setTitle' : 'password.resetTitle')}</h1>
         <p className="muted">{email}</p>
-        {error && Object.keys(fields).length === 0 && <p className="banner error">{bannerMessage(error) || errorMessage(error)}</p>}
+        {error && Object.keys(fields).length === 0 && (
+          <p className="banner error">{bannerMessage(error) || errorMessage(error)}</p>
+        )}
         <label>
           {t('password.new')}
-          <input name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPw(e.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPw(e.target.value)}
+          />
         </label>
         {fields.password && <p className="field-error">{fields.password}</p>}
         <label>
           {t('password.confirm')}
-          <input name="confirm" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+          <input
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+          />
         </label>
         {mismatch && <p className="field-error">{t('password.mismatch')}</p>}
         <button type="submit" data-testid="reset-submit" disabled={isLoading || password === ''}>

@@ -29,10 +29,38 @@ const user = (settings: { agreed_terms: string; agreed_privacy: string }) => ({
   current_organization: 9,
   settings: { ...settings, account_activation_date: null },
 });
-const org = { id: 9, name: 'Demo Workspace', description: '', projects: [1, 2], project_details: [
-  { id: 1, name: 'household survey', description: '', project_state: 'P', project_type: 'S', frontend_color: '5da83d', frontend_icon: 'place', total_responses: 0, last_response: null, time_updated: '2026-11-22T10:00:00Z' },
-  { id: 2, name: 'water points', description: '', project_state: 'O', project_type: 'S', frontend_color: '1e88e5', frontend_icon: 'place', total_responses: 3, last_response: null, time_updated: '2026-11-22T00:00:00Z' },
-] };
+const org = {
+  id: 9,
+  name: 'Demo Workspace',
+  description: '',
+  projects: [1, 2],
+  project_details: [
+    {
+      id: 1,
+      name: 'household survey',
+      description: '',
+      project_state: 'P',
+      project_type: 'S',
+      frontend_color: '5da83d',
+      frontend_icon: 'place',
+      total_responses: 0,
+      last_response: null,
+      time_updated: '2026-11-22T10:00:00Z',
+    },
+    {
+      id: 2,
+      name: 'water points',
+      description: '',
+      project_state: 'O',
+      project_type: 'S',
+      frontend_color: '1e88e5',
+      frontend_icon: 'place',
+      total_responses: 3,
+      last_response: null,
+      time_updated: '2026-11-22T00:00:00Z',
+    },
+  ],
+};
 
 describe('afterLoginPath', () => {
   it('goes to next unless it is a login path, else to the only project, else to projects', () => {
@@ -91,7 +119,10 @@ describe('protected routes', () => {
     await screen.findByTestId('projects-screen');
     expect(router.state.location.pathname).toBe('/projects');
     const cards = await screen.findAllByTestId('project-card');
-    expect(cards.map((c) => c.textContent)).toEqual([expect.stringContaining('Household Survey'), expect.stringContaining('Water Points')]);
+    expect(cards.map((c) => c.textContent)).toEqual([
+      expect.stringContaining('Household Survey'),
+      expect.stringContaining('Water Points'),
+    ]);
     expect(screen.getByText('Workspace Home')).toBeInTheDocument();
   });
 });
@@ -138,7 +169,12 @@ describe('login screen', () => {
     fetchMock.mockImplementation(async (input) => {
       const url = urlOf(input);
       if (url.includes('api-token-auth')) {
-        return json(200, { access: token({ user_id: 5 }), refresh: 'ref', user: user({ agreed_terms: '1.1', agreed_privacy: '1.0' }), organization: org });
+        return json(200, {
+          access: token({ user_id: 5 }),
+          refresh: 'ref',
+          user: user({ agreed_terms: '1.1', agreed_privacy: '1.0' }),
+          organization: org,
+        });
       }
       if (url.includes('/organization/9/')) return json(200, org);
       if (url.includes('/accounts/user/5/')) return json(200, user({ agreed_terms: '1.1', agreed_privacy: '1.0' }));

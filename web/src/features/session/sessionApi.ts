@@ -31,10 +31,18 @@ export const sessionApi = api.injectEndpoints({
       query: (email) => `accounts/user/${encodeURIComponent(email.trim())}/reset`,
     }),
     setPassword: build.mutation<unknown, { email: string; nonce: string; password: string }>({
-      query: ({ email, ...body }) => ({ url: `accounts/user/${encodeURIComponent(email)}/reset`, method: 'POST', body }),
+      query: ({ email, ...body }) => ({
+        url: `accounts/user/${encodeURIComponent(email)}/reset`,
+        method: 'POST',
+        body,
+      }),
     }),
     changePassword: build.mutation<unknown, { email: string; new_password: string; old_password: string }>({
-      query: ({ email, ...body }) => ({ url: `accounts/user/${encodeURIComponent(email)}/reset`, method: 'POST', body }),
+      query: ({ email, ...body }) => ({
+        url: `accounts/user/${encodeURIComponent(email)}/reset`,
+        method: 'POST',
+        body,
+      }),
     }),
     listOrganizations: build.query<{ results: Organization[]; count: number }, undefined>({
       query: () => 'organization/',
@@ -46,7 +54,10 @@ export const sessionApi = api.injectEndpoints({
       providesTags: ['Invitation'],
     }),
     answerInvitation: build.mutation<Invitation, { organizationId: number; userId: number; accept: boolean }>({
-      query: ({ organizationId, accept }) => ({ url: `accounts/invitations/${organizationId}/${accept ? 'accept' : 'decline'}/`, method: 'POST' }),
+      query: ({ organizationId, accept }) => ({
+        url: `accounts/invitations/${organizationId}/${accept ? 'accept' : 'decline'}/`,
+        method: 'POST',
+      }),
       invalidatesTags: (_r, _e, { userId }) => ['Invitation', 'Organization', { type: 'User', id: userId }],
     }),
     getOrganization: build.query<Organization, number>({

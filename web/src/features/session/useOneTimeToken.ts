@@ -14,6 +14,9 @@ export function useOneTimeToken(): void {
     if (!session.read().access && token !== '') session.storeAccessOnly(token);
     params.delete('token');
     const search = params.toString();
-    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true });
+    void navigate(
+      { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
+      { replace: true },
+    );
   }, [location, navigate]);
 }

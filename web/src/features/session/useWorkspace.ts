@@ -4,7 +4,12 @@ import { useAppSelector } from '../../app/hooks';
 import { useGetOrganizationQuery } from './sessionApi';
 import type { Organization } from './types';
 
-export function useWorkspace(): { organization?: Organization; can: (p: WorkspacePermission) => boolean; hasFeature: (f: string) => boolean; loaded: boolean } {
+export function useWorkspace(): {
+  organization?: Organization;
+  can: (p: WorkspacePermission) => boolean;
+  hasFeature: (f: string) => boolean;
+  loaded: boolean;
+} {
   const organizationId = useAppSelector((s) => s.session.organizationId);
   const { data } = useGetOrganizationQuery(organizationId ?? 0, { skip: organizationId === null });
   return {

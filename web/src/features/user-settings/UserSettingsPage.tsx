@@ -9,7 +9,12 @@ import { notify } from '../../components/noticesSlice';
 import { formatDate } from '../../lib/dates';
 import { splitName } from '../../lib/text';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
-import { useAnswerInvitationMutation, useChangePasswordMutation, useInvitationsQuery, useUpdateUserMutation } from '../session/sessionApi';
+import {
+  useAnswerInvitationMutation,
+  useChangePasswordMutation,
+  useInvitationsQuery,
+  useUpdateUserMutation,
+} from '../session/sessionApi';
 import { loggedOut } from '../session/sessionSlice';
 import { LOGIN_PATH } from '../session/RequireAuth';
 
@@ -20,7 +25,12 @@ export function UserSettingsPage() {
   return (
     <section className="settings">
       <h1>{t('settings.title')}</h1>
-      <Profile key={user.id} userId={user.id} initialName={`${user.first_name} ${user.last_name}`.trim()} email={user.email} />
+      <Profile
+        key={user.id}
+        userId={user.id}
+        initialName={`${user.first_name} ${user.last_name}`.trim()}
+        email={user.email}
+      />
       <p className="muted">
         {t('settings.lastLogin')}: {formatDate(user.last_login)}
       </p>
@@ -51,11 +61,21 @@ function Invitations({ userId }: { userId: number }) {
       <ul>
         {data.results.map((i) => (
           <li key={i.organization.id} data-testid="invitation">
-            <strong>{i.organization.name}</strong> {i.invited_by && <span className="muted">({t('settings.invitedBy', { name: i.invited_by })})</span>}{' '}
-            <button type="button" disabled={isLoading} onClick={() => void reply(i.organization.id, i.organization.name, true)}>
+            <strong>{i.organization.name}</strong>{' '}
+            {i.invited_by && <span className="muted">({t('settings.invitedBy', { name: i.invited_by })})</span>}{' '}
+            <button
+              type="button"
+              disabled={isLoading}
+              onClick={() => void reply(i.organization.id, i.organization.name, true)}
+            >
               {t('settings.accept')}
             </button>{' '}
-            <button type="button" className="link" disabled={isLoading} onClick={() => void reply(i.organization.id, i.organization.name, false)}>
+            <button
+              type="button"
+              className="link"
+              disabled={isLoading}
+              onClick={() => void reply(i.organization.id, i.organization.name, false)}
+            >
               {t('settings.decline')}
             </button>
           </li>
@@ -122,16 +142,30 @@ function ChangePassword({ email }: { email: string }) {
   return (
     <form className="card" onSubmit={(e) => void submit(e)}>
       <h2>{t('settings.changePassword')}</h2>
-      {error && Object.keys(fields).length === 0 && <p className="banner error">{bannerMessage(error) || errorMessage(error)}</p>}
+      {error && Object.keys(fields).length === 0 && (
+        <p className="banner error">{bannerMessage(error) || errorMessage(error)}</p>
+      )}
       {fields.username && <p className="field-error">{fields.username}</p>}
       <label>
         {t('settings.oldPassword')}
-        <input name="old_password" type="password" autoComplete="current-password" value={oldPassword} onChange={(e) => setOld(e.target.value)} />
+        <input
+          name="old_password"
+          type="password"
+          autoComplete="current-password"
+          value={oldPassword}
+          onChange={(e) => setOld(e.target.value)}
+        />
       </label>
       {fields.old_password && <p className="field-error">{fields.old_password}</p>}
       <label>
         {t('settings.newPassword')}
-        <input name="new_password" type="password" autoComplete="new-password" value={newPassword} onChange={(e) => setNew(e.target.value)} />
+        <input
+          name="new_password"
+          type="password"
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={(e) => setNew(e.target.value)}
+        />
       </label>
       {fields.new_password && <p className="field-error">{fields.new_password}</p>}
       <button type="submit" data-testid="change-password" disabled={isLoading}>

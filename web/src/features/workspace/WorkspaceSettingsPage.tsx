@@ -28,14 +28,26 @@ export function WorkspaceSettingsPage() {
   const organizationId = Number(useParams().orgId);
   const [tab, setTab] = useState<(typeof TABS)[number]>('users');
   const ws = useWorkspace();
-  if (!Number.isSafeInteger(organizationId) || organizationId <= 0) return <p className="banner error">Invalid Workspaces Id!</p>;
-  if (ws.loaded && ws.organization?.id === organizationId && !(['org_details', 'user_access', 'user_create', 'billing'] as const).some((p) => ws.can(p))) return <AccessHint />;
+  if (!Number.isSafeInteger(organizationId) || organizationId <= 0)
+    return <p className="banner error">Invalid Workspaces Id!</p>;
+  if (
+    ws.loaded &&
+    ws.organization?.id === organizationId &&
+    !(['org_details', 'user_access', 'user_create', 'billing'] as const).some((p) => ws.can(p))
+  )
+    return <AccessHint />;
   return (
     <section data-testid="workspace-settings">
       <h1>{t('workspace.title')}</h1>
       <nav className="tabs">
         {TABS.map((x) => (
-          <button key={x} type="button" className={x === tab ? 'link active' : 'link'} data-testid={`ws-tab-${x}`} onClick={() => setTab(x)}>
+          <button
+            key={x}
+            type="button"
+            className={x === tab ? 'link active' : 'link'}
+            data-testid={`ws-tab-${x}`}
+            onClick={() => setTab(x)}
+          >
             {t(`workspace.tabs.${x}`)}
           </button>
         ))}
@@ -64,17 +76,36 @@ function Users({ organizationId }: { organizationId: number }) {
             <tr key={u.user} data-testid="ws-user">
               <td>{u.name}</td>
               <td>{u.email}</td>
-              <td>{[u.owner && 'owner', u.project_admin && 'project admin', u.user_admin && 'user admin', u.billing_admin && 'billing admin'].filter(Boolean).join(', ')}</td>
+              <td>
+                {[
+                  u.owner && 'owner',
+                  u.project_admin && 'project admin',
+                  u.user_admin && 'user admin',
+                  u.billing_admin && 'billing admin',
+                ]
+                  .filter(Boolean)
+                  .join(', ')}
+              </td>
               <td>
                 {!u.owner && (
                   <>
-                    <button type="button" className="link" onClick={() => {
-                      const name = window.prompt(t('settings.name'), u.name);
-                      if (name) void rename({ organizationId, userId: u.user, ...splitName(name) });
-                    }}>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => {
+                        const name = window.prompt(t('settings.name'), u.name);
+                        if (name) void rename({ organizationId, userId: u.user, ...splitName(name) });
+                      }}
+                    >
                       {t('workspace.rename')}
                     </button>
-                    <button type="button" className="link danger" onClick={() => window.confirm(t('workspace.confirmRemove')) && void remove({ organizationId, userId: u.user })}>
+                    <button
+                      type="button"
+                      className="link danger"
+                      onClick={() =>
+                        window.confirm(t('workspace.confirmRemove')) && void remove({ organizationId, userId: u.user })
+                      }
+                    >
                       {t('project.remove')}
                     </button>
                   </>
@@ -109,7 +140,10 @@ function ApiKeys({ organizationId }: { organizationId: number }) {
       <ul>
         {data?.results.map((k) => (
           <li key={k.prefix}>
-            {k.name} <code>{k.prefix}</code> {k.revoked ? t('workspace.revoked') : (
+            {k.name} <code>{k.prefix}</code>{' '}
+            {k.revoked ? (
+              t('workspace.revoked')
+            ) : (
               <button type="button" className="link" onClick={() => void revoke({ organizationId, prefix: k.prefix })}>
                 {t('workspace.revoke')}
               </button>
@@ -117,15 +151,27 @@ function ApiKeys({ organizationId }: { organizationId: number }) {
           </li>
         ))}
       </ul>
-      <form onSubmit={(e) => {
-        e.preventDefault();
-        void create({ organizationId, name }).unwrap().then((k) => {
-          setShown(k.key);
-          setName('');
-          dispatch(notify(t('workspace.keyCreated')));
-        }, () => undefined);
-      }}>
-        <input aria-label={t('workspace.keyName')} placeholder={t('workspace.keyName')} value={name} onChange={(e) => setName(e.target.value)} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create({ organizationId, name })
+            .unwrap()
+            .then(
+              (k) => {
+                setShown(k.key);
+                setName('');
+                dispatch(notify(t('workspace.keyCreated')));
+              },
+              () => undefined,
+            );
+        }}
+      >
+        <input
+          aria-label={t('workspace.keyName')}
+          placeholder={t('workspace.keyName')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
         <button type="submit">{t('workspace.createKey')}</button>
       </form>
     </div>
@@ -145,7 +191,10 @@ function Integrations({ organizationId }: { organizationId: number }) {
       <ul>
         {data?.results.map((i) => (
           <li key={i.token}>
-            CRM <code>{i.token}</code> {i.verified ? `✓ ${t('workspace.verified')}` : (
+            CRM <code>{i.token}</code>{' '}
+            {i.verified ? (
+              `✓ ${t('workspace.verified')}`
+            ) : (
               <button type="button" className="link" onClick={() => void verify({ organizationId, token: i.token })}>
                 {t('workspace.verify')}
               </button>
@@ -170,10 +219,14 @@ function Folders({ organizationId }: { organizationId: number }) {
       {data?.results.map((f) => (
         <li key={f.id}>
           {f.name}{' '}
-          <button type="button" className="link" onClick={() => {
-            const name = window.prompt(t('projects.folderName'), f.name);
-            if (name) void update({ organizationId, folderId: f.id, name });
-          }}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              const name = window.prompt(t('projects.folderName'), f.name);
+              if (name) void update({ organizationId, folderId: f.id, name });
+            }}
+          >
             {t('workspace.rename')}
           </button>
           <button type="button" className="link danger" onClick={() => void remove({ organizationId, folderId: f.id })}>

@@ -29,39 +29,77 @@ type Org = { organizationId: number };
 
 export const workspaceApi = api.injectEndpoints({
   endpoints: (build) => ({
-    workspaceUsers: build.query<{ results: WorkspaceUser[] }, number>({ query: (org) => `organization/${org}/organization-users/`, providesTags: ['WorkspaceUser'] }),
-    renameWorkspaceUser: build.mutation<WorkspaceUser, Org & { userId: number; first_name: string; last_name: string }>({
-      query: ({ organizationId, userId, ...body }) => ({ url: `organization/${organizationId}/organization-users/${userId}/`, method: 'PATCH', body }),
-      invalidatesTags: ['WorkspaceUser', 'ProjectUser'],
+    workspaceUsers: build.query<{ results: WorkspaceUser[] }, number>({
+      query: (org) => `organization/${org}/organization-users/`,
+      providesTags: ['WorkspaceUser'],
     }),
+    renameWorkspaceUser: build.mutation<WorkspaceUser, Org & { userId: number; first_name: string; last_name: string }>(
+      {
+        query: ({ organizationId, userId, ...body }) => ({
+          url: `organization/${organizationId}/organization-users/${userId}/`,
+          method: 'PATCH',
+          body,
+        }),
+        invalidatesTags: ['WorkspaceUser', 'ProjectUser'],
+      },
+    ),
     removeWorkspaceUser: build.mutation<null, Org & { userId: number }>({
-      query: ({ organizationId, userId }) => ({ url: `organization/${organizationId}/organization-users/${userId}/`, method: 'DELETE' }),
+      query: ({ organizationId, userId }) => ({
+        url: `organization/${organizationId}/organization-users/${userId}/`,
+        method: 'DELETE',
+      }),
       invalidatesTags: ['WorkspaceUser', 'ProjectUser'],
     }),
     createWorkspaceUser: build.mutation<WorkspaceUser, Record<string, unknown>>({
       query: (body) => ({ url: 'api/v1/organization-user/', method: 'POST', body }),
       invalidatesTags: ['WorkspaceUser'],
     }),
-    apiKeys: build.query<{ results: ApiKey[] }, number>({ query: (org) => `organization/${org}/api_keys/`, providesTags: ['ApiKey'] }),
+    apiKeys: build.query<{ results: ApiKey[] }, number>({
+      query: (org) => `organization/${org}/api_keys/`,
+      providesTags: ['ApiKey'],
+    }),
     createApiKey: build.mutation<ApiKey & { key: string }, Org & { name: string }>({
-      query: ({ organizationId, name }) => ({ url: `organization/${organizationId}/api_keys/create/`, method: 'POST', body: { name } }),
+      query: ({ organizationId, name }) => ({
+        url: `organization/${organizationId}/api_keys/create/`,
+        method: 'POST',
+        body: { name },
+      }),
       invalidatesTags: ['ApiKey'],
     }),
     revokeApiKey: build.mutation<ApiKey, Org & { prefix: string }>({
-      query: ({ organizationId, prefix }) => ({ url: `api/v0/organization/${organizationId}/api_keys/revoke/`, method: 'PUT', body: { prefix } }),
+      query: ({ organizationId, prefix }) => ({
+        url: `api/v0/organization/${organizationId}/api_keys/revoke/`,
+        method: 'PUT',
+        body: { prefix },
+      }),
       invalidatesTags: ['ApiKey'],
     }),
-    integrations: build.query<{ results: Integration[] }, number>({ query: (org) => `organization/${org}/integrations/`, providesTags: ['Integration'] }),
+    integrations: build.query<{ results: Integration[] }, number>({
+      query: (org) => `organization/${org}/integrations/`,
+      providesTags: ['Integration'],
+    }),
     createIntegration: build.mutation<Integration, Org>({
-      query: ({ organizationId }) => ({ url: `organization/${organizationId}/integrations/create/`, method: 'POST', body: { integration_type: 'crm' } }),
+      query: ({ organizationId }) => ({
+        url: `organization/${organizationId}/integrations/create/`,
+        method: 'POST',
+        body: { integration_type: 'crm' },
+      }),
       invalidatesTags: ['Integration'],
     }),
     verifyIntegration: build.mutation<Integration, Org & { token: string }>({
-      query: ({ organizationId, token }) => ({ url: `organization/${organizationId}/integrations/verify/`, method: 'POST', body: { token } }),
+      query: ({ organizationId, token }) => ({
+        url: `organization/${organizationId}/integrations/verify/`,
+        method: 'POST',
+        body: { token },
+      }),
       invalidatesTags: ['Integration'],
     }),
     setIntegrationProjects: build.mutation<Integration, Org & { token: string; projects: number[] }>({
-      query: ({ organizationId, ...body }) => ({ url: `organization/${organizationId}/integrations/projects/`, method: 'PUT', body }),
+      query: ({ organizationId, ...body }) => ({
+        url: `organization/${organizationId}/integrations/projects/`,
+        method: 'PUT',
+        body,
+      }),
       invalidatesTags: ['Integration'],
     }),
   }),
