@@ -198,6 +198,8 @@ export function startPullLoop(nats: Nats, options: PullOptions): PullLoop {
       pull?.stop();
       wake?.();
       await loop;
+      // Acks are published without waiting: a flush has them at the server before the stop is over.
+      await nats.nc.flush().catch(() => undefined);
     },
   };
 }

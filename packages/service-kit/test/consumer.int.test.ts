@@ -194,7 +194,8 @@ describe(startPullLoop.name, () => {
     await until(() => started === 2);
     await loop.stop();
     expect(finished).toBe(2);
-    expect(await consumerLag(nats.jsm, stream, durable)).toBe(0);
+    // Acked (the server applies acks a moment after they arrive: read until it shows them, at most 2 s).
+    await until(async () => (await consumerLag(nats.jsm, stream, durable)) === 0, 2000);
   });
 
   it('pause waits for the batch in hand; nothing is pulled until resume', async () => {
