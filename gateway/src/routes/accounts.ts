@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
-import { bodies, detailSchema, userJson } from '../schemas.js';
+import { detailSchema, userJson } from '../schemas.js';
+import { accountSchemas as bodies } from '../schemas/accounts.js';
 import { limit, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -45,7 +46,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.get<{ Params: { id: string } }>(
     '/api/accounts/user/:id/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, response: { 200: { $ref: 'User#' } } } },
+    { preHandler: app.authenticate, schema: { tags, params: bodies.userParams, security: secured, response: { 200: { $ref: 'User#' } } } },
     async (request) => {
       const id = parseId(request.params.id, problems.notFound);
       return userJson(await clients.auth.getUser({ caller: request.caller, id }, meta(request)));
@@ -54,7 +55,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.patch<{ Params: { id: string }; Body: Json }>(
     '/api/accounts/user/:id/',
-    { preHandler: app.authenticate, schema: { tags, body: bodies.userPatch, security: secured, response: { 200: { $ref: 'User#' } } } },
+    { preHandler: app.authenticate, schema: { tags, params: bodies.userParams, body: bodies.userPatch, security: secured, response: { 200: { $ref: 'User#' } } } },
     async (request) => {
       const id = parseId(request.params.id, problems.notFound);
       const b = request.body;
@@ -75,7 +76,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
     '/api/accounts/user/:id/settings',
     {
       preHandler: app.authenticate,
-      schema: { tags, body: bodies.settings, security: secured, summary: 'Accept the terms or the privacy policy', response: { 200: { $ref: 'User#' } } },
+      schema: { tags, params: bodies.userParams, body: bodies.settings, security: secured, summary: 'Accept the terms or the privacy policy', response: { 200: { $ref: 'User#' } } },
     },
     async (request) => {
       const id = parseId(request.params.id, problems.notFound);
@@ -105,7 +106,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
   for (const answer of ['accept', 'decline'] as const) {
     app.post<{ Params: { id: string } }>(
       `/api/accounts/invitations/:id/${answer}/`,
-      { preHandler: app.authenticate, schema: { tags, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace` } },
+      { preHandler: app.authenticate, schema: { tags, params: bodies.invitationParams, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace` } },
       async (request) => {
         const organization_id = parseId(request.params.id, problems.noInvitation);
         return clients.auth.answerInvitation({ caller: request.caller, organization_id, accept: answer === 'accept' }, meta(request));
@@ -115,7 +116,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.get<{ Params: { email: string } }>(
     '/api/accounts/user/:email/reset',
-    { config: limit(app, 'mail'), schema: { tags, summary: 'Mail a password reset link', response: { 200: detailSchema } } },
+    { config: limit(app, 'mail'), schema: { tags, params: bodies.emailParams, summary: 'Mail a password reset link', response: { 200: detailSchema } } },
     async (request) => {
       await clients.auth.requestPasswordReset({ email: request.params.email }, meta(request));
       return { detail: 'If an account uses this address, a password reset link is on its way.' };
@@ -128,6 +129,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
       config: limit(app, 'login'),
       schema: {
         tags,
+        params: bodies.emailParams,
         body: bodies.reset,
         summary: 'Set a password from a mailed link ({nonce, password}), or change it ({new_password, old_password}, logged in)',
         response: { 200: detailSchema },
