@@ -4,6 +4,7 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { detailSchema, userJson } from '../schemas.js';
 import { accountSchemas as bodies } from '../schemas/accounts.js';
+import { anyObject } from '../schemas/records.js';
 import { limit, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -14,7 +15,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/api-token-auth/',
-    { config: limit(app, 'login'), schema: { tags, body: bodies.login, summary: 'Log in with username and password' } },
+    { config: limit(app, 'login'), schema: { tags, body: bodies.login, summary: 'Log in with username and password', response: { 200: bodies.loginReply } } },
     async (request) => {
       const reply = await clients.auth.login(
         { username: s(request.body.username), password: s(request.body.password), client_ip: request.ip },
@@ -31,7 +32,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/api-token-refresh/',
-    { config: limit(app, 'login'), schema: { tags, body: bodies.refresh, summary: 'Exchange a refresh token (rotated) for a new access token' } },
+    { config: limit(app, 'login'), schema: { tags, body: bodies.refresh, summary: 'Exchange a refresh token (rotated) for a new access token', response: { 200: anyObject } } },
     async (request) => clients.auth.refreshToken({ refresh: s(request.body.refresh) }, meta(request)),
   );
 
@@ -97,7 +98,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
   // Invitations: an existing account added to a workspace joins it only when its owner accepts.
   app.get(
     '/api/accounts/invitations/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, summary: 'The invitations to workspaces the caller has not answered' } },
+    { preHandler: app.authenticate, schema: { tags, security: secured, summary: 'The invitations to workspaces the caller has not answered', response: { 200: anyObject } } },
     async (request) => {
       const { results } = await clients.auth.listInvitations({ caller: request.caller }, meta(request));
       return { results, count: results.length };
@@ -106,7 +107,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
   for (const answer of ['accept', 'decline'] as const) {
     app.post<{ Params: { id: string } }>(
       `/api/accounts/invitations/:id/${answer}/`,
-      { preHandler: app.authenticate, schema: { tags, params: bodies.invitationParams, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace` } },
+      { preHandler: app.authenticate, schema: { tags, params: bodies.invitationParams, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace`, response: { 200: anyObject } } },
       async (request) => {
         const organization_id = parseId(request.params.id, problems.noInvitation);
         return clients.auth.answerInvitation({ caller: request.caller, organization_id, accept: answer === 'accept' }, meta(request));
@@ -158,7 +159,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/accounts/email-check/',
-    { config: limit(app, 'lookup'), schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?' } },
+    { config: limit(app, 'lookup'), schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?', response: { 200: anyObject } } },
     async (request) => clients.auth.emailCheck({ email: s(request.body.email) }, meta(request)),
   );
 
@@ -174,7 +175,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/organization-match/',
-    { config: limit(app, 'lookup'), schema: { tags, body: bodies.organizationMatch } },
+    { config: limit(app, 'lookup'), schema: { tags, body: bodies.organizationMatch, response: { 200: anyObject } } },
     async (request) => clients.auth.organizationMatch({ org_email: s(request.body.org_email), org_details: s(request.body.org_details) }, meta(request)),
   );
 }

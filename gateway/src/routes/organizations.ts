@@ -5,6 +5,7 @@ import type { Clients } from '../clients.js';
 import { WORKSPACE_PERMISSIONS, workspacePermissions } from '@fieldwork/access';
 import { organizationJson } from '../schemas.js';
 import { workspaceSchemas as S } from '../schemas/workspaces.js';
+import { anyObject } from '../schemas/records.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -55,6 +56,7 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
         summary: 'The workspace audit log (owners only), newest first',
         params: S.orgParams,
         querystring: S.auditQuery,
+        response: { 200: anyObject },
       },
     },
     async (request) => {

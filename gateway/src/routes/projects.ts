@@ -4,6 +4,7 @@ import type { ObjectStore } from '@fieldwork/service-kit';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { projectSchemas as S } from '../schemas/projects.js';
+import { anyObject, ref } from '../schemas/records.js';
 import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
 import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 import { readUpload, streamUpload, uploadBodySchema, UPLOAD_MAX_BYTES } from './uploads.js';
@@ -15,11 +16,12 @@ export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) => pars
 export default async function projectRoutes(app: FastifyInstance, { clients, objects }: { clients: Clients; objects?: ObjectStore | undefined }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['projects'], security: secured } };
   const projects = clients.projects;
-  const one = withSchema(opts, { params: S.projectParams });
-  const oneWith = (b: object) => withSchema(opts, { params: S.projectParams, body: b });
+  const project = { 200: ref('Project') };
+  const one = (response: object) => withSchema(opts, { params: S.projectParams, response });
+  const oneWith = (b: object) => withSchema(opts, { params: S.projectParams, body: b, response: project });
   const full = async (r: FastifyRequest, projectIdValue: number) => projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
 
-  app.post<{ Body: Json }>('/api/project/', withSchema(opts, { body: S.create }), async (r, reply) => {
+  app.post<{ Body: Json }>('/api/project/', withSchema(opts, { body: S.create, response: { 201: ref('Project') } }), async (r, reply) => {
     const b = r.body ?? {};
     const made = await projects.createProject(
       {
@@ -38,9 +40,9 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     return reply.status(201).send(projectJson(made));
   });
 
-  app.get<P>('/api/project/:id/', one, async (r) => full(r, projectId(r)));
-  app.get<P>('/api/project/:id/home/', one, async (r) => projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)));
-  app.get<P>('/api/project/:id/summary-by-site/', one, async (r) => {
+  app.get<P>('/api/project/:id/', one(project), async (r) => full(r, projectId(r)));
+  app.get<P>('/api/project/:id/home/', one({ 200: anyObject }), async (r) => projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)));
+  app.get<P>('/api/project/:id/summary-by-site/', one({ 200: S.summaryBySite }), async (r) => {
     const { results } = await projects.summaryBySite({ caller: r.caller, project_id: projectId(r) }, meta(r));
     return { results: results.map((s) => ({ ...s, last_response: s.last_response || null })), count: results.length };
   });
@@ -87,8 +89,8 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     const made = await projects.duplicateProject({ caller: r.caller, project_id: projectId(r), folder_id: folder }, meta(r));
     return reply.status(201).send(projectJson(made));
   };
-  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', one, (r, reply) => duplicate(r, reply));
-  app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', withSchema(opts, { params: S.duplicateParams }), (r, reply) => duplicate(r, reply));
+  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', one({ 201: ref('Project') }), (r, reply) => duplicate(r, reply));
+  app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', withSchema(opts, { params: S.duplicateParams, response: { 201: ref('Project') } }), (r, reply) => duplicate(r, reply));
 
   // A project file (imports, form files): streamed to the object store when the gateway has one, else sent whole.
   // The body schema documents the multipart body (OpenAPI); the handler reads and checks the part itself.
@@ -111,7 +113,7 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     return reply.status(201).send(made);
   });
 
-  app.post<P>('/api/project/:id/status/', oneWith(S.status), async (r) =>
+  app.post<P>('/api/project/:id/status/', withSchema(oneWith(S.status), { response: { 200: S.statusReply } }), async (r) =>
     projects.setStatus({ caller: r.caller, project_id: projectId(r), project_state: str(r.body?.project_state) }, meta(r)),
   );
   app.post<P>('/api/project/:id/type/', oneWith(S.type), async (r) =>

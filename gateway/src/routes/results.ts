@@ -10,6 +10,7 @@ import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 import { boundComparisons, boundFilters } from '../limits.js';
 import { checkPublicView, queryOfView, viewToShare } from '../shared-view.js';
 import { resultSchemas as S } from '../schemas/results.js';
+import { anyObject, ref } from '../schemas/records.js';
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string; profile?: string }; Body: Json };
@@ -28,10 +29,10 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['results'], security: secured } };
   // Reading results needs the results permission, or read_sites (spec 001 §6): decided once, at the gateway.
   const readsResults = app.requires((a) => resultsReach(a) !== 'none');
-  const queryOpts = { ...opts, preHandler: [app.authenticate, readsResults], schema: { ...opts.schema, body: S.query } };
-  const readOpts = { ...opts, preHandler: [app.authenticate, readsResults] };
+  const queryOpts = { ...opts, preHandler: [app.authenticate, readsResults], schema: { ...opts.schema, body: S.query, response: { 200: anyObject } } };
+  const readOpts = { ...opts, preHandler: [app.authenticate, readsResults], schema: { ...opts.schema, response: { 200: anyObject } } };
   // Sharing mints a long-lived token: a person's act, never an API key's (a key's share would outlive the key).
-  const shareOpts = { preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'shareResults'))], schema: { tags: ['results'], security: secured, params: S.itemParams, body: S.query } };
+  const shareOpts = { preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'shareResults'))], schema: { tags: ['results'], security: secured, params: S.itemParams, body: S.query, response: { 200: S.shareReply } } };
   const getResults = async (r: FastifyRequest<{ Body: Json }>, where: Where) => {
     const out = await clients.results.getResults(results.ResultsRequest.fromPartial({ ...where, ...query(r.body ?? {}) }), meta(r));
     return JSON.parse(out.payload_json) as { items: Json[] } & Json;
@@ -64,7 +65,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     if ((JSON.parse(found.payload_json) as { items: Json[] }).items.length === 0) throw problems.notFound();
     return { token: app.signItemToken(r.caller, { ...item, view }, shareTtlSeconds), expires_in: shareTtlSeconds };
   });
-  app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'], params: S.tokenParams, body: S.query } }, async (r) => {
+  app.post<{ Params: { token: string }; Body: Json }>('/api/item-results/:token/', { schema: { tags: ['results'], params: S.tokenParams, body: S.query, response: { 200: anyObject } } }, async (r) => {
     const { caller, project_id, schema_id, item_id, view } = app.verifyItemToken(r.params.token);
     checkPublicView(r.body ?? {}, view);
     const out = await clients.results.getResults(
@@ -75,7 +76,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     // Only that item: the levels and the item, nothing else of the project; and the view it answers.
     return { ...payload, items: payload.items.filter((i) => i.item_id === item_id), shared_view: view };
   });
-  app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', withSchema(queryOpts, { params: S.schemaParams }), async (r) => {
+  app.post<P>('/api/project/:id/results/schema/:schemaId/responses/', withSchema(queryOpts, { params: S.schemaParams, response: { 200: S.responseIds } }), async (r) => {
     const b = r.body ?? {};
     const out = await clients.results.responseIds(
       results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: parseId(r.params.schemaId ?? '', problems.invalidSchemaId), filters_json: JSON.stringify(boundFilters(b.filters ?? {})) }),
@@ -101,7 +102,7 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
       edit_mode: b.editMode === true || b.edit_mode === true,
     });
   const arId = (r: FastifyRequest<A>) => parseId(r.params.arId ?? '', problems.notFound);
-  app.get<A>('/api/project/:id/advanced_results/edit_list/', withSchema(opts, { params: S.projectParams }), async (r) => ({
+  app.get<A>('/api/project/:id/advanced_results/edit_list/', withSchema(opts, { params: S.projectParams, response: { 200: S.advancedList } }), async (r) => ({
     results: (await clients.projects.listAdvancedResults({ caller: r.caller, project_id: projectId(r) }, meta(r))).results.map(advancedJson),
   }));
   app.post<A>('/api/project/:id/advanced_results/list/', withSchema(queryOpts, { params: S.projectParams }), async (r) => {
@@ -112,11 +113,11 @@ export default async function resultRoutes(app: FastifyInstance, { clients, shar
     );
     return JSON.parse(out.payload_json) as Json;
   });
-  app.post<A>('/api/project/:id/advanced_results/', withSchema(opts, { params: S.projectParams, body: S.advanced }), async (r, reply) => {
+  app.post<A>('/api/project/:id/advanced_results/', withSchema(opts, { params: S.projectParams, body: S.advanced, response: { 201: ref('AdvancedResult') } }), async (r, reply) => {
     const saved = await clients.projects.saveAdvancedResult({ caller: r.caller, project_id: projectId(r), id: 0, fields: fieldsOf(r.body ?? {}) }, meta(r));
     return reply.status(201).send(advancedJson(saved));
   });
-  app.put<A>('/api/project/:id/advanced_results/:arId/', withSchema(opts, { params: S.advancedParams, body: S.advanced }), async (r) =>
+  app.put<A>('/api/project/:id/advanced_results/:arId/', withSchema(opts, { params: S.advancedParams, body: S.advanced, response: { 200: ref('AdvancedResult') } }), async (r) =>
     advancedJson(await clients.projects.saveAdvancedResult({ caller: r.caller, project_id: projectId(r), id: arId(r), fields: fieldsOf(r.body ?? {}) }, meta(r))),
   );
   app.delete<A>('/api/project/:id/advanced_results/:arId/', withSchema(opts, { params: S.advancedParams }), async (r, reply) => {

@@ -4,6 +4,7 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, ids, optId, optStr, projectJson, str } from '../wire.js';
 import { workspaceSchemas as S } from '../schemas/workspaces.js';
+import { anyObject } from '../schemas/records.js';
 import { readUpload, uploadBodySchema } from './uploads.js';
 import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 
@@ -15,7 +16,8 @@ const userId = (v: string) => parseId(v, problems.invalidWorkspaceOrUserId);
 export default async function workspaceRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   // Workspace administration (users, API keys, integrations) is a person's; the workspace's data (folders, project
   // lists, logos) is open to its API keys too.
-  const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured } };
+  // The answers are the auth and projects services' records as they are (documented as open objects).
+  const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured, response: { 200: anyObject, 201: anyObject } } };
   const dataOpts = { ...opts, config: apiKeyRoute };
   const org = withSchema(opts, { params: S.orgParams });
   const dataOrg = withSchema(dataOpts, { params: S.orgParams });

@@ -7,4 +7,15 @@ export const accountSchemas = {
   userParams: params('id'),
   emailParams: params('email'),
   invitationParams: params('id'),
+  /** A login: the tokens, the user and the workspace it starts in (null: none). */
+  loginReply: {
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      access: { type: 'string' },
+      refresh: { type: 'string' },
+      user: { anyOf: [{ $ref: 'User#' }, { type: 'null' }] },
+      organization: { type: ['object', 'null'], additionalProperties: true },
+    },
+  },
 } as const;

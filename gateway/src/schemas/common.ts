@@ -50,4 +50,4 @@ export const query = (fields: Record<string, string>) =>
 /** An open JSON object answer: the fields named are always there, others may be. */
 export const openObject = <P extends Record<string, unknown>>(properties: P) => ({ type: 'object', additionalProperties: true, properties }) as const;
 /** A `{results, count}` list answer. */
-export const list = (item: unknown) => ({ type: 'object', properties: { results: { type: 'array', items: item }, count: { type: 'integer' } } }) as const;
+export const list = (item: unknown) => ({ type: 'object', additionalProperties: true, properties: { results: { type: 'array', items: item }, count: { type: 'integer' } } }) as const;

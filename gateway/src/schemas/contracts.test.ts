@@ -12,7 +12,7 @@ const record = (method: string, answer: unknown) => async (req: Record<string, u
   calls.push({ method, req });
   return answer;
 };
-const group = { id: 7, name: 'G', site: 3 };
+const group = { id: 7, name: 'G', site: 3, teams: [] };
 let app: FastifyInstance;
 let token: string;
 

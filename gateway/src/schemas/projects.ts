@@ -1,6 +1,6 @@
 // Request schemas of the project routes (routes/projects.ts; spec 000 §7 Projects). Upload bodies: routes/uploads.ts.
 import { boundedInt, optBoundedInt } from '../schemas.js';
-import { body, date, flag, geotag, optText, params, ref, text } from './common.js';
+import { body, date, flag, geotag, list, openObject, optText, params, ref, text } from './common.js';
 
 const look = { frontend_color: optText(50), frontend_icon: optText(100) };
 /** Trend series of a project: the question as its id or its name (Q1_2). */
@@ -60,4 +60,17 @@ export const projectSchemas = {
   ),
   timingColumn: body({ timing_column: text(200) }),
   aggregator: body({ project_aggregator: text(200) }),
+  /** Answers. */
+  statusReply: openObject({ status: { type: 'string' }, project_state: { type: 'string' } }),
+  summaryBySite: list(
+    openObject({
+      site_id: { type: 'integer' },
+      name: { type: 'string' },
+      active_flag: { type: 'boolean' },
+      total_responses: { type: 'integer' },
+      complete_responses: { type: 'integer' },
+      last_response: { type: ['string', 'null'] },
+      collectors: { type: 'integer' },
+    }),
+  ),
 } as const;

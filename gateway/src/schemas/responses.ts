@@ -1,5 +1,6 @@
 // Request schemas of the response routes (routes/responses.ts; spec 001 §3 Upload payload, §7 Responses, Collection).
-import { body, flag, optText, params, query, ref, text } from './common.js';
+import { responseSchema } from './records.js';
+import { body, flag, openObject, optText, params, query, ref, text } from './common.js';
 
 const time = { type: ['string', 'number'], maxLength: 40, description: 'ISO 8601 text or epoch milliseconds' } as const;
 
@@ -51,4 +52,16 @@ export const responseSchemas = {
   }),
   /** Open a collection link: the respondent's email and device fingerprint, both optional. */
   collect: body({ email: optText(254), fingerprint: optText(200) }),
+
+  /** Answers. An upload: the response and what became of it (stored, unchanged, refused ...), or only that. */
+  uploaded: openObject({ ...responseSchema.properties, upload_status: { type: 'string' } }),
+  mediaUpload: openObject({ media_id: { type: 'string' }, key: { type: 'string' }, upload_url: { type: 'string' }, expires: { type: 'string' } }),
+  /** A collection link opened: its project, forms and the respondent's collection token. */
+  collectLink: openObject({
+    project_details: { type: 'object', additionalProperties: true },
+    sampler_schemas: { type: 'array', items: openObject({ id: { type: 'integer' }, name: { type: 'string' }, version: { type: 'string' }, level: { type: 'integer' } }) },
+    proceed_unauthenticated: { type: 'boolean' },
+    token: { type: 'string' },
+    expiry_date: { type: 'string' },
+  }),
 } as const;

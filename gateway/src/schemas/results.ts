@@ -1,6 +1,6 @@
 // Request schemas of the results routes (routes/results.ts; spec 001 §7 Results, advanced results, shared items).
 import { boundedInt } from '../schemas.js';
-import { anyJson, body, flag, optNumber, optText, params, ref, refList, text } from './common.js';
+import { anyJson, body, flag, openObject, optNumber, optText, params, ref, refList, text } from './common.js';
 
 /**
  * The query of every results call (with or without a login): filters and comparisons as the results screens build
@@ -45,4 +45,9 @@ export const resultSchemas = {
     editMode: flag,
     edit_mode: flag,
   }),
+
+  /** Answers. A shared item's link token and its lifetime in seconds. */
+  shareReply: openObject({ token: { type: 'string' }, expires_in: { type: 'integer' } }),
+  responseIds: openObject({ response_ids: { type: 'array', items: { type: 'string' } } }),
+  advancedList: openObject({ results: { type: 'array', items: { $ref: 'AdvancedResult#' } } }),
 } as const;
