@@ -16,6 +16,7 @@ import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
 import { migrateClickhouse } from '../../services/results/dist/engine/migrate.js';
 import { Compactor } from '../../services/results/dist/ingest/compactor.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
+import { ResultsStore } from '../../services/results/dist/store/results.store.js';
 import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
@@ -93,7 +94,7 @@ try {
   const pgLoadS = (performance.now() - t0) / 1000;
 
   // The results service's code, with the project's access and form answered here.
-  const service = new ResultsService(engine, db, { getAccess: async () => ({ screens: ['results'], read_sites: [] }) }, {
+  const service = new ResultsService(new ResultsStore(engine, db), { getAccess: async () => ({ screens: ['results'], read_sites: [] }) }, {
     listSchemas: async () => ({ results: [{ id: 1, name: 'Household', level: 0 }] }),
     getSchemaInternal: async () => ({ body_json: JSON.stringify(body) }),
   });

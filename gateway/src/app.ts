@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { childTrace, formatTraceparent, metrics, NO_REVOCATIONS, parseTraceparent, problems, type Logger, type ObjectStore, type RevocationCheck } from '@fieldwork/service-kit';
+import { childTrace, formatTraceparent, metrics, NO_JOB_EVENTS, NO_REVOCATIONS, parseTraceparent, problems, type JobEvents, type Logger, type ObjectStore, type RevocationCheck } from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -94,6 +94,8 @@ export async function buildGateway(deps: {
   revocations?: RevocationCheck;
   /** The object store project uploads stream to (none in unit tests: uploads are then sent whole to the service). */
   objects?: ObjectStore;
+  /** The jobs' finished events, which the calls that answer a small job at once wait for (none in unit tests: they answer the job as it stands). */
+  jobEvents?: Pick<JobEvents, 'settle'>;
   /** NATS, for the access events every gateway replica hears (none in unit tests: this gateway only). */
   nats?: { nc: NatsConnection; prefix: string };
 }): Promise<FastifyInstance> {
@@ -197,12 +199,13 @@ export async function buildGateway(deps: {
   await app.register(workspaceRoutes, { clients });
   await app.register(projectRoutes, { clients, objects: deps.objects });
   await app.register(structureRoutes, { clients });
-  await app.register(projectUserRoutes, { clients });
+  const jobEvents = deps.jobEvents ?? NO_JOB_EVENTS;
+  await app.register(projectUserRoutes, { clients, jobEvents });
   await app.register(collectionRoutes, { clients });
   await app.register(formRoutes, { clients });
   await app.register(responseRoutes, { clients });
   await app.register(resultRoutes, { clients, shareTtlSeconds: options.itemShareTtlSeconds ?? 365 * 86_400 });
-  await app.register(exportRoutes, { clients });
+  await app.register(exportRoutes, { clients, jobEvents });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });
   return app;

@@ -1,6 +1,6 @@
 // The gateway process: config, clients, build, listen; close-with-grace on signals.
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, connectNats, createObjectStore, FsObjectStore, createLogger, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
+import { ConfigError, connectNats, createObjectStore, FsObjectStore, createLogger, JobEvents, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
 import { buildGateway } from './app.js';
 import { connectClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -30,6 +30,7 @@ async function main() {
     log,
     revocations,
     objects,
+    jobEvents: new JobEvents(nats.nc, config.NATS_PREFIX),
     nats: { nc: nats.nc, prefix: config.NATS_PREFIX },
     options: {
       jwtSecret: config.JWT_SECRET,

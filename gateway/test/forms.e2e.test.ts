@@ -341,10 +341,14 @@ describe('forms from files', () => {
     // Every loss with its sheet, row (as the spreadsheet numbers it) and column.
     expect(r.body.notes).toEqual([
       { sheet: 'survey', row: 2, column: 'type', message: 'The metadata "start" is not a question; Fieldwork records the time a response is created itself.' },
-      { sheet: 'survey', row: 10, column: 'type', message: expect.stringContaining('The repeat "member" became a plain category') },
       { sheet: 'survey', row: 14, column: 'type', message: expect.stringContaining('The range became a number question from 0 to 10') },
     ]);
     expect(Object.values(s.entities.languages).map((l: any) => l.iso_code_1)).toEqual(['en', 'fr']);
+    // The repeat is the project's second level, its question that level's form (form-repeats.e2e.test.ts).
+    expect(byCode.member_name).toBeUndefined();
+    expect(r.body.levels).toHaveLength(1);
+    expect(r.body.levels[0]).toMatchObject({ level: 1, name: 'Member' });
+    expect((Object.values(r.body.levels[0].entities.items) as Record<string, any>[]).map((i) => [i.codeName, i.name])).toEqual([['member_name', { en: 'Name', fr: 'Nom' }]]);
   });
 
   it('refuses a workbook that is no XLSForm or yields no questions, naming what was expected, and keeps the form as it was', async () => {

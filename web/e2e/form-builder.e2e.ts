@@ -160,8 +160,19 @@ test('an owner builds a form with every question type, a condition and a calcula
   await expect(page.getByTestId('preview').getByTestId('calculated')).toHaveText('42');
   await shot('preview');
 
-  // Discard restores the last saved copy.
+  // A wrong turn: the number question renamed under the formula that reads it: "Need update!" beside its reference,
+  // and the form cannot be saved until the formula is written again (then discarded here).
   await page.getByTestId('panel-edit').click();
+  await page.getByTestId('question-item').filter({ hasText: /^The number question/ }).click();
+  await page.getByTestId('question-code').fill('renamed_number');
+  await page.getByTestId('question-item').filter({ hasText: /^Twice the number/ }).click();
+  await expect(page.getByTestId('formula-message')).toHaveText('Need update!');
+  await expect(page.getByTestId('formula-name')).toHaveText(numberRef);
+  await expect(page.getByTestId('save-form')).toBeDisabled();
+  await shot('need-update');
+  await page.getByTestId('discard-form').click();
+
+  // Discard restores the last saved copy.
   await page.getByTestId('add-category').click();
   await page.getByTestId('discard-form').click();
   await expect(page.getByTestId('category-item')).toHaveCount(2);

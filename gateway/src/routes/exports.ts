@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { exports_ } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
+import type { JobEvents } from '@fieldwork/service-kit';
 import type { Clients } from '../clients.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
@@ -17,15 +18,15 @@ const WAIT_MS = 10_000;
 type Q = { Params: { id: string }; Querystring: { schema?: string; lang?: string; wait?: string; profile?: string } };
 type Json = Record<string, unknown>;
 
-/** Polls a job until it is finished or `ms` have passed. */
-export async function settleJob(clients: Clients, r: FastifyRequest, job: exports_.Job, ms: number): Promise<exports_.Job> {
-  const end = Date.now() + ms;
-  let j = job;
-  while (j.status !== 'done' && j.status !== 'failed' && j.status !== 'cancelled' && Date.now() < end) {
-    await new Promise((res) => setTimeout(res, 200));
-    j = await clients.exports.getJob({ caller: r.caller, job_id: j.id }, meta(r));
-  }
-  return j;
+const finished = (j: exports_.Job) => j.status === 'done' || j.status === 'failed' || j.status === 'cancelled';
+
+/**
+ * The job once finished, or as it stands after `ms`. No polling here: it waits for the job's finished event (at most
+ * two reads of the job); the web app follows a job that is still running by polling GET exports/jobs/{id}/.
+ */
+export async function settleJob(clients: Clients, jobEvents: Pick<JobEvents, 'settle'>, r: FastifyRequest, job: exports_.Job, ms: number): Promise<exports_.Job> {
+  if (finished(job)) return job;
+  return jobEvents.settle(job.id, ms, () => clients.exports.getJob({ caller: r.caller, job_id: job.id }, meta(r)), finished);
 }
 
 /** A job as JSON: its url and report_url null when absent, its result parsed. */
@@ -58,9 +59,9 @@ function importRequest(r: FastifyRequest<{ Params: { id: string }; Body: Json }>
   };
 }
 
-export default async function exportRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+export default async function exportRoutes(app: FastifyInstance, { clients, jobEvents }: { clients: Clients; jobEvents: Pick<JobEvents, 'settle'> }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['exports'], security: secured } };
-  const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, r, job, ms);
+  const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, jobEvents, r, job, ms);
 
   for (const kind of KINDS) {
     app.get<Q>(`/api/project/:id/${kind}/`, opts, async (r, reply) => {

@@ -88,7 +88,15 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
       { caller: r.caller, project_id: projectId(r), file_identifier: str(b.file_identifier ?? b.file_id), schema_id: id(b.schema), confirm: b.confirm === true },
       meta(r),
     );
-    return { schema: reply.schema ? documentJson(reply.schema) : null, notes: reply.notes, format: reply.format, questions: reply.questions, summary: reply.summary };
+    // An XLSForm's repeats: the forms of the levels below `schema` (the project's hierarchy now ends with them).
+    return {
+      schema: reply.schema ? documentJson(reply.schema) : null,
+      levels: reply.levels.map(documentJson),
+      notes: reply.notes,
+      format: reply.format,
+      questions: reply.questions,
+      summary: reply.summary,
+    };
   });
 
   // Earlier versions of a form, and putting one back (409.2 replacements keep the form they replace as one).

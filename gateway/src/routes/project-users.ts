@@ -1,6 +1,7 @@
 // Project users and permissions (spec 000 §7 Projects, Users; Workspaces: create a user with a projectId).
 import type { FastifyInstance } from 'fastify';
 import { isProblem, problems } from '@fieldwork/service-kit/problems';
+import type { JobEvents } from '@fieldwork/service-kit';
 import type { Clients } from '../clients.js';
 import { id, ids, optId, optRolesIn, optStr, projectUserJson, rolesIn, str } from '../wire.js';
 import { jobJson, settleJob } from './exports.js';
@@ -12,7 +13,7 @@ import { readUpload, uploadBodySchema } from './uploads.js';
 
 type Json = Record<string, unknown>;
 
-export default async function projectUserRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+export default async function projectUserRoutes(app: FastifyInstance, { clients, jobEvents }: { clients: Clients; jobEvents: Pick<JobEvents, 'settle'> }) {
   const opts = { preHandler: app.authenticate, schema: { tags: ['project users'], security: secured } };
   const p = clients.projects;
   const userId = (v: string) => parseId(v, problems.invalidUserId);
@@ -127,7 +128,7 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients 
   const listOpts = { ...withSchema(opts, { params: S.projectParams, consumes: ['multipart/form-data'], body: uploadBodySchema(5 * 1024 * 1024), response: { 200: anyObject, 202: anyObject } }), validatorCompiler: () => () => true };
   app.post<{ Params: { id: string } }>('/api/project/:id/users/userslist/', listOpts, async (r, reply) => {
     const file = await readUpload(r, 5 * 1024 * 1024);
-    const job = await settleJob(clients, r, await clients.exports.createUsersImport({ caller: r.caller, project_id: projectId(r), content: file.content, filename: file.filename }, meta(r)), 15_000);
+    const job = await settleJob(clients, jobEvents, r, await clients.exports.createUsersImport({ caller: r.caller, project_id: projectId(r), content: file.content, filename: file.filename }, meta(r)), 15_000);
     if (job.status === 'failed') throw problems.invalid(job.error);
     if (job.status !== 'done') return reply.status(202).send({ job: jobJson(job) });
     return { ...(JSON.parse(job.result_json) as object), job: jobJson(job) };

@@ -93,9 +93,12 @@ export async function migrate(sql: Sql, options: { schema: string; dir: string; 
 
 /**
  * Runs `fn` in a transaction. The transaction handle is typed as a plain `Sql` so stores take either; stores only
- * use tagged queries on it (never begin/listen/end).
+ * use tagged queries on it (never begin/listen/end). Given a transaction's handle (a store made with one), `fn`
+ * runs in a savepoint of that transaction, which has no begin.
  */
 export function transaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  const outer = sql as unknown as { begin?: unknown; savepoint?: (f: (tx: unknown) => Promise<T>) => Promise<T> };
+  if (typeof outer.begin !== 'function' && typeof outer.savepoint === 'function') return outer.savepoint((tx) => fn(tx as Sql));
   return sql.begin((tx) => fn(tx as unknown as Sql)) as Promise<T>;
 }
 

@@ -47,6 +47,30 @@ export async function connectNats(servers: string, options: { name: string; log:
   };
 }
 
+/**
+ * `connectNats`, then `prepare` (make the streams and consumers the caller needs), retried every second while NATS is
+ * away or refuses, with a warning every tenth attempt; a connection whose `prepare` failed is closed. Resolves
+ * undefined when `stopped()` turns true before it succeeds. For work that must not hold up a service's start.
+ */
+export async function connectNatsRetrying(
+  servers: string,
+  options: { name: string; log: Logger; prepare: (nats: Nats) => Promise<void>; stopped: () => boolean; waitingMessage: string },
+): Promise<Nats | undefined> {
+  for (let attempt = 0; !options.stopped(); attempt++) {
+    let nats: Nats | undefined;
+    try {
+      nats = await connectNats(servers, options);
+      await options.prepare(nats);
+      return nats;
+    } catch (err) {
+      await nats?.close().catch(() => undefined);
+      if (attempt % 10 === 0) options.log.warn({ err }, options.waitingMessage);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  return undefined;
+}
+
 /** Creates `config.name`, or updates it when it exists with other settings. */
 export async function ensureStream(
   jsm: JetStreamManager,

@@ -163,6 +163,15 @@ export const problems = {
       changes,
     );
   },
+  /**
+   * A form file with fewer levels (XLSForm repeats) than the project's hierarchy, whose dropped levels have
+   * responses: the levels, the forms and the responses stay as they are.
+   */
+  levelsHaveResponses: problem(
+    '409.3',
+    (levels: string) =>
+      `This form has fewer levels than the project: importing it would remove ${levels}, which already ${levels.includes(', ') ? 'have' : 'has'} responses. You can't delete levels that already have responses; the project's forms are unchanged.`,
+  ),
 
   // 413, 429: limits.
   payloadTooLarge: problem('413.1', () => 'Request body is too large.'),

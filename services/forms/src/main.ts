@@ -33,7 +33,7 @@ runMain(async () => {
       const documents = new DocumentService(sql, projectsClient, files, log, conversions, {
         maxFileBytes: config.FORMS_MAX_FILE_BYTES,
         limits: { ...FORM_LIMITS, rows: config.FORMS_MAX_SHEET_ROWS },
-      }, responsesClient);
+      }, responsesClient, config.CONTEXT_SIGNING_SECRET ?? '');
       return {
         services: [formsGrpc(new SchemaService(sql), documents, log)],
         close: async () => {

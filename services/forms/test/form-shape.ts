@@ -2,16 +2,20 @@
 // condition's question and choices, a formula's questions) by code name.
 import type { Block, ConditionEntry, Item, SchemaBody } from '@fieldwork/sampler';
 
-/** The form as a tree without ids: blocks and items in order, references by code name. */
-export function shape(body: SchemaBody) {
+/**
+ * The form as a tree without ids: blocks and items in order, references by code name. `others`: the forms a
+ * condition may name by schema id (a parent level's), so that its question is named by code too.
+ */
+export function shape(body: SchemaBody, others: Record<number, SchemaBody> = {}) {
   const { items, choices, blocks } = body.entities;
   const code = (id: number) => items[id]?.codeName ?? `?${id}`;
   const conditions = (entries: ConditionEntry[]) =>
     entries.map((e) => {
       if ('operator' in e) return e.operator;
-      const item = items[e.itemId];
-      const condition = Array.isArray(e.condition) ? e.condition.map((c) => (item?.options.choices?.includes(c) ? choices[c]?.codeName : `?${c}`)) : e.condition;
-      return { item: code(e.itemId), schema: e.schemaId, condition, finalized: e.finalized };
+      const from = others[e.schemaId]?.entities ?? body.entities;
+      const item = from.items[e.itemId];
+      const condition = Array.isArray(e.condition) ? e.condition.map((c) => (item?.options.choices?.includes(c) ? from.choices[c]?.codeName : `?${c}`)) : e.condition;
+      return { item: item?.codeName ?? `?${e.itemId}`, schema: e.schemaId, condition, finalized: e.finalized };
     });
   const item = (i: Item) => {
     const o = i.options;

@@ -13,6 +13,9 @@ import { Ingestor } from './ingest/consumer.js';
 import { CountService } from './service/count.service.js';
 import { IngestService } from './service/ingest.service.js';
 import { ResultsService } from './service/results.service.js';
+import { CountStore } from './store/count.store.js';
+import { IngestStore } from './store/ingest.store.js';
+import { ResultsStore } from './store/results.store.js';
 
 export async function openEngine(config: ResultsConfig): Promise<Engine> {
   if (config.CLICKHOUSE_URL !== '') return new ServerEngine(config.CLICKHOUSE_URL);
@@ -45,7 +48,7 @@ export async function buildResults(config: ResultsConfig, { log }: ServiceDeps, 
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
   return {
-    services: [resultsGrpc({ ingest: new IngestService(engine, ingestor, db, log, { cluster: config.CLICKHOUSE_CLUSTER, writer }), results: new ResultsService(engine, db, projectsClient, formsClient, config.CONTEXT_SIGNING_SECRET ?? ''), counts: new CountService(engine, db) }, log)],
+    services: [resultsGrpc({ ingest: new IngestService(engine, new IngestStore(engine, db), ingestor, db, log, { cluster: config.CLICKHOUSE_CLUSTER, writer }), results: new ResultsService(new ResultsStore(engine, db), projectsClient, formsClient, config.CONTEXT_SIGNING_SECRET ?? ''), counts: new CountService(new CountStore(engine, db)) }, log)],
     checks: [async () => void (await engine.query('SELECT 1'))],
     close: async () => {
       projectsClient.close();

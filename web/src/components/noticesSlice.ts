@@ -1,6 +1,7 @@
 // Success notifications; each disappears after 3400 ms (spec 000 §8).
-import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
-import type { AppDispatch } from '../app/store';
+// It dispatches plain actions only, so it takes Redux's Dispatch rather than the app's AppDispatch: app/store.ts
+// imports this slice, and importing the store's types back made an import cycle (scripts/src/import-cycles.test.ts).
+import { createSlice, nanoid, type Dispatch, type PayloadAction } from '@reduxjs/toolkit';
 
 export const NOTICE_MS = 3400;
 
@@ -23,7 +24,7 @@ export const noticesSlice = createSlice({
 });
 
 export function notify(text: string) {
-  return (dispatch: AppDispatch) => {
+  return (dispatch: Dispatch) => {
     const id = nanoid();
     dispatch(noticesSlice.actions.shown({ id, text }));
     setTimeout(() => dispatch(noticesSlice.actions.hidden(id)), NOTICE_MS);

@@ -42,6 +42,8 @@ describe('access grants at the gateway', () => {
     expect(accessChangedBy('POST', '/api/project/:id/status/', '12')).toEqual({ project: 12 });
     expect(accessChangedBy('DELETE', '/api/project/:id/sites/:sub/', '12')).toEqual({ project: 12 });
     expect(accessChangedBy('POST', '/api/project/:id/references/', '12')).toEqual({ project: 12 });
+    // An import may set the hierarchy (XLSForm repeats), which the grant carries.
+    expect(accessChangedBy('POST', '/api/project/:id/create-form-from-upload/', '12')).toEqual({ project: 12 });
     expect(accessChangedBy('POST', '/api/api/v1/project-user/', undefined)).toEqual({ project: 0 });
     expect(accessChangedBy('DELETE', '/api/organization/:id/organization-users/:userId/', '3')).toEqual({ project: 0 });
     for (const [method, url] of [

@@ -30,9 +30,12 @@ declare module 'fastify' {
   }
 }
 
-/** Requests that change no one's access: they never drop the grants (everything else that succeeds and is not a read does). */
+/**
+ * Requests that change no one's access: they never drop the grants (everything else that succeeds and is not a read
+ * does). Not create-form-from-upload: an XLSForm's repeats set the project's hierarchy, which a grant carries.
+ */
 const KEEPS_ACCESS =
-  /^\/api\/(?:collect\/|exports\/|files\/|item-results\/|samplerschema\/|accounts\/|api-token-auth|token|error|project\/$|project\/:id\/(?:advanced_results|create-form-from-upload|export|import|media|open-response|response|results|upload|aggregator|timingcolumn|disable_postgres|postgres|surveys|duplicate))/;
+  /^\/api\/(?:collect\/|exports\/|files\/|item-results\/|samplerschema\/|accounts\/|api-token-auth|token|error|project\/$|project\/:id\/(?:advanced_results|export|import|media|open-response|response|results|upload|aggregator|timingcolumn|disable_postgres|postgres|surveys|duplicate))/;
 
 /** Whether a successful `method` on the route `url` may change someone's access (and which project's, 0: any). */
 export function accessChangedBy(method: string, url: string, projectParam: string | undefined): { project: number } | undefined {

@@ -18,6 +18,8 @@ export interface ExportsDeps {
   responses: ResponsesClient;
   /** Publishes a job on the JOBS work queue. */
   enqueue: (jobId: string) => Promise<void>;
+  /** Tells a request waiting for the job (the gateway's short wait) that it reached an end: done, failed or cancelled. */
+  announceFinished: (jobId: string) => void;
   fileTtlHours: number;
   /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when a call carries one. */
   contextSecret?: string;

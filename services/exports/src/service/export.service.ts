@@ -223,7 +223,9 @@ export class ExportService {
 
   async cancel(req: exports_.JobRef, ctx: Ctx): Promise<exports_.Job> {
     await this.mine(req, ctx);
-    return this.toJob((await this.jobs.cancel(req.job_id))!);
+    const job = this.toJob((await this.jobs.cancel(req.job_id))!);
+    this.deps.announceFinished(req.job_id);
+    return job;
   }
 
   /**

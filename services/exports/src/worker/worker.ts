@@ -2,9 +2,9 @@
 // processes as wanted. A running job tells JetStream it is alive; a worker that dies stops doing so and, after
 // EXPORT_ACK_WAIT_S, the job goes to another worker, which starts it again from the beginning (same object key, so no
 // duplicated or truncated file). A job is tried EXPORT_MAX_ATTEMPTS times, then marked failed. Expired files are
-// deleted on the side.
-import { AckPolicy, DeliverPolicy, type Consumer, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { isProblem, UnsafeZip, isServiceError, metrics, statusToProblem, type Logger, type Nats } from '@fieldwork/service-kit';
+// deleted on the side. The pulling is service-kit's startPullLoop: a job whose handling throws (the database away)
+// is nak'ed and comes back after the loop's pause.
+import { consumerLag, ensureConsumer, isProblem, UnsafeZip, isServiceError, metrics, startPullLoop, statusToProblem, type JsMsg, type Logger, type Nats, type PullLoop } from '@fieldwork/service-kit';
 import { ExportCancelled } from '../export/csv-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import { JobStore } from '../store/job.store.js';
@@ -15,9 +15,8 @@ export const DURABLE = 'exports-workers';
 
 export class ExportWorker {
   private stopped = false;
-  private loop: Promise<void> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
-  private pull: ConsumerMessages | undefined;
+  private pulling: PullLoop | undefined;
   private readonly jobs: JobStore;
 
   constructor(
@@ -29,42 +28,21 @@ export class ExportWorker {
   }
 
   async start(): Promise<void> {
-    const ackWait = this.options.ackWaitS * 1_000_000_000;
-    try {
-      const info = await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
-      // A consumer made with another EXPORT_ACK_WAIT_S (an older default) takes the configured one.
-      if (info.config.ack_wait !== ackWait) await this.nats.jsm.consumers.update(this.options.stream, DURABLE, { ack_wait: ackWait });
-    } catch {
-      await this.nats.jsm.consumers.add(this.options.stream, {
-        durable_name: DURABLE,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        ack_wait: ackWait,
-        max_ack_pending: 1000,
-      });
-    }
-    this.loop = this.run();
+    await ensureConsumer(this.nats.jsm, { stream: this.options.stream, durable: DURABLE, ackWaitS: this.options.ackWaitS, maxAckPending: 1000 });
+    this.pulling = startPullLoop(this.nats, {
+      stream: this.options.stream,
+      durable: DURABLE,
+      // One job at a time per worker process.
+      batch: 1,
+      // A job delivered just as a pull expires is dropped by the client and comes back after the ack wait: pulls
+      // that last 5 s make that rarer than 1 s ones.
+      expiresMs: 5000,
+      log: this.options.log,
+      failureMessage: 'export worker: a pull or a job failed; retrying',
+      handleMessage: (m) => this.handle(m),
+    });
     this.sweeper = setInterval(() => void this.sweep(), 60_000);
     this.sweeper.unref();
-  }
-
-  private async run(): Promise<void> {
-    let consumer: Consumer | undefined;
-    while (!this.stopped) {
-      try {
-        consumer ??= await this.nats.js.consumers.get(this.options.stream, DURABLE);
-        // A job delivered just as a pull expires is dropped by the client and comes back after the ack wait: pulls
-        // that last 5 s make that rarer than 1 s ones, and a stop waits for at most one.
-        const batch = await consumer.fetch({ max_messages: 1, expires: 5000 });
-        this.pull = batch;
-        for await (const m of batch) await this.handle(m);
-        this.pull = undefined;
-      } catch (err) {
-        consumer = undefined;
-        if (!this.stopped) this.options.log.warn({ err }, 'export worker: fetching failed; retrying');
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
   }
 
   private async handle(m: JsMsg): Promise<void> {
@@ -74,6 +52,7 @@ export class ExportWorker {
     const log = this.options.log.child({ jobId: id });
     if (job.attempts > this.options.maxAttempts) {
       await this.jobs.fail(id, 'The job failed too many times.');
+      this.deps.announceFinished(id);
       return m.ack();
     }
     // Alive: JetStream keeps the job with this worker while it works.
@@ -104,6 +83,7 @@ export class ExportWorker {
       log.info({ kind: job.kind, rows: out.rows, size: out.size, attempt: job.attempts }, 'job done');
       metrics.jobsFinished.inc({ kind: job.kind, status: finished ? 'done' : 'cancelled' });
       metrics.jobRows.inc({ kind: job.kind }, out.rows);
+      this.deps.announceFinished(id);
       m.ack();
     } catch (err) {
       const problem = isProblem(err) ? err : isServiceError(err) ? statusToProblem(err) : undefined;
@@ -111,12 +91,14 @@ export class ExportWorker {
       if (err instanceof ExportCancelled && !this.stopped) {
         log.info('job cancelled');
         metrics.jobsFinished.inc({ kind: job.kind, status: 'cancelled' });
+        this.deps.announceFinished(id);
         m.ack();
       } else if (refused !== undefined && !this.stopped) {
         // Bad input (a file without a header, a mapping gone wrong, a refused users list): trying again won't help.
         log.info({ err }, 'job refused');
         await this.jobs.fail(id, refused);
         metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
+        this.deps.announceFinished(id);
         m.ack();
       } else if (this.stopped) {
         m.nak(); // shutting down: another worker takes it
@@ -124,6 +106,7 @@ export class ExportWorker {
         log.error({ err }, 'export failed');
         await this.jobs.fail(id, job.kind.startsWith('import_') ? 'The import failed. Please try again.' : 'There was a problem updating the export files. Please try again.');
         metrics.jobsFinished.inc({ kind: job.kind, status: 'failed' });
+        this.deps.announceFinished(id);
         m.ack();
       } else {
         log.warn({ err, attempt: job.attempts }, 'export attempt failed; retrying');
@@ -138,9 +121,7 @@ export class ExportWorker {
   /** Deletes the files of expired jobs; reads the queue's lag for the metrics. */
   private async sweep(): Promise<void> {
     try {
-      const info = await this.nats.jsm.consumers.info(this.options.stream, DURABLE);
-      metrics.jetstreamPending.set({ stream: this.options.stream, consumer: DURABLE }, info.num_pending);
-      metrics.jetstreamAckPending.set({ stream: this.options.stream, consumer: DURABLE }, info.num_ack_pending);
+      await consumerLag(this.nats.jsm, this.options.stream, DURABLE);
       for (const job of await this.jobs.expired()) {
         for (const key of [job.object_key, job.report_key]) if (key) await this.deps.store.delete(key);
         await this.jobs.forget(job.id);
@@ -153,7 +134,6 @@ export class ExportWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    this.pull?.stop(); // ends a pull that waits for a job; a job being handled runs to its end
-    await this.loop;
+    await this.pulling?.stop(); // ends a pull that waits for a job; a job being handled runs to its end
   }
 }

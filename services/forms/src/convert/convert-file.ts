@@ -32,5 +32,6 @@ export async function convertFile(filename: string, content: Buffer, projectType
     throw err;
   }
   checkFormSize(made.converted.body, limits);
+  for (const level of made.converted.levels ?? []) checkFormSize(level.body, limits);
   return made;
 }

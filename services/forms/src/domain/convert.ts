@@ -19,10 +19,20 @@ export interface Note {
   column: string;
   message: string;
 }
+/** A level of the project's hierarchy below the form's own, made from an XLSForm repeat. */
+export interface ConvertedLevel {
+  /** The repeat's label (or name): the level's name. */
+  name: string;
+  body: SchemaBody;
+  questions: number;
+}
 export interface Converted {
   body: SchemaBody;
   notes: Note[];
+  /** Questions of every level. */
   questions: number;
+  /** The levels below `body`'s, outermost first (XLSForm repeats); absent when the file has none. */
+  levels?: ConvertedLevel[];
   name?: string;
   /** "Imported 12 questions with 3 losses." */
   summary: string;

@@ -193,3 +193,50 @@ describe('formulaToXPath', () => {
     expect('reason' in x('(')).toBe(true);
   });
 });
+
+describe('toXlsForm with lower levels', () => {
+  it('writes each lower level as a repeat nested in its parent, its conditions on the parent level as references out of it', () => {
+    const top = new SchemaWriter('S', { iso_code_1: 'en', name: 'English' });
+    const home = top.addBlock({ en: 'Household' });
+    const size = top.addItem('number', { en: 'People' }, 'size');
+    size.options = { ...size.options, minimum: { active: false, value: 0 }, maximum: { active: false, value: 0 } };
+    top.place(size, home);
+    const members = new SchemaWriter('S', { iso_code_1: 'en', name: 'English' });
+    const who = members.addBlock({ en: 'Member' });
+    who.conditions = [{ itemId: size.id, schemaId: 11, condition: { $gt: 0 }, finalized: true }];
+    const name = members.addItem('open', { en: 'Name' }, 'name');
+    members.place(name, who);
+    const visits = new SchemaWriter('S', { iso_code_1: 'en', name: 'English' });
+    const when = visits.addBlock({ en: 'Visit' });
+    // A condition on the first level from the third: not the parent level, so not written.
+    when.conditions = [{ itemId: size.id, schemaId: 11, condition: { $gt: 1 }, finalized: true }];
+    const date = visits.addItem('date', { en: 'Date' }, 'name');
+    visits.place(date, when);
+    const { tables, notes } = toXlsForm(top.body, {
+      title: 'Census',
+      schemaId: 11,
+      levels: [
+        { name: 'Members', body: members.body, schemaId: 12 },
+        { name: 'Visits', body: visits.body, schemaId: 13 },
+      ],
+    });
+    expect(tables.survey).toEqual([
+      ['type', 'name', 'label::English (en)', 'relevant'],
+      ['begin group', 'Household', 'Household', ''],
+      ['integer', 'size', 'People', ''],
+      ['end group', 'Household', '', ''],
+      ['begin repeat', 'Members', 'Members', ''],
+      ['begin group', 'Member', 'Member', '${size} > 0'],
+      // A name is unique within its level's form: the same name in another level stays as it is.
+      ['text', 'name', 'Name', ''],
+      ['end group', 'Member', '', ''],
+      ['begin repeat', 'Visits', 'Visits', ''],
+      ['begin group', 'Visit', 'Visit', ''],
+      ['date', 'name', 'Date', ''],
+      ['end group', 'Visit', '', ''],
+      ['end repeat', 'Visits', '', ''],
+      ['end repeat', 'Members', '', ''],
+    ]);
+    expect(notes.map((n) => [n.row, n.column, n.message])).toEqual([[10, 'relevant', 'The condition of the category "Visit" is not written: it tests a question of another form. Its questions are always shown.']]);
+  });
+});

@@ -1,9 +1,10 @@
 // The XLSForm converter on small workbooks written here, one behaviour of issue 23 each; and the refusals.
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { Block, SchemaBody } from '@fieldwork/sampler';
+import { formProblems, type Block, type SchemaBody } from '@fieldwork/sampler';
 import { ConversionRefused } from './convert.js';
 import { convertUpload, REFUSALS, uploadKind } from './workbook.js';
+import { levelSchemaPlaceholder } from './xlsform.js';
 
 type Cell = string | number | ExcelJS.CellRichTextValue | null;
 async function xlsx(sheets: Record<string, Cell[][]>): Promise<Buffer> {
@@ -196,11 +197,130 @@ describe('fromXlsForm', () => {
     const c = await convert({ survey: deep });
     const messages = c.notes.map((n) => n.message);
     // 30 groups and the repeat inside them: the 11 past the 20th level are flattened.
-    expect(messages.filter((m) => m.includes('nested deeper than 20'))).toHaveLength(11);
+    expect(messages.filter((m) => m.includes('nested deeper than 20 levels'))).toHaveLength(11);
     expect(messages.filter((m) => m.includes('has no end'))).toHaveLength(30);
-    expect(messages).toContain('The repeat "kids" became a plain category, asked once: repeated questions need a level of the project\'s hierarchy.');
+    expect(messages).toContain('The repeat "kids" became a plain category, asked once: it is nested deeper than 20 groups.');
+    expect(c.levels).toBeUndefined();
     expect(messages).toContain('The type "teleport" is not an XLSForm type Fieldwork can convert; row skipped ("t").');
     expect(c.questions).toBe(1);
+  });
+
+  it('makes repeats levels of the hierarchy: nested repeats deeper levels, a sibling repeat a plain category', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'relevant', 'repeat_count', 'calculation'],
+        ['text', 'hh_name', 'Household name', '', '', ''],
+        ['integer', 'hh_size', 'People', '', '', ''],
+        ['begin repeat', 'members', 'Members', '${hh_size} > 0', '${hh_size}', ''],
+        ['text', 'm_name', 'Name', '', '', ''],
+        ['integer', 'm_age', 'Age', '${hh_size} >= 1', '', ''],
+        ['begin group', 'school', 'School', '${m_age} < 18', '', ''],
+        ['select_one yn', 'in_school', 'In school?', '', '', ''],
+        ['end group', '', '', '', '', ''],
+        ['calculate', 'share', '', '', '', '${hh_size} * 2'],
+        ['begin repeat', 'visits', 'Visits', '', '', ''],
+        ['date', 'v_date', 'Date', '${hh_size} > 2', '', ''],
+        ['integer', 'v_len', 'Minutes', '${m_age} > 1', '', ''],
+        ['end repeat', '', '', '', '', ''],
+        ['end repeat', '', '', '', '', ''],
+        ['begin repeat', 'assets', 'Assets', '', '', ''],
+        ['text', 'asset', 'Asset', '', '', ''],
+        ['end repeat', '', '', '', '', ''],
+        ['text', 'hh_end', 'Comment', '', '', ''],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['yn', 'yes', 'Yes'],
+        ['yn', 'no', 'No'],
+      ],
+    });
+    const top = items(c.body);
+    expect(Object.keys(top).sort()).toEqual(['asset', 'hh_end', 'hh_name', 'hh_size']);
+    expect(parentOf(c.body, 'item', top.asset!.id)!.name).toEqual({ en: 'Assets' });
+    expect(c.levels!.map((l) => [l.name, l.questions])).toEqual([
+      ['Members', 3],
+      ['Visits', 2],
+    ]);
+    const members = c.levels![0]!.body;
+    const m = items(members);
+    expect(Object.keys(m).sort()).toEqual(['in_school', 'm_age', 'm_name']);
+    // Questions right in the repeat are a category named after it; its groups, categories of the level's form.
+    expect(parentOf(members, 'item', m.m_name!.id)!.name).toEqual({ en: 'Members' });
+    const school = parentOf(members, 'item', m.in_school!.id)!;
+    expect(school.name).toEqual({ en: 'School' });
+    // The repeat's relevance conditions each category of the level's form, on the parent level's answer
+    // (levelSchemaPlaceholder(0): the import puts the first level's schema id there), with the category's own.
+    const onParent = { itemId: top.hh_size!.id, schemaId: levelSchemaPlaceholder(0), condition: { $gt: 0 }, finalized: true };
+    expect(school.conditions).toEqual([onParent, { operator: 'AND' }, { itemId: m.m_age!.id, schemaId: 0, condition: { $lt: 18 }, finalized: true }]);
+    // Members (name, age), School, Members again (after the group: the calculation, not converted).
+    expect(members.form).toHaveLength(3);
+    for (const id of members.form) expect(members.entities.blocks[id]!.conditions[0]).toEqual(onParent);
+    expect(members.entities.blocks[members.form[0]!]!.conditions).toEqual([onParent]);
+    const ageBlock = parentOf(members, 'item', m.m_age!.id)!;
+    expect(ageBlock.conditions).toEqual([{ itemId: top.hh_size!.id, schemaId: -1, condition: { $gte: 1 }, finalized: true }]);
+    const visits = c.levels![1]!.body;
+    const v = items(visits);
+    expect(parentOf(visits, 'item', v.v_len!.id)!.conditions).toEqual([{ itemId: m.m_age!.id, schemaId: levelSchemaPlaceholder(1), condition: { $gt: 1 }, finalized: true }]);
+    expect(formProblems(members)).toEqual([]);
+    expect(formProblems(visits)).toEqual([]);
+    expect(c.notes.map((n) => [n.row, n.column, n.message])).toEqual([
+      [4, 'repeat_count', 'The repeat_count "${hh_size}" is not kept: the level "Members" holds as many records as are collected.'],
+      [10, 'calculation', 'The calculation "share" ("${hh_size} * 2") is not converted: ${hh_size} is in the form of the first level, and a formula uses questions of its own category only. Write it again in the builder.'],
+      [12, 'relevant', 'The relevance "${hh_size} > 2" is not converted: ${hh_size} is in the form of the first level, and a condition uses answers of its own form and of its parent level\'s only. The question is always shown.'],
+      [16, 'type', 'The repeat "assets" became a plain category, asked once: a project\'s hierarchy has one form per level, and the level below the first one is already the repeat "members" (row 4).'],
+    ]);
+    expect(c.questions).toBe(4 + 3 + 2);
+    expect(c.summary).toBe('Imported 9 questions with 4 losses.');
+  });
+
+  it('gives a level the relevance of the groups around its repeat, joined with its categories\' own', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'relevant'],
+        ['select_one yn', 'has', 'Anyone?', ''],
+        ['integer', 'n', 'How many?', ''],
+        ['begin group', 'g', 'People', "${has} = 'yes'"],
+        ['begin repeat', 'p', '', ''],
+        ['begin group', 'kid', 'Child', '${age} < 5 or ${age} > 70'],
+        ['integer', 'age', 'Age', '${n} > 0'],
+        ['end group', '', '', ''],
+        ['end repeat', '', '', ''],
+        ['end group', '', '', ''],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['yn', 'yes', 'Yes'],
+        ['yn', 'no', 'No'],
+      ],
+    });
+    const top = items(c.body);
+    // A repeat without a label is named by its name.
+    expect(c.levels!.map((l) => l.name)).toEqual(['p']);
+    const form = c.levels![0]!.body;
+    const yes = top.has!.options.choices![0]!;
+    const parent = { itemId: top.has!.id, schemaId: levelSchemaPlaceholder(0), condition: [yes], finalized: true };
+    const age = items(form).age!;
+    const kid = form.entities.blocks[form.form[0]!]!;
+    expect(kid.name).toEqual({ en: 'Child' });
+    // has = yes AND (age < 5 OR age > 70): the OR multiplied out.
+    expect(kid.conditions).toEqual([
+      parent,
+      { operator: 'AND' },
+      { itemId: age.id, schemaId: 0, condition: { $lt: 5 }, finalized: true },
+      { operator: 'OR' },
+      parent,
+      { operator: 'AND' },
+      { itemId: age.id, schemaId: 0, condition: { $gt: 70 }, finalized: true },
+    ]);
+    // The question's own relevance on the parent level's answer.
+    expect(parentOf(form, 'item', age.id)!.conditions).toEqual([{ itemId: top.n!.id, schemaId: levelSchemaPlaceholder(0), condition: { $gt: 0 }, finalized: true }]);
+    expect(c.notes).toEqual([]);
+  });
+
+  it('keeps a form without repeats to one level, as before', async () => {
+    const c = await convert({ survey: [['type', 'name', 'label'], ['begin group', 'g', 'G'], ['text', 'a', 'A'], ['end group', '', '']] });
+    expect(c.levels).toBeUndefined();
+    expect('levels' in c).toBe(false);
   });
 
   it('keeps the settings it can: form_title as the name, default_language as the primary language', async () => {

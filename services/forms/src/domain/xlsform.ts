@@ -1,17 +1,27 @@
 // XLSForm (xlsform.org, as pyxform reads it) into a sampler schema, in time proportional to its rows. Three passes:
 // the survey rows become items and a tree of groups; the tree becomes blocks, with relevance as block conditions;
 // calculations become formulas once every question has its category. Whatever has no equivalent is a note naming
-// its sheet, row and column.
+// its sheet, row and column. Repeats become levels of the project's hierarchy (a form each, its records child
+// responses of the level above): the outermost repeat is level 1, a repeat nested in it level 2, and so on; the
+// hierarchy is linear, so a repeat beside one that is already its level stays a plain category of its parent.
 import { formulaReads, isQuestion, isSingleChoice, type Block, type ChoiceFilter, type ConditionEntry, type Item, type ItemType, type LocalizedText } from '@fieldwork/sampler';
-import { summary, type Converted, type Note, type Sheet } from './convert.js';
+import { summary, type Converted, type ConvertedLevel, type Note, type Sheet } from './convert.js';
 import { SchemaWriter } from './schema-writer.js';
 import { parseChoiceFilter } from './xlsform-cascade.js';
 import { parseHeader, parseLanguage, yesNo, type Column } from './xlsform-columns.js';
-import { toConditions, toFormula, toRules, type Target } from './xpath-convert.js';
+import { toConditions, toFormula, toRules, type Lookup, type Target } from './xpath-convert.js';
 import { parseType, PLAIN_TYPES } from './xlsform-types.js';
 
 /** Groups nested deeper than this keep their questions in the enclosing category. */
 export const MAX_GROUP_DEPTH = 20;
+/** Tests in one category's condition made by joining a repeat's relevance with the category's own. */
+const MAX_CONDITION_TESTS = 50;
+
+/**
+ * The schema id a converted condition names for a question of the form of level `level` (0: the file's own form)
+ * when the condition is in a lower level's form: the import replaces it with the id of that level's schema.
+ */
+export const levelSchemaPlaceholder = (level: number) => -(level + 1);
 
 export interface XlsFormSheets {
   survey: Sheet;
@@ -42,6 +52,16 @@ interface GroupNode {
   label: LocalizedText;
   relevant?: Cell;
   children: Node[];
+  /** A repeat that became this level of the hierarchy: its questions are that level's form. */
+  level?: number;
+}
+/** A form of the hierarchy: the file's own (0) and one per repeat that became a level. */
+interface LevelForm {
+  w: SchemaWriter;
+  label: LocalizedText;
+  /** The repeat's name and row (level 0: none). */
+  repeat: string;
+  row: number;
 }
 interface ItemNode {
   kind: 'item';
@@ -111,8 +131,14 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   for (const cols of [survey, ...choiceSheets]) for (const c of cols.list) if (c.lang && TEXTS.includes(c.key)) learn(c.lang, cols.sheet.name, c.header);
   const primaryCode = primary ?? languages[0]?.code ?? 'en';
   const primaryName = languages.find((l) => l.code === primaryCode)?.name ?? 'English';
-  const w = new SchemaWriter(projectType, { iso_code_1: primaryCode, name: primaryName });
-  for (const l of languages) if (l.code !== primaryCode) w.addLanguage(l.code, l.name);
+  const writer = (type: string) => {
+    const made = new SchemaWriter(type, { iso_code_1: primaryCode, name: primaryName });
+    for (const l of languages) if (l.code !== primaryCode) made.addLanguage(l.code, l.name);
+    return made;
+  };
+  const top = writer(projectType);
+  const levels: LevelForm[] = [{ w: top, label: {}, repeat: '', row: 0 }];
+  const levelName = (level: number) => (level === 0 ? 'the first level' : `the level "${levels[level]!.label[primaryCode] ?? levels[level]!.repeat}"`);
 
   /** The text of a translatable column in every language; the untranslated column fills the primary language. */
   const textOf = (cols: Columns, values: string[], key: string, used: boolean[], row: number): LocalizedText => {
@@ -195,26 +221,32 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
 
   // Pass 1: rows into items and the tree of groups.
   const root: GroupNode = { kind: 'group', row: 0, label: {}, children: [] };
-  const stack: { node: GroupNode; name: string; what: string; row: number }[] = [];
+  const stack: { node: GroupNode; name: string; what: string; row: number; level: number }[] = [];
   let depth = 0;
-  const byName = new Map<string, { item: Item; target: Target }>();
-  const calcs: { item: Item; cell: Cell }[] = [];
+  const byName = new Map<string, { item: Item; target: Target; level: number }>();
+  // A name in a level's own form, then in its parent's, comes before the same name elsewhere.
+  const byLevelName = new Map<string, { item: Item; target: Target; level: number }>();
+  const find = (name: string, level: number) => byLevelName.get(`${level}:${name}`) ?? byLevelName.get(`${level - 1}:${name}`) ?? byName.get(name);
+  const calcs: { item: Item; cell: Cell; level: number }[] = [];
 
   /**
    * A choice filter as cascading choices: the question's choices `made` (one per list entry) tied to the choices of
-   * the filtering question that the entries' column names; or why it is not converted.
+   * the filtering question that the entries' column names; or why it is not converted. The filtering question is
+   * one of the same level's form (a filter names a question of its own form).
    */
-  const cascade = (expression: string, item: Item, entries: ListEntry[], made: number[]): { ok: ChoiceFilter; column: string } | { reason: string } => {
+  const cascade = (expression: string, item: Item, entries: ListEntry[], made: number[], level: number): { ok: ChoiceFilter; column: string } | { reason: string } => {
     const f = parseChoiceFilter(expression);
     if (!f) return { reason: 'it is not a choices column compared with an earlier select_one question (col=${q}, ${q}=col or selected(${q}, col))' };
     if (item.type !== 'choice') return { reason: 'the question has no choices' };
-    const parent = byName.get(f.question)?.item;
-    if (!parent) return { reason: `\${${f.question}} is not a question asked before this one` };
+    const found = find(f.question, level);
+    const parent = found?.item;
+    if (!found || !parent) return { reason: `\${${f.question}} is not a question asked before this one` };
+    if (found.level !== level) return { reason: `\${${f.question}} is in the form of ${levelName(found.level)}, and a choice filter uses questions of its own form only` };
     if (!isSingleChoice(parent)) return { reason: `\${${f.question}} is not a select_one question` };
     if (!entries.some((e) => e.columns.has(f.column))) return { reason: `the choices sheet has no column "${f.column}"` };
     const byCode = new Map<string, number[]>();
     for (const id of parent.options.choices ?? []) {
-      const code = w.body.entities.choices[id]!.codeName;
+      const code = levels[level]!.w.body.entities.choices[id]!.codeName;
       byCode.set(code, [...(byCode.get(code) ?? []), id]);
     }
     const ties: Record<string, number[]> = {};
@@ -227,6 +259,8 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   };
   // Groups past MAX_GROUP_DEPTH are flattened, so the innermost open category is the deepest kept one.
   const current = () => (stack.length === 0 ? root : stack[Math.min(stack.length, MAX_GROUP_DEPTH) - 1]!.node);
+  /** The level whose form the next row goes to. */
+  const currentLevel = () => stack[stack.length - 1]?.level ?? 0;
   const sheetName = sheets.survey.name;
 
   for (const r of sheets.survey.rows.slice(1)) {
@@ -243,6 +277,8 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
     const t = parseType(rawType);
     const label = () => textOf(survey, r.values, 'label', used, row);
+    const level = currentLevel();
+    const w = levels[level]!.w;
     const relevantCell = (): Cell | undefined => {
       const v = valueOf(survey, r.values, 'relevant', used);
       return v ? { row, column: headerOf(survey, 'relevant'), text: v } : undefined;
@@ -255,14 +291,26 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       if (rel) node.relevant = rel;
       const appearance = valueOf(survey, r.values, 'appearance', used);
       if (appearance && appearance !== 'field-list') n(headerOf(survey, 'appearance'), `The appearance "${appearance}" has no equivalent for a category.`);
+      const flattened = depth >= MAX_GROUP_DEPTH;
+      let inner = level;
       if (t.what !== 'group') {
         const count = valueOf(survey, r.values, 'repeat_count', used);
-        n(typeCol, `The repeat "${name}" became a plain category, asked once${count ? ` (its repeat_count "${count}" is not kept)` : ''}: repeated questions need a level of the project's hierarchy.`);
+        const below = levels[level + 1];
+        if (!flattened && !below) {
+          // The first repeat below the deepest level so far: the next level, a form of its own.
+          inner = node.level = level + 1;
+          levels.push({ w: writer('S'), label: node.label, repeat: name, row });
+          if (count) n(headerOf(survey, 'repeat_count'), `The repeat_count "${cut(count)}" is not kept: ${levelName(inner)} holds as many records as are collected.`);
+        } else {
+          const why = below
+            ? `a project's hierarchy has one form per level, and the level below ${level === 0 ? 'the first one' : levelName(level)} is already the repeat "${below.repeat}" (row ${below.row})`
+            : `it is nested deeper than ${MAX_GROUP_DEPTH} groups`;
+          n(typeCol, `The repeat "${name}" became a plain category, asked once${count ? ` (its repeat_count "${cut(count)}" is not kept)` : ''}: ${why}.`);
+        }
       }
-      const flattened = depth >= MAX_GROUP_DEPTH;
       if (flattened) n(typeCol, `The group "${name}" is nested deeper than ${MAX_GROUP_DEPTH} levels; its questions stay in the enclosing category.`);
       else current().children.push(node);
-      stack.push({ node, name, what: t.what, row });
+      stack.push({ node, name, what: t.what, row, level: inner });
       depth++;
       reportUnused(survey, r, used);
       continue;
@@ -403,7 +451,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
     const calculation = valueOf(survey, r.values, 'calculation', used);
     if (type === 'calculated') {
-      if (calculation) calcs.push({ item, cell: { row, column: headerOf(survey, 'calculation'), text: calculation } });
+      if (calculation) calcs.push({ item, level, cell: { row, column: headerOf(survey, 'calculation'), text: calculation } });
       else {
         n(headerOf(survey, 'calculation'), `The calculation "${name}" has no expression; row skipped.`);
         w.drop(item);
@@ -415,7 +463,7 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     if (rel) node.relevant = rel;
     const choiceFilter = valueOf(survey, r.values, 'choice_filter', used);
     if (choiceFilter) {
-      const f = cascade(choiceFilter, item, list ?? [], made);
+      const f = cascade(choiceFilter, item, list ?? [], made, level);
       if ('ok' in f) {
         opts.choiceFilter = f.ok;
         filterColumns.add(f.column);
@@ -437,7 +485,11 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     }
     reportUnused(survey, r, used);
     current().children.push(node);
-    if (name && !byName.has(name)) byName.set(name, { item, target: { id: item.id, type, multi, ...(choiceIds.size > 0 ? { choices: choiceIds } : {}) } });
+    if (name && !byLevelName.has(`${level}:${name}`)) {
+      const entry = { item, level, target: { id: item.id, type, multi, ...(choiceIds.size > 0 ? { choices: choiceIds } : {}) } };
+      byLevelName.set(`${level}:${name}`, entry);
+      if (!byName.has(name)) byName.set(name, entry);
+    }
   }
   for (const s of stack) note(sheetName, s.row, headerOf(survey, 'type'), `The ${s.what} "${s.name}" has no end; it ends with the sheet.`);
   for (const c of extraColumns) {
@@ -445,41 +497,84 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   }
 
   // Pass 2: the tree into blocks. A question with a relevance sits in a conditional category of its own, shared by
-  // the questions right after it with the same relevance.
-  const lookup = (name: string) => byName.get(name)?.target;
-  const blockOf = new Map<number, Block>();
-  const position = new Map<number, number>();
-  const conditional: { block: Block; cell: Cell }[] = [];
+  // the questions right after it with the same relevance. A condition in a level's form may use the answers of its
+  // own form and of its parent level's (the collector and the server evaluate it with the parent response's).
+  const lookupAt =
+    (level: number, refs: Item[]): Lookup =>
+    (name) => {
+      const found = find(name, level);
+      if (!found) return undefined;
+      if (found.level === level || found.level === level - 1) {
+        refs.push(found.item);
+        return found.level === level ? found.target : { ...found.target, schemaId: levelSchemaPlaceholder(found.level) };
+      }
+      return found.level < level
+        ? `\${${name}} is in the form of ${levelName(found.level)}, and a condition uses answers of its own form and of its parent level's only`
+        : `\${${name}} is in the form of ${levelName(found.level)}, a lower level with many records per response`;
+    };
+  const blockOf = new Map<Item, Block>();
+  const position = new Map<Item, number>();
+  const conditional: { block: Block; cell: Cell; refs: Item[] }[] = [];
   const formTitle = setting('form_title');
-  const place = (item: Item, block: Block) => {
-    w.place(item, block);
-    blockOf.set(item.id, block);
-    position.set(item.id, position.size);
+  const conditionsOf = (cell: Cell, level: number) => {
+    const refs: Item[] = [];
+    const c = toConditions(cell.text, lookupAt(level, refs));
+    return { c, refs };
   };
-  const emit = (group: GroupNode, block: Block | undefined) => {
+  /** `outer`: the relevance of the groups around `group` in its level's form (a level below inherits them). */
+  const emit = (group: GroupNode, block: Block | undefined, level: number, outer: Cell[]) => {
+    const w = levels[level]!.w;
+    const place = (item: Item, target: Block) => {
+      w.place(item, target);
+      blockOf.set(item, target);
+      position.set(item, position.size);
+    };
     let loose: Block | undefined;
     let wrapper: { block: Block; text: string } | undefined;
     for (const child of group.children) {
+      if (child.kind === 'group' && child.level !== undefined) {
+        // A repeat that is a level: its questions are that level's form; its relevance and that of the groups
+        // around it (in its parent's form), the condition of each of the form's categories.
+        wrapper = undefined;
+        loose = undefined;
+        const form = levels[child.level]!.w.body.form;
+        const first = form.length;
+        emit(child, undefined, child.level, []);
+        for (const cell of child.relevant ? [...outer, child.relevant] : outer) {
+          const { c, refs } = conditionsOf(cell, child.level);
+          if (!('ok' in c)) {
+            note(sheetName, cell.row, cell.column, `The relevance "${cut(cell.text)}" is not converted for ${levelName(child.level)}: ${c.reason}. Its questions are shown without it.`);
+            continue;
+          }
+          for (const id of form.slice(first)) {
+            const b = levels[child.level]!.w.body.entities.blocks[id]!;
+            const both = andConditions(c.ok, b.conditions);
+            if (both) setConditions(b, both, cell, refs);
+            else note(sheetName, cell.row, cell.column, `The relevance "${cut(cell.text)}" is not converted for the category "${cut(Object.values(b.name)[0] ?? '')}" of ${levelName(child.level)}: with the category's own condition it would test more than ${MAX_CONDITION_TESTS} answers.`);
+          }
+        }
+        continue;
+      }
       if (child.kind === 'group') {
         wrapper = undefined;
         loose = undefined;
         const b = w.addBlock(child.label, block);
         if (child.relevant) {
-          const c = toConditions(child.relevant.text, lookup);
-          if ('ok' in c) setConditions(b, c.ok, child.relevant);
+          const { c, refs } = conditionsOf(child.relevant, level);
+          if ('ok' in c) setConditions(b, c.ok, child.relevant, refs);
           else note(sheetName, child.relevant.row, child.relevant.column, `The relevance "${cut(child.relevant.text)}" is not converted: ${c.reason}. The category is always shown.`);
         }
-        emit(child, b);
+        emit(child, b, level, child.relevant ? [...outer, child.relevant] : outer);
         continue;
       }
-      let target = block ?? (loose ??= w.addBlock({ [primaryCode]: formTitle || 'Questions' }));
+      let target = block ?? (loose ??= w.addBlock(level === 0 ? { [primaryCode]: formTitle || 'Questions' } : { ...levels[level]!.label }));
       if (child.relevant) {
         if (wrapper?.text === child.relevant.text) target = wrapper.block;
         else {
-          const c = toConditions(child.relevant.text, lookup);
+          const { c, refs } = conditionsOf(child.relevant, level);
           if ('ok' in c) {
             const b = w.addBlock({}, target);
-            setConditions(b, c.ok, child.relevant);
+            setConditions(b, c.ok, child.relevant, refs);
             wrapper = { block: b, text: child.relevant.text };
             target = b;
           } else {
@@ -497,39 +592,44 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
       }
     }
   };
-  const setConditions = (b: Block, entries: ConditionEntry[], cell: Cell) => {
+  const setConditions = (b: Block, entries: ConditionEntry[], cell: Cell, refs: Item[]) => {
     b.conditions = entries;
-    conditional.push({ block: b, cell });
+    conditional.push({ block: b, cell, refs });
   };
-  emit(root, undefined);
+  emit(root, undefined, 0, []);
 
   // Pass 3: calculations, in form order: a formula may use earlier questions of its own category only (spec 001 §5).
-  const dropped = new Set<number>();
-  for (const { item, cell } of calcs) {
-    const own = blockOf.get(item.id)!;
+  const dropped = new Map<Item, number>();
+  for (const { item, cell, level } of calcs) {
+    const own = blockOf.get(item)!;
     const f = toFormula(cell.text, (name) => {
-      const ref = byName.get(name)?.item;
-      if (!ref || dropped.has(ref.id)) return { reason: `\${${name}} is not a question of the form` };
-      if (blockOf.get(ref.id) !== own) return { reason: `\${${name}} is in another category, and a formula uses questions of its own category only` };
-      if (position.get(ref.id)! >= position.get(item.id)!) return { reason: `\${${name}} is asked after the calculation` };
+      const found = find(name, level);
+      const ref = found?.item;
+      if (!found || !ref || dropped.has(ref)) return { reason: `\${${name}} is not a question of the form` };
+      if (found.level !== level) return { reason: `\${${name}} is in the form of ${levelName(found.level)}, and a formula uses questions of its own category only` };
+      if (blockOf.get(ref) !== own) return { reason: `\${${name}} is in another category, and a formula uses questions of its own category only` };
+      if (position.get(ref)! >= position.get(item)!) return { reason: `\${${name}} is asked after the calculation` };
       if (!formulaReads(ref.type)) return { reason: `\${${name}} became a question of type ${ref.type}, whose answers a formula cannot read` };
       return { ok: `Q${own.id}_${ref.id}` };
     });
     if ('ok' in f) item.options.formula = f.ok;
     else {
       note(sheetName, cell.row, cell.column, `The calculation "${item.codeName}" ("${cut(cell.text)}") is not converted: ${f.reason}. Write it again in the builder.`);
-      dropped.add(item.id);
+      dropped.set(item, level);
     }
   }
   if (dropped.size > 0) {
-    for (const id of dropped) {
-      const b = blockOf.get(id)!;
-      b.entities = b.entities.filter((e) => !(e.type === 'item' && dropped.has(e.id)));
-      w.drop(w.body.entities.items[id]!);
+    for (const [item, level] of dropped) {
+      const b = blockOf.get(item)!;
+      b.entities = b.entities.filter((e) => !(e.type === 'item' && e.id === item.id));
+      levels[level]!.w.drop(item);
     }
-    for (const { block, cell } of conditional) {
-      if (!block.conditions.some((e) => 'itemId' in e && dropped.has(e.itemId))) continue;
+    const noted = new Set<Cell>();
+    for (const { block, cell, refs } of conditional) {
+      if (!refs.some((ref) => dropped.has(ref))) continue;
       block.conditions = [];
+      if (noted.has(cell)) continue;
+      noted.add(cell);
       note(sheetName, cell.row, cell.column, `The relevance "${cut(cell.text)}" uses a calculation that was not converted; the questions are always shown.`);
     }
   }
@@ -538,8 +638,18 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
     if (/^entities$/i.test(other)) note(other, 1, '', 'Entities (ODK Central datasets) have no equivalent; the sheet is not read.');
   }
   notes.sort((a, b) => sheetOrder(a.sheet, sheets) - sheetOrder(b.sheet, sheets) || a.row - b.row);
-  const questions = Object.values(w.body.entities.items).filter((i) => isQuestion(i) && !i.deleted).length - (projectType === 'L' ? 2 : 0);
-  return { body: w.body, notes, questions, summary: summary(questions, notes.length), ...(formTitle ? { name: formTitle } : {}) };
+  const countOf = (body: Converted['body']) => Object.values(body.entities.items).filter((i) => isQuestion(i) && !i.deleted).length;
+  const own = countOf(top.body) - (projectType === 'L' ? 2 : 0);
+  const lower: ConvertedLevel[] = levels.slice(1).map((l, i) => ({ name: l.label[primaryCode] ?? (l.repeat || `Level ${i + 2}`), body: l.w.body, questions: countOf(l.w.body) }));
+  const questions = lower.reduce((sum, l) => sum + l.questions, own);
+  return {
+    body: top.body,
+    notes,
+    questions,
+    summary: summary(questions, notes.length),
+    ...(formTitle ? { name: formTitle } : {}),
+    ...(lower.length > 0 ? { levels: lower } : {}),
+  };
 }
 
 function sheetOrder(name: string, sheets: XlsFormSheets): number {
@@ -556,6 +666,25 @@ function rangeParameters(parameters: string, opts: Item['options'], note: (m: st
   opts.maximum = { active: true, value: Math.max(start, end) };
   opts.allowDecimal = !Number.isInteger(step) || !Number.isInteger(start);
   note(`The range became a number question from ${Math.min(start, end)} to ${Math.max(start, end)}${step !== 1 ? ` (its step ${step} is not kept)` : ''}; it is typed, not picked on a slider.`);
+}
+
+/** Conditions `a` AND `b` (each an OR of ANDs): the ORs multiplied out, or undefined past MAX_CONDITION_TESTS tests. */
+function andConditions(a: ConditionEntry[], b: ConditionEntry[]): ConditionEntry[] | undefined {
+  if (b.length === 0) return structuredClone(a);
+  const terms = (entries: ConditionEntry[]) => {
+    const out: ConditionEntry[][] = [[]];
+    for (const e of entries) if ('operator' in e && e.operator === 'OR') out.push([]);
+    else out[out.length - 1]!.push(e);
+    return out;
+  };
+  const out: ConditionEntry[] = [];
+  for (const x of terms(a)) {
+    for (const y of terms(b)) {
+      if (out.length > 0) out.push({ operator: 'OR' });
+      out.push(...structuredClone(x), { operator: 'AND' }, ...structuredClone(y));
+    }
+  }
+  return out.filter((e) => !('operator' in e)).length > MAX_CONDITION_TESTS ? undefined : out;
 }
 
 const cut = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);

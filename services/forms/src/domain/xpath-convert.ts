@@ -13,7 +13,12 @@ export interface Target {
   multi: boolean;
   /** Choice ids by code name (choice and binary questions). */
   choices?: Map<string, number>;
+  /** The schema the question is in when it is not the condition's own (a parent level's form); 0 or absent: its own. */
+  schemaId?: number;
 }
+
+/** A question by name; or why the name cannot be used here (a string). */
+export type Lookup = (name: string) => Target | string | undefined;
 
 const MAX_CONDITION_TESTS = 50;
 const NUMERIC: ItemType[] = ['number', 'currency', 'calculated'];
@@ -23,7 +28,7 @@ const RANGE: Record<string, keyof Range> = { '>': '$gt', '>=': '$gte', '<': '$lt
 const literal = (e: Expr): string | number | undefined => (e.k === 'str' ? e.v : e.k === 'num' ? e.v : e.k === 'neg' && e.e.k === 'num' ? -e.e.v : undefined);
 
 /** `relevant` → condition entries. */
-export function toConditions(src: string, lookup: (name: string) => Target | undefined): Outcome<ConditionEntry[]> {
+export function toConditions(src: string, lookup: Lookup): Outcome<ConditionEntry[]> {
   const tree = parseXPath(src);
   if ('unsupported' in tree) return { reason: `it cannot be read (${tree.unsupported})` };
   const out: ConditionEntry[] = [];
@@ -59,8 +64,8 @@ export function toConditions(src: string, lookup: (name: string) => Target | und
   return { ok: out };
 }
 
-function test(e: Expr, lookup: (name: string) => Target | undefined): Outcome<{ test: ConditionTest; negated: boolean }> {
-  const make = (target: Target, condition: ConditionTest['condition'], negated = false) => ({ ok: { test: { itemId: target.id, schemaId: 0, condition, finalized: true }, negated } });
+function test(e: Expr, lookup: Lookup): Outcome<{ test: ConditionTest; negated: boolean }> {
+  const make = (target: Target, condition: ConditionTest['condition'], negated = false) => ({ ok: { test: { itemId: target.id, schemaId: target.schemaId ?? 0, condition, finalized: true }, negated } });
   const choice = (target: Target, code: string | number) => {
     const id = target.choices?.get(String(code));
     return id === undefined ? undefined : [id];
@@ -68,6 +73,7 @@ function test(e: Expr, lookup: (name: string) => Target | undefined): Outcome<{ 
   if (e.k === 'call' && e.fn === 'selected' && e.args.length === 2 && e.args[0]!.k === 'ref') {
     const target = lookup(e.args[0]!.name);
     const value = literal(e.args[1]!);
+    if (typeof target === 'string') return { reason: target };
     if (!target) return { reason: `\${${e.args[0]!.name}} is not a question of the form` };
     const ids = value === undefined ? undefined : choice(target, value);
     if (!ids) return { reason: `${String(value ?? 'its value')} is not a choice of \${${e.args[0]!.name}}` };
@@ -84,6 +90,7 @@ function test(e: Expr, lookup: (name: string) => Target | undefined): Outcome<{ 
     const v = literal(value);
     if (ref.k !== 'ref' || v === undefined) return { reason: 'only tests of one answer against a value (${q} = \'x\', ${q} > 3, selected(${q}, \'x\')) become conditions' };
     const target = lookup(ref.name);
+    if (typeof target === 'string') return { reason: target };
     if (!target) return { reason: `\${${ref.name}} is not a question of the form` };
     if (target.choices && (op === '=' || op === '!=')) {
       if (target.multi) return { reason: `\${${ref.name}} allows several choices: compare with selected()` };

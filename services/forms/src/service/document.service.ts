@@ -3,13 +3,15 @@
 // and with several primary keys, with the spec's messages; the project's state comes from the projects service.
 import ISO6391 from 'iso-639-1';
 import type { common, forms, projects, responses } from '@fieldwork/proto';
-import { saveRefusal, SAVE_REFUSALS, countQuestions, FORM_MAX_BYTES, type SchemaBody } from '@fieldwork/sampler';
-import { problems, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
+import { saveRefusal, SAVE_REFUSALS, countQuestions, FORM_MAX_BYTES, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
+import { problems, projectAccess, transaction, type CallContext, type Logger, type PromiseClient, type Sql, type ObjectStore } from '@fieldwork/service-kit';
 import { documentProblems, parseDocument } from '../domain/document.js';
 import type { ConversionPool } from '../convert/conversion-pool.js';
 import type { FormLimits } from '../convert/form-limits.js';
-import { xlsFormFile } from '../domain/xlsform-export.js';
+import { xlsFormFile, type ExportLevel } from '../domain/xlsform-export.js';
 import { changeFields, formChanges } from '../domain/form-changes.js';
+import { levelSchemaPlaceholder } from '../domain/xlsform.js';
+import type { ConvertedFile } from '../convert/convert-file.js';
 import { SchemaStore, type SavedRow, type SchemaRow } from '../store/schema.store.js';
 
 export type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
@@ -18,7 +20,7 @@ export type ResponsesClient = Pick<PromiseClient<typeof responses.ResponsesServi
 const VERSIONS_LISTED = 50;
 
 /** The call's request id, and its signal: aborted when the caller gives up (the gateway's deadline passed). */
-type Ctx = { requestId: string; signal?: AbortSignal };
+type Ctx = { requestId: string; signal?: AbortSignal; metadata?: CallContext['metadata'] };
 
 export interface ConversionOptions {
   /** Largest form file converted, in bytes (413.2 above it, before a byte is read). */
@@ -44,13 +46,15 @@ export class DocumentService {
   private readonly store: SchemaStore;
 
   constructor(
-    sql: Sql,
+    private readonly sql: Sql,
     private readonly projects: ProjectsClient,
     private readonly files: Pick<ObjectStore, 'get' | 'stat'>,
     private readonly log: Logger,
     private readonly conversions: Pick<ConversionPool, 'run'>,
     private readonly conversion: ConversionOptions,
     private readonly responses: ResponsesClient,
+    /** CONTEXT_SIGNING_SECRET: a gateway's grant of the project is used when a call carries one. */
+    private readonly contextSecret = '',
   ) {
     this.store = new SchemaStore(sql);
   }
@@ -61,11 +65,25 @@ export class DocumentService {
     return toDocument(row, access.screens.includes('form') && access.project_state !== 'O' && access.project_state !== 'F');
   }
 
-  /** The schema as an XLSForm, for whoever may load it; the file is named after the form. */
+  /**
+   * The schema as an XLSForm, for whoever may load it; the file is named after the form. The levels of the project's
+   * hierarchy below the schema's are written in it as nested repeats (what an import of repeats made).
+   */
   async exportXlsForm(req: forms.SchemaRef, ctx: Ctx): Promise<forms.XlsFormFile> {
-    const { row } = await this.visible(req.caller, req.schema_id, ctx);
+    const { row, access } = await this.visible(req.caller, req.schema_id, ctx);
     const title = row.name.trim() || `Form ${row.id}`;
-    const { content, notes } = await xlsFormFile(row.body, { title, schemaId: row.id });
+    const hierarchy = [...access.project_hierarchy].sort((a, b) => a.level - b.level);
+    const at = hierarchy.findIndex((l) => l.schema_id === row.id);
+    const levels: ExportLevel[] = [];
+    if (at >= 0) {
+      const rows = new Map((await this.store.ofProject(row.project_id)).map((r) => [r.id, r]));
+      for (const l of hierarchy.slice(at + 1)) {
+        const r = rows.get(l.schema_id);
+        if (!r) break;
+        levels.push({ name: l.name, body: r.body, schemaId: r.id });
+      }
+    }
+    const { content, notes } = await xlsFormFile(row.body, { title, schemaId: row.id, levels });
     this.log.info({ schemaId: row.id, bytes: content.length, notes: notes.length }, 'form exported as XLSForm');
     return { content, filename: `${fileName(title)}.xlsx`, notes };
   }
@@ -107,7 +125,7 @@ export class DocumentService {
    * the conversion succeeded, so a refused file leaves the project's form as it was.
    */
   async convert(req: forms.ConvertUploadRequest, ctx: Ctx): Promise<forms.ConvertUploadReply> {
-    const access = await this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx);
+    const access = await projectAccess(this.contextSecret, ctx.metadata, req.caller, req.project_id, () => this.projects.getAccess({ caller: req.caller, project_id: req.project_id }, ctx));
     if (!access.screens.includes('form')) throw problems.forbidden();
     const file = await this.projects.getFile({ caller: req.caller, project_id: req.project_id, file_id: req.file_identifier }, ctx);
     const { maxFileBytes } = this.conversion;
@@ -122,6 +140,7 @@ export class DocumentService {
     const converted = await this.conversions.run({ filename: file.filename, content, projectType, limits: this.conversion.limits }, ctx.signal);
     // Responses answer the current questions: replacing them needs the caller's confirmation, given knowing the changes.
     const counts = await this.responses.countResponses({ project_id: req.project_id }, ctx);
+    if (converted.converted.levels) return this.convertLevels(req, ctx, access, rows, target, converted, (id) => Number(counts.by_schema[id]?.total ?? 0));
     const answered = Number(counts.by_schema[target.id]?.total ?? 0);
     if (answered > 0 && !req.confirm) throw problems.replaceNeedsConfirm(answered, changeFields(formChanges(target.body, converted.converted.body)));
     await this.store.keepCurrent(target);
@@ -135,7 +154,110 @@ export class DocumentService {
       format: converted.format,
       questions: converted.converted.questions,
       summary: converted.converted.summary,
+      levels: [],
     };
+  }
+
+  /**
+   * An XLSForm with repeats: the target's form and one form per repeat level below it, and the project's hierarchy
+   * made the levels down to the target's and those. Everything is checked before anything is written: a level it
+   * would remove that has responses refuses it (409.3); forms with responses need `confirm` (409.2, the changes of
+   * every level). Then the schemas of new levels are made (empty, in no hierarchy yet), and in one transaction of
+   * this service's database every level's form is saved and the projects service is asked to set the hierarchy: when
+   * that refuses, the transaction is rolled back and the new schemas are deleted, so the forms and the hierarchy stay
+   * as they were. The one window left: the transaction failing to commit after the hierarchy was set.
+   */
+  private async convertLevels(
+    req: forms.ConvertUploadRequest,
+    ctx: Ctx,
+    access: projects.ProjectAccess,
+    rows: SchemaRow[],
+    target: SchemaRow,
+    converted: ConvertedFile,
+    answeredBy: (schemaId: number) => number,
+  ): Promise<forms.ConvertUploadReply> {
+    const made = converted.converted;
+    const lower = made.levels ?? [];
+    const hierarchy = [...access.project_hierarchy].sort((a, b) => a.level - b.level);
+    const base = target.level;
+    const rowAt = (level: number) => {
+      const id = hierarchy.find((l) => l.level === level)?.schema_id;
+      return id === undefined ? undefined : rows.find((r) => r.id === id);
+    };
+    // The forms by level from the target's down: the schema each replaces, if there is one.
+    const levels = [
+      { level: base, name: hierarchy.find((l) => l.level === base)?.name ?? target.name, body: made.body, row: target as SchemaRow | undefined, formName: made.name },
+      ...lower.map((l, i) => ({ level: base + 1 + i, name: l.name, body: l.body, row: rowAt(base + 1 + i), formName: l.name })),
+    ];
+    const removed = hierarchy.filter((l) => l.level > base + lower.length);
+    const answeredRemoved = removed.filter((l) => answeredBy(l.schema_id) > 0);
+    if (answeredRemoved.length > 0) throw problems.levelsHaveResponses(answeredRemoved.map((l) => `the level "${l.name}" (level ${l.level + 1} of the hierarchy)`).join(', '));
+    const next = [
+      ...hierarchy.filter((l) => l.level <= base).map((l) => ({ level: l.level, name: l.name, schema_id: l.schema_id })),
+      ...levels.slice(1).map((l) => ({ level: l.level, name: l.name, schema_id: l.row?.id ?? 0 })),
+    ];
+    const same = (a: { level: number; name: string; schema_id: number }[], b: typeof a) =>
+      a.length === b.length && a.every((l, i) => l.level === b[i]!.level && l.name === b[i]!.name && l.schema_id === b[i]!.schema_id);
+    const changesHierarchy = !access.is_hierarchical || !same(next, hierarchy);
+    // Setting the hierarchy is the parameters screen's (projects service): refused before anything is written.
+    if (changesHierarchy && !access.screens.includes('parameters')) throw problems.forbidden();
+    const answered = levels.reduce((sum, l) => sum + (l.row ? answeredBy(l.row.id) : 0), 0);
+    if (answered > 0 && !req.confirm) {
+      const changes: Record<string, string[]> = {};
+      for (const [i, l] of levels.entries()) {
+        const before = l.row?.body ?? newSchemaBody('S', { iso_code_1: l.body.primary_language, name: '' });
+        for (const [code, change] of Object.entries(changeFields(formChanges(before, l.body)))) changes[i === 0 ? code : `${l.name}/${code}`] = change;
+      }
+      throw problems.replaceNeedsConfirm(answered, changes);
+    }
+
+    // New levels' schemas, empty until the transaction below fills them: their ids go into the forms' conditions.
+    const created: SchemaRow[] = [];
+    let hierarchySet = false;
+    try {
+      for (const l of levels) {
+        if (l.row) continue;
+        l.row = await this.store.create({ project_id: req.project_id, name: l.name, level: l.level, body: newSchemaBody('S', { iso_code_1: l.body.primary_language, name: '' }) });
+        created.push(l.row);
+      }
+      const ids = levels.map((l) => l.row!.id);
+      for (const l of levels) fillLevelIds(l.body, ids);
+      const saved = await transaction(this.sql, async (tx) => {
+        const store = new SchemaStore(tx);
+        const out: SavedRow[] = [];
+        for (const l of levels) {
+          const row = l.row!;
+          await store.keepCurrent(row);
+          const done = await store.save(row.id, l.body, l.formName, row.revision, callerId(req.caller));
+          if (!done) throw problems.alreadyExists('A newer revision of this form');
+          out.push(done);
+        }
+        if (changesHierarchy) {
+          const project_hierarchy = next.map((l) => ({ ...l, schema_id: l.schema_id || ids[l.level - base]! }));
+          await this.projects.setHierarchy({ caller: req.caller, project_id: req.project_id, is_hierarchical: true, project_hierarchy }, ctx);
+          hierarchySet = true;
+        }
+        return out;
+      });
+      this.log.info({ projectId: req.project_id, format: converted.format, notes: made.notes.length, responses: answered, levels: next.length, created: created.length }, 'forms made from a file with repeats');
+      return {
+        schema: toDocument(saved[0]!, true),
+        notes: made.notes,
+        format: converted.format,
+        questions: made.questions,
+        summary: made.summary,
+        levels: saved.slice(1).map((r) => toDocument(r, true)),
+      };
+    } catch (err) {
+      // New schemas the hierarchy does not name are taken away again (after the hierarchy was set they are its own).
+      if (created.length > 0 && !hierarchySet) {
+        await this.store.markDeleted(
+          req.project_id,
+          created.map((r) => r.id),
+        ).catch((e: unknown) => this.log.error({ err: e, schemaIds: created.map((r) => r.id) }, 'schemas of a failed import left over'));
+      }
+      throw err;
+    }
   }
 
   /** Earlier versions of the schema, for whoever may save it. */
@@ -187,6 +309,17 @@ export class DocumentService {
 const fileName = (name: string) => name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_').trim().slice(0, 100) || 'form';
 
 const callerId = (c: common.Caller | undefined) => c?.user_id ?? 0;
+
+/** The importer's placeholder schema ids (levelSchemaPlaceholder) in a form's conditions, made the levels' ids. */
+function fillLevelIds(body: SchemaBody, ids: number[]): void {
+  for (const block of Object.values(body.entities.blocks)) {
+    for (const e of block.conditions) {
+      if (!('itemId' in e) || e.schemaId >= 0) continue;
+      const level = ids.findIndex((_, i) => levelSchemaPlaceholder(i) === e.schemaId);
+      if (level >= 0) e.schemaId = ids[level]!;
+    }
+  }
+}
 
 async function streamToBuffer(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

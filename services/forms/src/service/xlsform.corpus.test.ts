@@ -1,7 +1,9 @@
 // The corpus of public XLSForms (test/fixtures/xlsforms, see SOURCES.md): each workbook is read here with exceljs, by
 // this test's own reading of XLSForm, and the converted form is checked against the workbook's rows: every question
 // row is a question of the expected type or a reported loss at that row, choice counts, languages, group depth,
-// conditions; no conversion throws, and what it builds stays proportional to the rows.
+// conditions; no conversion throws, and what it builds stays proportional to the rows. Repeats are levels of the
+// project's hierarchy: a question inside the outermost repeat is in the level-1 form, inside a repeat nested in it in
+// the level-2 form, and so on; a repeat beside one that already is its level stays a category of its parent's form.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -34,7 +36,20 @@ function text(v: ExcelJS.CellValue): string {
   return String(v);
 }
 
-interface SurveyRow { row: number; type: string; name: string; relevant: string; appearance: string; choiceFilter: string; groups: { row: number; relevant: string }[] }
+interface SurveyRow {
+  row: number;
+  type: string;
+  name: string;
+  relevant: string;
+  appearance: string;
+  /** The level whose form holds the question (0: the first). */
+  level: number;
+  /** The groups around it in its level's form (inside its repeat). */
+  groups: { row: number; relevant: string }[];
+  /** The groups whose relevance applies to it: those of its form, its repeat, and the groups around that repeat. */
+  conditions: { row: number; relevant: string }[];
+  choiceFilter: string;
+}
 
 /**
  * The cascades the importer converts, as this test reads them: a choices column compared with a question
@@ -92,18 +107,39 @@ async function read(file: string) {
   }
   const col = (cells: Record<string, string>, ...names: string[]) => names.map((n) => cells[n]).find((v) => v !== undefined && v !== '') ?? '';
   const rows: SurveyRow[] = [];
-  const open: { row: number; relevant: string; kind: string }[] = [];
+  const open: { row: number; relevant: string; kind: string; level: boolean }[] = [];
+  let levels = 0;
   for (const r of survey.rows) {
     const type = col(r.cells, 'type').replace(/\s+/g, ' ');
     const lower = type.toLowerCase();
     const relevant = col(r.cells, 'relevant', 'relevance', 'bind::relevant', 'bind:relevant');
     const begin = /^begin[ _](group|repeat|loop)/.exec(lower);
     const end = /^end[ _](group|repeat|loop)/.exec(lower);
-    if (begin) open.push({ row: r.row, relevant, kind: begin[1] === 'group' ? 'group' : 'repeat' });
+    // A repeat is the next level when no level sits below the one it is in yet (and it is not past 20 groups deep).
+    const inLevel = open.filter((o) => o.level).length;
+    const level = begin !== null && begin[1] !== 'group' && open.length < 20 && levels === inLevel;
+    if (level) levels++;
+    if (begin) open.push({ row: r.row, relevant, kind: begin[1] === 'group' ? 'group' : 'repeat', level });
     else if (end) {
       const at = open.map((o) => o.kind).lastIndexOf(end[1] === 'group' ? 'group' : 'repeat');
       if (at >= 0) open.length = at;
-    } else if (type) rows.push({ row: r.row, type, name: col(r.cells, 'name'), relevant, appearance: col(r.cells, 'appearance', 'control::appearance'), choiceFilter: col(r.cells, 'choice_filter'), groups: open.map((o) => ({ row: o.row, relevant: o.relevant })) });
+    } else if (type) {
+      const marks = open.flatMap((o, i) => (o.level ? [i] : []));
+      const own = marks.at(-1) ?? -1;
+      const parent = marks.at(-2) ?? -1;
+      const pick = (o: { row: number; relevant: string }) => ({ row: o.row, relevant: o.relevant });
+      rows.push({
+        row: r.row,
+        type,
+        name: col(r.cells, 'name'),
+        relevant,
+        appearance: col(r.cells, 'appearance', 'control::appearance'),
+        choiceFilter: col(r.cells, 'choice_filter'),
+        level: marks.length,
+        groups: open.slice(own + 1).map(pick),
+        conditions: open.slice(parent + 1).map(pick),
+      });
+    }
   }
   const labelLanguages = new Set(
     [...survey.header, ...choices.header]
@@ -112,7 +148,7 @@ async function read(file: string) {
   );
   /** The list a select row uses: the last word of its type (select_one x, select one from x), without or_other. */
   const listOf = (type: string) => (/^(select|rank)/i.test(type) ? type.replace(/\s+or_other$/i, '').split(' ').pop()! : '');
-  return { listOf, hasSurvey: sheet('survey') !== undefined, surveyRows: survey.rows.length, choiceRows: choices.rows.length + external.rows.length, rows, listSize, listRows, labelLanguages };
+  return { listOf, hasSurvey: sheet('survey') !== undefined, surveyRows: survey.rows.length, choiceRows: choices.rows.length + external.rows.length, rows, listSize, listRows, labelLanguages, levels };
 }
 
 function ancestors(body: SchemaBody): Map<string, Block | undefined> {
@@ -147,26 +183,31 @@ describe('the XLSForm corpus', () => {
     expect(format).toBe(wb.hasSurvey ? 'XLSForm' : 'question list (XLSX)');
     if (!wb.hasSurvey) return;
     const body = converted.body;
-    const items = Object.values(body.entities.items);
-    const byCode = new Map(items.map((i) => [i.codeName, i]));
+    // One form per level: the first, then one per repeat that is a level, outermost first.
+    const forms = [body, ...(converted.levels ?? []).map((l) => l.body)];
+    expect(forms, `${file}: levels`).toHaveLength(wb.levels + 1);
+    const items = forms.flatMap((f) => Object.values(f.entities.items));
+    const byCodes = forms.map((f) => new Map(Object.values(f.entities.items).map((i) => [i.codeName, i])));
     const notedAt = (row: number, column?: RegExp) => converted.notes.some((n) => n.sheet.toLowerCase() === 'survey' && n.row === row && (!column || column.test(n.column)));
-    const parent = ancestors(body);
-    const chain = (id: number) => {
-      const out: Block[] = [];
-      for (let b = parent.get(`item:${id}`); b; b = parent.get(`block:${b.id}`)) out.push(b);
-      return out;
-    };
+    const parents = forms.map(ancestors);
 
     const seen = new Set<string>();
     let cascades = 0;
     for (const r of wb.rows) {
       const lower = r.type.toLowerCase();
-      // A repeated name is renamed, and the renaming reported at its row.
-      if (r.name && seen.has(r.name)) {
+      const byCode = byCodes[r.level]!;
+      const parent = parents[r.level]!;
+      const chain = (id: number) => {
+        const out: Block[] = [];
+        for (let b = parent.get(`item:${id}`); b; b = parent.get(`block:${b.id}`)) out.push(b);
+        return out;
+      };
+      // A repeated name (in one level's form) is renamed, and the renaming reported at its row.
+      if (r.name && seen.has(`${r.level}:${r.name}`)) {
         expect(notedAt(r.row), `${file} row ${r.row}: repeated name ${r.name} reported`).toBe(true);
         continue;
       }
-      seen.add(r.name);
+      seen.add(`${r.level}:${r.name}`);
       const [head = '', list = ''] = lower.split(' ');
       if (METADATA.includes(lower)) {
         expect(notedAt(r.row, /type/i), `${file} row ${r.row}: metadata ${r.type} reported`).toBe(true);
@@ -201,14 +242,14 @@ describe('the XLSForm corpus', () => {
         const filterItem = cascade && byCode.get(cascade.question);
         const rows = wb.listRows.get(wb.listOf(r.type)) ?? [];
         const convertible =
-          cascade !== undefined && expected === 'choice' && filterRow !== undefined && filterRow.row < r.row && /^select_one\s/i.test(filterRow.type) && filterItem?.type === 'choice' && filterItem.options.multiselect !== true && rows.some((c) => c[cascade.column] !== undefined);
+          cascade !== undefined && expected === 'choice' && filterRow !== undefined && filterRow.row < r.row && filterRow.level === r.level && /^select_one\s/i.test(filterRow.type) && filterItem?.type === 'choice' && filterItem.options.multiselect !== true && rows.some((c) => c[cascade.column] !== undefined);
         if (!convertible) {
           expect(filter, `${file} row ${r.row}: choice filter "${r.choiceFilter}" not converted`).toBeUndefined();
           expect(notedAt(r.row, /choice_filter/), `${file} row ${r.row}: choice filter "${r.choiceFilter}" reported`).toBe(true);
         } else {
           cascades++;
           expect(filter?.itemId, `${file} row ${r.row}: choice filter "${r.choiceFilter}" converted`).toBe(filterItem!.id);
-          const names = (ids: readonly number[]) => [...new Set(ids.map((c) => body.entities.choices[c]!.codeName))].sort();
+          const names = (ids: readonly number[]) => [...new Set(ids.map((c) => forms[r.level]!.entities.choices[c]!.codeName))].sort();
           const theirs = new Set(names(filterItem!.options.choices!));
           rows.forEach((cells, i) => {
             const value = cells[cascade.column] ?? '';
@@ -220,8 +261,9 @@ describe('the XLSForm corpus', () => {
       // Groups: the question sits as deep as the workbook nests it (its category, and one per enclosing group).
       const named = chain(item.id).filter((b) => Object.keys(b.name).length > 0);
       expect(named.length, `${file} row ${r.row}: group depth`).toBe(Math.max(1, r.groups.length));
-      // Conditions: a relevance (the row's or an enclosing group's) is a condition above the question, or reported.
-      const relevance = [r, ...r.groups].filter((x) => x.relevant !== '');
+      // Conditions: a relevance (the row's, an enclosing group's or its repeat's) is a condition above the question,
+      // or reported.
+      const relevance = [r, ...r.conditions].filter((x) => x.relevant !== '');
       if (relevance.length > 0) {
         const conditioned = chain(item.id).some((b) => b.conditions.length > 0);
         expect(conditioned || relevance.some((x) => notedAt(x.row, /relevan/i)), `${file} row ${r.row}: relevance`).toBe(true);
@@ -230,6 +272,7 @@ describe('the XLSForm corpus', () => {
 
     // Languages: every label language column is a language of the form, by its code, its English name or its own
     // (the platform's Intl names, not the converter's table).
+    for (const f of forms) expect(f.entities.languages).toEqual(body.entities.languages);
     const langs = Object.values(body.entities.languages).filter((l) => !l.deleted);
     const names = (code: string) => {
       try {
@@ -249,17 +292,31 @@ describe('the XLSForm corpus', () => {
     }
 
     // What the builder would refuse is never produced.
-    for (const item of items) expect(itemValid(item, body.primary_language, body), `${file}: ${item.codeName} valid`).toBe(true);
-    expect(formProblems(body).map((p) => `${p.entity.type} ${p.entity.id} ${p.field}: ${p.message}`), `${file}: form rules`).toEqual([]);
-    expect(documentProblems(body)).toEqual({});
+    for (const f of forms) {
+      for (const item of Object.values(f.entities.items)) expect(itemValid(item, f.primary_language, f), `${file}: ${item.codeName} valid`).toBe(true);
+      expect(formProblems(f).map((p) => `${p.entity.type} ${p.entity.id} ${p.field}: ${p.message}`), `${file}: form rules`).toEqual([]);
+      expect(documentProblems(f)).toEqual({});
+    }
+    // A condition names a question of its own form (schema 0) or of its parent level's (a placeholder the import
+    // replaces with that level's schema id).
+    forms.forEach((f, level) => {
+      for (const b of Object.values(f.entities.blocks)) {
+        for (const e of b.conditions) {
+          if (!('itemId' in e)) continue;
+          const from = e.schemaId === 0 ? level : -e.schemaId - 1;
+          expect([level, level - 1], `${file}: level ${level} condition on schema ${e.schemaId}`).toContain(from);
+          expect(forms[from]!.entities.items[e.itemId], `${file}: level ${level} condition on item ${e.itemId}`).toBeDefined();
+        }
+      }
+    });
     expect(converted.summary).toBe(`Imported ${converted.questions} question${converted.questions === 1 ? '' : 's'} with ${converted.notes.length === 0 ? 'no losses' : `${converted.notes.length} loss${converted.notes.length === 1 ? '' : 'es'}`}.`);
 
     // Work stays proportional to the rows: at most three items (question, hint, "specify other") and two categories
     // per survey row, and no more choices than the lists hold for the questions that use them.
     const choiceBudget = wb.rows.reduce((s, r) => s + (wb.listSize.get(wb.listOf(r.type)) ?? 0) + 3, 0);
     expect(items.length).toBeLessThanOrEqual(3 * wb.surveyRows);
-    expect(Object.keys(body.entities.blocks).length).toBeLessThanOrEqual(2 * wb.surveyRows + 1);
-    expect(Object.keys(body.entities.choices).length).toBeLessThanOrEqual(choiceBudget);
+    expect(forms.reduce((s, f) => s + Object.keys(f.entities.blocks).length, 0)).toBeLessThanOrEqual(2 * wb.surveyRows + 1);
+    expect(forms.reduce((s, f) => s + Object.keys(f.entities.choices).length, 0)).toBeLessThanOrEqual(choiceBudget);
     console.log(`${file}: ${wb.surveyRows} rows, ${converted.questions} questions, ${cascades} cascades, ${converted.notes.length} losses, ${ms.toFixed(0)} ms`);
   });
 });

@@ -1,10 +1,11 @@
 // The schema store against a real PostgreSQL: a save answers the JSON it stored without reading it back, lists
-// versions with their question counts without their bodies, refuses a stale revision, and prunes old revisions.
+// versions with their question counts without their bodies, refuses a stale revision, and prunes old revisions; made
+// with a transaction's handle (an import of several levels' forms), its saves are part of that transaction.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testInfra, type TestInfra } from '@fieldwork/launcher';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
-import { createLogger, createPool, migrate, type Sql } from '@fieldwork/service-kit';
+import { createLogger, createPool, migrate, transaction, type Sql } from '@fieldwork/service-kit';
 import { REVISIONS_KEPT, SchemaStore } from '../../src/store/schema.store.js';
 
 let infra: TestInfra;
@@ -58,5 +59,21 @@ describe('schema store', () => {
       [revision - 3, (REVISIONS_KEPT + 1) % 4],
     ]);
     expect(listed[0]).not.toHaveProperty('body');
+  });
+
+  it("saves within a caller's transaction, undone with it", async () => {
+    const row = await store.create({ project_id: 2, name: 'Levels', level: 1, body: newSchemaBody('S') });
+    const failed = transaction(sql, async (tx) => {
+      const inner = new SchemaStore(tx);
+      await inner.keepCurrent(row);
+      expect(await inner.save(row.id, formWith(3), 'Members', row.revision, 7)).toMatchObject({ revision: row.revision + 1 });
+      throw new Error('the hierarchy was refused');
+    });
+    await expect(failed).rejects.toThrow('the hierarchy was refused');
+    expect(await store.byId(row.id)).toMatchObject({ revision: row.revision, name: 'Levels', body: newSchemaBody('S') });
+    expect(await store.versions(row.id, row.revision + 1, 10)).toEqual([]);
+    const kept = await transaction(sql, async (tx) => new SchemaStore(tx).save(row.id, formWith(3), 'Members', row.revision, 7));
+    expect(kept).toMatchObject({ revision: row.revision + 1, name: 'Members' });
+    expect((await store.byId(row.id))!.body).toEqual(formWith(3));
   });
 });

@@ -77,7 +77,8 @@ export class SettingsService {
 
   /**
    * Levels, each with a schema: a level with schema_id 0 gets a new schema; a level that disappears takes its
-   * schema with it, unless that schema already has responses.
+   * schema with it, unless that schema already has responses. A schema of the project's that no level has yet may
+   * be given to a level of its own level number.
    */
   async setHierarchy(req: projects.SetHierarchyRequest, ctx: Ctx): Promise<projects.Project> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
@@ -86,8 +87,13 @@ export class SettingsService {
     const problem = hierarchyProblems(req.is_hierarchical, levels);
     if (problem) throw problems.invalidFields({ project_hierarchy: [problem] });
     const current = new Set(a.project.project_hierarchy.map((l) => l.schema_id));
-    const foreign = levels.filter((l) => l.schema_id > 0 && !current.has(l.schema_id));
-    if (foreign.length > 0) throw problems.invalidFields({ project_hierarchy: ['No schema of this project has this id.'] });
+    // A schema outside the hierarchy may join it at its own level when it is the project's (the forms service makes
+    // the schemas of the levels an XLSForm's repeats add before it sets the hierarchy).
+    const outside = levels.filter((l) => l.schema_id > 0 && !current.has(l.schema_id));
+    if (outside.length > 0) {
+      const own = new Map((await this.deps.forms.listSchemas({ project_id: a.project.id }, ctx)).results.map((s) => [s.id, s.level]));
+      if (outside.some((l) => own.get(l.schema_id) !== l.level)) throw problems.invalidFields({ project_hierarchy: ['No schema of this project has this id.'] });
+    }
     const kept = new Set(levels.map((l) => l.schema_id));
     const removed = [...current].filter((id) => !kept.has(id));
     if (removed.length > 0) {

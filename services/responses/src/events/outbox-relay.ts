@@ -1,7 +1,7 @@
 // Publishes the response outbox to JetStream (DESIGN.md §2): kicked after each commit, and swept every second so
 // that rows written while NATS was down, or by a replica that died, go out when it is back. Each message carries
 // Nats-Msg-Id <response_id>:<version>, so a retry after a lost ack is dropped by the stream's duplicate window.
-import { connectNats, ensureStream, metrics, responseSubject, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
+import { connectNatsRetrying, ensureStream, metrics, responseSubject, responsesStream, type Logger, type Nats } from '@fieldwork/service-kit';
 import type { ResponseStore } from '../store/response.store.js';
 
 export const OUTBOX_BATCH = 500;
@@ -33,19 +33,17 @@ export function startOutboxRelay(options: {
 
   // NATS may be down when the service starts: uploads are accepted meanwhile and wait in the outbox.
   const connecting = (async () => {
-    for (let attempt = 0; !stopped; attempt++) {
-      try {
-        const n = await connectNats(options.natsUrl, { name: 'fieldwork-responses', log });
-        await ensureStream(n.jsm, responsesStream(prefix));
-        nats = n;
-        log.info('outbox relay connected to NATS');
-        drain();
-        return;
-      } catch (err) {
-        if (attempt % 10 === 0) log.warn({ err }, 'NATS not reachable; responses wait in the outbox');
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
+    const n = await connectNatsRetrying(options.natsUrl, {
+      name: 'fieldwork-responses',
+      log,
+      stopped: () => stopped,
+      waitingMessage: 'NATS not reachable; responses wait in the outbox',
+      prepare: (c) => ensureStream(c.jsm, responsesStream(prefix)),
+    });
+    if (!n) return;
+    nats = n;
+    log.info('outbox relay connected to NATS');
+    drain();
   })();
 
   const publishBatch = async (rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[]) => {

@@ -4,6 +4,7 @@
 // aggregate). While uploads keep coming, the parts stay and FINAL does the deduplication at read time.
 import type { Logger } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
+import { IngestStore } from '../store/ingest.store.js';
 
 const TABLES = ['responses', 'answers'] as const;
 const CHECK_MS = 5_000;
@@ -12,11 +13,14 @@ export class Compactor {
   private timer: NodeJS.Timeout | undefined;
   private compactedAfter = -1;
   private busy = false;
+  private readonly store: IngestStore;
 
   constructor(
-    private readonly engine: Engine,
+    engine: Engine,
     private readonly options: { db: string; idleMs: number; log: Logger; lastWriteAt: () => number; cluster?: string },
-  ) {}
+  ) {
+    this.store = new IngestStore(engine, options.db);
+  }
 
   start(): void {
     if (this.options.idleMs <= 0) return;
@@ -45,14 +49,11 @@ export class Compactor {
     const cluster = this.options.cluster ?? '';
     for (const name of TABLES) {
       const table = cluster ? `${name}_local` : name;
-      const [r] = await this.engine.query<{ parts: string }>(`SELECT count() AS parts FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active`, {
-        db: this.options.db,
-        table,
-      });
-      if (Number(r?.parts ?? 0) <= 1) continue;
+      const parts = await this.store.activeParts(table);
+      if (parts <= 1) continue;
       const t0 = Date.now();
-      await this.engine.exec(`OPTIMIZE TABLE ${this.options.db}.${table}${cluster ? ` ON CLUSTER ${cluster}` : ''} FINAL`);
-      this.options.log.info({ table, parts: Number(r?.parts), ms: Date.now() - t0 }, 'compacted');
+      await this.store.optimize(table, cluster);
+      this.options.log.info({ table, parts, ms: Date.now() - t0 }, 'compacted');
       done.push(table);
     }
     return done;

@@ -1,35 +1,17 @@
 // Response counts of a project from ClickHouse, for the project home and the summary by site (spec 000 §7): the
 // same figures the responses service counts in PostgreSQL, read where they stay fast at millions of responses.
 import type { responses } from '@fieldwork/proto';
-import type { Engine } from '../engine/engine.js';
-
-interface Row {
-  schema_id: string;
-  site_id: string;
-  total: string;
-  complete: string;
-  last: string | null;
-  collectors: string;
-}
+import type { CountRow, CountStore } from '../store/count.store.js';
 
 const iso = (t: string | null | undefined) => (t ? `${t.replace(' ', 'T')}Z` : '');
 
 export class CountService {
-  constructor(
-    private readonly engine: Engine,
-    private readonly db: string,
-  ) {}
+  constructor(private readonly store: CountStore) {}
 
   async counts(req: responses.CountResponsesRequest): Promise<responses.ResponseCounts> {
-    // One pass: per (schema, site), with the collectors as a uniqExact state merged per site below.
-    const rows = await this.engine.query<Row & { users: string[] }>(
-      `SELECT toString(schema_id) AS schema_id, toString(site_id) AS site_id, count() AS total, countIf(completed = 1) AS complete,
-              toString(max(time_updated)) AS last, groupUniqArray(toString(user_id)) AS users
-       FROM ${this.db}.responses FINAL WHERE project_id = {project:UInt64} AND deleted = 0 GROUP BY schema_id, site_id`,
-      { project: req.project_id },
-    );
+    const rows = await this.store.countsBySchemaAndSite(req.project_id);
     type Acc = { total: number; complete: number; last: string; users: Set<string> };
-    const add = (m: Map<number, Acc>, key: number, r: Row & { users: string[] }) => {
+    const add = (m: Map<number, Acc>, key: number, r: CountRow & { users: string[] }) => {
       const a = m.get(key) ?? { total: 0, complete: 0, last: '', users: new Set<string>() };
       a.total += Number(r.total);
       a.complete += Number(r.complete);

@@ -4,10 +4,12 @@ import { problems, type Logger } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { dropClickhouse, migrateClickhouse } from '../engine/migrate.js';
 import type { Ingestor } from '../ingest/consumer.js';
+import type { IngestStore } from '../store/ingest.store.js';
 
 export class IngestService {
   constructor(
     private readonly engine: Engine,
+    private readonly store: IngestStore,
     private readonly ingestor: Ingestor,
     private readonly db: string,
     private readonly log: Logger,
@@ -15,22 +17,12 @@ export class IngestService {
   ) {}
 
   async status(req: results.IngestStatusRequest): Promise<results.IngestStatusReply> {
-    const where = req.project_id > 0 ? 'WHERE project_id = {p:UInt64}' : '';
-    const params = { p: req.project_id };
-    const [r] = await this.engine.query<{ responses: string; deleted: string; lag: number[] }>(
-      `SELECT count() AS responses, countIf(deleted = 1) AS deleted,
-              quantiles(0.5, 0.99)(toUnixTimestamp64Milli(ingested_at) - toUnixTimestamp64Milli(time_uploaded)) AS lag
-       FROM ${this.db}.responses FINAL ${where}`,
-      params,
-    );
-    const [a] = await this.engine.query<{ answers: string }>(
-      `SELECT count() AS answers FROM ${this.db}.answers FINAL ${where === '' ? 'WHERE' : `${where} AND`} removed = 0 AND deleted = 0`,
-      params,
-    );
+    const r = await this.store.responseStatus(req.project_id);
+    const answers = await this.store.answerCount(req.project_id);
     return {
       responses: Number(r?.responses ?? 0),
       deleted: Number(r?.deleted ?? 0),
-      answers: Number(a?.answers ?? 0),
+      answers,
       pending: await this.ingestor.pending().catch(() => -1),
       batches: this.ingestor.stats.batches,
       last_batch_size: this.ingestor.stats.lastBatchSize,

@@ -43,6 +43,10 @@ export function BuilderPage() {
   const schemaId = Number(params.schema ?? project.project_hierarchy[0]?.schema_id ?? 0);
   const blockParam = params.block ? Number(params.block) : undefined;
   const { data: doc, error: loadError } = useSchemaQuery(schemaId, { skip: !schemaId });
+  // A lower level's conditions may test the level above's answers (an XLSForm repeat's): that form names them.
+  const level = project.project_hierarchy.find((l) => l.schema_id === schemaId)?.level ?? 0;
+  const parentId = project.project_hierarchy.find((l) => l.level === level - 1)?.schema_id ?? 0;
+  const { data: parentDoc } = useSchemaQuery(parentId, { skip: !parentId });
   const state = useAppSelector((s) => s.builder);
   const [save, saveState] = useSaveSchemaMutation();
   const [fetchXlsForm, xlsFormState] = useXlsFormMutation();
@@ -244,7 +248,7 @@ export function BuilderPage() {
                     {p.message}
                   </p>
                 ))}
-                <ConditionEditor key={block.id} body={body} block={block} lang={lang} onChange={edit} />
+                <ConditionEditor key={block.id} body={body} block={block} lang={lang} onChange={edit} schemaId={schemaId} others={parentDoc ? { [parentDoc.id]: parentDoc } : {}} />
               </>
             )}
           </section>

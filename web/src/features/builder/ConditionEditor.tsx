@@ -3,7 +3,25 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { itemsInOrder, OPERATORS, text, updateBlock, type Block, type ConditionEntry, type Operator, type SchemaBody } from '@fieldwork/sampler';
 
-export function ConditionEditor({ body, block, lang, onChange }: { body: SchemaBody; block: Block; lang: string; onChange: (next: SchemaBody) => void }) {
+/**
+ * `others`: the forms a test may name by schema id besides this one (`schemaId`): the level above's, whose answers a
+ * lower level's condition may test.
+ */
+export function ConditionEditor({
+  body,
+  block,
+  lang,
+  onChange,
+  schemaId = 0,
+  others = {},
+}: {
+  body: SchemaBody;
+  block: Block;
+  lang: string;
+  onChange: (next: SchemaBody) => void;
+  schemaId?: number;
+  others?: Record<number, Pick<SchemaBody, 'entities'>>;
+}) {
   const { t } = useTranslation();
   const inBlock = new Set(itemsInOrder(body).filter((o) => o.blockId === block.id).map((o) => o.item.id));
   const candidates = itemsInOrder(body)
@@ -30,9 +48,14 @@ export function ConditionEditor({ body, block, lang, onChange }: { body: SchemaB
               <strong>{e.operator}</strong>
             ) : (
               <>
-                {text(body.entities.items[e.itemId]?.name, lang) || `#${e.itemId}`}{' '}
+                {(() => {
+                  const own = e.schemaId === 0 || e.schemaId === schemaId;
+                  const from = own ? body.entities : others[e.schemaId]?.entities;
+                  const name = text(from?.items[e.itemId]?.name, lang) || `#${e.itemId}`;
+                  return own ? name : t('builder.otherFormQuestion', { name });
+                })()}{' '}
                 {Array.isArray(e.condition)
-                  ? `∈ {${e.condition.map((c) => text(body.entities.choices[c]?.name, lang)).join(', ')}}`
+                  ? `∈ {${e.condition.map((c) => text((e.schemaId === 0 || e.schemaId === schemaId ? body.entities : others[e.schemaId]?.entities)?.choices[c]?.name, lang) || `#${c}`).join(', ')}}`
                   : Object.entries(e.condition).map(([k, v]) => `${({ $gt: '>', $gte: '≥', $lt: '<', $lte: '≤' } as Record<string, string>)[k]} ${v}`).join(' ')}
                 <label className="check inline">
                   <input

@@ -1,12 +1,14 @@
 // Create a form from an uploaded file: a question list (CSV or XLSX) or an XLSForm; shows every loss of the
 // conversion with its sheet, row and column. Over a form that has responses, the API first answers with the questions
-// the file would change (409.2); the user replaces the form knowing them, or leaves it.
+// the file would change (409.2); the user replaces the form knowing them, or leaves it. An XLSForm's repeats become
+// levels of the project's hierarchy, listed with their forms' question counts.
 import { useState } from 'react';
 import { Link, useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { failure } from '../errors/failures';
 import { useUploadProjectFileMutation } from '../projects/projectsApi';
 import type { Project } from '../projects/types';
+import { countQuestions } from '@fieldwork/sampler';
 import { useConvertUploadMutation } from './builderApi';
 import { replaceRefusal } from './replaceChanges';
 
@@ -68,6 +70,16 @@ export function CreateFromUploadPage() {
               {converted.data.notes.length === 0 ? t('builder.noLosses') : t('builder.losses', { count: converted.data.notes.length })}
             </span>
           </p>
+          {(converted.data.levels ?? []).length > 0 && (
+            <div data-testid="conversion-levels">
+              <p>{t('builder.repeatLevels')}</p>
+              <ul>
+                {converted.data.levels!.map((l) => (
+                  <li key={l.id}>{t('builder.repeatLevel', { name: l.name, level: l.level + 1, count: countQuestions(l) })}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           {converted.data.notes.length > 0 && (
             <ul>
               {converted.data.notes.map((n, i) => (

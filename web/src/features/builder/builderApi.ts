@@ -40,7 +40,8 @@ export const builderApi = api.injectEndpoints({
     }),
     languages: build.query<{ results: { iso_code_1: string; name: string }[] }, undefined>({ query: () => 'languages/' }),
     convertUpload: build.mutation<
-      { schema: SchemaDocument; notes: { sheet: string; row: number; column: string; message: string }[]; format: string; questions: number; summary: string },
+      // levels: an XLSForm's repeats, the forms of the project's levels below `schema` (empty without repeats).
+      { schema: SchemaDocument; levels?: SchemaDocument[]; notes: { sheet: string; row: number; column: string; message: string }[]; format: string; questions: number; summary: string },
       { projectId: number; fileId: string; confirm?: boolean }
     >({
       query: ({ projectId, fileId, confirm }) => ({ url: `project/${projectId}/create-form-from-upload/`, method: 'POST', body: { file_identifier: fileId, ...(confirm ? { confirm } : {}) } }),

@@ -28,6 +28,18 @@ describe(ConditionEditor.name, () => {
     renderWithProviders(<ConditionEditor body={body} block={body.entities.blocks[f.follow]!} lang="en" onChange={() => undefined} />);
     expect(screen.getByTestId<HTMLSelectElement>('condition-operator').disabled).toBe(true);
   });
+
+  it("names a test on the level above's answer by that form's question and choice", () => {
+    const parent = form();
+    const child = form();
+    // The child form's own item with the parent's question's id is another question ("Fuel" there too): rename it.
+    const own = updateItem(child.body, child.choice, { name: { en: 'Cooking fuel' } });
+    const body = updateBlock(own, child.follow, { conditions: [{ itemId: parent.choice, schemaId: 7, condition: [parent.wood], finalized: true }] });
+    const parentBody = updateItem(parent.body, parent.choice, { name: { en: 'Household fuel' } });
+    renderWithProviders(<ConditionEditor body={body} block={body.entities.blocks[child.follow]!} lang="en" onChange={() => undefined} schemaId={8} others={{ 7: parentBody }} />);
+    expect(screen.getByTestId('condition-entry').textContent).toContain('Household fuel (level above) ∈ {Wood}');
+    expect(screen.getByTestId('condition-entry').textContent).not.toContain('Cooking fuel');
+  });
 });
 
 describe(QuestionEditor.name, () => {

@@ -75,28 +75,31 @@ export function OfflineReady({ ready }: { ready: boolean }) {
  * the server's when it answers (kept on the device); without either, why not.
  */
 export function useSchemaDoc(schemaId: number, token?: string): { doc?: SchemaDoc; error?: string } {
-  const [state, setState] = useState<{ doc?: SchemaDoc; error?: string }>({});
+  const [state, setState] = useState<{ doc?: SchemaDoc; error?: string; of?: number }>({});
   useEffect(() => {
     let live = true;
     // No form yet (a response still loading): nothing to ask for.
     if (!(schemaId > 0)) return;
     void (async () => {
       const kept = (await localStore.form(schemaId).catch(() => undefined))?.doc as SchemaDoc | undefined;
-      if (kept && live) setState({ doc: kept });
+      if (kept && live) setState({ doc: kept, of: schemaId });
       try {
         const fetched = await fetchForm(schemaId, token);
         if (!live) return;
-        if (fetched.doc) setState({ doc: fetched.doc });
-        else if (!kept) setState({ error: `${fetched.status}` });
+        if (fetched.doc) setState({ doc: fetched.doc, of: schemaId });
+        else if (!kept) setState({ error: `${fetched.status}`, of: schemaId });
       } catch {
-        if (live && !kept) setState({ error: 'offline' });
+        if (live && !kept) setState({ error: 'offline', of: schemaId });
       }
     })();
     return () => {
       live = false;
     };
   }, [schemaId, token]);
-  return state;
+  // Only the asked-for schema's: a new record below a response first asks for the first level's form while the
+  // parent response loads, and a form kept from that would give the record the wrong schema's response id.
+  if (state.of !== schemaId) return {};
+  return state.doc ? { doc: state.doc } : state.error !== undefined ? { error: state.error } : {};
 }
 
 /** Where a submitted response ended: on the server, or waiting on this device (offline, slow, signed out). */

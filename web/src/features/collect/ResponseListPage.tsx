@@ -61,6 +61,9 @@ export function ResponseListPage() {
   const { data, error, isFetching, refetch } = useResponsePageQuery(query);
   const local = useLocalResponses(project.id);
   const unsent = local.unsent.filter((r) => r.sampler_schema === schemaId);
+  // A record below one of these needs a level below this form's (the deepest level's have none).
+  const level = (project.sampler_schemas ?? []).find((s) => s.id === schemaId)?.level ?? 0;
+  const hasLevelBelow = (project.sampler_schemas ?? []).some((s) => s.level === level + 1);
   useEffect(() => startSync(), []);
   const forms = useFormsOnDevice((project.sampler_schemas ?? []).map((s) => s.id));
   // When something of this device reaches the server, the page is read again (at most once a second).
@@ -186,7 +189,7 @@ export function ResponseListPage() {
                   <Link className="button" to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/edit`}>
                     {t('collect.edit')}
                   </Link>
-                  {(project.sampler_schemas ?? []).some((s) => s.level > 0) && (
+                  {hasLevelBelow && (
                     <Link className="button" to={`/project/${project.id}/collect/${encodeURIComponent(r.response_id)}/newrecord`}>
                       {t('collect.addChild')}
                     </Link>

@@ -16,7 +16,7 @@ import {
   RESPONSE_FIELDS,
   useDisableSqlMutation,
   useEnableSqlMutation,
-  useJobQuery,
+  useJobProgress,
   usePreviewImportMutation,
   useStartImportMutation,
   type ImportBody,
@@ -49,7 +49,7 @@ function ImportScreen() {
   const [delimiter, setDelimiter] = useState(' | ');
   const [current, setCurrent] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
-  const { data: job } = useJobQuery(jobId ?? '', { skip: jobId === null, pollingInterval: 1000 });
+  const { data: job } = useJobProgress(jobId);
   const data: ImportPreview | undefined = previewed.data;
 
   const body = (over: Partial<ImportBody> = {}): ImportBody => ({ file_identifier: fileId, schema, mapped_columns: mapping, value_delimiter: delimiter, import_current: current, ...over });

@@ -82,3 +82,17 @@ export const { useStartExportMutation, useJobQuery, useCancelJobMutation, usePre
 
 /** A job that has not finished yet. */
 export const isRunning = (job: Job | undefined) => job !== undefined && (job.status === 'queued' || job.status === 'running');
+
+/** How often a running job's progress is read. */
+export const JOB_POLL_MS = 1000;
+
+/**
+ * Follows a job (null: none): reads GET exports/jobs/{id}/ every JOB_POLL_MS while it is queued or running, and no
+ * more once it has ended. The one place job progress is polled: the gateway answers the job as it stands.
+ */
+export function useJobProgress(jobId: string | null) {
+  const args = jobId ?? '';
+  const skip = jobId === null;
+  const { data: known } = exportsApi.endpoints.job.useQueryState(args, { skip });
+  return useJobQuery(args, { skip, pollingInterval: known === undefined || isRunning(known) ? JOB_POLL_MS : 0 });
+}

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { errorMessage } from '../errors/messages';
 import { JobProgress } from '../exports/JobProgress';
-import { isRunning, useJobQuery, useStartExportMutation } from '../exports/exportsApi';
+import { isRunning, useJobProgress, useStartExportMutation } from '../exports/exportsApi';
 
 export const EXPORT_KINDS = ['named_csv', 'coded_csv', 'dictionary_csv', 'xlsx_excel'] as const;
 export const EXPORT_FAILED = 'There was a problem updating the export files. Please try again.';
@@ -18,7 +18,7 @@ export function useExport(projectId: number) {
   // The job whose file was opened (once), and whether the success dialog is showing.
   const [opened, setOpened] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const { data: job } = useJobQuery(jobId ?? '', { skip: jobId === null, pollingInterval: 1000 });
+  const { data: job } = useJobProgress(jobId);
   useEffect(() => {
     if (job?.status === 'done' && job.url && opened !== job.id) {
       setOpened(job.id);

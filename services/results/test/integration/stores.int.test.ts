@@ -1,0 +1,107 @@
+// The results service's stores against embedded chDB: rows written with IngestStore are read back by ResultsStore and
+// CountStore through the WHERE clause built from the filter model and the caller's scope, and the compactor's part
+// count and merge work. (Figures through the whole service are in gateway/test/results.e2e.test.ts.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@fieldwork/service-kit';
+import { filterModel } from '@fieldwork/sampler';
+import { ChdbEngine } from '../../src/engine/chdb.engine.js';
+import { migrateClickhouse } from '../../src/engine/migrate.js';
+import { rowsOf, type ResponseEvent } from '../../src/domain/rows.js';
+import { CountStore } from '../../src/store/count.store.js';
+import { IngestStore } from '../../src/store/ingest.store.js';
+import { ResultsStore } from '../../src/store/results.store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fieldwork-stores-'));
+const db = `fieldwork_stores_${Date.now()}`;
+const engine = new ChdbEngine(join(dir, 'chdb'));
+const ingest = new IngestStore(engine, db);
+const results = new ResultsStore(engine, db);
+const counts = new CountStore(engine, db);
+const all = { all: true, userId: 1, sites: [] };
+
+function event(n: number, patch: Partial<ResponseEvent> = {}): ResponseEvent {
+  return {
+    response_id: `r${n}`,
+    version: 1,
+    project: 7,
+    schema: 1,
+    user: 1 + (n % 2),
+    site: 1 + (n % 2),
+    group: null,
+    team: null,
+    completed: true,
+    deleted: false,
+    archived: false,
+    parent_id: null,
+    geotag: null,
+    time_created: new Date(Date.UTC(2026, 0, n)).toISOString(),
+    time_updated: new Date(Date.UTC(2026, 0, n, 1)).toISOString(),
+    time_completed: null,
+    time_uploaded: new Date(Date.UTC(2026, 0, n, 2)).toISOString(),
+    data: { '0': { 10: n * 10, 11: [1 + (n % 2)] } },
+    ...patch,
+  };
+}
+
+beforeAll(async () => {
+  await migrateClickhouse(engine, db, createLogger('stores-test', 'silent'));
+  const rows = [1, 2, 3, 4].map((n) => rowsOf(event(n)));
+  await ingest.insertBatch(
+    rows.map((r) => r.response),
+    rows.flatMap((r) => r.answers),
+  );
+  const child = rowsOf(event(5, { parent_id: 'r1', schema: 2 }));
+  await ingest.insertBatch([child.response], child.answers);
+}, 60_000);
+
+afterAll(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe(ResultsStore.name, () => {
+  it('reads responses, levels, numbers, choices and profiles through the filters and the scope', async () => {
+    const where = results.where(7, 1, filterModel.parse({}), all);
+    expect(await results.responseIds(where)).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(Number((await results.level(where, 'time_created'))?.n)).toBe(4);
+    const [stats] = await results.numberStats(where, [10]);
+    expect([Number(stats!.count), stats!.sum, stats!.min, stats!.max]).toEqual([4, 100, 10, 40]);
+    const choices = await results.choiceCounts(where, [11]);
+    expect(Number(choices[0]!.answered)).toBe(4);
+    // A read_sites caller sees their own responses and those of their sites.
+    const mine = results.where(7, 1, filterModel.parse({}), { all: false, userId: 2, sites: [] });
+    expect(await results.responseIds(mine)).toEqual(['r1', 'r3']);
+    expect(await results.responseIds(results.restrict(where, ['r2', 'r4']))).toEqual(['r2', 'r4']);
+    expect(await results.hasResponse(where, 'r1')).toBe(true);
+    expect(await results.childResponses(7, ['r1'])).toEqual(['r5']);
+    const bySite = await results.comparedNumbers(where, results.comparison({ by: 'site' }, 'time_created'), 10);
+    expect(bySite.map((r) => [r.key, Number(r.count)])).toEqual([
+      ['1', 2],
+      ['2', 2],
+    ]);
+  });
+});
+
+describe(CountStore.name, () => {
+  it('counts per schema and site', async () => {
+    const rows = await counts.countsBySchemaAndSite(7);
+    expect(rows.map((r) => [r.schema_id, r.site_id, Number(r.total)]).sort()).toEqual([
+      ['1', '1', 2],
+      ['1', '2', 2],
+      ['2', '2', 1],
+    ]);
+  });
+});
+
+describe(IngestStore.name, () => {
+  it('reports what it holds, and merges a table of several parts into one', async () => {
+    expect(Number((await ingest.responseStatus(7))?.responses)).toBe(5);
+    expect(await ingest.answerCount(0)).toBe(10);
+    expect(await ingest.activeParts('responses')).toBeGreaterThan(1);
+    await ingest.optimize('responses', '');
+    expect(await ingest.activeParts('responses')).toBe(1);
+  });
+});
