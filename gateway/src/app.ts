@@ -30,6 +30,7 @@ import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { sharedSchemas } from './schemas.js';
+import { recordSchemas } from './schemas/records.js';
 import { JSON_DEPTH_MESSAGE, jsonTooDeep } from './limits.js';
 
 export interface GatewayOptions {
@@ -132,7 +133,7 @@ export async function buildGateway(deps: {
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     }
   });
-  for (const schema of sharedSchemas) app.addSchema(schema);
+  for (const schema of [...sharedSchemas, ...recordSchemas]) app.addSchema(schema);
   // Bodies are JSON objects (or multipart uploads): text is refused as an unsupported type, and a JSON string,
   // number or list where every route reads fields would otherwise reach code that expects an object.
   app.removeContentTypeParser('text/plain');

@@ -35,8 +35,14 @@ export function validationToProblem(errors: AjvError[], context: string): Proble
       case 'required':
         add(path === '' ? String(e.params.missingProperty) : `${path}.${String(e.params.missingProperty)}`, 'This field is required.');
         break;
-      case 'type':
-        add(path || context, String(e.params.type).startsWith('integer') ? 'A valid integer is required.' : `Expected ${String(e.params.type)}.`);
+      case 'type': {
+        // DRF's words for the scalar types the spec's clients know; the JSON type otherwise.
+        const type = String(e.params.type);
+        add(path || context, type.startsWith('integer') ? 'A valid integer is required.' : type === 'boolean' ? 'Must be a valid boolean.' : type.startsWith('number') ? 'A valid number is required.' : `Expected ${type}.`);
+        break;
+      }
+      case 'maxItems':
+        add(path || context, `Ensure this field has no more than ${String(e.params.limit)} elements.`);
         break;
       case 'maximum':
         add(path || context, `Ensure this value is less than or equal to ${String(e.params.limit)}.`);

@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
-import { bodies, detailSchema, userJson } from '../schemas.js';
+import { detailSchema, userJson } from '../schemas.js';
+import { accountSchemas as bodies } from '../schemas/accounts.js';
+import { anyObject } from '../schemas/records.js';
 import { limit, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -13,7 +15,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/api-token-auth/',
-    { config: limit(app, 'login'), schema: { tags, body: bodies.login, summary: 'Log in with username and password' } },
+    { config: limit(app, 'login'), schema: { tags, body: bodies.login, summary: 'Log in with username and password', response: { 200: bodies.loginReply } } },
     async (request) => {
       const reply = await clients.auth.login(
         { username: s(request.body.username), password: s(request.body.password), client_ip: request.ip },
@@ -30,7 +32,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/api-token-refresh/',
-    { config: limit(app, 'login'), schema: { tags, body: bodies.refresh, summary: 'Exchange a refresh token (rotated) for a new access token' } },
+    { config: limit(app, 'login'), schema: { tags, body: bodies.refresh, summary: 'Exchange a refresh token (rotated) for a new access token', response: { 200: anyObject } } },
     async (request) => clients.auth.refreshToken({ refresh: s(request.body.refresh) }, meta(request)),
   );
 
@@ -45,7 +47,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.get<{ Params: { id: string } }>(
     '/api/accounts/user/:id/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, response: { 200: { $ref: 'User#' } } } },
+    { preHandler: app.authenticate, schema: { tags, params: bodies.userParams, security: secured, response: { 200: { $ref: 'User#' } } } },
     async (request) => {
       const id = parseId(request.params.id, problems.notFound);
       return userJson(await clients.auth.getUser({ caller: request.caller, id }, meta(request)));
@@ -54,7 +56,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.patch<{ Params: { id: string }; Body: Json }>(
     '/api/accounts/user/:id/',
-    { preHandler: app.authenticate, schema: { tags, body: bodies.userPatch, security: secured, response: { 200: { $ref: 'User#' } } } },
+    { preHandler: app.authenticate, schema: { tags, params: bodies.userParams, body: bodies.userPatch, security: secured, response: { 200: { $ref: 'User#' } } } },
     async (request) => {
       const id = parseId(request.params.id, problems.notFound);
       const b = request.body;
@@ -75,7 +77,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
     '/api/accounts/user/:id/settings',
     {
       preHandler: app.authenticate,
-      schema: { tags, body: bodies.settings, security: secured, summary: 'Accept the terms or the privacy policy', response: { 200: { $ref: 'User#' } } },
+      schema: { tags, params: bodies.userParams, body: bodies.settings, security: secured, summary: 'Accept the terms or the privacy policy', response: { 200: { $ref: 'User#' } } },
     },
     async (request) => {
       const id = parseId(request.params.id, problems.notFound);
@@ -96,7 +98,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
   // Invitations: an existing account added to a workspace joins it only when its owner accepts.
   app.get(
     '/api/accounts/invitations/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, summary: 'The invitations to workspaces the caller has not answered' } },
+    { preHandler: app.authenticate, schema: { tags, security: secured, summary: 'The invitations to workspaces the caller has not answered', response: { 200: anyObject } } },
     async (request) => {
       const { results } = await clients.auth.listInvitations({ caller: request.caller }, meta(request));
       return { results, count: results.length };
@@ -105,7 +107,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
   for (const answer of ['accept', 'decline'] as const) {
     app.post<{ Params: { id: string } }>(
       `/api/accounts/invitations/:id/${answer}/`,
-      { preHandler: app.authenticate, schema: { tags, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace` } },
+      { preHandler: app.authenticate, schema: { tags, params: bodies.invitationParams, security: secured, summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace`, response: { 200: anyObject } } },
       async (request) => {
         const organization_id = parseId(request.params.id, problems.noInvitation);
         return clients.auth.answerInvitation({ caller: request.caller, organization_id, accept: answer === 'accept' }, meta(request));
@@ -115,7 +117,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.get<{ Params: { email: string } }>(
     '/api/accounts/user/:email/reset',
-    { config: limit(app, 'mail'), schema: { tags, summary: 'Mail a password reset link', response: { 200: detailSchema } } },
+    { config: limit(app, 'mail'), schema: { tags, params: bodies.emailParams, summary: 'Mail a password reset link', response: { 200: detailSchema } } },
     async (request) => {
       await clients.auth.requestPasswordReset({ email: request.params.email }, meta(request));
       return { detail: 'If an account uses this address, a password reset link is on its way.' };
@@ -128,6 +130,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
       config: limit(app, 'login'),
       schema: {
         tags,
+        params: bodies.emailParams,
         body: bodies.reset,
         summary: 'Set a password from a mailed link ({nonce, password}), or change it ({new_password, old_password}, logged in)',
         response: { 200: detailSchema },
@@ -156,7 +159,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/accounts/email-check/',
-    { config: limit(app, 'lookup'), schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?' } },
+    { config: limit(app, 'lookup'), schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?', response: { 200: anyObject } } },
     async (request) => clients.auth.emailCheck({ email: s(request.body.email) }, meta(request)),
   );
 
@@ -172,7 +175,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/organization-match/',
-    { config: limit(app, 'lookup'), schema: { tags, body: bodies.organizationMatch } },
+    { config: limit(app, 'lookup'), schema: { tags, body: bodies.organizationMatch, response: { 200: anyObject } } },
     async (request) => clients.auth.organizationMatch({ org_email: s(request.body.org_email), org_details: s(request.body.org_details) }, meta(request)),
   );
 }

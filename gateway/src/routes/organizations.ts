@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { WORKSPACE_PERMISSIONS, workspacePermissions } from '@fieldwork/access';
-import { bodies, organizationJson } from '../schemas.js';
+import { organizationJson } from '../schemas.js';
+import { workspaceSchemas as S } from '../schemas/workspaces.js';
+import { anyObject } from '../schemas/records.js';
 import { apiKeyRoute, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -31,7 +33,7 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
 
   app.post<{ Body: Json }>(
     '/api/organization/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, body: bodies.organization, response: { 201: { $ref: 'Organization#' } } } },
+    { preHandler: app.authenticate, schema: { tags, security: secured, body: S.organization, response: { 201: { $ref: 'Organization#' } } } },
     async (request, reply) => {
       const b = request.body;
       const org = await clients.auth.createOrganization(
@@ -52,10 +54,9 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
         tags,
         security: secured,
         summary: 'The workspace audit log (owners only), newest first',
-        querystring: {
-          type: 'object',
-          properties: { event: { type: 'string', maxLength: 64 }, page: { type: 'string', pattern: '^[0-9]{1,6}$' }, page_size: { type: 'string', pattern: '^[0-9]{1,3}$' } },
-        },
+        params: S.orgParams,
+        querystring: S.auditQuery,
+        response: { 200: anyObject },
       },
     },
     async (request) => {
@@ -74,7 +75,7 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
 
   app.get<{ Params: { id: string } }>(
     '/api/organization/:id/',
-    { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags, security: secured, response: orgResponse } },
+    { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags, security: secured, params: S.orgParams, response: orgResponse } },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
       const [org, { results }, membership] = await Promise.all([
@@ -90,7 +91,7 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
 
   app.put<{ Params: { id: string }; Body: Json }>(
     '/api/organization/:id/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, body: bodies.organization, response: orgResponse } },
+    { preHandler: app.authenticate, schema: { tags, security: secured, params: S.orgParams, body: S.organization, response: orgResponse } },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
       const b = request.body;
@@ -112,7 +113,7 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
     '/api/api/v1/organization-user/',
     {
       preHandler: app.authenticate,
-      schema: { tags, security: secured, body: bodies.organizationUser, summary: 'Create a user in a workspace', response: { 200: { $ref: 'OrganizationUser#' } } },
+      schema: { tags, security: secured, body: S.organizationUser, summary: 'Create a user in a workspace', response: { 200: { $ref: 'OrganizationUser#' } } },
     },
     async (request) => {
       const b = request.body;

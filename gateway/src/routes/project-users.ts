@@ -6,8 +6,10 @@ import type { Clients } from '../clients.js';
 import { id, ids, optId, optRolesIn, optStr, projectUserJson, rolesIn, str } from '../wire.js';
 import { jobJson, settleJob } from './exports.js';
 import { projectId } from './projects.js';
-import { meta, parseId, queryInt, secured } from './util.js';
-import { readUpload } from './uploads.js';
+import { projectUserSchemas as S } from '../schemas/project-users.js';
+import { anyObject, listOf, ref } from '../schemas/records.js';
+import { meta, parseId, queryInt, secured, withSchema } from './util.js';
+import { readUpload, uploadBodySchema } from './uploads.js';
 
 type Json = Record<string, unknown>;
 
@@ -16,7 +18,7 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients,
   const p = clients.projects;
   const userId = (v: string) => parseId(v, problems.invalidUserId);
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>('/api/project/:id/users/', opts, async (r) => {
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>('/api/project/:id/users/', withSchema(opts, { params: S.projectParams, querystring: S.listQuery, response: { 200: listOf('ProjectUser') } }), async (r) => {
     const q = r.query;
     const page = queryInt(q.page, 1, 'page', 1);
     const size = queryInt(q.page_size, 0, 'page_size', 0);
@@ -28,7 +30,7 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients,
   });
 
   // Adds an existing workspace user to the project, or updates one already in it.
-  app.put<{ Params: { id: string; userId: string }; Body: Json }>('/api/project/:id/users/:userId/', opts, async (r) => {
+  app.put<{ Params: { id: string; userId: string }; Body: Json }>('/api/project/:id/users/:userId/', withSchema(opts, { params: S.userParams, body: S.update, response: { 200: ref('ProjectUser') } }), async (r) => {
     const b = r.body ?? {};
     const project = projectId(r);
     const user = userId(r.params.userId);
@@ -77,13 +79,13 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients,
     );
   });
 
-  app.delete<{ Params: { id: string; userId: string } }>('/api/project/:id/users/:userId/', opts, async (r, reply) => {
+  app.delete<{ Params: { id: string; userId: string } }>('/api/project/:id/users/:userId/', withSchema(opts, { params: S.userParams }), async (r, reply) => {
     await p.deleteProjectUser({ caller: r.caller, project_id: projectId(r), user_id: userId(r.params.userId) }, meta(r));
     return reply.status(204).send();
   });
 
   // Creating a user goes to the project-user call when a projectId is present (spec 000 §5).
-  app.post<{ Body: Json }>('/api/api/v1/project-user/', opts, async (r) => {
+  app.post<{ Body: Json }>('/api/api/v1/project-user/', withSchema(opts, { body: S.create, response: { 200: ref('ProjectUser') } }), async (r) => {
     const b = r.body ?? {};
     const project = id(b.projectId ?? b.project_id);
     if (project === 0) throw problems.invalidProjectId();
@@ -108,7 +110,7 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients,
     );
   });
 
-  app.post<{ Body: Json }>('/api/project-user/bulk/', opts, async (r) => {
+  app.post<{ Body: Json }>('/api/project-user/bulk/', withSchema(opts, { body: S.bulk, response: { 200: anyObject } }), async (r) => {
     const b = r.body ?? {};
     const project = id(b.projectId ?? b.project_id);
     if (project === 0) throw problems.invalidProjectId();
@@ -122,7 +124,9 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients,
   });
 
   // A bulk upload runs as a job (exports service); a small list answers its report at once, a large one 202 with the job.
-  app.post<{ Params: { id: string } }>('/api/project/:id/users/userslist/', opts, async (r, reply) => {
+  // The multipart body is documented (OpenAPI) and read by readUpload, which checks the part itself.
+  const listOpts = { ...withSchema(opts, { params: S.projectParams, consumes: ['multipart/form-data'], body: uploadBodySchema(5 * 1024 * 1024), response: { 200: anyObject, 202: anyObject } }), validatorCompiler: () => () => true };
+  app.post<{ Params: { id: string } }>('/api/project/:id/users/userslist/', listOpts, async (r, reply) => {
     const file = await readUpload(r, 5 * 1024 * 1024);
     const job = await settleJob(clients, jobEvents, r, await clients.exports.createUsersImport({ caller: r.caller, project_id: projectId(r), content: file.content, filename: file.filename }, meta(r)), 15_000);
     if (job.status === 'failed') throw problems.invalid(job.error);
@@ -131,7 +135,7 @@ export default async function projectUserRoutes(app: FastifyInstance, { clients,
   });
 
   for (const method of ['post', 'put'] as const) {
-    app[method]<{ Body: Json }>('/api/project-users/permissions/', opts, async (r) => {
+    app[method]<{ Body: Json }>('/api/project-users/permissions/', withSchema(opts, { body: S.permissions, response: { 200: listOf('ProjectUser') } }), async (r) => {
       const b = r.body ?? {};
       const project = id(b.projectId ?? b.project_id);
       if (project === 0) throw problems.invalidProjectId();

@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ObjectStore } from '@fieldwork/service-kit';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
-import { boundedInt, optBoundedInt } from '../schemas.js';
+import { projectSchemas as S } from '../schemas/projects.js';
+import { anyObject, ref } from '../schemas/records.js';
 import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
-import { apiKeyRoute, meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 import { readUpload, streamUpload, uploadBodySchema, UPLOAD_MAX_BYTES } from './uploads.js';
 
 type Json = Record<string, unknown>;
@@ -15,9 +16,12 @@ export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) => pars
 export default async function projectRoutes(app: FastifyInstance, { clients, objects }: { clients: Clients; objects?: ObjectStore | undefined }) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['projects'], security: secured } };
   const projects = clients.projects;
+  const project = { 200: ref('Project') };
+  const one = (response: object) => withSchema(opts, { params: S.projectParams, response });
+  const oneWith = (b: object) => withSchema(opts, { params: S.projectParams, body: b, response: project });
   const full = async (r: FastifyRequest, projectIdValue: number) => projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
 
-  app.post<{ Body: Json }>('/api/project/', opts, async (r, reply) => {
+  app.post<{ Body: Json }>('/api/project/', withSchema(opts, { body: S.create, response: { 201: ref('Project') } }), async (r, reply) => {
     const b = r.body ?? {};
     const made = await projects.createProject(
       {
@@ -36,9 +40,9 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     return reply.status(201).send(projectJson(made));
   });
 
-  app.get<P>('/api/project/:id/', opts, async (r) => full(r, projectId(r)));
-  app.get<P>('/api/project/:id/home/', opts, async (r) => projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)));
-  app.get<P>('/api/project/:id/summary-by-site/', opts, async (r) => {
+  app.get<P>('/api/project/:id/', one(project), async (r) => full(r, projectId(r)));
+  app.get<P>('/api/project/:id/home/', one({ 200: anyObject }), async (r) => projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)));
+  app.get<P>('/api/project/:id/summary-by-site/', one({ 200: S.summaryBySite }), async (r) => {
     const { results } = await projects.summaryBySite({ caller: r.caller, project_id: projectId(r) }, meta(r));
     return { results: results.map((s) => ({ ...s, last_response: s.last_response || null })), count: results.length };
   });
@@ -66,8 +70,7 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
       ),
     );
   };
-  // The goal is a count (a bigint column): an integer, at most an int32's largest.
-  const updateOpts = { ...opts, schema: { ...opts.schema, body: { properties: { goal_count: optBoundedInt(0) } } } };
+  const updateOpts = oneWith(S.update);
   app.put<P>('/api/project/:id/', updateOpts, update);
   // PATCH carries is_entity (spec); other fields are applied as a partial update.
   app.patch<P>('/api/project/:id/', updateOpts, async (r) => {
@@ -86,12 +89,12 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     const made = await projects.duplicateProject({ caller: r.caller, project_id: projectId(r), folder_id: folder }, meta(r));
     return reply.status(201).send(projectJson(made));
   };
-  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', opts, (r, reply) => duplicate(r, reply));
-  app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', opts, (r, reply) => duplicate(r, reply));
+  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', one({ 201: ref('Project') }), (r, reply) => duplicate(r, reply));
+  app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', withSchema(opts, { params: S.duplicateParams, response: { 201: ref('Project') } }), (r, reply) => duplicate(r, reply));
 
   // A project file (imports, form files): streamed to the object store when the gateway has one, else sent whole.
   // The body schema documents the multipart body (OpenAPI); the handler reads and checks the part itself.
-  const uploadOpts = { ...opts, schema: { ...opts.schema, consumes: ['multipart/form-data'], body: uploadBodySchema(UPLOAD_MAX_BYTES) }, validatorCompiler: () => () => true };
+  const uploadOpts = { ...opts, schema: { ...opts.schema, params: S.projectParams, consumes: ['multipart/form-data'], body: uploadBodySchema(UPLOAD_MAX_BYTES) }, validatorCompiler: () => () => true };
   app.post<P>('/api/project/:id/upload/', uploadOpts, async (r, reply) => {
     const pid = projectId(r);
     const base = { caller: r.caller, project_id: pid, filename: '', content_type: '', content: Buffer.alloc(0), object_key: '', check_only: false };
@@ -110,10 +113,10 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     return reply.status(201).send(made);
   });
 
-  app.post<P>('/api/project/:id/status/', opts, async (r) =>
+  app.post<P>('/api/project/:id/status/', withSchema(oneWith(S.status), { response: { 200: S.statusReply } }), async (r) =>
     projects.setStatus({ caller: r.caller, project_id: projectId(r), project_state: str(r.body?.project_state) }, meta(r)),
   );
-  app.post<P>('/api/project/:id/type/', opts, async (r) =>
+  app.post<P>('/api/project/:id/type/', oneWith(S.type), async (r) =>
     projectJson(
       await projects.setType(
         { caller: r.caller, project_id: projectId(r), project_type: str(r.body?.project_type), trend_series_options: trendIn(r.body?.trend_series_options) },
@@ -121,12 +124,10 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
       ),
     ),
   );
-  app.post<P>('/api/project/:id/period/', opts, async (r) =>
+  app.post<P>('/api/project/:id/period/', oneWith(S.period), async (r) =>
     projectJson(await projects.setPeriod({ caller: r.caller, project_id: projectId(r), trend_series_options: trendIn(r.body?.trend_series_options) }, meta(r))),
   );
-  // A level's number reaches an int32 field: bounded (the list is the project's levels, a handful).
-  const hierarchyBody = { properties: { project_hierarchy: { maxItems: 100, items: { type: 'object', properties: { level: boundedInt(0, 100) } } } } } as const;
-  app.post<P>('/api/project/:id/hierarchy/', { ...opts, schema: { ...opts.schema, body: hierarchyBody } }, async (r) => {
+  app.post<P>('/api/project/:id/hierarchy/', oneWith(S.hierarchy), async (r) => {
     const b = r.body ?? {};
     const levels = Array.isArray(b.project_hierarchy) ? (b.project_hierarchy as Json[]) : [];
     if (typeof b.is_hierarchical !== 'boolean') throw problems.invalidFields({ is_hierarchical: ['Must be a valid boolean.'] });
@@ -146,10 +147,10 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
       ),
     );
   });
-  app.post<P>('/api/project/:id/timingcolumn/', opts, async (r) =>
+  app.post<P>('/api/project/:id/timingcolumn/', oneWith(S.timingColumn), async (r) =>
     projectJson(await projects.setTimingColumn({ caller: r.caller, project_id: projectId(r), timing_column: str(r.body?.timing_column) }, meta(r))),
   );
-  app.post<P>('/api/project/:id/aggregator/', opts, async (r) =>
+  app.post<P>('/api/project/:id/aggregator/', oneWith(S.aggregator), async (r) =>
     projectJson(await projects.setAggregator({ caller: r.caller, project_id: projectId(r), project_aggregator: str(r.body?.project_aggregator) }, meta(r))),
   );
 }

@@ -41,3 +41,6 @@ export const apiKeyRoute = { apiKey: true } as const;
 
 /** The route config that limits a route to `app.rateLimits[kind]` requests a minute per client address. */
 export const limit = (app: FastifyInstance, kind: 'login' | 'lookup' | 'mail' | 'reports') => ({ rateLimit: { max: app.rateLimits[kind], timeWindow: 60_000 } });
+
+/** Route options with more schema parts (params, querystring, body, response) added to the shared ones. */
+export const withSchema = <O extends { schema: object }>(opts: O, schema: Record<string, unknown>) => ({ ...opts, schema: { ...opts.schema, ...schema } });

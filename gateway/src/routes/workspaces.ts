@@ -3,8 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { id, ids, optId, optStr, projectJson, str } from '../wire.js';
-import { apiKeyRoute, meta, parseId, secured } from './util.js';
-import { readUpload } from './uploads.js';
+import { workspaceSchemas as S } from '../schemas/workspaces.js';
+import { anyObject } from '../schemas/records.js';
+import { readUpload, uploadBodySchema } from './uploads.js';
+import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 
 type Json = Record<string, unknown>;
 type Org = { Params: { id: string }; Body: Json };
@@ -14,15 +16,18 @@ const userId = (v: string) => parseId(v, problems.invalidWorkspaceOrUserId);
 export default async function workspaceRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   // Workspace administration (users, API keys, integrations) is a person's; the workspace's data (folders, project
   // lists, logos) is open to its API keys too.
-  const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured } };
+  // The answers are the auth and projects services' records as they are (documented as open objects).
+  const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured, response: { 200: anyObject, 201: anyObject } } };
   const dataOpts = { ...opts, config: apiKeyRoute };
+  const org = withSchema(opts, { params: S.orgParams });
+  const dataOrg = withSchema(dataOpts, { params: S.orgParams });
   const auth = clients.auth;
   const projects = clients.projects;
 
-  app.get<Org>('/api/organization/:id/organization-users/', opts, async (r) =>
+  app.get<Org>('/api/organization/:id/organization-users/', org, async (r) =>
     auth.listOrganizationUsers({ caller: r.caller, organization_id: orgId(r) }, meta(r)),
   );
-  app.patch<{ Params: { id: string; userId: string }; Body: Json }>('/api/organization/:id/organization-users/:userId/', opts, async (r) => {
+  app.patch<{ Params: { id: string; userId: string }; Body: Json }>('/api/organization/:id/organization-users/:userId/', withSchema(opts, { params: S.orgUserParams, body: S.orgUserPatch }), async (r) => {
     const b = r.body ?? {};
     return auth.updateOrganizationUser(
       {
@@ -38,65 +43,67 @@ export default async function workspaceRoutes(app: FastifyInstance, { clients }:
       meta(r),
     );
   });
-  app.delete<{ Params: { id: string; userId: string } }>('/api/organization/:id/organization-users/:userId/', opts, async (r, reply) => {
+  app.delete<{ Params: { id: string; userId: string } }>('/api/organization/:id/organization-users/:userId/', withSchema(opts, { params: S.orgUserParams }), async (r, reply) => {
     await auth.removeOrganizationUser({ caller: r.caller, organization_id: orgId(r), user_id: userId(r.params.userId) }, meta(r));
     return reply.status(204).send();
   });
 
-  app.get<Org>('/api/organization/:id/api_keys/', opts, async (r) => auth.listApiKeys({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
-  app.post<Org>('/api/organization/:id/api_keys/create/', opts, async (r, reply) => {
+  app.get<Org>('/api/organization/:id/api_keys/', org, async (r) => auth.listApiKeys({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
+  app.post<Org>('/api/organization/:id/api_keys/create/', withSchema(org, { body: S.apiKeyCreate }), async (r, reply) => {
     const created = await auth.createApiKey({ caller: r.caller, organization_id: orgId(r), name: str(r.body?.name) }, meta(r));
     return reply.status(201).send({ ...created.api_key, key: created.key });
   });
-  app.put<Org>('/api/api/v0/organization/:id/api_keys/revoke/', opts, async (r) =>
+  app.put<Org>('/api/api/v0/organization/:id/api_keys/revoke/', withSchema(org, { body: S.apiKeyRevoke }), async (r) =>
     auth.revokeApiKey({ caller: r.caller, organization_id: orgId(r), prefix: str(r.body?.prefix) }, meta(r)),
   );
 
-  app.get<Org>('/api/organization/:id/integrations/', opts, async (r) => auth.listIntegrations({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
-  app.post<Org>('/api/organization/:id/integrations/create/', opts, async (r, reply) => {
+  app.get<Org>('/api/organization/:id/integrations/', org, async (r) => auth.listIntegrations({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
+  app.post<Org>('/api/organization/:id/integrations/create/', withSchema(org, { body: S.integrationCreate }), async (r, reply) => {
     const made = await auth.createIntegration({ caller: r.caller, organization_id: orgId(r), integration_type: str(r.body?.integration_type) }, meta(r));
     return reply.status(201).send(made);
   });
-  app.put<Org>('/api/organization/:id/integrations/projects/', opts, async (r) =>
+  app.put<Org>('/api/organization/:id/integrations/projects/', withSchema(org, { body: S.integrationProjects }), async (r) =>
     auth.setIntegrationProjects({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token), projects: ids(r.body?.projects) }, meta(r)),
   );
-  app.post<Org>('/api/organization/:id/integrations/verify/', opts, async (r) =>
+  app.post<Org>('/api/organization/:id/integrations/verify/', withSchema(org, { body: S.integrationVerify }), async (r) =>
     auth.verifyIntegration({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token) }, meta(r)),
   );
 
-  app.get<Org>('/api/organization/:id/advanced_projects/', dataOpts, async (r) => {
+  app.get<Org>('/api/organization/:id/advanced_projects/', dataOrg, async (r) => {
     const { results } = await projects.listAdvancedProjects({ caller: r.caller, organization_id: orgId(r) }, meta(r));
     return { results: results.map(projectJson), count: results.length };
   });
-  app.get<Org>('/api/organization/:id/reference-projects/', dataOpts, async (r) => {
+  app.get<Org>('/api/organization/:id/reference-projects/', dataOrg, async (r) => {
     const { results } = await projects.listReferenceProjects({ caller: r.caller, organization_id: orgId(r) }, meta(r));
     return { results: results.map(projectJson), count: results.length };
   });
 
-  app.get<Org>('/api/organization/:id/folders/', dataOpts, async (r) => {
+  app.get<Org>('/api/organization/:id/folders/', dataOrg, async (r) => {
     const { results } = await projects.listFolders({ caller: r.caller, organization_id: orgId(r) }, meta(r));
     return { results, count: results.length };
   });
-  app.post<Org>('/api/organization/:id/folders/', dataOpts, async (r, reply) => {
+  app.post<Org>('/api/organization/:id/folders/', withSchema(dataOrg, { body: S.folderCreate }), async (r, reply) => {
     const b = r.body ?? {};
     const made = await projects.createFolder({ caller: r.caller, organization_id: orgId(r), name: str(b.name), folder: id(b.folder), project: id(b.project) }, meta(r));
     return reply.status(201).send(made);
   });
-  app.put<{ Params: { id: string; folderId: string }; Body: Json }>('/api/organization/:id/folders/:folderId/', dataOpts, async (r) => {
+  app.put<{ Params: { id: string; folderId: string }; Body: Json }>('/api/organization/:id/folders/:folderId/', withSchema(dataOpts, { params: S.folderParams, body: S.folderUpdate }), async (r) => {
     const b = r.body ?? {};
     return projects.updateFolder(
       { caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound), name: optStr(b.name), folder: optId(b.folder) },
       meta(r),
     );
   });
-  app.delete<{ Params: { id: string; folderId: string } }>('/api/organization/:id/folders/:folderId/', dataOpts, async (r, reply) => {
+  app.delete<{ Params: { id: string; folderId: string } }>('/api/organization/:id/folders/:folderId/', withSchema(dataOpts, { params: S.folderParams }), async (r, reply) => {
     await projects.deleteFolder({ caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound) }, meta(r));
     return reply.status(204).send();
   });
 
   // Project logos go to the object store under project-logos/ with a random prefix; the answer's file_id is what
   // a project's `logo` field takes.
-  app.post<{ Params: { id: string } }>('/api/organization/:id/logo/', dataOpts, async (r, reply) => {
+  // The multipart body is documented (OpenAPI) and read by readUpload, which checks the part itself.
+  const logoOpts = { ...withSchema(dataOrg, { consumes: ['multipart/form-data'], body: uploadBodySchema(2 * 1024 * 1024) }), validatorCompiler: () => () => true };
+  app.post<{ Params: { id: string } }>('/api/organization/:id/logo/', logoOpts, async (r, reply) => {
     const file = await readUpload(r, 2 * 1024 * 1024);
     const made = await projects.uploadLogo({ caller: r.caller, organization_id: orgId(r), ...file }, meta(r));
     return reply.status(201).send(made);

@@ -1,5 +1,6 @@
 // Spec 000 §7 Projects and Workspaces calls of the web app.
 import { api } from '../../app/api';
+import type { ApiBody, ApiReply } from '../../api/types';
 import type { BulkReport, FolderItem, Group, Level, Project, ProjectUser, Site, Team } from './types';
 
 type Id = { projectId: number };
@@ -25,7 +26,7 @@ export const projectsApi = api.injectEndpoints({
       query: ({ projectId, ...body }) => ({ url: `project/${projectId}/`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Project', id: a.projectId }, 'Organization'],
     }),
-    setStatus: build.mutation<{ status: string }, Id & { project_state: string }>({
+    setStatus: build.mutation<ApiReply<'/api/project/{id}/status/', 'post'>, Id & { project_state: string }>({
       query: ({ projectId, ...body }) => ({ url: `project/${projectId}/status/`, method: 'POST', body }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Project', id: a.projectId }, 'Organization'],
     }),
@@ -74,11 +75,11 @@ export const projectsApi = api.injectEndpoints({
       },
     }),
     // Sites, groups, teams.
-    createSite: build.mutation<Site, Id & Record<string, unknown>>({
+    createSite: build.mutation<Site, Id & ApiBody<'/api/project/{id}/sites/', 'post'>>({
       query: ({ projectId, ...body }) => ({ url: `project/${projectId}/sites/`, method: 'POST', body }),
       invalidatesTags: invalidateProject,
     }),
-    updateSite: build.mutation<Site, Id & { siteId: number } & Record<string, unknown>>({
+    updateSite: build.mutation<Site, Id & { siteId: number } & ApiBody<'/api/project/{id}/sites/{sub}/', 'patch'>>({
       query: ({ projectId, siteId, ...body }) => ({ url: `project/${projectId}/sites/${siteId}/`, method: 'PATCH', body }),
       invalidatesTags: invalidateProject,
     }),
@@ -86,7 +87,7 @@ export const projectsApi = api.injectEndpoints({
       query: ({ projectId, siteId }) => ({ url: `project/${projectId}/sites/${siteId}/`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Project', id: a.projectId }, 'ProjectUser'],
     }),
-    createGroup: build.mutation<Group, Id & { name: string; site: number }>({
+    createGroup: build.mutation<Group, Id & ApiBody<'/api/project/{id}/groups/', 'post'>>({
       query: ({ projectId, ...body }) => ({ url: `project/${projectId}/groups/`, method: 'POST', body }),
       invalidatesTags: invalidateProject,
     }),
@@ -94,7 +95,7 @@ export const projectsApi = api.injectEndpoints({
       query: ({ projectId, groupId }) => ({ url: `project/${projectId}/groups/${groupId}/`, method: 'DELETE' }),
       invalidatesTags: invalidateProject,
     }),
-    createTeam: build.mutation<Team, Id & { name: string; group: number }>({
+    createTeam: build.mutation<Team, Id & ApiBody<'/api/project/{id}/teams/', 'post'>>({
       query: ({ projectId, ...body }) => ({ url: `project/${projectId}/teams/`, method: 'POST', body }),
       invalidatesTags: invalidateProject,
     }),

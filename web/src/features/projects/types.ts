@@ -1,4 +1,6 @@
 // Wire objects of spec 000 projects (see the gateway's wire.ts).
+import type { ApiRecord } from '../../api/types';
+
 export interface GeoPoint {
   type: 'Point';
   coordinates: [number, number];
@@ -18,19 +20,9 @@ export interface Site {
   duration_days: number | null;
 }
 
-export interface Group {
-  id: number;
-  name: string;
-  site: number;
-  teams: number[];
-}
-
-export interface Team {
-  id: number;
-  name: string;
-  group: number;
-  users: number[];
-}
+/** A group and a team as the gateway answers them (generated from its OpenAPI document: src/api/schema.d.ts). */
+export type Group = ApiRecord<'Group'>;
+export type Team = ApiRecord<'Team'>;
 
 export interface ProjectUser {
   id: number;
