@@ -93,6 +93,8 @@ if (mode === 'start') {
     // Apart: they type code that runs in the page (DOM), which the Node tests must not see.
     ['type-check the browser tests', pnpm, ['exec', 'tsc', '-p', 'web/e2e/tsconfig.json']],
     ['lint', pnpm, ['exec', 'eslint', '.', '--max-warnings', '0']],
+    // Formatting is Prettier's (.prettierrc.json); `pnpm format` fixes what this finds.
+    ['format', pnpm, ['exec', 'prettier', '--check', '.']],
     // The web app's API types are generated from the gateway's OpenAPI document: a route schema changed without
     // `pnpm --filter @fieldwork/web run gen:api` fails here.
     ['generated API types are current', pnpm, ['--filter', '@fieldwork/web', 'run', 'gen:api', '--check']],

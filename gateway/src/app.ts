@@ -3,7 +3,19 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { childTrace, formatTraceparent, metrics, NO_JOB_EVENTS, NO_REVOCATIONS, parseTraceparent, problems, type JobEvents, type Logger, type ObjectStore, type RevocationCheck } from '@fieldwork/service-kit';
+import {
+  childTrace,
+  formatTraceparent,
+  metrics,
+  NO_JOB_EVENTS,
+  NO_REVOCATIONS,
+  parseTraceparent,
+  problems,
+  type JobEvents,
+  type Logger,
+  type ObjectStore,
+  type RevocationCheck,
+} from '@fieldwork/service-kit';
 import { common } from '@fieldwork/proto';
 import type { Clients } from './clients.js';
 import security from './plugins/external/security.js';
@@ -72,7 +84,10 @@ declare module 'fastify' {
 
 /** Fastify's trustProxy from TRUSTED_PROXIES: false (the connection's address) unless proxies are listed. */
 export function trustedProxies(list: string | undefined): false | string[] {
-  const entries = (list ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const entries = (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return entries.length === 0 ? false : entries;
 }
 
@@ -130,7 +145,10 @@ export async function buildGateway(deps: {
     metrics.httpRequests.inc({ route, method: request.method, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     if (request.log.level === 'debug' || request.log.level === 'trace') {
-      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      request.log.debug(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
     }
   });
   for (const schema of [...sharedSchemas, ...recordSchemas]) app.addSchema(schema);
@@ -151,11 +169,17 @@ export async function buildGateway(deps: {
   });
   app.addHook('preValidation', async (request) => {
     const b = request.body;
-    if (b !== undefined && b !== null && (typeof b !== 'object' || Array.isArray(b)) && String(request.headers['content-type'] ?? '').includes('json')) {
+    if (
+      b !== undefined &&
+      b !== null &&
+      (typeof b !== 'object' || Array.isArray(b)) &&
+      String(request.headers['content-type'] ?? '').includes('json')
+    ) {
       throw problems.invalid('Send the request body as a JSON object.');
     }
     // PostgreSQL text cannot hold U+0000: refuse it here rather than fail deep in a service.
-    if (hasNul(request.params) || hasNul(request.query) || hasNul(b)) throw problems.invalid('Text may not contain the NUL character.');
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(b))
+      throw problems.invalid('Text may not contain the NUL character.');
   });
 
   // The API's JSON answers compressed for collectors on slow networks (a page of 50 responses: 56 kB, 5.6 kB in
@@ -172,7 +196,11 @@ export async function buildGateway(deps: {
     customTypes: /^application\/json(?:;|$)/,
     globalDecompression: false,
   });
-  await app.register(security, { corsOrigins: options.corsOrigins, tls: options.tls, mapTileOrigins: options.mapTileOrigins ?? '' });
+  await app.register(security, {
+    corsOrigins: options.corsOrigins,
+    tls: options.tls,
+    mapTileOrigins: options.mapTileOrigins ?? '',
+  });
   await app.register(openapi);
   await app.register(errors);
   await app.register(multipart, { limits: { files: 1, fields: 20, fileSize: 50 * 1024 * 1024 } });
@@ -186,11 +214,24 @@ export async function buildGateway(deps: {
     apiKeyCacheMs: options.apiKeyCacheMs ?? 30_000,
     authenticateApiKey: async (key: string, requestId: string) => {
       const who = await clients.auth.authenticateApiKey({ key }, { requestId });
-      return { caller: common.Caller.fromPartial({ user_id: who.user_id, is_staff: who.is_staff, is_superuser: who.is_superuser, organization_id: who.organization_id }), prefix: who.prefix };
+      return {
+        caller: common.Caller.fromPartial({
+          user_id: who.user_id,
+          is_staff: who.is_staff,
+          is_superuser: who.is_superuser,
+          organization_id: who.organization_id,
+        }),
+        prefix: who.prefix,
+      };
     },
   });
 
-  await app.register(access, { clients, secret: options.contextSecret ?? '', log: deps.log, ...(deps.nats ? { nats: deps.nats } : {}) });
+  await app.register(access, {
+    clients,
+    secret: options.contextSecret ?? '',
+    log: deps.log,
+    ...(deps.nats ? { nats: deps.nats } : {}),
+  });
 
   await app.register(healthRoutes, { clients });
   await app.register(accountRoutes, { clients });

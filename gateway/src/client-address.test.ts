@@ -28,7 +28,14 @@ async function loginIp(proxies: string | undefined, remoteAddress: string, forwa
   app = await buildGateway({
     clients,
     log: createLogger('gateway', 'silent'),
-    options: { jwtSecret: 'x'.repeat(32), bodyLimit: 1024 * 1024, corsOrigins: '', webDir: '', tls: false, trustedProxies: proxies },
+    options: {
+      jwtSecret: 'x'.repeat(32),
+      bodyLimit: 1024 * 1024,
+      corsOrigins: '',
+      webDir: '',
+      tls: false,
+      trustedProxies: proxies,
+    },
   });
   const r = await app.inject({
     method: 'POST',

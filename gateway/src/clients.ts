@@ -31,7 +31,11 @@ const STATUS_NAMES = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'];
 
 function healthCheck(address: string): { check: (timeoutMs: number) => Promise<string>; client: Client } {
   const client = new HealthClient(address, credentials.createInsecure()) as unknown as Client & {
-    check: (req: { service: string }, opts: { deadline: Date }, cb: (err: ServiceError | null, res: { status: number | string }) => void) => void;
+    check: (
+      req: { service: string },
+      opts: { deadline: Date },
+      cb: (err: ServiceError | null, res: { status: number | string }) => void,
+    ) => void;
   };
   return {
     client,
@@ -47,9 +51,13 @@ function healthCheck(address: string): { check: (timeoutMs: number) => Promise<s
 
 export function connectClients(addresses: Record<ServiceName, string>, timeoutMs: number): Clients {
   const authClient = createClient(auth.AuthServiceClient, addresses.auth, { defaultTimeoutMs: timeoutMs });
-  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, { defaultTimeoutMs: timeoutMs });
+  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, {
+    defaultTimeoutMs: timeoutMs,
+  });
   const formsClient = createClient(forms.FormsServiceClient, addresses.forms, { defaultTimeoutMs: timeoutMs });
-  const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, { defaultTimeoutMs: timeoutMs });
+  const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, {
+    defaultTimeoutMs: timeoutMs,
+  });
   const resultsClient = createClient(results.ResultsServiceClient, addresses.results, { defaultTimeoutMs: timeoutMs });
   const exportsClient = createClient(exports_.ExportsServiceClient, addresses.exports, { defaultTimeoutMs: timeoutMs });
   const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<

@@ -8,7 +8,11 @@ const proxyEntry = (e: string) => {
   if (['loopback', 'linklocal', 'uniquelocal'].includes(e)) return true;
   const [addr = '', bits, ...rest] = e.split('/');
   const v = isIP(addr);
-  return v !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
+  return (
+    v !== 0 &&
+    rest.length === 0 &&
+    (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)))
+  );
 };
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -73,9 +77,15 @@ export const gatewayConfigShape = {
    * network); empty: none, the client address is the connection's (the single-machine mode). Only an address in this
    * list may name the client, so nobody else can choose the address the audit log and the per-address limits see.
    */
-  TRUSTED_PROXIES: vars
-    .string('')
-    .refine((v) => v.split(',').map((e) => e.trim()).filter((e) => e !== '').every(proxyEntry), 'must be comma-separated addresses or CIDRs'),
+  TRUSTED_PROXIES: vars.string('').refine(
+    (v) =>
+      v
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== '')
+        .every(proxyEntry),
+    'must be comma-separated addresses or CIDRs',
+  ),
   /** Set when TLS terminates in front of the gateway, to send HSTS. */
   TLS_TERMINATED: vars.bool(false),
   /** Exit when the launcher that started this process goes away (single-machine mode). */

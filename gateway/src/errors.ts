@@ -13,7 +13,10 @@ export function problemToHttp(problem: Problem, requestId: string): HttpError {
   if (status === 400) {
     return { status, body: problem.fields ? { ...problem.fields } : { non_field_errors: [problem.message] } };
   }
-  return { status, body: problem.fields ? { detail: problem.message, changes: problem.fields } : { detail: problem.message } };
+  return {
+    status,
+    body: problem.fields ? { detail: problem.message, changes: problem.fields } : { detail: problem.message },
+  };
 }
 
 interface AjvError {
@@ -33,12 +36,24 @@ export function validationToProblem(errors: AjvError[], context: string): Proble
     const path = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
     switch (e.keyword) {
       case 'required':
-        add(path === '' ? String(e.params.missingProperty) : `${path}.${String(e.params.missingProperty)}`, 'This field is required.');
+        add(
+          path === '' ? String(e.params.missingProperty) : `${path}.${String(e.params.missingProperty)}`,
+          'This field is required.',
+        );
         break;
       case 'type': {
         // DRF's words for the scalar types the spec's clients know; the JSON type otherwise.
         const type = String(e.params.type);
-        add(path || context, type.startsWith('integer') ? 'A valid integer is required.' : type === 'boolean' ? 'Must be a valid boolean.' : type.startsWith('number') ? 'A valid number is required.' : `Expected ${type}.`);
+        add(
+          path || context,
+          type.startsWith('integer')
+            ? 'A valid integer is required.'
+            : type === 'boolean'
+              ? 'Must be a valid boolean.'
+              : type.startsWith('number')
+                ? 'A valid number is required.'
+                : `Expected ${type}.`,
+        );
         break;
       }
       case 'maxItems':

@@ -6,7 +6,9 @@ describe('JSON depth bound', () => {
     const nest = (n: number) => `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`; // 2n levels
     expect(jsonTooDeep(nest(32))).toBe(false); // 64 levels
     expect(jsonTooDeep(nest(32).replace(/^/, '['), 64)).toBe(true); // 65
-    expect(jsonTooDeep('{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', 3)).toBe(false);
+    expect(jsonTooDeep('{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', 3)).toBe(
+      false,
+    );
     expect(jsonTooDeep('{"a":"\\"[[[[[", "b": [[[[1]]]]}', 4)).toBe(true); // an escaped quote does not end the string
     expect(jsonTooDeep('{"a":"\\\\", "b": [[1]]}', 3)).toBe(false); // an escaped backslash does
   });

@@ -26,7 +26,8 @@ export function boundFilters<T>(filters: T, field = 'filters'): T {
   ];
   for (const [key, max] of lists) {
     const v = filters[key];
-    if (Array.isArray(v) && v.length > max) throw problems.invalidFields({ [`${field}.${key}`]: [LIMIT_MESSAGES.list(max)] });
+    if (Array.isArray(v) && v.length > max)
+      throw problems.invalidFields({ [`${field}.${key}`]: [LIMIT_MESSAGES.list(max)] });
   }
   return filters;
 }
@@ -54,7 +55,8 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

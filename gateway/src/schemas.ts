@@ -15,9 +15,11 @@ export const INT32_MAX = 2_147_483_647;
  * tighter: a bigger one is refused with 400 ("Ensure this value is less than or equal to …") instead of wrapping
  * around on the way to a service. Every integer a route reads into an int32 field is declared with this.
  */
-export const boundedInt = (minimum: number, maximum: number = INT32_MAX) => ({ type: 'integer', minimum, maximum }) as const;
+export const boundedInt = (minimum: number, maximum: number = INT32_MAX) =>
+  ({ type: 'integer', minimum, maximum }) as const;
 /** The same, null allowed (read as absent). */
-export const optBoundedInt = (minimum: number, maximum: number = INT32_MAX) => ({ type: ['integer', 'null'], minimum, maximum }) as const;
+export const optBoundedInt = (minimum: number, maximum: number = INT32_MAX) =>
+  ({ type: ['integer', 'null'], minimum, maximum }) as const;
 
 export const userSchema = {
   $id: 'User',
@@ -149,7 +151,11 @@ export const bodies = {
     required: ['email'],
     properties: { email: strMax(254), name: strMax(200), organization: strMax(200) },
   },
-  organizationMatch: { type: 'object', required: ['org_email'], properties: { org_email: strMax(254), org_details: strMax(2000) } },
+  organizationMatch: {
+    type: 'object',
+    required: ['org_email'],
+    properties: { org_email: strMax(254), org_details: strMax(2000) },
+  },
   organization: {
     type: 'object',
     required: ['name'],
@@ -193,7 +199,13 @@ export function userJson(u: auth.User) {
     current_organization: u.current_organization === 0 ? null : u.current_organization,
     settings: u.settings
       ? { ...u.settings, account_activation_date: u.settings.account_activation_date || null }
-      : { agreed_terms: '', agreed_privacy: '', account_activation_date: null, lifetime_datapoints: 0, lifetime_hours: 0 },
+      : {
+          agreed_terms: '',
+          agreed_privacy: '',
+          account_activation_date: null,
+          lifetime_datapoints: 0,
+          lifetime_hours: 0,
+        },
   };
 }
 

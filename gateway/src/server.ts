@@ -1,6 +1,15 @@
 // The gateway process: config, clients, build, listen; close-with-grace on signals.
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, connectNats, createObjectStore, FsObjectStore, createLogger, JobEvents, RevocationList, startMetricsServer } from '@fieldwork/service-kit';
+import {
+  ConfigError,
+  connectNats,
+  createObjectStore,
+  FsObjectStore,
+  createLogger,
+  JobEvents,
+  RevocationList,
+  startMetricsServer,
+} from '@fieldwork/service-kit';
 import { buildGateway } from './app.js';
 import { connectClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -24,7 +33,13 @@ async function main() {
   const revocations = await RevocationList.watch(nats.nc, config.NATS_PREFIX, log.child({ component: 'revocations' }));
   // Project uploads stream here (the fs store signs no URL for the gateway, so its secret may be empty).
   const objects =
-    config.OBJECT_STORE === 's3' ? createObjectStore(config) : new FsObjectStore({ root: config.OBJECT_STORE_DIR, publicBaseUrl: config.PUBLIC_URL, signingSecret: config.OBJECT_STORE_SIGNING_SECRET });
+    config.OBJECT_STORE === 's3'
+      ? createObjectStore(config)
+      : new FsObjectStore({
+          root: config.OBJECT_STORE_DIR,
+          publicBaseUrl: config.PUBLIC_URL,
+          signingSecret: config.OBJECT_STORE_SIGNING_SECRET,
+        });
   const app = await buildGateway({
     clients,
     log,
@@ -54,7 +69,10 @@ async function main() {
       },
     },
   });
-  const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GATEWAY_HOST, service: 'gateway', log }) : undefined;
+  const metricsServer =
+    config.METRICS_PORT > 0
+      ? await startMetricsServer({ port: config.METRICS_PORT, host: config.GATEWAY_HOST, service: 'gateway', log })
+      : undefined;
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_S * 1000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'closing after an error');
     else log.info({ signal }, 'shutting down');

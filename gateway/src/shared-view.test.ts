@@ -1,34 +1,69 @@
 import { describe, expect, it } from 'vitest';
 import { checkPublicView, queryOfView, viewToShare } from './shared-view.js';
 
-const refusal = (fields: string) => `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`;
+const refusal = (fields: string) =>
+  `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`;
 
 describe('shared item views', () => {
   it('keeps what filters something, and nothing empty', () => {
-    expect(viewToShare({ filters: { site: [3], collector: [], createdBy: -1, showDeleted: false, date_ranges: [] }, comparisons: [], buckets: 0, time_zone: '' })).toEqual({ filters: { site: [3] } });
+    expect(
+      viewToShare({
+        filters: { site: [3], collector: [], createdBy: -1, showDeleted: false, date_ranges: [] },
+        comparisons: [],
+        buckets: 0,
+        time_zone: '',
+      }),
+    ).toEqual({ filters: { site: [3] } });
     expect(viewToShare({})).toEqual({});
   });
 
   it('answers the shared view to a body that leaves it out or repeats it, however its keys are ordered', () => {
-    const shared = viewToShare({ filters: { site: [3], team: [1] }, comparisons: [{ by: 'period', period: 'month' }], time_zone: 'UTC' });
+    const shared = viewToShare({
+      filters: { site: [3], team: [1] },
+      comparisons: [{ by: 'period', period: 'month' }],
+      time_zone: 'UTC',
+    });
     expect(() => checkPublicView({}, shared)).not.toThrow();
     expect(() => checkPublicView({ filters: {}, comparisons: [] }, shared)).not.toThrow();
-    expect(() => checkPublicView({ filters: { team: [1], site: [3] }, comparisons: [{ period: 'month', by: 'period' }], time_zone: 'UTC' }, shared)).not.toThrow();
+    expect(() =>
+      checkPublicView(
+        { filters: { team: [1], site: [3] }, comparisons: [{ period: 'month', by: 'period' }], time_zone: 'UTC' },
+        shared,
+      ),
+    ).not.toThrow();
   });
 
   it('refuses any other filter, breakdown, bucket count, timing column or time zone, naming them', () => {
-    expect(() => checkPublicView({ filters: { filters: [{ question: 9, operator: 'contains', value: 'a' }] } }, {})).toThrow(refusal('filters'));
-    expect(() => checkPublicView({ comparisons: [{ by: 'collector' }], buckets: 3 }, {})).toThrow(refusal('comparisons, buckets'));
-    expect(() => checkPublicView({ timing_column: 'time_updated', time_zone: 'Asia/Tokyo' }, {})).toThrow(refusal('timing_column, time_zone'));
+    expect(() =>
+      checkPublicView({ filters: { filters: [{ question: 9, operator: 'contains', value: 'a' }] } }, {}),
+    ).toThrow(refusal('filters'));
+    expect(() => checkPublicView({ comparisons: [{ by: 'collector' }], buckets: 3 }, {})).toThrow(
+      refusal('comparisons, buckets'),
+    );
+    expect(() => checkPublicView({ timing_column: 'time_updated', time_zone: 'Asia/Tokyo' }, {})).toThrow(
+      refusal('timing_column, time_zone'),
+    );
     expect(() => checkPublicView({ filters: { site: [4] } }, { filters: { site: [3] } })).toThrow(refusal('filters'));
   });
 
   it('refuses a view too large for a link', () => {
-    expect(() => viewToShare({ filters: { filters: [{ question: 1, operator: 'contains', value: 'x'.repeat(600) }] } })).toThrow(/too large to share/);
+    expect(() =>
+      viewToShare({ filters: { filters: [{ question: 1, operator: 'contains', value: 'x'.repeat(600) }] } }),
+    ).toThrow(/too large to share/);
   });
 
   it('gives the results service the view, and nothing for what it leaves out', () => {
-    expect(queryOfView({})).toEqual({ filters_json: '{}', timing_column: '', comparisons_json: '', buckets: 0, time_zone: '' });
-    expect(queryOfView({ filters: { site: [3] }, buckets: 5, comparisons: [{ by: 'site' }] })).toMatchObject({ filters_json: '{"site":[3]}', buckets: 5, comparisons_json: '[{"by":"site"}]' });
+    expect(queryOfView({})).toEqual({
+      filters_json: '{}',
+      timing_column: '',
+      comparisons_json: '',
+      buckets: 0,
+      time_zone: '',
+    });
+    expect(queryOfView({ filters: { site: [3] }, buckets: 5, comparisons: [{ by: 'site' }] })).toMatchObject({
+      filters_json: '{"site":[3]}',
+      buckets: 5,
+      comparisons_json: '[{"by":"site"}]',
+    });
   });
 });

@@ -21,7 +21,13 @@ export const SHARED_VIEW_MAX_CHARS = 500;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** No value: what every field means when it is left out. */
-const blank = (v: unknown) => v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+const blank = (v: unknown) =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  v === false ||
+  (Array.isArray(v) && v.length === 0) ||
+  (isObject(v) && Object.keys(v).length === 0);
 
 /** A filter model without the keys that filter nothing (empty lists, false flags, createdBy -1). */
 function compactFilters(f: unknown): Json | undefined {
@@ -56,7 +62,11 @@ export function viewToShare(body: Json): SharedView {
 /** Stable JSON: object keys sorted at every depth, so that the same view compares equal however it was written. */
 function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable(v[k])}`).join(',')}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 

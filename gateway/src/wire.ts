@@ -6,9 +6,15 @@ type Json = Record<string, unknown>;
 /** A string field, or '' when absent or not a string. */
 export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** An optional string field: undefined when absent, else the string ('' for null). */
-export const optStr = (v: unknown): string | undefined => (v === undefined ? undefined : v === null ? '' : typeof v === 'string' ? v : String(v));
+export const optStr = (v: unknown): string | undefined =>
+  v === undefined ? undefined : v === null ? '' : typeof v === 'string' ? v : String(v);
 /** A positive integer id, or 0. */
-export const id = (v: unknown): number => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : 0);
+export const id = (v: unknown): number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+    ? v
+    : typeof v === 'string' && /^\d{1,15}$/.test(v)
+      ? Number(v)
+      : 0;
 export const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(id).filter((n) => n > 0) : []);
 export const optId = (v: unknown): number | undefined => (v === undefined ? undefined : v === null ? 0 : id(v));
 
@@ -31,7 +37,8 @@ export function geotagIn(v: unknown): { geotag_given: boolean; geotag?: projects
   return { geotag_given: true };
 }
 
-export const geotagOut = (g: projects.Geotag | undefined) => (g ? { type: 'Point', coordinates: [g.longitude, g.latitude] } : null);
+export const geotagOut = (g: projects.Geotag | undefined) =>
+  g ? { type: 'Point', coordinates: [g.longitude, g.latitude] } : null;
 const nullIfEmpty = (s: string) => (s === '' ? null : s);
 const nullIfZero = (n: number) => (n === 0 ? null : n);
 
@@ -60,11 +67,20 @@ export function projectJson(p: projects.Project) {
     last_response: nullIfEmpty(p.last_response),
     date_end: nullIfEmpty(p.date_end),
     trend_series_options: p.trend_series_options ?? null,
-    current_collection_round: current_collection_round_start ? { date_start_timestamp: current_collection_round_start } : null,
+    current_collection_round: current_collection_round_start
+      ? { date_start_timestamp: current_collection_round_start }
+      : null,
     current_survey: p.current_survey ? surveyJson(p.current_survey) : null,
     ...(full
       ? { sites: p.sites.map(siteJson), projectuser_set: p.projectuser_set.map(projectUserJson) }
-      : { sites: undefined, groups: undefined, teams: undefined, projectuser_set: undefined, sampler_schemas: undefined, collect_sites: undefined }),
+      : {
+          sites: undefined,
+          groups: undefined,
+          teams: undefined,
+          projectuser_set: undefined,
+          sampler_schemas: undefined,
+          collect_sites: undefined,
+        }),
   };
 }
 
@@ -91,7 +107,9 @@ export function rolesIn(o: Json): projects.ProjectRoles {
 
 /** Role flags only when at least one is in the body. */
 export function optRolesIn(o: Json): projects.ProjectRoles | undefined {
-  return ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'].some((k) => k in o) ? rolesIn(o) : undefined;
+  return ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'].some((k) => k in o)
+    ? rolesIn(o)
+    : undefined;
 }
 
 /** A collection link as the API answers it: its site or null, its revocation time or null. */

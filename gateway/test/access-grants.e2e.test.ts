@@ -35,13 +35,30 @@ beforeAll(async () => {
 
   const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
   const n = addItem(b.body, b.id, 'number', 'en', 'Count');
-  const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Grants', organization_pk: owner.organization.id, geotag: point(1, 1) } })).body;
+  const p = (
+    await api<Json>('POST', 'project/', {
+      token: owner.access,
+      body: { name: 'Grants', organization_pk: owner.organization.id, geotag: point(1, 1) },
+    })
+  ).body;
   pid = p.id;
   const schema = p.sampler_schemas[0].id as number;
-  expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...n.body, revision: 1 } })).status).toBe(200);
+  expect(
+    (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...n.body, revision: 1 } })).status,
+  ).toBe(200);
   responseId = `${pid}-${schema}-1-g-1`;
-  expect((await api('POST', `project/${pid}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: responseId, data: { '0': { [n.id]: 3 } } } })).status).toBe(201);
-  const made = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'grant.researcher@example.org', password: 'grant pass 12', projectId: pid, researcher: true } });
+  expect(
+    (
+      await api('POST', `project/${pid}/response/`, {
+        token: owner.access,
+        body: { sampler_schema: schema, response_id: responseId, data: { '0': { [n.id]: 3 } } },
+      })
+    ).status,
+  ).toBe(201);
+  const made = await api<{ user_id: number }>('POST', 'api/v1/project-user/', {
+    token: owner.access,
+    body: { email: 'grant.researcher@example.org', password: 'grant pass 12', projectId: pid, researcher: true },
+  });
   expect(made.status).toBe(200);
   researcher = { session: await login(api, 'grant.researcher@example.org', 'grant pass 12'), id: made.body.user_id };
 }, 240_000);
@@ -71,31 +88,52 @@ describe('access grants', () => {
     expect((await readOne(api, researcher.session.access)).status).toBe(200);
     expect((await readOne(api2, researcher.session.access)).status).toBe(200);
     // Researcher → collector: a collector reads only their own responses.
-    expect((await api('PUT', `project/${pid}/users/${researcher.id}/`, { token: owner.access, body: { collector: true } })).status).toBe(200);
+    expect(
+      (await api('PUT', `project/${pid}/users/${researcher.id}/`, { token: owner.access, body: { collector: true } }))
+        .status,
+    ).toBe(200);
     expect((await readOne(api, researcher.session.access)).status).not.toBe(200);
     // The other replica hears it through NATS: well within the grant's 15 s.
     const started = Date.now();
-    await expect.poll(async () => (await readOne(api2, researcher.session.access)).status, { timeout: 3000, interval: 50 }).not.toBe(200);
+    await expect
+      .poll(async () => (await readOne(api2, researcher.session.access)).status, { timeout: 3000, interval: 50 })
+      .not.toBe(200);
     expect(Date.now() - started).toBeLessThan(3000);
     // Back to researcher: readable again on both.
-    expect((await api('PUT', `project/${pid}/users/${researcher.id}/`, { token: owner.access, body: { researcher: true } })).status).toBe(200);
+    expect(
+      (await api('PUT', `project/${pid}/users/${researcher.id}/`, { token: owner.access, body: { researcher: true } }))
+        .status,
+    ).toBe(200);
     expect((await readOne(api, researcher.session.access)).status).toBe(200);
-    await expect.poll(async () => (await readOne(api2, researcher.session.access)).status, { timeout: 3000, interval: 50 }).toBe(200);
+    await expect
+      .poll(async () => (await readOne(api2, researcher.session.access)).status, { timeout: 3000, interval: 50 })
+      .toBe(200);
   });
 
   it('refuses a results read the role does not allow at the gateway, without calling the results service', async () => {
-    const made = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'grant.collector@example.org', password: 'grant pass 12', projectId: pid, collector: true } });
+    const made = await api<{ user_id: number }>('POST', 'api/v1/project-user/', {
+      token: owner.access,
+      body: { email: 'grant.collector@example.org', password: 'grant pass 12', projectId: pid, collector: true },
+    });
     expect(made.status).toBe(200);
     const collector = await login(api, 'grant.collector@example.org', 'grant pass 12');
     const calls = async () => {
       const text = await (await fetch(`http://127.0.0.1:${t.metricsPorts.results}/metrics`)).text();
-      return [...text.matchAll(/^fieldwork_grpc_server_requests_total\{[^}]*method="\/fieldwork\.results[^"]*\/GetResults"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+      return [
+        ...text.matchAll(
+          /^fieldwork_grpc_server_requests_total\{[^}]*method="\/fieldwork\.results[^"]*\/GetResults"[^}]*\} (\d+)/gm,
+        ),
+      ].reduce((n, m) => n + Number(m[1]), 0);
     };
     const before = await calls();
-    expect(await api('POST', `project/${pid}/results/`, { token: collector.access, body: {} })).toMatchObject({ status: 403 });
+    expect(await api('POST', `project/${pid}/results/`, { token: collector.access, body: {} })).toMatchObject({
+      status: 403,
+    });
     expect(await calls()).toBe(before);
     // The researcher's read reaches it.
-    expect((await api('POST', `project/${pid}/results/`, { token: researcher.session.access, body: {} })).status).toBe(200);
+    expect((await api('POST', `project/${pid}/results/`, { token: researcher.session.access, body: {} })).status).toBe(
+      200,
+    );
     expect(await calls()).toBe(before + 1);
   });
 
@@ -103,13 +141,29 @@ describe('access grants', () => {
     const secret = t.stack.children.get('gateway')!.env.CONTEXT_SIGNING_SECRET!;
     expect(secret.length).toBeGreaterThanOrEqual(32);
     // A member of the workspace with no role in the project.
-    expect((await api('POST', 'api/v1/organization-user/', { token: owner.access, body: { email: 'grant.outsider@example.org', password: 'grant pass 12', organization: owner.organization.id } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', 'api/v1/organization-user/', {
+          token: owner.access,
+          body: { email: 'grant.outsider@example.org', password: 'grant pass 12', organization: owner.organization.id },
+        })
+      ).status,
+    ).toBe(200);
     const outsider = await login(api, 'grant.outsider@example.org', 'grant pass 12');
     expect(outsider.user.id).toBeGreaterThan(0);
     const caller = common.Caller.fromPartial({ user_id: outsider.user.id, organization_id: owner.organization.id });
-    const everything = projects.ProjectAccess.fromPartial({ project_id: pid, organization_id: owner.organization.id, screens: ['home', 'results', 'dataManager', 'form', 'export'], actions: ['collect', 'edit', 'delete'] });
+    const everything = projects.ProjectAccess.fromPartial({
+      project_id: pid,
+      organization_id: owner.organization.id,
+      screens: ['home', 'results', 'dataManager', 'form', 'export'],
+      actions: ['collect', 'edit', 'delete'],
+    });
     const service = createClient(responses.ResponsesServiceClient, `127.0.0.1:${t.ports.responses}`);
-    const getOne = (grant: string) => service.getOne({ caller, project_id: pid, response_id: responseId }, { requestId: 'forged', headers: { [GRANT_KEY]: grant } });
+    const getOne = (grant: string) =>
+      service.getOne(
+        { caller, project_id: pid, response_id: responseId },
+        { requestId: 'forged', headers: { [GRANT_KEY]: grant } },
+      );
     try {
       // Signed with another key; signed right but for another caller; tampered; garbage.
       const forged = [
@@ -118,11 +172,16 @@ describe('access grants', () => {
         `${signGrant(secret, caller, projects.ProjectAccess.fromPartial({ project_id: pid }), Date.now()).split('.')[0]}.${signGrant(secret, caller, everything, Date.now()).split('.')[1]}`,
         'garbage',
       ];
-      for (const grant of forged) await expect(getOne(grant)).rejects.toMatchObject({ code: expect.stringMatching(/^40[134]/) });
+      for (const grant of forged)
+        await expect(getOne(grant)).rejects.toMatchObject({ code: expect.stringMatching(/^40[134]/) });
       // The same caller with a grant the gateway's key signed is served: the refusals above are the grant's doing.
-      await expect(getOne(signGrant(secret, caller, everything, Date.now()))).resolves.toMatchObject({ response_id: responseId });
+      await expect(getOne(signGrant(secret, caller, everything, Date.now()))).resolves.toMatchObject({
+        response_id: responseId,
+      });
       // Expired: decided 16 s ago.
-      await expect(getOne(signGrant(secret, caller, everything, Date.now() - 16_000))).rejects.toMatchObject({ code: expect.stringMatching(/^40[134]/) });
+      await expect(getOne(signGrant(secret, caller, everything, Date.now() - 16_000))).rejects.toMatchObject({
+        code: expect.stringMatching(/^40[134]/),
+      });
     } finally {
       service.close();
     }

@@ -40,7 +40,10 @@ let collected: string;
 let ownerJob: string;
 
 // A 1x1 PNG.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5b1f3a80000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5b1f3a80000000049454e44ae426082',
+  'hex',
+);
 
 beforeAll(async () => {
   t = await startTestStack({ extraEnv: { API_KEY_CACHE_S: '0' } });
@@ -50,9 +53,17 @@ beforeAll(async () => {
   userIds.set('owner', owner.user.id);
   org = owner.organization.id;
   const as = { token: owner.access };
-  const p = await api<Record<string, any>>('POST', 'project/', { ...as, body: { name: 'Matrix', organization_pk: org, geotag: point(1, 2) } });
+  const p = await api<Record<string, any>>('POST', 'project/', {
+    ...as,
+    body: { name: 'Matrix', organization_pk: org, geotag: point(1, 2) },
+  });
   project = p.body;
-  other = (await api<Record<string, any>>('POST', 'project/', { ...as, body: { name: 'Matrix other', organization_pk: org, geotag: point(1, 2) } })).body;
+  other = (
+    await api<Record<string, any>>('POST', 'project/', {
+      ...as,
+      body: { name: 'Matrix other', organization_pk: org, geotag: point(1, 2) },
+    })
+  ).body;
   await api('PATCH', `project/${other.id}/`, { ...as, body: { is_entity: true } });
   const wsFlags: [Role, Record<string, boolean>][] = [
     ['wsProjectAdmin', { project_admin: true }],
@@ -60,7 +71,10 @@ beforeAll(async () => {
     ['billingAdmin', { billing_admin: true }],
   ];
   for (const [role, flags] of wsFlags) {
-    const r = await api<{ user: number }>('POST', 'api/v1/organization-user/', { ...as, body: { email: `${role}@matrix.test`, password: 'matrix pass 1', organization: org, ...flags } });
+    const r = await api<{ user: number }>('POST', 'api/v1/organization-user/', {
+      ...as,
+      body: { email: `${role}@matrix.test`, password: 'matrix pass 1', organization: org, ...flags },
+    });
     userIds.set(role, r.body.user);
   }
   const projectRoles: [Role, Record<string, boolean>][] = [
@@ -72,20 +86,30 @@ beforeAll(async () => {
     ['guest', {}],
   ];
   for (const [role, flags] of projectRoles) {
-    const r = await api<{ user_id: number }>('POST', 'api/v1/project-user/', { ...as, body: { email: `${role}@matrix.test`, password: 'matrix pass 1', projectId: project.id, ...flags } });
+    const r = await api<{ user_id: number }>('POST', 'api/v1/project-user/', {
+      ...as,
+      body: { email: `${role}@matrix.test`, password: 'matrix pass 1', projectId: project.id, ...flags },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     userIds.set(role, r.body.user_id);
   }
-  for (const role of [...wsFlags.map(([r]) => r), ...projectRoles.map(([r]) => r)]) tokens.set(role, (await login(api, `${role}@matrix.test`, 'matrix pass 1')).access);
+  for (const role of [...wsFlags.map(([r]) => r), ...projectRoles.map(([r]) => r)])
+    tokens.set(role, (await login(api, `${role}@matrix.test`, 'matrix pass 1')).access);
   // The project users may open the other project too (as guests): referencing it needs that.
   for (const [role] of projectRoles) {
     const r = await api('PUT', `project/${other.id}/users/${userIds.get(role)}/`, { ...as, body: {} });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
   // The outsider owns another workspace.
-  await api('POST', 'api/v1/organization-user/', { ...as, body: { email: 'outsider@matrix.test', password: 'matrix pass 1', organization: org } });
+  await api('POST', 'api/v1/organization-user/', {
+    ...as,
+    body: { email: 'outsider@matrix.test', password: 'matrix pass 1', organization: org },
+  });
   const outsider = await login(api, 'outsider@matrix.test', 'matrix pass 1');
-  const theirs = await api<{ id: number }>('POST', 'organization/', { token: outsider.access, body: { name: 'Outside' } });
+  const theirs = await api<{ id: number }>('POST', 'organization/', {
+    token: outsider.access,
+    body: { name: 'Outside' },
+  });
   await api('DELETE', `organization/${org}/organization-users/${outsider.user.id}/`, as);
   tokens.set('outsider', (await login(api, 'outsider@matrix.test', 'matrix pass 1')).access);
   expect(theirs.status).toBe(201);
@@ -96,7 +120,10 @@ beforeAll(async () => {
   question = q.id;
   expect((await api('PUT', `samplerschema/${schema}/`, { ...as, body: { ...q.body, revision: 1 } })).status).toBe(200);
   collected = `${project.id}-${schema}-1-matrix-${Date.now()}`;
-  const up = await api('POST', `project/${project.id}/response/`, { token: tokens.get('collector')!, body: { sampler_schema: schema, response_id: collected, data: { '0': { [question]: 3 } } } });
+  const up = await api('POST', `project/${project.id}/response/`, {
+    token: tokens.get('collector')!,
+    body: { sampler_schema: schema, response_id: collected, data: { '0': { [question]: 3 } } },
+  });
   expect(up.status, JSON.stringify(up.body)).toBe(201);
   const job = await api<{ job: { id: string } }>('GET', `project/${project.id}/named_csv/?wait=0`, as);
   expect(job.status).toBeLessThan(300);
@@ -116,16 +143,24 @@ interface Case {
   allowed: Role[];
 }
 
-const ownerApi = <T = Record<string, any>>(method: string, path: string, body?: unknown) => api<T>(method, path, { token: tokens.get('owner')!, body });
+const ownerApi = <T = Record<string, any>>(method: string, path: string, body?: unknown) =>
+  api<T>(method, path, { token: tokens.get('owner')!, body });
 const P = () => project.id as number;
-const freshSite = async () => (await ownerApi('POST', `project/${P()}/sites/`, { name: 'S', geotag: point(1, 1) })).body.id as number;
-const freshGroup = async () => (await ownerApi('POST', `project/${P()}/groups/`, { name: 'G', site: project.sites[0].id })).body.id as number;
-const freshTeam = async () => (await ownerApi('POST', `project/${P()}/teams/`, { name: 'T', group: project.groups[0].id })).body.id as number;
+const freshSite = async () =>
+  (await ownerApi('POST', `project/${P()}/sites/`, { name: 'S', geotag: point(1, 1) })).body.id as number;
+const freshGroup = async () =>
+  (await ownerApi('POST', `project/${P()}/groups/`, { name: 'G', site: project.sites[0].id })).body.id as number;
+const freshTeam = async () =>
+  (await ownerApi('POST', `project/${P()}/teams/`, { name: 'T', group: project.groups[0].id })).body.id as number;
 let n = 0;
 const freshCollector = async () =>
-  (await ownerApi('POST', 'api/v1/project-user/', { email: `c${++n}@fresh.test`, projectId: P(), collector: true })).body.user_id as number;
-const freshMember = async () => (await ownerApi('POST', 'api/v1/organization-user/', { email: `m${++n}@fresh.test`, organization: org })).body.user as number;
-const freshFolder = async () => (await ownerApi('POST', `organization/${org}/folders/`, { name: `F${++n}` })).body.id as number;
+  (await ownerApi('POST', 'api/v1/project-user/', { email: `c${++n}@fresh.test`, projectId: P(), collector: true }))
+    .body.user_id as number;
+const freshMember = async () =>
+  (await ownerApi('POST', 'api/v1/organization-user/', { email: `m${++n}@fresh.test`, organization: org })).body
+    .user as number;
+const freshFolder = async () =>
+  (await ownerApi('POST', `organization/${org}/folders/`, { name: `F${++n}` })).body.id as number;
 const csv = () => {
   const f = new FormData();
   f.append('file', new Blob([`email,role\nbulk${++n}@fresh.test,collector\n`], { type: 'text/csv' }), 'users.csv');
@@ -156,48 +191,164 @@ const READERS: Role[] = [...MANAGERS, 'projectOwner', 'projectAdmin', 'researche
 const cases: Case[] = [
   { name: 'list workspaces', method: 'GET', path: () => 'organization/', allowed: AUTHENTICATED },
   { name: 'get workspace', method: 'GET', path: () => `organization/${org}/`, allowed: MEMBERS },
-  { name: 'update workspace', method: 'PUT', path: () => `organization/${org}/`, body: () => ({ name: 'Demo Workspace' }), allowed: ['owner'] },
-  { name: 'create workspace user', method: 'POST', path: () => 'api/v1/organization-user/', body: () => ({ email: `w${++n}@fresh.test`, organization: org }), allowed: ['owner', 'userAdmin'] },
-  { name: 'list workspace users', method: 'GET', path: () => `organization/${org}/organization-users/`, allowed: ['owner', 'wsProjectAdmin', 'userAdmin'] },
-  { name: 'rename workspace user', method: 'PATCH', path: async () => `organization/${org}/organization-users/${await freshMember()}/`, body: () => ({ first_name: 'X' }), allowed: MANAGERS },
-  { name: 'remove workspace user', method: 'DELETE', path: async () => `organization/${org}/organization-users/${await freshMember()}/`, allowed: MANAGERS },
+  {
+    name: 'update workspace',
+    method: 'PUT',
+    path: () => `organization/${org}/`,
+    body: () => ({ name: 'Demo Workspace' }),
+    allowed: ['owner'],
+  },
+  {
+    name: 'create workspace user',
+    method: 'POST',
+    path: () => 'api/v1/organization-user/',
+    body: () => ({ email: `w${++n}@fresh.test`, organization: org }),
+    allowed: ['owner', 'userAdmin'],
+  },
+  {
+    name: 'list workspace users',
+    method: 'GET',
+    path: () => `organization/${org}/organization-users/`,
+    allowed: ['owner', 'wsProjectAdmin', 'userAdmin'],
+  },
+  {
+    name: 'rename workspace user',
+    method: 'PATCH',
+    path: async () => `organization/${org}/organization-users/${await freshMember()}/`,
+    body: () => ({ first_name: 'X' }),
+    allowed: MANAGERS,
+  },
+  {
+    name: 'remove workspace user',
+    method: 'DELETE',
+    path: async () => `organization/${org}/organization-users/${await freshMember()}/`,
+    allowed: MANAGERS,
+  },
   { name: 'list API keys', method: 'GET', path: () => `organization/${org}/api_keys/`, allowed: ['owner'] },
-  { name: 'create API key', method: 'POST', path: () => `organization/${org}/api_keys/create/`, body: () => ({ name: 'k' }), allowed: ['owner'] },
+  {
+    name: 'create API key',
+    method: 'POST',
+    path: () => `organization/${org}/api_keys/create/`,
+    body: () => ({ name: 'k' }),
+    allowed: ['owner'],
+  },
   {
     name: 'revoke API key',
     method: 'PUT',
     path: () => `api/v0/organization/${org}/api_keys/revoke/`,
-    body: async () => ({ prefix: (await ownerApi('POST', `organization/${org}/api_keys/create/`, { name: 'r' })).body.prefix }),
+    body: async () => ({
+      prefix: (await ownerApi('POST', `organization/${org}/api_keys/create/`, { name: 'r' })).body.prefix,
+    }),
     allowed: ['owner'],
   },
   { name: 'list integrations', method: 'GET', path: () => `organization/${org}/integrations/`, allowed: MANAGERS },
-  { name: 'create integration', method: 'POST', path: () => `organization/${org}/integrations/create/`, body: () => ({ integration_type: 'crm' }), allowed: MANAGERS },
+  {
+    name: 'create integration',
+    method: 'POST',
+    path: () => `organization/${org}/integrations/create/`,
+    body: () => ({ integration_type: 'crm' }),
+    allowed: MANAGERS,
+  },
   {
     name: 'attach projects to an integration',
     method: 'PUT',
     path: () => `organization/${org}/integrations/projects/`,
-    body: async () => ({ token: (await ownerApi('POST', `organization/${org}/integrations/create/`, { integration_type: 'crm' })).body.token, projects: [P()] }),
+    body: async () => ({
+      token: (await ownerApi('POST', `organization/${org}/integrations/create/`, { integration_type: 'crm' })).body
+        .token,
+      projects: [P()],
+    }),
     allowed: MANAGERS,
   },
   { name: 'list folders', method: 'GET', path: () => `organization/${org}/folders/`, allowed: MEMBERS },
-  { name: 'create folder', method: 'POST', path: () => `organization/${org}/folders/`, body: () => ({ name: 'f' }), allowed: MANAGERS },
-  { name: 'rename folder', method: 'PUT', path: async () => `organization/${org}/folders/${await freshFolder()}/`, body: () => ({ name: 'g' }), allowed: MANAGERS },
-  { name: 'delete folder', method: 'DELETE', path: async () => `organization/${org}/folders/${await freshFolder()}/`, allowed: MANAGERS },
+  {
+    name: 'create folder',
+    method: 'POST',
+    path: () => `organization/${org}/folders/`,
+    body: () => ({ name: 'f' }),
+    allowed: MANAGERS,
+  },
+  {
+    name: 'rename folder',
+    method: 'PUT',
+    path: async () => `organization/${org}/folders/${await freshFolder()}/`,
+    body: () => ({ name: 'g' }),
+    allowed: MANAGERS,
+  },
+  {
+    name: 'delete folder',
+    method: 'DELETE',
+    path: async () => `organization/${org}/folders/${await freshFolder()}/`,
+    allowed: MANAGERS,
+  },
   { name: 'advanced projects', method: 'GET', path: () => `organization/${org}/advanced_projects/`, allowed: MEMBERS },
-  { name: 'reference projects', method: 'GET', path: () => `organization/${org}/reference-projects/`, allowed: MEMBERS },
-  { name: 'upload a logo', method: 'POST', path: () => `organization/${org}/logo/`, form: png, allowed: [...MANAGERS, 'projectOwner', 'projectAdmin'] },
-  { name: 'create project', method: 'POST', path: () => 'project/', body: () => ({ name: 'p', organization_pk: org, geotag: point(0, 0) }), allowed: MANAGERS },
+  {
+    name: 'reference projects',
+    method: 'GET',
+    path: () => `organization/${org}/reference-projects/`,
+    allowed: MEMBERS,
+  },
+  {
+    name: 'upload a logo',
+    method: 'POST',
+    path: () => `organization/${org}/logo/`,
+    form: png,
+    allowed: [...MANAGERS, 'projectOwner', 'projectAdmin'],
+  },
+  {
+    name: 'create project',
+    method: 'POST',
+    path: () => 'project/',
+    body: () => ({ name: 'p', organization_pk: org, geotag: point(0, 0) }),
+    allowed: MANAGERS,
+  },
   { name: 'get project', method: 'GET', path: () => `project/${P()}/`, allowed: VISIBLE },
   { name: 'project home', method: 'GET', path: () => `project/${P()}/home/`, allowed: HOME },
   { name: 'summary by site', method: 'GET', path: () => `project/${P()}/summary-by-site/`, allowed: HOME },
-  { name: 'update project', method: 'PUT', path: () => `project/${P()}/`, body: () => ({ description: 'd' }), allowed: PARAMS },
-  { name: 'set is_entity', method: 'PATCH', path: () => `project/${P()}/`, body: () => ({ is_entity: false }), allowed: PARAMS },
+  {
+    name: 'update project',
+    method: 'PUT',
+    path: () => `project/${P()}/`,
+    body: () => ({ description: 'd' }),
+    allowed: PARAMS,
+  },
+  {
+    name: 'set is_entity',
+    method: 'PATCH',
+    path: () => `project/${P()}/`,
+    body: () => ({ is_entity: false }),
+    allowed: PARAMS,
+  },
   { name: 'duplicate project', method: 'POST', path: () => `project/${P()}/duplicate/`, allowed: MANAGERS },
   { name: 'upload a file', method: 'POST', path: () => `project/${P()}/upload/`, form: upload, allowed: PARAMS },
-  { name: 'set status', method: 'POST', path: () => `project/${P()}/status/`, body: () => ({ project_state: 'P' }), allowed: [...MANAGERS, 'projectOwner'] },
-  { name: 'set type', method: 'POST', path: () => `project/${P()}/type/`, body: () => ({ project_type: 'S' }), allowed: PARAMS },
-  { name: 'set timing column', method: 'POST', path: () => `project/${P()}/timingcolumn/`, body: () => ({ timing_column: 'time_created' }), allowed: PARAMS },
-  { name: 'set aggregator', method: 'POST', path: () => `project/${P()}/aggregator/`, body: () => ({ project_aggregator: 'avg' }), allowed: PARAMS },
+  {
+    name: 'set status',
+    method: 'POST',
+    path: () => `project/${P()}/status/`,
+    body: () => ({ project_state: 'P' }),
+    allowed: [...MANAGERS, 'projectOwner'],
+  },
+  {
+    name: 'set type',
+    method: 'POST',
+    path: () => `project/${P()}/type/`,
+    body: () => ({ project_type: 'S' }),
+    allowed: PARAMS,
+  },
+  {
+    name: 'set timing column',
+    method: 'POST',
+    path: () => `project/${P()}/timingcolumn/`,
+    body: () => ({ timing_column: 'time_created' }),
+    allowed: PARAMS,
+  },
+  {
+    name: 'set aggregator',
+    method: 'POST',
+    path: () => `project/${P()}/aggregator/`,
+    body: () => ({ project_aggregator: 'avg' }),
+    allowed: PARAMS,
+  },
   {
     name: 'set hierarchy',
     method: 'POST',
@@ -205,22 +356,108 @@ const cases: Case[] = [
     body: () => ({ is_hierarchical: false, project_hierarchy: project.project_hierarchy }),
     allowed: PARAMS,
   },
-  { name: 'create site', method: 'POST', path: () => `project/${P()}/sites/`, body: () => ({ name: 's', geotag: point(0, 0) }), allowed: SITES },
-  { name: 'update site', method: 'PUT', path: async () => `project/${P()}/sites/${await freshSite()}/`, body: () => ({ name: 's2' }), allowed: SITES },
-  { name: 'site active flag', method: 'PATCH', path: async () => `project/${P()}/sites/${await freshSite()}/`, body: () => ({ active_flag: false }), allowed: SITES },
-  { name: 'delete site', method: 'DELETE', path: async () => `project/${P()}/sites/${await freshSite()}/`, allowed: SITES },
-  { name: 'create group', method: 'POST', path: () => `project/${P()}/groups/`, body: () => ({ name: 'g', site: project.sites[0].id }), allowed: SITES },
-  { name: 'update group', method: 'PATCH', path: async () => `project/${P()}/groups/${await freshGroup()}/`, body: () => ({ name: 'g2' }), allowed: SITES },
-  { name: 'delete group', method: 'DELETE', path: async () => `project/${P()}/groups/${await freshGroup()}/`, allowed: SITES },
-  { name: 'create team', method: 'POST', path: () => `project/${P()}/teams/`, body: () => ({ name: 't', group: project.groups[0].id }), allowed: SITES },
-  { name: 'update team', method: 'PATCH', path: async () => `project/${P()}/teams/${await freshTeam()}/`, body: () => ({ name: 't2' }), allowed: SITES },
-  { name: 'delete team', method: 'DELETE', path: async () => `project/${P()}/teams/${await freshTeam()}/`, allowed: SITES },
+  {
+    name: 'create site',
+    method: 'POST',
+    path: () => `project/${P()}/sites/`,
+    body: () => ({ name: 's', geotag: point(0, 0) }),
+    allowed: SITES,
+  },
+  {
+    name: 'update site',
+    method: 'PUT',
+    path: async () => `project/${P()}/sites/${await freshSite()}/`,
+    body: () => ({ name: 's2' }),
+    allowed: SITES,
+  },
+  {
+    name: 'site active flag',
+    method: 'PATCH',
+    path: async () => `project/${P()}/sites/${await freshSite()}/`,
+    body: () => ({ active_flag: false }),
+    allowed: SITES,
+  },
+  {
+    name: 'delete site',
+    method: 'DELETE',
+    path: async () => `project/${P()}/sites/${await freshSite()}/`,
+    allowed: SITES,
+  },
+  {
+    name: 'create group',
+    method: 'POST',
+    path: () => `project/${P()}/groups/`,
+    body: () => ({ name: 'g', site: project.sites[0].id }),
+    allowed: SITES,
+  },
+  {
+    name: 'update group',
+    method: 'PATCH',
+    path: async () => `project/${P()}/groups/${await freshGroup()}/`,
+    body: () => ({ name: 'g2' }),
+    allowed: SITES,
+  },
+  {
+    name: 'delete group',
+    method: 'DELETE',
+    path: async () => `project/${P()}/groups/${await freshGroup()}/`,
+    allowed: SITES,
+  },
+  {
+    name: 'create team',
+    method: 'POST',
+    path: () => `project/${P()}/teams/`,
+    body: () => ({ name: 't', group: project.groups[0].id }),
+    allowed: SITES,
+  },
+  {
+    name: 'update team',
+    method: 'PATCH',
+    path: async () => `project/${P()}/teams/${await freshTeam()}/`,
+    body: () => ({ name: 't2' }),
+    allowed: SITES,
+  },
+  {
+    name: 'delete team',
+    method: 'DELETE',
+    path: async () => `project/${P()}/teams/${await freshTeam()}/`,
+    allowed: SITES,
+  },
   { name: 'list project users', method: 'GET', path: () => `project/${P()}/users/`, allowed: ADMINS },
-  { name: 'create project user', method: 'POST', path: () => 'api/v1/project-user/', body: () => ({ email: `p${++n}@fresh.test`, projectId: P(), collector: true }), allowed: ADMINS },
-  { name: 'update project user', method: 'PUT', path: async () => `project/${P()}/users/${await freshCollector()}/`, body: () => ({ collector: true }), allowed: ADMINS },
-  { name: 'remove project user', method: 'DELETE', path: async () => `project/${P()}/users/${await freshCollector()}/`, allowed: ADMINS },
-  { name: 'bulk add from a list', method: 'POST', path: () => 'project-user/bulk/', body: () => ({ projectId: P(), parsedList: [{ email: `l${++n}@fresh.test`, role: 'collector' }] }), allowed: ADMINS },
-  { name: 'bulk add from a file', method: 'POST', path: () => `project/${P()}/users/userslist/`, form: csv, allowed: ADMINS },
+  {
+    name: 'create project user',
+    method: 'POST',
+    path: () => 'api/v1/project-user/',
+    body: () => ({ email: `p${++n}@fresh.test`, projectId: P(), collector: true }),
+    allowed: ADMINS,
+  },
+  {
+    name: 'update project user',
+    method: 'PUT',
+    path: async () => `project/${P()}/users/${await freshCollector()}/`,
+    body: () => ({ collector: true }),
+    allowed: ADMINS,
+  },
+  {
+    name: 'remove project user',
+    method: 'DELETE',
+    path: async () => `project/${P()}/users/${await freshCollector()}/`,
+    allowed: ADMINS,
+  },
+  {
+    name: 'bulk add from a list',
+    method: 'POST',
+    path: () => 'project-user/bulk/',
+    body: () => ({ projectId: P(), parsedList: [{ email: `l${++n}@fresh.test`, role: 'collector' }] }),
+    allowed: ADMINS,
+  },
+  {
+    name: 'bulk add from a file',
+    method: 'POST',
+    path: () => `project/${P()}/users/userslist/`,
+    form: csv,
+    allowed: ADMINS,
+  },
   {
     name: 'set permissions',
     method: 'POST',
@@ -229,34 +466,93 @@ const cases: Case[] = [
     allowed: ADMINS,
   },
   // A public link delegates collecting to anyone: setting the project up, not collecting (issue 18, least privilege).
-  { name: 'create survey', method: 'POST', path: () => `project/${P()}/surveys/`, body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }), allowed: PARAMS },
+  {
+    name: 'create survey',
+    method: 'POST',
+    path: () => `project/${P()}/surveys/`,
+    body: () => ({ expiry_date: '2099-01-01T00:00:00Z' }),
+    allowed: PARAMS,
+  },
   { name: 'list surveys', method: 'GET', path: () => `project/${P()}/surveys/`, allowed: PARAMS },
   {
     name: 'revoke a survey',
     method: 'POST',
-    path: async () => `project/${P()}/surveys/${(await ownerApi('POST', `project/${P()}/surveys/`, { expiry_date: '2099-01-01T00:00:00Z' })).body.id}/revoke/`,
+    path: async () =>
+      `project/${P()}/surveys/${(await ownerApi('POST', `project/${P()}/surveys/`, { expiry_date: '2099-01-01T00:00:00Z' })).body.id}/revoke/`,
     allowed: PARAMS,
   },
   { name: 'list references', method: 'GET', path: () => `project/${P()}/references/`, allowed: VISIBLE },
   // Referencing changes the form's conditions: the form permission (the same roles as PARAMS), and the other project
   // must be one that may be referenced.
-  { name: 'add reference', method: 'POST', path: () => `project/${P()}/references/`, body: () => ({ id: other.id, action: 'add' }), allowed: PARAMS },
+  {
+    name: 'add reference',
+    method: 'POST',
+    path: () => `project/${P()}/references/`,
+    body: () => ({ id: other.id, action: 'add' }),
+    allowed: PARAMS,
+  },
   // Results (issue 18 item 10: the data manager read them all).
-  { name: 'project results', method: 'POST', path: () => `project/${P()}/results/`, body: () => ({}), allowed: RESULTS },
-  { name: 'item results', method: 'POST', path: () => `project/${P()}/results/schema/${schema}/item/`, body: () => ({ item_ids: [question] }), allowed: RESULTS },
-  { name: 'results response ids', method: 'POST', path: () => `project/${P()}/results/schema/${schema}/responses/`, body: () => ({ filters: {} }), allowed: RESULTS },
+  {
+    name: 'project results',
+    method: 'POST',
+    path: () => `project/${P()}/results/`,
+    body: () => ({}),
+    allowed: RESULTS,
+  },
+  {
+    name: 'item results',
+    method: 'POST',
+    path: () => `project/${P()}/results/schema/${schema}/item/`,
+    body: () => ({ item_ids: [question] }),
+    allowed: RESULTS,
+  },
+  {
+    name: 'results response ids',
+    method: 'POST',
+    path: () => `project/${P()}/results/schema/${schema}/responses/`,
+    body: () => ({ filters: {} }),
+    allowed: RESULTS,
+  },
   { name: 'results lookups', method: 'GET', path: () => `project/${P()}/results/lookups/`, allowed: RESULTS },
-  { name: 'advanced results', method: 'POST', path: () => `project/${P()}/advanced_results/list/`, body: () => ({}), allowed: RESULTS },
-  { name: 'advanced result definitions', method: 'GET', path: () => `project/${P()}/advanced_results/edit_list/`, allowed: RESULTS },
-  { name: 'share an item', method: 'POST', path: () => `project/${P()}/results/schema/${schema}/item/${question}/token/`, body: () => ({}), allowed: RESULTS },
+  {
+    name: 'advanced results',
+    method: 'POST',
+    path: () => `project/${P()}/advanced_results/list/`,
+    body: () => ({}),
+    allowed: RESULTS,
+  },
+  {
+    name: 'advanced result definitions',
+    method: 'GET',
+    path: () => `project/${P()}/advanced_results/edit_list/`,
+    allowed: RESULTS,
+  },
+  {
+    name: 'share an item',
+    method: 'POST',
+    path: () => `project/${P()}/results/schema/${schema}/item/${question}/token/`,
+    body: () => ({}),
+    allowed: RESULTS,
+  },
   // Exports: every answer of the project, so the results permission; a job is its creator's alone.
   { name: 'export named CSV', method: 'GET', path: () => `project/${P()}/named_csv/?wait=0`, allowed: RESULTS },
   { name: 'export XLSX', method: 'GET', path: () => `project/${P()}/xlsx_excel/?wait=0`, allowed: RESULTS },
   { name: 'update export files', method: 'POST', path: () => `project/${P()}/export/`, allowed: RESULTS },
-  { name: "read another user's export job", method: 'GET', path: () => `exports/jobs/${ownerJob}/`, allowed: ['owner'] },
+  {
+    name: "read another user's export job",
+    method: 'GET',
+    path: () => `exports/jobs/${ownerJob}/`,
+    allowed: ['owner'],
+  },
   // Responses: the data manager lists, filters and reads them (to edit, delete and change their status).
   { name: 'list responses', method: 'GET', path: () => `project/${P()}/response/`, allowed: READERS },
-  { name: 'filter responses', method: 'POST', path: () => `project/${P()}/response-chunk/filter/`, body: () => ({ filters: {}, currentSamplerSchema: schema }), allowed: READERS },
+  {
+    name: 'filter responses',
+    method: 'POST',
+    path: () => `project/${P()}/response-chunk/filter/`,
+    body: () => ({ filters: {}, currentSamplerSchema: schema }),
+    allowed: READERS,
+  },
 ];
 
 describe('authorization matrix', () => {
@@ -265,7 +561,11 @@ describe('authorization matrix', () => {
     for (const role of ROLES) {
       const path = await c.path();
       const body = c.body ? await c.body() : undefined;
-      const r = await api(c.method, path, { ...(role === 'anonymous' ? {} : { token: tokens.get(role)! }), body, ...(c.form ? { form: c.form() } : {}) });
+      const r = await api(c.method, path, {
+        ...(role === 'anonymous' ? {} : { token: tokens.get(role)! }),
+        body,
+        ...(c.form ? { form: c.form() } : {}),
+      });
       const allowed = c.allowed.includes(role);
       const ok = allowed
         ? r.status >= 200 && r.status < 300
@@ -274,7 +574,10 @@ describe('authorization matrix', () => {
           : role === 'outsider' && path.startsWith('project/')
             ? r.status === 404
             : r.status === 403 || r.status === 404;
-      if (!ok) wrong.push(`${role}: ${allowed ? 'allowed' : 'denied'} but got ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+      if (!ok)
+        wrong.push(
+          `${role}: ${allowed ? 'allowed' : 'denied'} but got ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`,
+        );
     }
     expect(wrong).toEqual([]);
   });
@@ -283,17 +586,31 @@ describe('authorization matrix', () => {
 describe('the data manager (spec 000 §6: editCompleted, changeStatus, edit, delete; screens home, dataManager)', () => {
   const as = (role: Role) => ({ token: tokens.get(role)! });
   it('reads, completes and deletes a collector’s response, and reads no results', async () => {
-    const list = await api<{ results: { response_id: string }[] }>('GET', `project/${P()}/response/`, as('dataManager'));
+    const list = await api<{ results: { response_id: string }[] }>(
+      'GET',
+      `project/${P()}/response/`,
+      as('dataManager'),
+    );
     expect(list.body.results.map((r) => r.response_id)).toContain(collected);
     expect((await api('GET', `project/${P()}/response/single/${collected}/`, as('dataManager'))).status).toBe(200);
     const body = { sampler_schema: schema, response_id: collected, data: { '0': { [question]: 4 } } };
     // The researcher reads it but may not change its status; the data manager may, and may delete and restore it.
     expect((await api('POST', `project/${P()}/response/complete/`, { ...as('researcher'), body })).status).toBe(403);
-    expect(await api('POST', `project/${P()}/response/complete/`, { ...as('dataManager'), body })).toMatchObject({ status: 200, body: { completed: true } });
-    expect(await api('POST', `project/${P()}/response/`, { ...as('dataManager'), body: { ...body, deleted: true } })).toMatchObject({ status: 200, body: { deleted: true } });
-    expect(await api('POST', `project/${P()}/response/`, { ...as('dataManager'), body: { ...body, deleted: false } })).toMatchObject({ status: 200, body: { deleted: false } });
+    expect(await api('POST', `project/${P()}/response/complete/`, { ...as('dataManager'), body })).toMatchObject({
+      status: 200,
+      body: { completed: true },
+    });
+    expect(
+      await api('POST', `project/${P()}/response/`, { ...as('dataManager'), body: { ...body, deleted: true } }),
+    ).toMatchObject({ status: 200, body: { deleted: true } });
+    expect(
+      await api('POST', `project/${P()}/response/`, { ...as('dataManager'), body: { ...body, deleted: false } }),
+    ).toMatchObject({ status: 200, body: { deleted: false } });
     // No statistic of it reaches the data manager, by any results route.
-    const results = await api('POST', `project/${P()}/results/schema/${schema}/item/`, { ...as('dataManager'), body: { item_ids: [question] } });
+    const results = await api('POST', `project/${P()}/results/schema/${schema}/item/`, {
+      ...as('dataManager'),
+      body: { item_ids: [question] },
+    });
     expect(results).toMatchObject({ status: 403, body: { detail: "You don't have access to this item." } });
   });
 

@@ -54,7 +54,14 @@ function expectNoFormula(rows: string[][], numbers: Set<string>, what: string) {
 describe('CSV injection', () => {
   it('guards every cell of named, coded and dictionary CSVs, and the named CSV imports back as it was', async () => {
     // The collector's name.
-    expect((await api('PATCH', `accounts/user/${owner.user.id}/`, { token: owner.access, body: { first_name: '@SUM(1+1)', last_name: "cmd|' /C calc'!A0" } })).status).toBe(200);
+    expect(
+      (
+        await api('PATCH', `accounts/user/${owner.user.id}/`, {
+          token: owner.access,
+          body: { first_name: '@SUM(1+1)', last_name: "cmd|' /C calc'!A0" },
+        })
+      ).status,
+    ).toBe(200);
     const collector = "@SUM(1+1) cmd|' /C calc'!A0";
 
     // The form: labels and codes, choices by name and code.
@@ -62,15 +69,43 @@ describe('CSV injection', () => {
     const link = addItem(b.body, b.id, 'open', 'en', HYPERLINK);
     let body = updateItem(link.body, link.id, { codeName: '@SUM(A1:A9)' });
     const amount = addItem(body, b.id, 'number', 'en', '+1 amount');
-    body = updateItem(amount.body, amount.id, { codeName: '-amount', options: { ...amount.body.entities.items[amount.id]!.options, allowDecimal: true, minimum: { active: true, value: -100 }, maximum: { active: true, value: 100 } } });
+    body = updateItem(amount.body, amount.id, {
+      codeName: '-amount',
+      options: {
+        ...amount.body.entities.items[amount.id]!.options,
+        allowDecimal: true,
+        minimum: { active: true, value: -100 },
+        maximum: { active: true, value: 100 },
+      },
+    });
     const pick = addItem(body, b.id, 'choice', 'en', '\tTabbed question');
-    body = updateItem(pick.body, pick.id, { codeName: '+code' /* codes are trimmed: no tab or CR start */, options: { ...pick.body.entities.items[pick.id]!.options, multiselect: true } });
+    body = updateItem(pick.body, pick.id, {
+      codeName: '+code' /* codes are trimmed: no tab or CR start */,
+      options: { ...pick.body.entities.items[pick.id]!.options, multiselect: true },
+    });
     const c1 = addChoice(body, pick.id, 'en', '-cmd choice');
-    body = { ...c1.body, entities: { ...c1.body.entities, choices: { ...c1.body.entities.choices, [c1.id]: { ...c1.body.entities.choices[c1.id]!, codeName: '+c1' } } } };
+    body = {
+      ...c1.body,
+      entities: {
+        ...c1.body.entities,
+        choices: { ...c1.body.entities.choices, [c1.id]: { ...c1.body.entities.choices[c1.id]!, codeName: '+c1' } },
+      },
+    };
     const c2 = addChoice(body, pick.id, 'en', '@choice');
-    body = { ...c2.body, entities: { ...c2.body.entities, choices: { ...c2.body.entities.choices, [c2.id]: { ...c2.body.entities.choices[c2.id]!, codeName: '=c2' } } } };
+    body = {
+      ...c2.body,
+      entities: {
+        ...c2.body.entities,
+        choices: { ...c2.body.entities.choices, [c2.id]: { ...c2.body.entities.choices[c2.id]!, codeName: '=c2' } },
+      },
+    };
 
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'CSV injection', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'CSV injection', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
     const put = await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
@@ -87,7 +122,15 @@ describe('CSV injection', () => {
     const team = await made('teams', { name: '-team', group: group.id });
 
     const answers = [
-      { site: site.id, group: group.id, team: team.id, device: "-cmd|' /C calc'!A0", link: '=1+2', amount: -3.5, pick: [c1.id, c2.id] },
+      {
+        site: site.id,
+        group: group.id,
+        team: team.id,
+        device: "-cmd|' /C calc'!A0",
+        link: '=1+2',
+        amount: -3.5,
+        pick: [c1.id, c2.id],
+      },
       { site: tabSite.id, device: '+1+1', link: "'=already quoted", amount: 4, pick: [c2.id] },
       { site: crSite.id, device: '@device', link: '-3.5', amount: -100, pick: [c1.id] },
       { site: site.id, device: '\tdevice', link: '\rcarriage', amount: 0, pick: [] },
@@ -112,7 +155,11 @@ describe('CSV injection', () => {
     const h = named[0]!;
     expect(h.slice(14)).toEqual([`'${HYPERLINK}`, "'+1 amount", "'\tTabbed question"]);
     const col = (name: string) => h.indexOf(name);
-    expect(named.slice(1).map((r) => [r[col('Site')], r[col('Group')], r[col('Team')], r[col('Collector')], r[col('device_id')]])).toEqual([
+    expect(
+      named
+        .slice(1)
+        .map((r) => [r[col('Site')], r[col('Group')], r[col('Team')], r[col('Collector')], r[col('device_id')]]),
+    ).toEqual([
       [`'${HYPERLINK}`, "'+1 group", "'-team", `'${collector}`, "'-cmd|' /C calc'!A0"],
       ["'+2 site", '', '', `'${collector}`, "'+1+1"],
       ["'@site", '', '', `'${collector}`, "'@device"],
@@ -146,13 +193,25 @@ describe('CSV injection', () => {
     const names = (list: Json[]) => list.map((x) => x.name).sort();
     expect(names(copy.sites)).toEqual(names(p.sites.concat([site, tabSite, crSite])));
     if (!copy.groups?.some((g: Json) => g.name === '+1 group')) {
-      const g = await api<Json>('POST', `project/${copy.id}/groups/`, { token: owner.access, body: { name: '+1 group', site: copy.sites.find((s: Json) => s.name === HYPERLINK).id } });
-      await api('POST', `project/${copy.id}/teams/`, { token: owner.access, body: { name: '-team', group: g.body.id } });
+      const g = await api<Json>('POST', `project/${copy.id}/groups/`, {
+        token: owner.access,
+        body: { name: '+1 group', site: copy.sites.find((s: Json) => s.name === HYPERLINK).id },
+      });
+      await api('POST', `project/${copy.id}/teams/`, {
+        token: owner.access,
+        body: { name: '-team', group: g.body.id },
+      });
     }
     const form = new FormData();
     form.append('file', new Blob([namedCsv]), 'named.csv');
-    const file = (await api<Json>('POST', `project/${copy.id}/upload/`, { token: owner.access, form })).body.file_id as string;
-    const job = (await api<Json>('POST', `project/${copy.id}/import/`, { token: owner.access, body: { data: { file_identifier: file } } })).body.job;
+    const file = (await api<Json>('POST', `project/${copy.id}/upload/`, { token: owner.access, form })).body
+      .file_id as string;
+    const job = (
+      await api<Json>('POST', `project/${copy.id}/import/`, {
+        token: owner.access,
+        body: { data: { file_identifier: file } },
+      })
+    ).body.job;
     let done: Json = {};
     for (let i = 0; i < 300 && !['done', 'failed', 'cancelled'].includes(done.status); i++) {
       await new Promise((r) => setTimeout(r, 200));
@@ -162,9 +221,11 @@ describe('CSV injection', () => {
     const again = table(await exportOf(copy.id, 'named_csv'));
     expect(again[0]).toEqual(named[0]);
     const skip = new Set(['response_id', 'time_uploaded', 'time_updated', 'time_completed']);
-    const byCreated = (rows: string[][]) => rows.slice(1).sort((x, y) => x[col('time_created')]!.localeCompare(y[col('time_created')]!));
+    const byCreated = (rows: string[][]) =>
+      rows.slice(1).sort((x, y) => x[col('time_created')]!.localeCompare(y[col('time_created')]!));
     const before = byCreated(named);
     const after = byCreated(again);
-    for (const [r, row] of before.entries()) for (const [c, cell] of row.entries()) if (!skip.has(h[c]!)) expect(after[r]![c], `row ${r} ${h[c]}`).toBe(cell);
+    for (const [r, row] of before.entries())
+      for (const [c, cell] of row.entries()) if (!skip.has(h[c]!)) expect(after[r]![c], `row ${r} ${h[c]}`).toBe(cell);
   }, 240_000);
 });

@@ -17,7 +17,9 @@ let replacement: Child | undefined;
 
 beforeAll(async () => {
   // Small pages with a pause between them make the job last a few seconds; a dead worker is noticed after 2 s.
-  t = await startTestStack({ extraEnv: { EXPORT_PAGE_SIZE: '25', EXPORT_PAGE_DELAY_MS: '150', EXPORT_ACK_WAIT_S: '2' } });
+  t = await startTestStack({
+    extraEnv: { EXPORT_PAGE_SIZE: '25', EXPORT_PAGE_DELAY_MS: '150', EXPORT_ACK_WAIT_S: '2' },
+  });
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
 });
@@ -30,14 +32,28 @@ describe('export worker crash', () => {
   it('finishes a job whose worker was killed, in another worker, with every row once', async () => {
     const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
     const q = addItem(b.body, b.id, 'number', 'en', 'Area');
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Crash', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Crash', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status,
+    ).toBe(200);
     const N = 500;
     for (let start = 0; start < N; start += 25) {
       await Promise.all(
         Array.from({ length: 25 }, (_, k) =>
-          api('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-c-${start + k}`, data: { '0': { [q.id]: (start + k) % 100 } } } }),
+          api('POST', `project/${p.id}/response/`, {
+            token: owner.access,
+            body: {
+              sampler_schema: schema,
+              response_id: `${p.id}-${schema}-1-c-${start + k}`,
+              data: { '0': { [q.id]: (start + k) % 100 } },
+            },
+          }),
         ),
       );
     }
@@ -56,7 +72,9 @@ describe('export worker crash', () => {
     worker.process.kill('SIGKILL');
     await worker.exited;
     const log = join(t.logDir, 'exports-2.log');
-    replacement = startChild('exports-2', worker.command, worker.args, worker.env, (_n, line) => appendFileSync(log, `${line}\n`));
+    replacement = startChild('exports-2', worker.command, worker.args, worker.env, (_n, line) =>
+      appendFileSync(log, `${line}\n`),
+    );
     await waitServing(`127.0.0.1:${t.ports.exports}`, 'the second exports worker', replacement);
 
     for (let i = 0; i < 200 && job.status !== 'done' && job.status !== 'failed'; i++) {

@@ -25,21 +25,46 @@ describe('export pages', () => {
   it('pages through live responses with a cursor, each once', async () => {
     const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
     const q = addItem(b.body, b.id, 'number', 'en', 'Area');
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Export pages', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Export pages', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status,
+    ).toBe(200);
     for (let i = 0; i < 7; i++) {
-      const r = await api('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-e-${i}`, data: { '0': { [q.id]: i * 10 } } } });
+      const r = await api('POST', `project/${p.id}/response/`, {
+        token: owner.access,
+        body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-e-${i}`, data: { '0': { [q.id]: i * 10 } } },
+      });
       expect(r.status).toBe(201);
     }
-    await api('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-e-3`, deleted: true, time_updated: new Date().toISOString(), data: { '0': { [q.id]: 30 } } } });
+    await api('POST', `project/${p.id}/response/`, {
+      token: owner.access,
+      body: {
+        sampler_schema: schema,
+        response_id: `${p.id}-${schema}-1-e-3`,
+        deleted: true,
+        time_updated: new Date().toISOString(),
+        data: { '0': { [q.id]: 30 } },
+      },
+    });
     const grpc = createClient(responses.ResponsesServiceClient, `127.0.0.1:${t.ports.responses}`);
     try {
       const seen: Json[] = [];
       let after = 0;
       let pages = 0;
       do {
-        const page = await grpc.exportPage({ project_id: p.id, schema_id: schema, after_id: after, limit: 3, profile: "" });
+        const page = await grpc.exportPage({
+          project_id: p.id,
+          schema_id: schema,
+          after_id: after,
+          limit: 3,
+          profile: '',
+        });
         seen.push(...(JSON.parse(page.rows_json) as Json[]));
         after = page.last_id;
         pages++;
@@ -47,8 +72,19 @@ describe('export pages', () => {
       // Two full pages, then an empty one that ends the walk.
       expect(pages).toBe(3);
       expect(seen.map((r) => r.response_id)).toEqual([0, 1, 2, 4, 5, 6].map((i) => `${p.id}-${schema}-1-e-${i}`));
-      expect(seen[1]).toMatchObject({ schema_id: schema, user_id: owner.user.id, completed: false, data: { '0': { [q.id]: 10 } } });
-      const other = await grpc.exportPage({ project_id: p.id, schema_id: schema + 1000, after_id: 0, limit: 0, profile: "" });
+      expect(seen[1]).toMatchObject({
+        schema_id: schema,
+        user_id: owner.user.id,
+        completed: false,
+        data: { '0': { [q.id]: 10 } },
+      });
+      const other = await grpc.exportPage({
+        project_id: p.id,
+        schema_id: schema + 1000,
+        after_id: 0,
+        limit: 0,
+        profile: '',
+      });
       expect(JSON.parse(other.rows_json)).toEqual([]);
     } finally {
       grpc.close();

@@ -33,14 +33,23 @@ describe('exports', () => {
     const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
     const area = addItem(b.body, b.id, 'number', 'en', 'Area');
     const crops = addItem(area.body, b.id, 'choice', 'en', 'Crops');
-    let body = updateItem(crops.body, crops.id, { options: { ...crops.body.entities.items[crops.id]!.options, multiselect: true } });
+    let body = updateItem(crops.body, crops.id, {
+      options: { ...crops.body.entities.items[crops.id]!.options, multiselect: true },
+    });
     const maize = addChoice(body, crops.id, 'en', 'Maize');
     const beans = addChoice(maize.body, crops.id, 'en', 'Beans');
     const note = addItem(beans.body, b.id, 'open', 'en', 'Note');
     body = note.body;
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Exports A', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Exports A', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status,
+    ).toBe(200);
     const rows = Array.from({ length: 25 }, (_, i) => ({
       id: `${p.id}-${schema}-1-x-${String(i).padStart(2, '0')}`,
       area: i * 3,
@@ -48,14 +57,28 @@ describe('exports', () => {
       note: i === 4 ? '=SUM(A1:A9)' : `note, "${i}"`,
     }));
     for (const r of rows) {
-      const up = await api('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: r.id, site: p.sites[0].id, data: { '0': { [area.id]: r.area, [crops.id]: r.crops, [note.id]: r.note } } } });
+      const up = await api('POST', `project/${p.id}/response/`, {
+        token: owner.access,
+        body: {
+          sampler_schema: schema,
+          response_id: r.id,
+          site: p.sites[0].id,
+          data: { '0': { [area.id]: r.area, [crops.id]: r.crops, [note.id]: r.note } },
+        },
+      });
       expect(up.status).toBe(201);
     }
     const codes = body.entities.choices;
 
     const named = await api<Json>('GET', `project/${p.id}/named_csv/`, { token: owner.access });
     expect(named.status, JSON.stringify(named.body)).toBe(200);
-    expect(named.body.job).toMatchObject({ status: 'done', rows_done: 25, rows_total: 25, percent: 100, kind: 'named_csv' });
+    expect(named.body.job).toMatchObject({
+      status: 'done',
+      rows_done: 25,
+      rows_total: 25,
+      percent: 100,
+      kind: 'named_csv',
+    });
     const table = await download(named.body.url);
     expect(table[0]!.slice(14)).toEqual(['Area', 'Crops', 'Note']);
     expect(table).toHaveLength(26);
@@ -63,7 +86,11 @@ describe('exports', () => {
       const line = table[k + 1]!;
       expect(line[0]).toBe(r.id);
       expect(line[2]).toBe('Default Site');
-      expect(line.slice(14)).toEqual([String(r.area), r.crops.map((c) => (c === maize.id ? 'Maize' : 'Beans')).join(' | '), r.note.startsWith('=') ? `'${r.note}` : r.note]);
+      expect(line.slice(14)).toEqual([
+        String(r.area),
+        r.crops.map((c) => (c === maize.id ? 'Maize' : 'Beans')).join(' | '),
+        r.note.startsWith('=') ? `'${r.note}` : r.note,
+      ]);
     }
 
     const coded = await api<Json>('GET', `project/${p.id}/coded_csv/?schema=${schema}`, { token: owner.access });
@@ -74,13 +101,22 @@ describe('exports', () => {
 
     const dictionary = await api<Json>('GET', `project/${p.id}/dictionary_csv/`, { token: owner.access });
     const dict = await download(dictionary.body.url);
-    expect(dict.find((r) => r[0] === 'Crops')).toEqual(['Crops', crops.body.entities.items[crops.id]!.codeName, 'Crops', 'choice', 'no', `${codes[maize.id]!.codeName} = Maize | ${codes[beans.id]!.codeName} = Beans`]);
+    expect(dict.find((r) => r[0] === 'Crops')).toEqual([
+      'Crops',
+      crops.body.entities.items[crops.id]!.codeName,
+      'Crops',
+      'choice',
+      'no',
+      `${codes[maize.id]!.codeName} = Maize | ${codes[beans.id]!.codeName} = Beans`,
+    ]);
 
     // The job, read back; a refresh of the export files; the link works without a login (it is signed).
     const job = await api<Json>('GET', `exports/jobs/${named.body.job.id}/`, { token: owner.access });
     expect(job.body).toMatchObject({ status: 'done', size: expect.any(Number) });
     expect((await api<Json>('POST', `project/${p.id}/export/`, { token: owner.access, body: {} })).status).toBe(202);
-    expect((await api('GET', `exports/jobs/00000000-0000-0000-0000-000000000000/`, { token: owner.access })).status).toBe(404);
+    expect(
+      (await api('GET', `exports/jobs/00000000-0000-0000-0000-000000000000/`, { token: owner.access })).status,
+    ).toBe(404);
     expect((await api('GET', `project/${p.id}/named_csv/`, {})).status).toBe(401);
     // Excel: the same cells in a workbook.
     const xlsx = await api<Json>('GET', `project/${p.id}/xlsx_excel/`, { token: owner.access });
@@ -92,19 +128,31 @@ describe('exports', () => {
     expect(sheet.rowCount).toBe(26);
     for (const [k, r] of rows.entries()) {
       const v = (sheet.getRow(k + 2).values as unknown[]).slice(1);
-      expect([v[0], v[14], v[15]]).toEqual([r.id, r.area, r.crops.map((c) => (c === maize.id ? 'Maize' : 'Beans')).join(' | ')]);
+      expect([v[0], v[14], v[15]]).toEqual([
+        r.id,
+        r.area,
+        r.crops.map((c) => (c === maize.id ? 'Maize' : 'Beans')).join(' | '),
+      ]);
     }
-    expect((await api<Json>('GET', `project/${p.id}/named_csv/?schema=999999`, { token: owner.access })).body).toEqual({ detail: 'Invalid Schema Id!' });
+    expect((await api<Json>('GET', `project/${p.id}/named_csv/?schema=999999`, { token: owner.access })).body).toEqual({
+      detail: 'Invalid Schema Id!',
+    });
 
     // A collector may not export.
-    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'col@exports.test', password: 'exports pass 1', projectId: p.id, collector: true } });
+    await api('POST', 'api/v1/project-user/', {
+      token: owner.access,
+      body: { email: 'col@exports.test', password: 'exports pass 1', projectId: p.id, collector: true },
+    });
     const col = await login(api, 'col@exports.test', 'exports pass 1');
     expect((await api('GET', `project/${p.id}/named_csv/`, { token: col.access })).status).toBe(403);
     expect((await api('GET', `exports/jobs/${named.body.job.id}/`, { token: col.access })).status).toBe(403);
 
     // Cancel: a queued job answered without waiting, then cancelled, never gets a file.
     const queued = await api<Json>('GET', `project/${p.id}/named_csv/?wait=0`, { token: owner.access });
-    const cancelled = await api<Json>('POST', `exports/jobs/${queued.body.job.id}/cancel/`, { token: owner.access, body: {} });
+    const cancelled = await api<Json>('POST', `exports/jobs/${queued.body.job.id}/cancel/`, {
+      token: owner.access,
+      body: {},
+    });
     expect(['cancelled', 'done']).toContain(cancelled.body.status);
   }, 120_000);
 });

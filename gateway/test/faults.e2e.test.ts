@@ -9,7 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNats, ensurePostgres, freePort, startChild, startTestStack, waitServing, type NatsHandle, type PostgresHandle, type TestStack } from '@fieldwork/launcher';
+import {
+  ensureNats,
+  ensurePostgres,
+  freePort,
+  startChild,
+  startTestStack,
+  waitServing,
+  type NatsHandle,
+  type PostgresHandle,
+  type TestStack,
+} from '@fieldwork/launcher';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { client, login, point, type Api, type Session } from './helpers.js';
 
@@ -44,10 +54,17 @@ afterAll(async () => {
 async function restart(name: string): Promise<void> {
   const victim = t.stack.children.get(name)!;
   const file = join(t.logDir, `${name}.log`);
-  const again = startChild(name, victim.command, victim.args, victim.env, (_n, line) => appendFileSync(file, `${line}\n`));
+  const again = startChild(name, victim.command, victim.args, victim.env, (_n, line) =>
+    appendFileSync(file, `${line}\n`),
+  );
   t.stack.children.set(name, again);
   if (name === 'gateway') {
-    await expect.poll(async () => (await fetch(`${t.baseUrl}/readyz`).catch(() => undefined))?.status, { timeout: 60_000, interval: 250 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${t.baseUrl}/readyz`).catch(() => undefined))?.status, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(200);
   } else {
     await waitServing(`127.0.0.1:${t.ports[name as keyof typeof t.ports]}`, `${name} again`, again);
   }
@@ -63,9 +80,16 @@ describe('faults under load', () => {
   it('keeps every accepted response, once, through kill -9 of each part, a PostgreSQL crash restart and a stalled results writer', async () => {
     const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
     const q = addItem(b.body, b.id, 'number', 'en', 'Count');
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Faults', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Faults', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status,
+    ).toBe(200);
 
     const figures = { sent: 0, accepted: 0, requests: 0, retried: 0, failed: 0 };
     const accepted = new Set<string>();
@@ -75,7 +99,10 @@ describe('faults under load', () => {
       const began = Date.now();
       for (let attempt = 0; ; attempt++) {
         figures.requests++;
-        const r = await api<Json>('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: id, data: { '0': { [q.id]: value } } } }).catch(() => undefined);
+        const r = await api<Json>('POST', `project/${p.id}/response/`, {
+          token: owner.access,
+          body: { sampler_schema: schema, response_id: id, data: { '0': { [q.id]: value } } },
+        }).catch(() => undefined);
         if (r && (r.status === 201 || r.status === 200)) {
           accepted.add(id);
           return;
@@ -107,7 +134,9 @@ describe('faults under load', () => {
       const began = Date.now();
       log(what);
       await fault();
-      faults.push(`${what} (${((Date.now() - began) / 1000).toFixed(1)} s, ${accepted.size - before} accepted meanwhile)`);
+      faults.push(
+        `${what} (${((Date.now() - began) / 1000).toFixed(1)} s, ${accepted.size - before} accepted meanwhile)`,
+      );
     };
 
     for (const name of ['auth', 'projects', 'forms', 'responses', 'results', 'exports', 'gateway']) {
@@ -141,15 +170,34 @@ describe('faults under load', () => {
     const sql = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined });
     let stored: string[];
     try {
-      stored = (await sql<{ response_id: string }[]>`select response_id from responses.responses where project_id = ${p.id}`).map((r) => r.response_id);
-      await expect.poll(async () => (await sql<{ n: number }[]>`select count(*)::int as n from responses.response_outbox where project_id = ${p.id} and published_at is null`)[0]!.n, { timeout: 60_000 }).toBe(0);
+      stored = (
+        await sql<{ response_id: string }[]>`select response_id from responses.responses where project_id = ${p.id}`
+      ).map((r) => r.response_id);
+      await expect
+        .poll(
+          async () =>
+            (
+              await sql<
+                { n: number }[]
+              >`select count(*)::int as n from responses.response_outbox where project_id = ${p.id} and published_at is null`
+            )[0]!.n,
+          { timeout: 60_000 },
+        )
+        .toBe(0);
     } finally {
       await sql.end();
     }
     let inResults = 0;
     await expect
       .poll(
-        async () => (inResults = (await api<Json>('POST', `project/${p.id}/results/schema/${schema}/`, { token: owner.access, body: { filters: {} } })).body.levels?.[0]?.total_filtered_responses ?? -1),
+        async () =>
+          (inResults =
+            (
+              await api<Json>('POST', `project/${p.id}/results/schema/${schema}/`, {
+                token: owner.access,
+                body: { filters: {} },
+              })
+            ).body.levels?.[0]?.total_filtered_responses ?? -1),
         { timeout: 180_000, interval: 1000 },
       )
       .toBe(accepted.size);

@@ -22,7 +22,12 @@ let owner: Session;
 
 beforeAll(async () => {
   t = await startTestStack({
-    extraEnv: { FORMS_MAX_FILE_BYTES: String(4 * 1024 ** 2), FORMS_CONVERT_WORKERS: '1', FORMS_CONVERT_QUEUE: '1', FORMS_CONVERT_TIMEOUT_MS: String(BUDGET_MS) },
+    extraEnv: {
+      FORMS_MAX_FILE_BYTES: String(4 * 1024 ** 2),
+      FORMS_CONVERT_WORKERS: '1',
+      FORMS_CONVERT_QUEUE: '1',
+      FORMS_CONVERT_TIMEOUT_MS: String(BUDGET_MS),
+    },
   });
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
@@ -34,7 +39,12 @@ afterAll(async () => {
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 async function newProject(name: string): Promise<Json> {
-  return (await api<Json>('POST', 'project/', { token: owner.access, body: { name, organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+  return (
+    await api<Json>('POST', 'project/', {
+      token: owner.access,
+      body: { name, organization_pk: owner.organization.id, geotag: point(0, 0) },
+    })
+  ).body;
 }
 
 /** A project whose form has two questions, and that form as the API answers it. */
@@ -43,7 +53,14 @@ async function projectWithForm(name: string): Promise<{ project: Json; schemaId:
   const schemaId = project.sampler_schemas[0].id as number;
   const b = addBlock(newSchemaBody('S'), { en: 'Household' });
   const body = addItem(addItem(b.body, b.id, 'number', 'en', 'Adults').body, b.id, 'open', 'en', 'Village').body;
-  expect((await api('PUT', `samplerschema/${schemaId}/`, { token: owner.access, body: { ...body, revision: 1, name: 'Kept form' } })).status).toBe(200);
+  expect(
+    (
+      await api('PUT', `samplerschema/${schemaId}/`, {
+        token: owner.access,
+        body: { ...body, revision: 1, name: 'Kept form' },
+      })
+    ).status,
+  ).toBe(200);
   const form = (await api<Json>('GET', `samplerschema/${schemaId}/`, { token: owner.access })).body;
   return { project, schemaId, form };
 }
@@ -57,7 +74,10 @@ async function upload(projectId: number, name: string, content: Buffer, type = X
 }
 
 const convert = (projectId: number, fileId: string) =>
-  api<Json>('POST', `project/${projectId}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: fileId } });
+  api<Json>('POST', `project/${projectId}/create-form-from-upload/`, {
+    token: owner.access,
+    body: { file_identifier: fileId },
+  });
 
 /** An XLSForm of `rows` text questions (and `extra` added to the first question's row). */
 async function xlsform(rows: number, edit?: (survey: ExcelJS.Worksheet) => void): Promise<Buffer> {
@@ -75,9 +95,27 @@ async function heavyXlsform(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const survey = wb.addWorksheet('survey');
   const langs = ['English (en)', 'French (fr)', 'Spanish (es)'];
-  survey.addRow(['type', 'name', ...langs.map((l) => `label::${l}`), ...langs.map((l) => `hint::${l}`), 'relevant', 'required', 'constraint', 'constraint_message']);
+  survey.addRow([
+    'type',
+    'name',
+    ...langs.map((l) => `label::${l}`),
+    ...langs.map((l) => `hint::${l}`),
+    'relevant',
+    'required',
+    'constraint',
+    'constraint_message',
+  ]);
   for (let i = 0; i < 49_000; i++) {
-    survey.addRow(['integer', `q${i}`, ...langs.map((l) => `Question ${i} ${l}`), ...langs.map((l) => `Hint ${i} ${l}`), i > 0 ? `\${q${i - 1}} > 0` : '', 'yes', '. < 1000', 'Too large']);
+    survey.addRow([
+      'integer',
+      `q${i}`,
+      ...langs.map((l) => `Question ${i} ${l}`),
+      ...langs.map((l) => `Hint ${i} ${l}`),
+      i > 0 ? `\${q${i - 1}} > 0` : '',
+      'yes',
+      '. < 1000',
+      'Too large',
+    ]);
   }
   wb.addWorksheet('choices').addRow(['list_name', 'name', 'label']);
   return Buffer.from(await wb.xlsx.writeBuffer());
@@ -111,7 +149,12 @@ function neighbours(schemaId: number) {
       running = false;
       await loop;
       const sorted = [...times].sort((a, b) => a - b);
-      return { calls: times.length, failures, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
+      return {
+        calls: times.length,
+        failures,
+        median: sorted[Math.floor(sorted.length / 2)] ?? 0,
+        max: sorted[sorted.length - 1] ?? 0,
+      };
     },
   };
 }
@@ -122,7 +165,10 @@ describe('form files: bounded before conversion', () => {
     // 4.5 MB of noise named like a workbook: refused by its size alone, before a byte of it is read.
     const noise = Buffer.alloc(4.5 * 1024 ** 2, 7);
     const refused = await convert(project.id, await upload(project.id, 'big.xlsx', noise));
-    expect(refused).toMatchObject({ status: 413, body: { detail: 'Form files are limited to 4 MB: this one is larger.' } });
+    expect(refused).toMatchObject({
+      status: 413,
+      body: { detail: 'Form files are limited to 4 MB: this one is larger.' },
+    });
     // The upload route itself stops at 50 MB, answering with its limit.
     const huge = new FormData();
     huge.append('file', new Blob([Buffer.alloc(50 * 1024 ** 2 + 1, 1)], { type: XLSX }), 'huge.xlsx');
@@ -137,14 +183,19 @@ describe('form files: bounded before conversion', () => {
     const { project, schemaId, form } = await projectWithForm('Bad workbooks');
     // 20 KB of zip holding a 20 MB sheet of spaces: refused by its expansion before anything parses it.
     const archive = new yazl.ZipFile();
-    archive.addBuffer(Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'), '[Content_Types].xml');
+    archive.addBuffer(
+      Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+      '[Content_Types].xml',
+    );
     archive.addBuffer(Buffer.alloc(20 * 1024 ** 2, ' '), 'xl/worksheets/sheet1.xml');
     archive.end();
     const chunks: Buffer[] = [];
     for await (const c of archive.outputStream) chunks.push(c as Buffer);
     const bomb = await convert(project.id, await upload(project.id, 'bomb.xlsx', Buffer.concat(chunks)));
     expect(bomb.status).toBe(400);
-    expect(bomb.body.non_field_errors[0]).toMatch(/^The workbook was refused: xl\/worksheets\/sheet1\.xml expands \d+ times \(at most 100\)\..*zip bomb/);
+    expect(bomb.body.non_field_errors[0]).toMatch(
+      /^The workbook was refused: xl\/worksheets\/sheet1\.xml expands \d+ times \(at most 100\)\..*zip bomb/,
+    );
 
     const longCell = await xlsform(3, (s) => (s.getCell('C2').value = 'x'.repeat(40_000)));
     expect(await convert(project.id, await upload(project.id, 'long.xlsx', longCell))).toMatchObject({
@@ -154,7 +205,9 @@ describe('form files: bounded before conversion', () => {
     const wide = await xlsform(3, (s) => (s.getRow(2).getCell(501).value = 'far right'));
     expect(await convert(project.id, await upload(project.id, 'wide.xlsx', wide))).toMatchObject({
       status: 400,
-      body: { non_field_errors: ['The sheet "survey" has a cell in column 501; a form file may use at most 500 columns.'] },
+      body: {
+        non_field_errors: ['The sheet "survey" has a cell in column 501; a form file may use at most 500 columns.'],
+      },
     });
     await expectUnchanged(schemaId, form);
   });
@@ -213,7 +266,9 @@ describe('form files: conversions off the event loop', () => {
     const third = await convert(project.id, fileId);
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(third.status).toBe(503);
-    expect(third.body).toMatchObject({ error_message: 'Too many forms are being converted right now. Please try again in a few seconds.' });
+    expect(third.body).toMatchObject({
+      error_message: 'Too many forms are being converted right now. Please try again in a few seconds.',
+    });
     expect(third.headers.get('retry-after')).toBe('5');
     const stopped: Answer<Json>[] = await Promise.all([first, second]);
     expect(stopped.map((a) => a.status)).toEqual([400, 400]);

@@ -25,7 +25,9 @@ const ids: Record<string, number | string> = {};
 
 beforeAll(async () => {
   // The per-address limits lifted (throttles.e2e tests them), so that every fuzzed body reaches its route's code.
-  const lifted = Object.fromEntries(['LOGIN', 'LOOKUP', 'MAIL', 'REPORTS'].map((k) => [`RATE_LIMIT_${k}_PER_MIN`, '1000000']));
+  const lifted = Object.fromEntries(
+    ['LOGIN', 'LOOKUP', 'MAIL', 'REPORTS'].map((k) => [`RATE_LIMIT_${k}_PER_MIN`, '1000000']),
+  );
   t = await startTestStack({ extraEnv: lifted });
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
@@ -33,14 +35,37 @@ beforeAll(async () => {
   const n = addItem(b.body, b.id, 'number', 'en', 'Count');
   const c = addItem(n.body, b.id, 'choice', 'en', 'Pick');
   const yes = addChoice(c.body, c.id, 'en', 'Yes');
-  const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Fuzzed', organization_pk: owner.organization.id, geotag: point(1, 1) } })).body;
+  const p = (
+    await api<Json>('POST', 'project/', {
+      token: owner.access,
+      body: { name: 'Fuzzed', organization_pk: owner.organization.id, geotag: point(1, 1) },
+    })
+  ).body;
   const schema = p.sampler_schemas[0].id as number;
-  expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...yes.body, revision: 1 } })).status).toBe(200);
-  await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'fuzz.col@example.org', password: 'fuzz collector 1', projectId: p.id, collector: true } });
+  expect(
+    (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...yes.body, revision: 1 } })).status,
+  ).toBe(200);
+  await api('POST', 'api/v1/project-user/', {
+    token: owner.access,
+    body: { email: 'fuzz.col@example.org', password: 'fuzz collector 1', projectId: p.id, collector: true },
+  });
   collector = await login(api, 'fuzz.col@example.org', 'fuzz collector 1');
-  const r = await api<Json>('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-f-1`, data: { '0': { [n.id]: 3 } } } });
+  const r = await api<Json>('POST', `project/${p.id}/response/`, {
+    token: owner.access,
+    body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-f-1`, data: { '0': { [n.id]: 3 } } },
+  });
   expect(r.status).toBe(201);
-  Object.assign(ids, { project: p.id, schema, site: p.sites[0].id, group: p.groups?.[0]?.id ?? 1, item: n.id, block: b.id, organization: owner.organization.id, user: owner.user.id, response: `${p.id}-${schema}-1-f-1` });
+  Object.assign(ids, {
+    project: p.id,
+    schema,
+    site: p.sites[0].id,
+    group: p.groups?.[0]?.id ?? 1,
+    item: n.id,
+    block: b.id,
+    organization: owner.organization.id,
+    user: owner.user.id,
+    response: `${p.id}-${schema}-1-f-1`,
+  });
 }, 240_000);
 afterAll(async () => {
   await t?.stop();
@@ -53,51 +78,191 @@ interface Operation {
 
 /** Values for a path parameter: real ids (so that deep code runs), neighbours, and garbage. */
 const pathValue = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...['project', 'schema', 'site', 'group', 'item', 'block', 'organization', 'user', 'response'].map((k) => () => String(ids[k]))).map((f) => f()) },
-  { weight: 2, arbitrary: fc.oneof(fc.integer({ min: -10, max: 10 }), fc.constantFrom(0, 2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER + 2)).map(String) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom(
+        ...['project', 'schema', 'site', 'group', 'item', 'block', 'organization', 'user', 'response'].map(
+          (k) => () => String(ids[k]),
+        ),
+      )
+      .map((f) => f()),
+  },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('abc', '1.5', '1e309', '-0', '%00', '..%2F..%2Fetc%2Fpasswd', 'null', 'undefined', '[]', '{}', ' ', '%20', 'ünïcødé', '😀', "1' OR '1'='1", '<script>', 'a'.repeat(2000), '00000000-0000-0000-0000-000000000000'),
+    arbitrary: fc
+      .oneof(fc.integer({ min: -10, max: 10 }), fc.constantFrom(0, 2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER + 2))
+      .map(String),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'abc',
+      '1.5',
+      '1e309',
+      '-0',
+      '%00',
+      '..%2F..%2Fetc%2Fpasswd',
+      'null',
+      'undefined',
+      '[]',
+      '{}',
+      ' ',
+      '%20',
+      'ünïcødé',
+      '😀',
+      "1' OR '1'='1",
+      '<script>',
+      'a'.repeat(2000),
+      '00000000-0000-0000-0000-000000000000',
+    ),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => encodeURIComponent(s) || 'x') },
 );
 
-const FIELDS = ['name', 'email', 'password', 'username', 'data', 'sampler_schema', 'response_id', 'filters', 'project_state', 'project_type', 'geotag', 'site', 'group', 'team', 'organization_pk', 'file_identifier', 'label_map', 'mapped_columns', 'item_ids', 'token', 'expiry_date', 'permissions', 'read_sites', 'roles', 'revision', 'entities', 'is_hierarchical', 'project_hierarchy', 'parsedList', 'projectId', 'action', 'id', 'description', 'refresh'];
+const FIELDS = [
+  'name',
+  'email',
+  'password',
+  'username',
+  'data',
+  'sampler_schema',
+  'response_id',
+  'filters',
+  'project_state',
+  'project_type',
+  'geotag',
+  'site',
+  'group',
+  'team',
+  'organization_pk',
+  'file_identifier',
+  'label_map',
+  'mapped_columns',
+  'item_ids',
+  'token',
+  'expiry_date',
+  'permissions',
+  'read_sites',
+  'roles',
+  'revision',
+  'entities',
+  'is_hierarchical',
+  'project_hierarchy',
+  'parsedList',
+  'projectId',
+  'action',
+  'id',
+  'description',
+  'refresh',
+];
 const weird = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(null, true, false, 0, -1, 1e308, -1e308, 2 ** 31, 2 ** 53, -(2 ** 31) - 1, 2 ** 31 - 1, '', ' ', 'x'.repeat(100_000), '2026-02-30', '=cmd|/c calc', '../../etc/passwd', 'nul\u0000byte', [], {}, [[[[[]]]]], { $where: '1' }, { __proto__: { admin: true } }),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1e308,
+    -1e308,
+    2 ** 31,
+    2 ** 53,
+    -(2 ** 31) - 1,
+    2 ** 31 - 1,
+    '',
+    ' ',
+    'x'.repeat(100_000),
+    '2026-02-30',
+    '=cmd|/c calc',
+    '../../etc/passwd',
+    'nul\u0000byte',
+    [],
+    {},
+    [[[[[]]]]],
+    { $where: '1' },
+    { __proto__: { admin: true } },
+  ),
   fc.string({ maxLength: 200 }),
   fc.integer(),
   fc.double(),
 );
 const body = fc.oneof(
-  { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...FIELDS), weird, { maxKeys: 6 }).map((o) => ({ kind: 'json' as const, value: o })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .dictionary(fc.constantFrom(...FIELDS), weird, { maxKeys: 6 })
+      .map((o) => ({ kind: 'json' as const, value: o })),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => ({ kind: 'json' as const, value: v })) },
-  { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'nul', '[1,2', '\u0000', '{"a":1}{"b":2}').map((v) => ({ kind: 'raw-json' as const, value: v })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('{', '{"a":', 'nul', '[1,2', '\u0000', '{"a":1}{"b":2}')
+      .map((v) => ({ kind: 'raw-json' as const, value: v })),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 100 }).map((v) => ({ kind: 'text' as const, value: v })) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 400 }).map((depth) => ({ kind: 'raw-json' as const, value: `${'['.repeat(depth)}${']'.repeat(depth)}` })) },
-  { weight: 1, arbitrary: fc.constantFrom(50_000, 200_000).map((depth) => ({ kind: 'raw-json' as const, value: `{"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}` })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 50, max: 400 })
+      .map((depth) => ({ kind: 'raw-json' as const, value: `${'['.repeat(depth)}${']'.repeat(depth)}` })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(50_000, 200_000)
+      .map((depth) => ({ kind: 'raw-json' as const, value: `{"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}` })),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const, value: undefined }) },
 );
-const query = fc.dictionary(fc.constantFrom('page', 'page_size', 'schema', 'wait', 'limit', 'lang', 'profile', 'key', 'search', 'role', 'folder'), fc.oneof(fc.integer().map(String), fc.string({ maxLength: 30 }), fc.constantFrom('-1', '0', '1e9', 'NaN', '', '2147483648', '9007199254740993', '-2147483649', '1e308')), { maxKeys: 3 });
+const query = fc.dictionary(
+  fc.constantFrom('page', 'page_size', 'schema', 'wait', 'limit', 'lang', 'profile', 'key', 'search', 'role', 'folder'),
+  fc.oneof(
+    fc.integer().map(String),
+    fc.string({ maxLength: 30 }),
+    fc.constantFrom('-1', '0', '1e9', 'NaN', '', '2147483648', '9007199254740993', '-2147483649', '1e308'),
+  ),
+  { maxKeys: 3 },
+);
 const role = fc.constantFrom('anonymous', 'collector', 'owner');
 
 /** Routes whose success would end the run's own sessions or delete what the fuzz stands on. */
-const SKIP = [/^DELETE \/api\/project\/\{[^}]+\}\/$/, /^DELETE \/api\/organization\//, /logout|change-password|set-password|reset-password\/confirm/, /^DELETE \/api\/accounts\/user\//];
+const SKIP = [
+  /^DELETE \/api\/project\/\{[^}]+\}\/$/,
+  /^DELETE \/api\/organization\//,
+  /logout|change-password|set-password|reset-password\/confirm/,
+  /^DELETE \/api\/accounts\/user\//,
+];
 
-async function send(op: Operation, params: string[], q: Record<string, string>, b: { kind: string; value: unknown }, who: string): Promise<{ status: number; text: string; ms: number }> {
+async function send(
+  op: Operation,
+  params: string[],
+  q: Record<string, string>,
+  b: { kind: string; value: unknown },
+  who: string,
+): Promise<{ status: number; text: string; ms: number }> {
   let i = 0;
   const path = op.path.replace(/\{[^}]+\}/g, () => params[i++ % params.length] ?? '1');
   const qs = new URLSearchParams(q).toString();
   const token = who === 'owner' ? owner.access : who === 'collector' ? collector.access : undefined;
-  const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(token ? { authorization: `JWT ${token}` } : {}),
+  };
   let payload: string | undefined;
   if (op.method !== 'GET' && op.method !== 'HEAD' && b.kind !== 'none') {
     headers['content-type'] = b.kind === 'text' ? 'text/plain' : 'application/json';
     payload = b.kind === 'json' ? JSON.stringify(b.value) : String(b.value);
   }
   const started = Date.now();
-  const res = await fetch(`${t.baseUrl}${path}${qs ? `?${qs}` : ''}`, { method: op.method, headers, body: payload, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const res = await fetch(`${t.baseUrl}${path}${qs ? `?${qs}` : ''}`, {
+    method: op.method,
+    headers,
+    body: payload,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
   const text = await res.text();
   return { status: res.status, text, ms: Date.now() - started };
 }
@@ -144,7 +309,9 @@ async function fingerprint(sql: postgres.Sql): Promise<string> {
     order by 1, 2`;
   const parts: string[] = [];
   for (const { s, t: name } of tables) {
-    const [row] = await sql.unsafe(`select md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${s}"."${name}" x`);
+    const [row] = await sql.unsafe(
+      `select md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${s}"."${name}" x`,
+    );
     parts.push(`${s}.${name}:${(row as unknown as { h: string }).h}`);
   }
   return parts.join('\n');
@@ -162,11 +329,15 @@ describe('fuzzing every route', () => {
     }
     expect(operations.length).toBeGreaterThan(100);
 
-    const samples = fc.sample(fc.tuple(fc.constantFrom(...operations), fc.array(pathValue, { minLength: 1, maxLength: 4 }), query, body, role), { numRuns: REQUESTS, seed: Number(process.env.FUZZ_SEED ?? 20261123) });
+    const samples = fc.sample(
+      fc.tuple(fc.constantFrom(...operations), fc.array(pathValue, { minLength: 1, maxLength: 4 }), query, body, role),
+      { numRuns: REQUESTS, seed: Number(process.env.FUZZ_SEED ?? 20261123) },
+    );
     const { failures, statuses, slowest } = await drive(
       samples,
       ([op, params, q, b, who]) => send(op, params, q, b, who),
-      ([op, params, , b, who]) => `${who} ${op.method} ${op.path} ${JSON.stringify(params).slice(0, 80)} ${b.kind}:${JSON.stringify(b.value)?.slice(0, 80)}`,
+      ([op, params, , b, who]) =>
+        `${who} ${op.method} ${op.path} ${JSON.stringify(params).slice(0, 80)} ${b.kind}:${JSON.stringify(b.value)?.slice(0, 80)}`,
       (status, text) => {
         if (status >= 500) return `${status} (${text.slice(0, 200)})`;
         if (status < 400) return undefined;
@@ -180,8 +351,10 @@ describe('fuzzing every route', () => {
         return clear ? undefined : `${status} without a clear JSON body (${text.slice(0, 120)})`;
       },
     );
-    console.log(`fuzz: ${samples.length} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; slowest ${slowest} ms`);
-    if (failures.length > 0) console.log(failures.slice(0, 60).join("\n"));
+    console.log(
+      `fuzz: ${samples.length} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; slowest ${slowest} ms`,
+    );
+    if (failures.length > 0) console.log(failures.slice(0, 60).join('\n'));
     expect(failures.slice(0, 20)).toEqual([]);
     // Nothing crashed: every process still runs and the stack is ready.
     for (const [name, child] of t.stack.children) expect(child.process.exitCode, name).toBeNull();
@@ -200,7 +373,10 @@ describe('fuzzing every route', () => {
     const sql = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined });
     let refused = 0;
     try {
-      const samples = fc.sample(fc.tuple(fc.constantFrom(...writes), fc.array(pathValue, { minLength: 1, maxLength: 3 }), query, body, role), { numRuns: 300, seed: 7 });
+      const samples = fc.sample(
+        fc.tuple(fc.constantFrom(...writes), fc.array(pathValue, { minLength: 1, maxLength: 3 }), query, body, role),
+        { numRuns: 300, seed: 7 },
+      );
       for (const [op, params, q, b, who] of samples) {
         const before = await fingerprint(sql);
         const r = await send(op, params, q, b, who);
@@ -232,8 +408,24 @@ describe('fuzzing every route', () => {
     // Real ids in the path, so that the body reaches the code behind the route's access checks.
     const real = (path: string) =>
       path.replace(/(?<=\/([^/]*)\/)\{([^}]+)\}/g, (_m, before: string, name: string) => {
-        if (name === 'id') return String(before === 'samplerschema' ? ids.schema : before === 'organization' ? ids.organization : before === 'user' ? ids.user : ids.project);
-        const byName: Record<string, string> = { schemaId: 'schema', blockId: 'block', itemId: 'item', userId: 'user', profile: 'response', sub: 'site' };
+        if (name === 'id')
+          return String(
+            before === 'samplerschema'
+              ? ids.schema
+              : before === 'organization'
+                ? ids.organization
+                : before === 'user'
+                  ? ids.user
+                  : ids.project,
+          );
+        const byName: Record<string, string> = {
+          schemaId: 'schema',
+          blockId: 'block',
+          itemId: 'item',
+          userId: 'user',
+          profile: 'response',
+          sub: 'site',
+        };
         return String(ids[byName[name] ?? 'project']);
       });
     const VALUES: [string, unknown][] = [
@@ -248,21 +440,40 @@ describe('fuzzing every route', () => {
     const fields = [
       ...new Set([
         ...FIELDS,
-        ...'action active_flag address agreed_privacy agreed_terms ancestors archived billing_admin block buckets comparisons completed content_type count currentSamplerSchema current_collection_round_start data_json date_end date_start deleted device_id display_name display_type dropped_columns duration_days editMode edit_mode editor_state expiry_date file_id filename fingerprint firebase_id first_name folder folder_id formula frontend_color frontend_icon geotag_history_json geotag_json goal_count group_id hashId import_current integration_type is_entity is_marker is_valid kind lang last_name last_response level location locked logo lookup_answers_json media_uploading_count message new_password nonce old_password org_details org_email organization owner parent_id project project_admin project_aggregator project_id projects refresh response_referenced_id results revoked_at schema schema_id send_to severity show_on_project_summary show_on_site_summary signature_uploading_count site_id size stack team_id threshold_value_lower threshold_value_upper time_completed time_created time_updated time_uploaded time_zone timing_column trend_series_options user userAgent userIds user_admin user_ids value_delimiter version page page_size limit'.split(' '),
+        ...'action active_flag address agreed_privacy agreed_terms ancestors archived billing_admin block buckets comparisons completed content_type count currentSamplerSchema current_collection_round_start data_json date_end date_start deleted device_id display_name display_type dropped_columns duration_days editMode edit_mode editor_state expiry_date file_id filename fingerprint firebase_id first_name folder folder_id formula frontend_color frontend_icon geotag_history_json geotag_json goal_count group_id hashId import_current integration_type is_entity is_marker is_valid kind lang last_name last_response level location locked logo lookup_answers_json media_uploading_count message new_password nonce old_password org_details org_email organization owner parent_id project project_admin project_aggregator project_id projects refresh response_referenced_id results revoked_at schema schema_id send_to severity show_on_project_summary show_on_site_summary signature_uploading_count site_id size stack team_id threshold_value_lower threshold_value_upper time_completed time_created time_updated time_uploaded time_zone timing_column trend_series_options user userAgent userIds user_admin user_ids value_delimiter version page page_size limit'.split(
+          ' ',
+        ),
       ]),
     ];
     const chunks: string[][] = [];
     for (let i = 0; i < fields.length; i += 20) chunks.push(fields.slice(i, i + 20));
-    const requests: { op: Operation; q: Record<string, string>; b: { kind: string; value: unknown }; label: string }[] = [];
+    const requests: { op: Operation; q: Record<string, string>; b: { kind: string; value: unknown }; label: string }[] =
+      [];
     for (const op of operations) {
       const write = op.method !== 'GET' && op.method !== 'HEAD' && op.method !== 'DELETE';
       for (const [name, v] of VALUES) {
         if (write) {
-          requests.push({ op, q: {}, b: { kind: 'json', value: Object.fromEntries(fields.map((f) => [f, v])) }, label: `all fields ${name}` });
-          for (const c of chunks) requests.push({ op, q: {}, b: { kind: 'json', value: Object.fromEntries(c.map((f) => [f, v])) }, label: `${c[0]}… ${name}` });
+          requests.push({
+            op,
+            q: {},
+            b: { kind: 'json', value: Object.fromEntries(fields.map((f) => [f, v])) },
+            label: `all fields ${name}`,
+          });
+          for (const c of chunks)
+            requests.push({
+              op,
+              q: {},
+              b: { kind: 'json', value: Object.fromEntries(c.map((f) => [f, v])) },
+              label: `${c[0]}… ${name}`,
+            });
           // The shapes routes look into: filter models, answers, lists of ids, levels, points.
           const shaped = {
-            filters: { filters: [{ item: v, value: v, operator: 'eq' }], site: [v], collector: [v], date_ranges: [{ start: v, end: v }] },
+            filters: {
+              filters: [{ item: v, value: v, operator: 'eq' }],
+              site: [v],
+              collector: [v],
+              date_ranges: [{ start: v, end: v }],
+            },
             comparisons: [v],
             data: { '0': { [String(ids.item)]: v } },
             item_ids: [v],
@@ -275,9 +486,20 @@ describe('fuzzing every route', () => {
           requests.push({ op, q: {}, b: { kind: 'json', value: shaped }, label: `shaped ${name}` });
         }
       }
-      if (write) requests.push({ op, q: {}, b: { kind: 'raw-json', value: `{"data":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}` }, label: 'nested 50,000' });
+      if (write)
+        requests.push({
+          op,
+          q: {},
+          b: { kind: 'raw-json', value: `{"data":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}` },
+          label: 'nested 50,000',
+        });
       for (const n of ['2147483648', '9007199254740993', '-2147483649', '1e308', 'null']) {
-        requests.push({ op, q: { page: n, page_size: n, limit: n, schema: n, wait: n }, b: { kind: 'none', value: undefined }, label: `query ${n}` });
+        requests.push({
+          op,
+          q: { page: n, page_size: n, limit: n, schema: n, wait: n },
+          b: { kind: 'none', value: undefined },
+          label: `query ${n}`,
+        });
       }
     }
     const { failures, statuses, slowest } = await drive(
@@ -286,7 +508,9 @@ describe('fuzzing every route', () => {
       ({ op, label }) => `${op.method} ${real(op.path)} ${label}`,
       (status, text) => (status >= 500 ? `${status} (${text.slice(0, 200)})` : undefined),
     );
-    console.log(`fuzz: ${requests.length} hostile-value requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; slowest ${slowest} ms`);
+    console.log(
+      `fuzz: ${requests.length} hostile-value requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; slowest ${slowest} ms`,
+    );
     if (failures.length > 0) console.log(failures.slice(0, 60).join('\n'));
     expect(failures.slice(0, 20)).toEqual([]);
     for (const [name, child] of t.stack.children) expect(child.process.exitCode, name).toBeNull();

@@ -22,10 +22,18 @@ export function client(t: TestStack): Api {
       headers: {
         accept: 'application/json',
         ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(options.token ? { authorization: options.token.startsWith('fwk_') ? `Api-Key ${options.token}` : `JWT ${options.token}` } : {}),
+        ...(options.token
+          ? { authorization: options.token.startsWith('fwk_') ? `Api-Key ${options.token}` : `JWT ${options.token}` }
+          : {}),
         ...options.headers,
       },
-      body: options.form ?? (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body)),
+      body:
+        options.form ??
+        (options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body)),
     });
     const text = await res.text();
     let body: unknown;

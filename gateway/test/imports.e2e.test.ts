@@ -65,9 +65,13 @@ async function importFile(projectId: number, body: Json): Promise<Json> {
 function form() {
   const b = addBlock(newSchemaBody('S'), { en: 'Farm' });
   const area = addItem(b.body, b.id, 'number', 'en', 'Area');
-  const decimals = updateItem(area.body, area.id, { options: { ...area.body.entities.items[area.id]!.options, allowDecimal: true } });
+  const decimals = updateItem(area.body, area.id, {
+    options: { ...area.body.entities.items[area.id]!.options, allowDecimal: true },
+  });
   const crops = addItem(decimals, b.id, 'choice', 'en', 'Crops');
-  let body = updateItem(crops.body, crops.id, { options: { ...crops.body.entities.items[crops.id]!.options, multiselect: true } });
+  let body = updateItem(crops.body, crops.id, {
+    options: { ...crops.body.entities.items[crops.id]!.options, multiselect: true },
+  });
   const maize = addChoice(body, crops.id, 'en', 'Maize');
   const beans = addChoice(maize.body, crops.id, 'en', 'Beans');
   const note = addItem(beans.body, b.id, 'open', 'en', 'Note');
@@ -75,15 +79,39 @@ function form() {
   const where = addItem(visited.body, b.id, 'geotag', 'en', 'Field location');
   const photo = addItem(where.body, b.id, 'image', 'en', 'Photo');
   body = photo.body;
-  return { body, ids: { area: area.id, crops: crops.id, maize: maize.id, beans: beans.id, note: note.id, visited: visited.id, where: where.id, photo: photo.id } };
+  return {
+    body,
+    ids: {
+      area: area.id,
+      crops: crops.id,
+      maize: maize.id,
+      beans: beans.id,
+      note: note.id,
+      visited: visited.id,
+      where: where.id,
+      photo: photo.id,
+    },
+  };
 }
 
 describe('imports', () => {
   it('imports an export back into an empty copy of the project: the same responses, and a second import changes nothing', async () => {
     const { body, ids } = form();
-    const a = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Import source', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const a = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Import source', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schemaA = a.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schemaA}/`, { token: owner.access, body: { ...(body as SchemaBody), revision: 1 } })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', `samplerschema/${schemaA}/`, {
+          token: owner.access,
+          body: { ...(body as SchemaBody), revision: 1 },
+        })
+      ).status,
+    ).toBe(200);
     for (let i = 0; i < 30; i++) {
       const data: Json = {
         [ids.area]: i * 2.5,
@@ -91,12 +119,22 @@ describe('imports', () => {
         [ids.note]: i === 4 ? '=SUM(A1:A9)' : i === 5 ? 'a, "quoted"\nline' : `note ${i}`,
         [ids.visited]: `2026-0${1 + (i % 9)}-1${i % 10}`,
         [ids.where]: { type: 'Point', coordinates: [2.35 + i / 100, 48.85] },
-        ...(i % 7 === 0 ? { [ids.photo]: `images/${a.id}/r${i}/00000000-0000-0000-0000-00000000000${i % 10}-door.png` } : {}),
+        ...(i % 7 === 0
+          ? { [ids.photo]: `images/${a.id}/r${i}/00000000-0000-0000-0000-00000000000${i % 10}-door.png` }
+          : {}),
       };
       const path = i % 2 === 0 ? `project/${a.id}/response/complete/` : `project/${a.id}/response/`;
       const up = await api('POST', path, {
         token: owner.access,
-        body: { sampler_schema: schemaA, response_id: `${a.id}-${schemaA}-1-d-${String(i).padStart(2, '0')}`, site: a.sites[0].id, time_created: `2026-11-0${1 + (i % 9)}T10:00:0${i % 10}Z`, time_updated: `2026-11-1${i % 10}T12:00:00Z`, geotag: point(48.8, 2.3), data: { '0': data } },
+        body: {
+          sampler_schema: schemaA,
+          response_id: `${a.id}-${schemaA}-1-d-${String(i).padStart(2, '0')}`,
+          site: a.sites[0].id,
+          time_created: `2026-11-0${1 + (i % 9)}T10:00:0${i % 10}Z`,
+          time_updated: `2026-11-1${i % 10}T12:00:00Z`,
+          geotag: point(48.8, 2.3),
+          data: { '0': data },
+        },
       });
       expect(up.status, JSON.stringify(up.body)).toBe(201);
     }
@@ -106,7 +144,9 @@ describe('imports', () => {
     expect(before[1]![before[0]!.indexOf('Photo')]).toMatch(new RegExp(`^https?://.*images/${a.id}/r0/`));
     expect(before[2]![before[0]!.indexOf('Photo')]).toBe('');
     // One profile: that response only (and the responses under it, for hierarchical projects).
-    const profile = await api<Json>('GET', `project/${a.id}/named_csv/?profile=${before[3]![0]}`, { token: owner.access });
+    const profile = await api<Json>('GET', `project/${a.id}/named_csv/?profile=${before[3]![0]}`, {
+      token: owner.access,
+    });
     expect(profile.body.job).toMatchObject({ status: 'done', rows_done: 1, profile: before[3]![0] });
     expect(table(await bytes(profile.body.url)).map((r) => r[0])).toEqual(['response_id', before[3]![0]]);
 
@@ -115,7 +155,10 @@ describe('imports', () => {
     const file = await uploadFile(b.id, 'source.csv', await exportOf(a.id));
 
     // The preview recognises every column of our own export.
-    const preview = await api<Json>('POST', `project/${b.id}/import/preview/`, { token: owner.access, body: { data: { file_identifier: file } } });
+    const preview = await api<Json>('POST', `project/${b.id}/import/preview/`, {
+      token: owner.access,
+      body: { data: { file_identifier: file } },
+    });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     expect(preview.body.errors).toEqual({});
     expect(preview.body.rows).toHaveLength(10);
@@ -126,14 +169,25 @@ describe('imports', () => {
     expect(col('Site')).toMatchObject({ target_kind: 'field', target: 'site' });
     expect(col('Collector')).toMatchObject({ target_kind: 'ignored' });
 
-    const job = await importFile(b.id, { data: { file_identifier: file, label_map: {}, dropped_columns: [], value_delimiter: ' | ' } });
-    expect(job).toMatchObject({ status: 'done', kind: 'import_responses', rows_done: 30, rows_failed: 0, report_url: null, result: { stored: 30, unmodified: 0, failed: 0 } });
+    const job = await importFile(b.id, {
+      data: { file_identifier: file, label_map: {}, dropped_columns: [], value_delimiter: ' | ' },
+    });
+    expect(job).toMatchObject({
+      status: 'done',
+      kind: 'import_responses',
+      rows_done: 30,
+      rows_failed: 0,
+      report_url: null,
+      result: { stored: 30, unmodified: 0, failed: 0 },
+    });
 
     // The same responses: every cell but the ids, the device and the upload time.
     const after = table(await exportOf(b.id));
     expect(after).toHaveLength(31);
     expect(after[0]).toEqual(before[0]);
-    const keep = before[0]!.map((h, i) => (['response_id', 'device_id', 'time_uploaded'].includes(h) ? -1 : i)).filter((i) => i >= 0);
+    const keep = before[0]!
+      .map((h, i) => (['response_id', 'device_id', 'time_uploaded'].includes(h) ? -1 : i))
+      .filter((i) => i >= 0);
     const photoAt = before[0]!.indexOf('Photo');
     const key = (s: string) => /(images\/[^?]+)/.exec(decodeURIComponent(s))?.[1] ?? s;
     for (let r = 1; r <= 30; r++) {
@@ -145,25 +199,44 @@ describe('imports', () => {
     expect(after[5]![before[0]!.indexOf('Note')]).toBe("'=SUM(A1:A9)");
 
     // The same file again, even uploaded again: nothing new.
-    const again = await importFile(b.id, { data: { file_identifier: await uploadFile(b.id, 'again.csv', await exportOf(a.id)) } });
+    const again = await importFile(b.id, {
+      data: { file_identifier: await uploadFile(b.id, 'again.csv', await exportOf(a.id)) },
+    });
     expect(again).toMatchObject({ status: 'done', rows_done: 30, result: { stored: 0, unmodified: 30 } });
     expect(table(await exportOf(b.id))).toHaveLength(31);
 
     // XLSX: the workbook export imports into another empty copy.
     const c = (await api<Json>('POST', `project/${a.id}/duplicate/`, { token: owner.access, body: {} })).body;
-    const x = await importFile(c.id, { file_identifier: await uploadFile(c.id, 'source.xlsx', await exportOf(a.id, 'xlsx_excel')), mapped_columns: {}, import_current: false, device_id: 'laptop-1' });
+    const x = await importFile(c.id, {
+      file_identifier: await uploadFile(c.id, 'source.xlsx', await exportOf(a.id, 'xlsx_excel')),
+      mapped_columns: {},
+      import_current: false,
+      device_id: 'laptop-1',
+    });
     expect(x).toMatchObject({ status: 'done', rows_done: 30, rows_failed: 0, result: { stored: 30 } });
     const fromXlsx = table(await exportOf(c.id));
     for (const h of ['Area', 'Crops', 'Note', 'Visited', 'Field location (longitude)', 'completed', 'time_created']) {
       const i = before[0]!.indexOf(h);
-      expect(fromXlsx.slice(1).map((r) => r[i]), h).toEqual(before.slice(1).map((r) => r[i]));
+      expect(
+        fromXlsx.slice(1).map((r) => r[i]),
+        h,
+      ).toEqual(before.slice(1).map((r) => r[i]));
     }
     expect(fromXlsx[1]![before[0]!.indexOf('device_id')]).toBe('laptop-1');
 
     // import_current: the source's own export, edited, updates its responses in place.
-    const edited = before.map((r, k) => (k === 1 ? r.map((v, i) => (before[0]![i] === 'Area' ? '99' : before[0]![i] === 'time_updated' ? '2026-11-21 00:00:00' : v)) : r));
+    const edited = before.map((r, k) =>
+      k === 1
+        ? r.map((v, i) =>
+            before[0]![i] === 'Area' ? '99' : before[0]![i] === 'time_updated' ? '2026-11-21 00:00:00' : v,
+          )
+        : r,
+    );
     const csv = edited.map((r) => r.map((v) => `"${v.replace(/"/g, '""')}"`).join(',')).join('\n');
-    const upd = await importFile(a.id, { file_identifier: await uploadFile(a.id, 'edited.csv', csv), import_current: true });
+    const upd = await importFile(a.id, {
+      file_identifier: await uploadFile(a.id, 'edited.csv', csv),
+      import_current: true,
+    });
     expect(upd).toMatchObject({ status: 'done', result: { stored: 1, unmodified: 29 } });
     const now = table(await exportOf(a.id));
     expect(now).toHaveLength(31);
@@ -172,10 +245,17 @@ describe('imports', () => {
 
   it('maps columns by label_map, drops columns, and reports each refused row in a downloadable CSV', async () => {
     const { body, ids } = form();
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Import mapping', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Import mapping', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
     const code = (id: number) => body.entities.items[id]!.codeName;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status,
+    ).toBe(200);
     const csv = [
       'Hectares,Crops grown,Comment,Where,Internal',
       '1.5,Maize;Beans,first,Default Site,x',
@@ -186,19 +266,46 @@ describe('imports', () => {
       '4,,fine,,x',
     ].join('\r\n');
     const file = await uploadFile(p.id, 'survey.csv', csv);
-    const map = { label_map: { Hectares: 'Area', 'Crops grown': code(ids.crops), Comment: String(ids.note), Where: 'site' }, dropped_columns: ['Internal'], value_delimiter: ';' };
+    const map = {
+      label_map: { Hectares: 'Area', 'Crops grown': code(ids.crops), Comment: String(ids.note), Where: 'site' },
+      dropped_columns: ['Internal'],
+      value_delimiter: ';',
+    };
 
-    const preview = await api<Json>('POST', `project/${p.id}/import/preview/`, { token: owner.access, body: { data: { file_identifier: file, ...map } } });
+    const preview = await api<Json>('POST', `project/${p.id}/import/preview/`, {
+      token: owner.access,
+      body: { data: { file_identifier: file, ...map } },
+    });
     expect(preview.body.columns.map((c: Json) => c.target_kind)).toEqual(['item', 'item', 'item', 'field', 'ignored']);
     expect(preview.body.row_problems[1]).toEqual({ Hectares: 'Enter a number.' });
     expect(preview.body.row_problems[2]).toEqual({ 'Crops grown': '"Rice" is not a choice of this question.' });
     expect(preview.body.questions.map((q: Json) => q.label)).toContain('Field location (latitude)');
 
     // Mapping mistakes are refused before any job.
-    const bad = await api<Json>('POST', `project/${p.id}/import/`, { token: owner.access, body: { data: { file_identifier: file, label_map: { Hectares: 'Surface' } } } });
-    expect(bad).toMatchObject({ status: 400, body: { label_map: ['Column "Hectares": no question or response field of this form is "Surface".'] } });
-    expect((await api<Json>('POST', `project/${p.id}/import/`, { token: owner.access, body: { data: { file_identifier: 'nope' } } })).body).toEqual({ file_identifier: ['No file of this project has this id.'] });
-    expect((await api<Json>('POST', `project/${p.id}/import/`, { token: owner.access, body: { data: { file_identifier: file, label_map: ['x'] } } })).status).toBe(400);
+    const bad = await api<Json>('POST', `project/${p.id}/import/`, {
+      token: owner.access,
+      body: { data: { file_identifier: file, label_map: { Hectares: 'Surface' } } },
+    });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { label_map: ['Column "Hectares": no question or response field of this form is "Surface".'] },
+    });
+    expect(
+      (
+        await api<Json>('POST', `project/${p.id}/import/`, {
+          token: owner.access,
+          body: { data: { file_identifier: 'nope' } },
+        })
+      ).body,
+    ).toEqual({ file_identifier: ['No file of this project has this id.'] });
+    expect(
+      (
+        await api<Json>('POST', `project/${p.id}/import/`, {
+          token: owner.access,
+          body: { data: { file_identifier: file, label_map: ['x'] } },
+        })
+      ).status,
+    ).toBe(400);
 
     const job = await importFile(p.id, { data: { file_identifier: file, ...map } });
     expect(job).toMatchObject({ status: 'done', rows_done: 5, rows_failed: 3, result: { stored: 2, failed: 3 } });
@@ -210,21 +317,40 @@ describe('imports', () => {
       ['4', 'Where', 'Nowhere', 'No site of this project is "Nowhere".'],
     ]);
     const rows = table(await exportOf(p.id));
-    expect(rows.slice(1).map((r) => [r[rows[0]!.indexOf('Area')], r[rows[0]!.indexOf('Crops')], r[rows[0]!.indexOf('Note')]])).toEqual([
+    expect(
+      rows
+        .slice(1)
+        .map((r) => [r[rows[0]!.indexOf('Area')], r[rows[0]!.indexOf('Crops')], r[rows[0]!.indexOf('Note')]]),
+    ).toEqual([
       ['1.5', 'Maize | Beans', 'first'],
       ['4', '', 'fine'],
     ]);
 
     // The same file (no response ids in it) imported again: nothing new, the same refusals.
-    const again = await importFile(p.id, { data: { file_identifier: await uploadFile(p.id, 'survey-again.csv', csv), ...map } });
+    const again = await importFile(p.id, {
+      data: { file_identifier: await uploadFile(p.id, 'survey-again.csv', csv), ...map },
+    });
     expect(again).toMatchObject({ status: 'done', rows_failed: 3, result: { stored: 0, unmodified: 2 } });
     expect(table(await exportOf(p.id))).toHaveLength(3);
 
     // A collector may neither preview nor import.
-    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'col@imports.test', password: 'imports pass 1', projectId: p.id, collector: true } });
+    await api('POST', 'api/v1/project-user/', {
+      token: owner.access,
+      body: { email: 'col@imports.test', password: 'imports pass 1', projectId: p.id, collector: true },
+    });
     const col = await login(api, 'col@imports.test', 'imports pass 1');
-    expect((await api('POST', `project/${p.id}/import/`, { token: col.access, body: { data: { file_identifier: file } } })).status).toBe(403);
-    expect((await api('POST', `project/${p.id}/import/preview/`, { token: col.access, body: { data: { file_identifier: file } } })).status).toBe(403);
+    expect(
+      (await api('POST', `project/${p.id}/import/`, { token: col.access, body: { data: { file_identifier: file } } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await api('POST', `project/${p.id}/import/preview/`, {
+          token: col.access,
+          body: { data: { file_identifier: file } },
+        })
+      ).status,
+    ).toBe(403);
     expect((await api('GET', `exports/jobs/${job.id}/`, { token: col.access })).status).toBe(403);
   }, 120_000);
 
@@ -232,49 +358,111 @@ describe('imports', () => {
     // 20 KB of zip holding a 20 MB sheet of spaces (and one of 1 GB would be the same 1,000-to-1): no spreadsheet
     // export compresses like that.
     const archive = new yazl.ZipFile();
-    archive.addBuffer(Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'), '[Content_Types].xml');
+    archive.addBuffer(
+      Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+      '[Content_Types].xml',
+    );
     archive.addBuffer(Buffer.alloc(20 * 1024 ** 2, ' '), 'xl/worksheets/sheet1.xml');
     archive.end();
     const chunks: Buffer[] = [];
     for await (const c of archive.outputStream) chunks.push(c as Buffer);
     const bomb = Buffer.concat(chunks);
     expect(bomb.length).toBeLessThan(100_000);
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Bombed', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Bombed', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const file = await uploadFile(p.id, 'bomb.xlsx', bomb);
-    const preview = await api<Json>('POST', `project/${p.id}/import/preview/`, { token: owner.access, body: { data: { file_identifier: file } } });
+    const preview = await api<Json>('POST', `project/${p.id}/import/preview/`, {
+      token: owner.access,
+      body: { data: { file_identifier: file } },
+    });
     expect(preview.status).toBe(400);
-    expect(preview.body.file_identifier[0]).toMatch(/^The workbook was refused: xl\/worksheets\/sheet1\.xml expands \d+ times \(at most 250\)\..*zip bomb/);
-    const started = await api<Json>('POST', `project/${p.id}/import/`, { token: owner.access, body: { data: { file_identifier: file } } });
+    expect(preview.body.file_identifier[0]).toMatch(
+      /^The workbook was refused: xl\/worksheets\/sheet1\.xml expands \d+ times \(at most 250\)\..*zip bomb/,
+    );
+    const started = await api<Json>('POST', `project/${p.id}/import/`, {
+      token: owner.access,
+      body: { data: { file_identifier: file } },
+    });
     expect(started.status).toBe(400);
-    const form = await api<Json>('POST', `project/${p.id}/create-form-from-upload/`, { token: owner.access, body: { file_identifier: await uploadFile(p.id, 'form.xlsx', bomb) } });
+    const form = await api<Json>('POST', `project/${p.id}/create-form-from-upload/`, {
+      token: owner.access,
+      body: { file_identifier: await uploadFile(p.id, 'form.xlsx', bomb) },
+    });
     expect(form.status).toBe(400);
     expect(JSON.stringify(form.body)).toContain('The workbook was refused');
   }, 60_000);
 
   it('gives a read-only PostgreSQL role that sees only the project as a flat view, and takes it back', async () => {
     const { body, ids } = form();
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'SQL access', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'SQL access', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...body, revision: 1 } })).status,
+    ).toBe(200);
     for (let i = 0; i < 3; i++) {
       await api('POST', `project/${p.id}/response/`, {
         token: owner.access,
-        body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-s-${i}`, data: { '0': { [ids.area]: i + 0.5, [ids.crops]: [ids.beans], [ids.where]: { type: 'Point', coordinates: [1, 2] } } } },
+        body: {
+          sampler_schema: schema,
+          response_id: `${p.id}-${schema}-1-s-${i}`,
+          data: {
+            '0': { [ids.area]: i + 0.5, [ids.crops]: [ids.beans], [ids.where]: { type: 'Point', coordinates: [1, 2] } },
+          },
+        },
       });
     }
-    const other = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'SQL other', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
-    await api('POST', `project/${other.id}/response/`, { token: owner.access, body: { sampler_schema: other.sampler_schemas[0].id, response_id: `${other.id}-${other.sampler_schemas[0].id}-1-s-0`, data: { '0': {} } } });
+    const other = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'SQL other', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
+    await api('POST', `project/${other.id}/response/`, {
+      token: owner.access,
+      body: {
+        sampler_schema: other.sampler_schemas[0].id,
+        response_id: `${other.id}-${other.sampler_schemas[0].id}-1-s-0`,
+        data: { '0': {} },
+      },
+    });
 
     const grant = await api<Json>('POST', `project/${p.id}/postgres/`, { token: owner.access, body: {} });
     expect(grant.status, JSON.stringify(grant.body)).toBe(201);
-    expect(grant.body).toMatchObject({ enabled: true, username: expect.stringMatching(/^fw_sql_/), password: expect.any(String), view: `sql_p${p.id}.responses` });
+    expect(grant.body).toMatchObject({
+      enabled: true,
+      username: expect.stringMatching(/^fw_sql_/),
+      password: expect.any(String),
+      view: `sql_p${p.id}.responses`,
+    });
     const g = grant.body;
-    const bi = postgres({ host: g.host, port: g.port, database: g.database, username: g.username, password: g.password, max: 1, onnotice: () => undefined });
+    const bi = postgres({
+      host: g.host,
+      port: g.port,
+      database: g.database,
+      username: g.username,
+      password: g.password,
+      max: 1,
+      onnotice: () => undefined,
+    });
     try {
       const rows = await bi.unsafe(`select * from ${g.view} order by response_id`);
       expect(rows).toHaveLength(3);
-      expect(rows[1]).toMatchObject({ response_id: `${p.id}-${schema}-1-s-1`, [body.entities.items[ids.area]!.codeName.toLowerCase()]: '1.5' });
-      expect(rows[1]![body.entities.items[ids.crops]!.codeName.toLowerCase()]).toBe(body.entities.choices[ids.beans]!.codeName);
+      expect(rows[1]).toMatchObject({
+        response_id: `${p.id}-${schema}-1-s-1`,
+        [body.entities.items[ids.area]!.codeName.toLowerCase()]: '1.5',
+      });
+      expect(rows[1]![body.entities.items[ids.crops]!.codeName.toLowerCase()]).toBe(
+        body.entities.choices[ids.beans]!.codeName,
+      );
       expect(rows[1]![`${body.entities.items[ids.where]!.codeName.toLowerCase()}_lat`]).toBe('2');
       await expect(bi.unsafe('select count(*) from responses.responses')).rejects.toThrow(/permission denied/);
       await expect(bi.unsafe(`create table ${g.view}_copy (x int)`)).rejects.toThrow();
@@ -283,11 +471,24 @@ describe('imports', () => {
       await bi.end();
     }
     // Only project owners; then disabled, the role is gone.
-    await api('POST', 'api/v1/project-user/', { token: owner.access, body: { email: 'dm@sql.test', password: 'sql access pass 1', projectId: p.id, data_manager: true } });
+    await api('POST', 'api/v1/project-user/', {
+      token: owner.access,
+      body: { email: 'dm@sql.test', password: 'sql access pass 1', projectId: p.id, data_manager: true },
+    });
     const dm = await login(api, 'dm@sql.test', 'sql access pass 1');
     expect((await api('POST', `project/${p.id}/postgres/`, { token: dm.access, body: {} })).status).toBe(403);
-    expect((await api<Json>('POST', `project/${p.id}/disable_postgres/`, { token: owner.access, body: {} })).body).toEqual({ enabled: false });
-    const gone = postgres({ host: g.host, port: g.port, database: g.database, username: g.username, password: g.password, max: 1, connect_timeout: 5 });
+    expect(
+      (await api<Json>('POST', `project/${p.id}/disable_postgres/`, { token: owner.access, body: {} })).body,
+    ).toEqual({ enabled: false });
+    const gone = postgres({
+      host: g.host,
+      port: g.port,
+      database: g.database,
+      username: g.username,
+      password: g.password,
+      max: 1,
+      connect_timeout: 5,
+    });
     await expect(gone`select 1`).rejects.toThrow(/role .* does not exist|authentication failed/);
     await gone.end();
   }, 120_000);

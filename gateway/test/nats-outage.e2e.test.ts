@@ -50,9 +50,16 @@ async function streamIds(stream: string): Promise<string[]> {
 it('publishes every response accepted while NATS was down once it is back, exactly once', async () => {
   const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
   const q = addItem(b.body, b.id, 'number', 'en', 'Count');
-  const p = (await api<Record<string, any>>('POST', 'project/', { token: owner.access, body: { name: 'Outage', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+  const p = (
+    await api<Record<string, any>>('POST', 'project/', {
+      token: owner.access,
+      body: { name: 'Outage', organization_pk: owner.organization.id, geotag: point(0, 0) },
+    })
+  ).body;
   const schema = p.sampler_schemas[0].id as number;
-  expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status).toBe(200);
+  expect(
+    (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status,
+  ).toBe(200);
 
   const accepted = new Set<string>();
   let sent = 0;
@@ -61,13 +68,20 @@ it('publishes every response accepted while NATS was down once it is back, exact
     sent++;
     const r = await api<Record<string, any>>('POST', `project/${p.id}/response/`, {
       token: owner.access,
-      body: { sampler_schema: schema, response_id, time_updated: new Date(Date.now() - 60_000 + version * 1000).toISOString(), data: { '0': { [q.id]: version } } },
+      body: {
+        sampler_schema: schema,
+        response_id,
+        time_updated: new Date(Date.now() - 60_000 + version * 1000).toISOString(),
+        data: { '0': { [q.id]: version } },
+      },
     });
-    if (r.status === 201 || (r.status === 200 && r.body.upload_status === 'stored')) accepted.add(`${response_id}:${r.body.version}`);
+    if (r.status === 201 || (r.status === 200 && r.body.upload_status === 'stored'))
+      accepted.add(`${response_id}:${r.body.version}`);
     else throw new Error(`upload ${i} answered ${r.status}: ${JSON.stringify(r.body)}`);
   };
   const run = async (from: number, to: number, version: number) => {
-    for (let i = from; i < to; i += 8) await Promise.all(Array.from({ length: Math.min(8, to - i) }, (_, k) => upload(i + k, version)));
+    for (let i = from; i < to; i += 8)
+      await Promise.all(Array.from({ length: Math.min(8, to - i) }, (_, k) => upload(i + k, version)));
   };
 
   await run(0, 60, 1);

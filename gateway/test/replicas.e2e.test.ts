@@ -29,9 +29,16 @@ describe('replicas', () => {
   it('loses no response and fails no request beyond retried ones while one replica of each service is killed in turn', async () => {
     const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
     const q = addItem(b.body, b.id, 'number', 'en', 'Count');
-    const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Replicas', organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Replicas', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
     const schema = p.sampler_schemas[0].id as number;
-    expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...q.body, revision: 1 } })).status,
+    ).toBe(200);
     expect(t.stack.children.has('responses-2') && t.stack.children.has('auth-2')).toBe(true);
 
     const figures = { requests: 0, retried: 0, failed: 0, uploads: 0 };
@@ -57,11 +64,16 @@ describe('replicas', () => {
     const worker = async (w: number) => {
       for (let i = 0; !stop; i++) {
         const id = `${p.id}-${schema}-1-r${w}-${i}`;
-        const status = await call('POST', `project/${p.id}/response/`, { sampler_schema: schema, response_id: id, data: { '0': { [q.id]: i % 50 } } });
+        const status = await call('POST', `project/${p.id}/response/`, {
+          sampler_schema: schema,
+          response_id: id,
+          data: { '0': { [q.id]: i % 50 } },
+        });
         figures.uploads++;
         if (status === 201 || status === 200) accepted.add(id);
         else throw new Error(`upload ${id} answered ${status}`);
-        if (i % 3 === 0) expect(await call('POST', `project/${p.id}/results/schema/${schema}/`, { filters: {} })).toBe(200);
+        if (i % 3 === 0)
+          expect(await call('POST', `project/${p.id}/results/schema/${schema}/`, { filters: {} })).toBe(200);
       }
     };
     const load = Array.from({ length: 6 }, (_, w) => worker(w));
@@ -74,7 +86,9 @@ describe('replicas', () => {
       await victim.exited;
       await new Promise((r) => setTimeout(r, 1000));
       const log = join(t.logDir, `${name}.log`);
-      const again = startChild(name, victim.command, victim.args, victim.env, (_n, line) => appendFileSync(log, `${line}\n`));
+      const again = startChild(name, victim.command, victim.args, victim.env, (_n, line) =>
+        appendFileSync(log, `${line}\n`),
+      );
       t.stack.children.set(name, again);
       await waitServing(`127.0.0.1:${t.ports[name]}`, `${name} again`, again);
     }
@@ -82,22 +96,37 @@ describe('replicas', () => {
     stop = true;
     await Promise.all(load);
 
-    console.log(`replicas under load: ${figures.requests} requests, ${figures.uploads} uploads, ${figures.retried} retried, ${figures.failed} failed`);
+    console.log(
+      `replicas under load: ${figures.requests} requests, ${figures.uploads} uploads, ${figures.retried} retried, ${figures.failed} failed`,
+    );
     expect(figures.failed).toBe(0);
     expect(accepted.size).toBeGreaterThan(50);
     // Every accepted response once in PostgreSQL, and once in the results.
     const sql = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined });
     try {
-      const rows = await sql<{ response_id: string }[]>`select response_id from responses.responses where project_id = ${p.id}`;
+      const rows = await sql<
+        { response_id: string }[]
+      >`select response_id from responses.responses where project_id = ${p.id}`;
       expect(rows.length).toBe(accepted.size);
       expect(new Set(rows.map((r) => r.response_id))).toEqual(accepted);
-      const [o] = await sql<{ u: number }[]>`select count(*) filter (where published_at is null)::int as u from responses.response_outbox where project_id = ${p.id}`;
+      const [o] = await sql<
+        { u: number }[]
+      >`select count(*) filter (where published_at is null)::int as u from responses.response_outbox where project_id = ${p.id}`;
       expect(o!.u, 'outbox rows left unpublished').toBe(0);
     } finally {
       await sql.end();
     }
     await expect
-      .poll(async () => (await api<Json>('POST', `project/${p.id}/results/schema/${schema}/`, { token: owner.access, body: { filters: {} } })).body.levels?.[0]?.total_filtered_responses, { timeout: 90_000, interval: 1000 })
+      .poll(
+        async () =>
+          (
+            await api<Json>('POST', `project/${p.id}/results/schema/${schema}/`, {
+              token: owner.access,
+              body: { filters: {} },
+            })
+          ).body.levels?.[0]?.total_filtered_responses,
+        { timeout: 90_000, interval: 1000 },
+      )
       .toBe(accepted.size);
   }, 240_000);
 });

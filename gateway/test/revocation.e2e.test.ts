@@ -31,12 +31,33 @@ beforeAll(async () => {
   // A project with one question and one response, whose results can be shared.
   const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
   const n = addItem(b.body, b.id, 'number', 'en', 'Count');
-  const p = (await api<Json>('POST', 'project/', { token: owner.access, body: { name: 'Revoked', organization_pk: owner.organization.id, geotag: point(1, 1) } })).body;
+  const p = (
+    await api<Json>('POST', 'project/', {
+      token: owner.access,
+      body: { name: 'Revoked', organization_pk: owner.organization.id, geotag: point(1, 1) },
+    })
+  ).body;
   const schema = p.sampler_schemas[0].id as number;
-  expect((await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...n.body, revision: 1 } })).status).toBe(200);
-  expect((await api('POST', `project/${p.id}/response/`, { token: owner.access, body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-r-1`, data: { '0': { [n.id]: 3 } } } })).status).toBe(201);
+  expect(
+    (await api('PUT', `samplerschema/${schema}/`, { token: owner.access, body: { ...n.body, revision: 1 } })).status,
+  ).toBe(200);
+  expect(
+    (
+      await api('POST', `project/${p.id}/response/`, {
+        token: owner.access,
+        body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-r-1`, data: { '0': { [n.id]: 3 } } },
+      })
+    ).status,
+  ).toBe(201);
   share = { path: `project/${p.id}/results/schema/${schema}/item/${n.id}/token/` };
-  expect((await api('POST', 'api/v1/organization-user/', { token: owner.access, body: { email: 'rev@example.org', password: PASS, organization: owner.organization.id, project_admin: true } })).status).toBe(200);
+  expect(
+    (
+      await api('POST', 'api/v1/organization-user/', {
+        token: owner.access,
+        body: { email: 'rev@example.org', password: PASS, organization: owner.organization.id, project_admin: true },
+      })
+    ).status,
+  ).toBe(200);
 }, 240_000);
 afterAll(async () => {
   await replica?.stop();
@@ -53,7 +74,10 @@ async function ready(port: number): Promise<void> {
 
 /** The status `path` answers with `token` on both gateways, once both agree (the list reaches them within moments). */
 async function settles(token: string, status: number, path = 'organization/'): Promise<void> {
-  for (const a of [api, api2]) await expect.poll(async () => (await a('GET', path, { token })).status, { timeout: 3000, interval: 50 }).toBe(status);
+  for (const a of [api, api2])
+    await expect
+      .poll(async () => (await a('GET', path, { token })).status, { timeout: 3000, interval: 50 })
+      .toBe(status);
 }
 
 describe('revocation', () => {
@@ -65,20 +89,36 @@ describe('revocation', () => {
     const started = Date.now();
     await settles(one.access, 401);
     expect(Date.now() - started).toBeLessThan(3000);
-    expect((await api('GET', 'organization/', { token: one.access })).body).toEqual({ detail: 'Token is invalid or expired' });
+    expect((await api('GET', 'organization/', { token: one.access })).body).toEqual({
+      detail: 'Token is invalid or expired',
+    });
     await settles(other.access, 200);
   });
 
   it('stops every session of the user when its password changes', async () => {
     const a = await login(api, 'rev@example.org', PASS);
     const b = await login(api, 'rev@example.org', PASS);
-    expect((await api('POST', 'accounts/user/rev@example.org/reset', { token: a.access, body: { old_password: PASS, new_password: 'a newer pass 22' } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', 'accounts/user/rev@example.org/reset', {
+          token: a.access,
+          body: { old_password: PASS, new_password: 'a newer pass 22' },
+        })
+      ).status,
+    ).toBe(200);
     await settles(a.access, 401);
     await settles(b.access, 401);
     // The new password's session works at once.
     const c = await login(api, 'rev@example.org', 'a newer pass 22');
     await settles(c.access, 200);
-    expect((await api('POST', 'accounts/user/rev@example.org/reset', { token: c.access, body: { old_password: 'a newer pass 22', new_password: PASS } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', 'accounts/user/rev@example.org/reset', {
+          token: c.access,
+          body: { old_password: 'a newer pass 22', new_password: PASS },
+        })
+      ).status,
+    ).toBe(200);
     await settles(c.access, 401);
   });
 
@@ -95,9 +135,21 @@ describe('revocation', () => {
   });
 
   it('stops a revoked API key at once, though the gateways cached it', async () => {
-    const key = (await api<Json>('POST', `organization/${owner.organization.id}/api_keys/create/`, { token: owner.access, body: { name: 'leaky' } })).body;
+    const key = (
+      await api<Json>('POST', `organization/${owner.organization.id}/api_keys/create/`, {
+        token: owner.access,
+        body: { name: 'leaky' },
+      })
+    ).body;
     await settles(key.key as string, 200, `organization/${owner.organization.id}/`);
-    expect((await api('PUT', `api/v0/organization/${owner.organization.id}/api_keys/revoke/`, { token: owner.access, body: { prefix: key.prefix } })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', `api/v0/organization/${owner.organization.id}/api_keys/revoke/`, {
+          token: owner.access,
+          body: { prefix: key.prefix },
+        })
+      ).status,
+    ).toBe(200);
     await settles(key.key as string, 401, `organization/${owner.organization.id}/`);
   });
 
@@ -113,8 +165,16 @@ describe('revocation', () => {
     expect((await read(api2)).status).toBe(200);
     const again = await login(api, 'rev@example.org', PASS);
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await api('POST', 'accounts/user/rev@example.org/reset', { token: again.access, body: { old_password: PASS, new_password: 'a newer pass 23' } })).status).toBe(200);
-    for (const a of [api, api2]) await expect.poll(async () => (await read(a)).status, { timeout: 3000, interval: 50 }).toBe(404);
+    expect(
+      (
+        await api('POST', 'accounts/user/rev@example.org/reset', {
+          token: again.access,
+          body: { old_password: PASS, new_password: 'a newer pass 23' },
+        })
+      ).status,
+    ).toBe(200);
+    for (const a of [api, api2])
+      await expect.poll(async () => (await read(a)).status, { timeout: 3000, interval: 50 }).toBe(404);
     // A link shared after the change works.
     await new Promise((r) => setTimeout(r, 1100));
     const fresh = await login(api, 'rev@example.org', 'a newer pass 23');
@@ -133,7 +193,10 @@ describe('revocation', () => {
     const late = startChild('gateway-3', gateway.command, gateway.args, env, () => undefined);
     try {
       await ready(port);
-      expect((await client({ ...t, baseUrl: `http://127.0.0.1:${port}` })('GET', 'organization/', { token: s.access })).status).toBe(401);
+      expect(
+        (await client({ ...t, baseUrl: `http://127.0.0.1:${port}` })('GET', 'organization/', { token: s.access }))
+          .status,
+      ).toBe(401);
     } finally {
       await late.stop();
     }

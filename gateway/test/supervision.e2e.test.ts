@@ -21,12 +21,18 @@ const launcherLog = () => {
 };
 
 beforeAll(async () => {
-  t = await startTestStack({ supervise: { probeEveryMs: 500, failuresBeforeRestart: 3, firstBackoffMs: 500, stopGraceMs: 1000 } });
+  t = await startTestStack({
+    supervise: { probeEveryMs: 500, failuresBeforeRestart: 3, firstBackoffMs: 500, stopGraceMs: 1000 },
+  });
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
   const made = await api<{ id: number; sampler_schemas: { id: number }[] }>('POST', 'project/', {
     token: owner.access,
-    body: { name: 'Supervised', organization_pk: owner.organization.id, geotag: { type: 'Point', coordinates: [0, 0] } },
+    body: {
+      name: 'Supervised',
+      organization_pk: owner.organization.id,
+      geotag: { type: 'Point', coordinates: [0, 0] },
+    },
   });
   expect(made.status).toBe(201);
   project = made.body.id;
@@ -45,7 +51,10 @@ function neighbours(path: string) {
   let running = true;
   const loop = (async () => {
     while (running) {
-      const r = await api('GET', path, { token: owner.access }).catch((err: unknown) => ({ status: 0, body: String(err) }));
+      const r = await api('GET', path, { token: owner.access }).catch((err: unknown) => ({
+        status: 0,
+        body: String(err),
+      }));
       calls++;
       if (r.status !== 200) {
         failures++;
@@ -82,22 +91,32 @@ describe('the launcher supervises its processes', () => {
     expect(launcherLog()).toMatch(/forms exited \(signal SIGKILL\); restarting in 0\.5 s/);
     expect(t.stack.supervisor!.restarts.get('forms')).toBe(1);
     // Every caller of the forms service (the projects service embeds a project's forms) reconnects within seconds.
-    await expect.poll(async () => (await api('GET', `project/${project}/`, { token: owner.access })).status, { timeout: 10_000, interval: 250 }).toBe(200);
+    await expect
+      .poll(async () => (await api('GET', `project/${project}/`, { token: owner.access })).status, {
+        timeout: 10_000,
+        interval: 250,
+      })
+      .toBe(200);
   }, 120_000);
 
   it('restarts a service that stops answering its health check (a blocked event loop), and only that one', async () => {
     const hung = t.stack.children.get('exports')!;
-    const others = new Map([...t.stack.children].filter(([name]) => name !== 'exports').map(([name, c]) => [name, c.process.pid]));
+    const others = new Map(
+      [...t.stack.children].filter(([name]) => name !== 'exports').map(([name, c]) => [name, c.process.pid]),
+    );
     const watch = neighbours(`project/${project}/`);
     // SIGSTOP: the process is there but answers nothing, as with a busy loop; it ignores SIGTERM until killed.
     hung.process.kill('SIGSTOP');
-    await expect.poll(() => launcherLog(), { timeout: 30_000, interval: 200 }).toMatch(/exports stopped answering its health check/);
+    await expect
+      .poll(() => launcherLog(), { timeout: 30_000, interval: 200 })
+      .toMatch(/exports stopped answering its health check/);
     await hung.exited;
     await expect.poll(() => launcherLog(), { timeout: 60_000, interval: 250 }).toMatch(/exports is answering again/);
     const { failures } = await watch.stop();
     expect(failures).toBe(0);
     expect(t.stack.children.get('exports')!.process.pid).not.toBe(hung.process.pid);
-    for (const [name, pid] of others) expect(t.stack.children.get(name)!.process.pid, `${name} was not restarted`).toBe(pid);
+    for (const [name, pid] of others)
+      expect(t.stack.children.get(name)!.process.pid, `${name} was not restarted`).toBe(pid);
     expect((await fetch(`${t.baseUrl}/readyz`)).status).toBe(200);
   }, 120_000);
 });

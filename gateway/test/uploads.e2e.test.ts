@@ -34,7 +34,9 @@ function rss(): number {
 function storedFiles(projectId: number): string[] {
   const dir = join(gateway().env.OBJECT_STORE_DIR!, 'uploads', String(projectId));
   try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
   } catch {
     return [];
   }
@@ -42,7 +44,12 @@ function storedFiles(projectId: number): string[] {
 const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 async function newProject(name: string): Promise<Json> {
-  return (await api<Json>('POST', 'project/', { token: owner.access, body: { name, organization_pk: owner.organization.id, geotag: point(0, 0) } })).body;
+  return (
+    await api<Json>('POST', 'project/', {
+      token: owner.access,
+      body: { name, organization_pk: owner.organization.id, geotag: point(0, 0) },
+    })
+  ).body;
 }
 
 function form(content: Buffer, name: string): FormData {
@@ -56,16 +63,28 @@ describe('POST project/{id}/upload/ streams to the object store', () => {
     const project = await newProject('Large upload');
     const content = randomBytes(40 * MB);
     // A first, smaller upload loads and compiles the code on the path, which is not what is measured.
-    expect((await api('POST', `project/${project.id}/upload/`, { token: owner.access, form: form(content.subarray(0, 4 * MB), 'warm-up.csv') })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `project/${project.id}/upload/`, {
+          token: owner.access,
+          form: form(content.subarray(0, 4 * MB), 'warm-up.csv'),
+        })
+      ).status,
+    ).toBe(201);
     const before = rss();
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 10);
-    const up = await api<Json>('POST', `project/${project.id}/upload/`, { token: owner.access, form: form(content, 'large.csv') }).finally(() => clearInterval(sampler));
+    const up = await api<Json>('POST', `project/${project.id}/upload/`, {
+      token: owner.access,
+      form: form(content, 'large.csv'),
+    }).finally(() => clearInterval(sampler));
     peak = Math.max(peak, rss());
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     expect(up.body).toMatchObject({ filename: 'large.csv', size: 40 * MB, content_type: 'text/csv' });
     const growth = peak - before;
-    console.log(`gateway RSS ${(before / MB).toFixed(1)} MB before, peak ${(peak / MB).toFixed(1)} MB: +${(growth / MB).toFixed(1)} MB for a 40 MB file`);
+    console.log(
+      `gateway RSS ${(before / MB).toFixed(1)} MB before, peak ${(peak / MB).toFixed(1)} MB: +${(growth / MB).toFixed(1)} MB for a 40 MB file`,
+    );
     // Buffered (the route before it streamed), the same upload grew the gateway by about 190 MB (the parts, their
     // concatenation, the gRPC message). Streamed it grows by about 30 MB, whatever the file's size: chunks already
     // written and not yet collected (V8 collects them when its external memory passes its trigger).
@@ -78,17 +97,26 @@ describe('POST project/{id}/upload/ streams to the object store', () => {
 
   it('answers a file over 50 MB with 413 naming the limit and leaves no object behind', async () => {
     const project = await newProject('Too large upload');
-    const r = await api<Json>('POST', `project/${project.id}/upload/`, { token: owner.access, form: form(Buffer.alloc(50 * MB + 1, 1), 'huge.csv') });
+    const r = await api<Json>('POST', `project/${project.id}/upload/`, {
+      token: owner.access,
+      form: form(Buffer.alloc(50 * MB + 1, 1), 'huge.csv'),
+    });
     expect(r).toMatchObject({ status: 413, body: { detail: 'Files are limited to 50 MB: this one is larger.' } });
     expect(storedFiles(project.id)).toEqual([]);
     // The gateway answers the next upload as usual.
-    const ok = await api<Json>('POST', `project/${project.id}/upload/`, { token: owner.access, form: form(Buffer.from('a,b\n1,2\n'), 'small.csv') });
+    const ok = await api<Json>('POST', `project/${project.id}/upload/`, {
+      token: owner.access,
+      form: form(Buffer.from('a,b\n1,2\n'), 'small.csv'),
+    });
     expect(ok).toMatchObject({ status: 201, body: { size: 8 } });
   });
 
   it('refuses a file type before storing anything', async () => {
     const project = await newProject('Bad type upload');
-    const r = await api<Json>('POST', `project/${project.id}/upload/`, { token: owner.access, form: form(randomBytes(2 * MB), 'tool.exe') });
+    const r = await api<Json>('POST', `project/${project.id}/upload/`, {
+      token: owner.access,
+      form: form(randomBytes(2 * MB), 'tool.exe'),
+    });
     expect(r).toMatchObject({ status: 400, body: { file: [expect.stringContaining('Unsupported file type')] } });
     expect(storedFiles(project.id)).toEqual([]);
   });

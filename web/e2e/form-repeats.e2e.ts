@@ -41,13 +41,11 @@ forEachViewport(['phone'], () => {
     await page.goto('/login-home/login');
     await logIn(page, owner, page.getByTestId('projects-screen'));
     await page.goto(`/project/${project.id}/create-form-from-upload`);
-    await page
-      .getByTestId('form-file')
-      .setInputFiles({
-        name: 'household.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await householdXlsForm(),
-      });
+    await page.getByTestId('form-file').setInputFiles({
+      name: 'household.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await householdXlsForm(),
+    });
     const report = page.getByTestId('conversion-report');
     await expect(report).toContainText('household.xlsx (XLSForm): 6 questions.');
     await expect(report).toContainText('Imported with no losses.');

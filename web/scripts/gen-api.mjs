@@ -10,7 +10,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const target = fileURLToPath(new URL('../src/api/schema.d.ts', import.meta.url));
 const HEADER = [
-  '// Generated from the gateway\'s OpenAPI document (/api/docs/json) by web/scripts/gen-api.mjs with openapi-typescript.',
+  "// Generated from the gateway's OpenAPI document (/api/docs/json) by web/scripts/gen-api.mjs with openapi-typescript.",
   '// Do not edit: change the route schemas (gateway/src/schemas/) and run `pnpm --filter @fieldwork/web run gen:api`.',
   '',
 ].join('\n');
@@ -18,7 +18,8 @@ const HEADER = [
 /** The OpenAPI document of the gateway as built from this checkout. */
 export async function openApiDocument() {
   const appJs = `${root}gateway/dist/app.js`;
-  if (!existsSync(appJs)) throw new Error(`${appJs} is missing: build the gateway first (pnpm run build, or pnpm exec tsc -b).`);
+  if (!existsSync(appJs))
+    throw new Error(`${appJs} is missing: build the gateway first (pnpm run build, or pnpm exec tsc -b).`);
   const { buildGateway } = await import(pathToFileURL(appJs).href);
   const { createLogger } = await import(pathToFileURL(`${root}packages/service-kit/dist/index.js`).href);
   const app = await buildGateway({
@@ -47,7 +48,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const committed = existsSync(target) ? readFileSync(target, 'utf8') : '';
     if (committed !== text) {
-      console.error('web/src/api/schema.d.ts differs from the gateway\'s OpenAPI document: run `pnpm --filter @fieldwork/web run gen:api` and commit the result.');
+      console.error(
+        "web/src/api/schema.d.ts differs from the gateway's OpenAPI document: run `pnpm --filter @fieldwork/web run gen:api` and commit the result.",
+      );
       process.exit(1);
     }
     console.log('web/src/api/schema.d.ts is current.');

@@ -10,10 +10,21 @@ export default async function errorReportRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const b = request.body;
       request.log.warn(
-        { report: { hashId: b.hashId, message: b.message, stack: b.stack, location: b.location, severity: b.severity, userAgent: b.userAgent } },
+        {
+          report: {
+            hashId: b.hashId,
+            message: b.message,
+            stack: b.stack,
+            location: b.location,
+            severity: b.severity,
+            userAgent: b.userAgent,
+          },
+        },
         'client error report',
       );
-      return reply.status(202).send({ reference: typeof b.hashId === 'string' && b.hashId !== '' ? b.hashId : request.id });
+      return reply
+        .status(202)
+        .send({ reference: typeof b.hashId === 'string' && b.hashId !== '' ? b.hashId : request.id });
     },
   );
 }

@@ -24,27 +24,49 @@ const finished = (j: exports_.Job) => j.status === 'done' || j.status === 'faile
  * The job once finished, or as it stands after `ms`. No polling here: it waits for the job's finished event (at most
  * two reads of the job); the web app follows a job that is still running by polling GET exports/jobs/{id}/.
  */
-export async function settleJob(clients: Clients, jobEvents: Pick<JobEvents, 'settle'>, r: FastifyRequest, job: exports_.Job, ms: number): Promise<exports_.Job> {
+export async function settleJob(
+  clients: Clients,
+  jobEvents: Pick<JobEvents, 'settle'>,
+  r: FastifyRequest,
+  job: exports_.Job,
+  ms: number,
+): Promise<exports_.Job> {
   if (finished(job)) return job;
-  return jobEvents.settle(job.id, ms, () => clients.exports.getJob({ caller: r.caller, job_id: job.id }, meta(r)), finished);
+  return jobEvents.settle(
+    job.id,
+    ms,
+    () => clients.exports.getJob({ caller: r.caller, job_id: job.id }, meta(r)),
+    finished,
+  );
 }
 
 /** A job as JSON: its url and report_url null when absent, its result parsed. */
-export const jobJson = (j: exports_.Job) => ({ ...j, url: j.url || null, report_url: j.report_url || null, result: JSON.parse(j.result_json || '{}') as unknown, result_json: undefined });
+export const jobJson = (j: exports_.Job) => ({
+  ...j,
+  url: j.url || null,
+  report_url: j.report_url || null,
+  result: JSON.parse(j.result_json || '{}') as unknown,
+  result_json: undefined,
+});
 
 /** The import request of spec 001 §7: {data{label_map, dropped_columns, file_identifier, value_delimiter}} or the flat mapped form. */
-function importRequest(r: FastifyRequest<{ Params: { id: string }; Body: Json }>): Omit<exports_.ImportRequest, 'caller'> {
+function importRequest(
+  r: FastifyRequest<{ Params: { id: string }; Body: Json }>,
+): Omit<exports_.ImportRequest, 'caller'> {
   const b = r.body ?? {};
   const d = (typeof b.data === 'object' && b.data !== null && !Array.isArray(b.data) ? b.data : b) as Json;
   const obj = (v: unknown, field: string) => {
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'object' || Array.isArray(v)) throw problems.invalidFields({ [field]: ['Send an object of column header to question.'] });
+    if (typeof v !== 'object' || Array.isArray(v))
+      throw problems.invalidFields({ [field]: ['Send an object of column header to question.'] });
     return JSON.stringify(v);
   };
   const dropped = d.dropped_columns ?? b.dropped_columns;
-  if (dropped !== undefined && (!Array.isArray(dropped) || dropped.some((x) => typeof x !== 'string'))) throw problems.invalidFields({ dropped_columns: ['Send a list of column headers.'] });
+  if (dropped !== undefined && (!Array.isArray(dropped) || dropped.some((x) => typeof x !== 'string')))
+    throw problems.invalidFields({ dropped_columns: ['Send a list of column headers.'] });
   const flag = d.import_current ?? b.import_current;
-  if (flag !== undefined && typeof flag !== 'boolean') throw problems.invalidFields({ import_current: ['Must be a valid boolean.'] });
+  if (flag !== undefined && typeof flag !== 'boolean')
+    throw problems.invalidFields({ import_current: ['Must be a valid boolean.'] });
   return {
     project_id: projectId(r),
     schema_id: id(d.schema ?? b.schema ?? d.schema_id ?? b.schema_id),
@@ -59,25 +81,46 @@ function importRequest(r: FastifyRequest<{ Params: { id: string }; Body: Json }>
   };
 }
 
-export default async function exportRoutes(app: FastifyInstance, { clients, jobEvents }: { clients: Clients; jobEvents: Pick<JobEvents, 'settle'> }) {
+export default async function exportRoutes(
+  app: FastifyInstance,
+  { clients, jobEvents }: { clients: Clients; jobEvents: Pick<JobEvents, 'settle'> },
+) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['exports'], security: secured } };
   const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, jobEvents, r, job, ms);
 
   for (const kind of KINDS) {
     app.get<Q>(`/api/project/:id/${kind}/`, opts, async (r, reply) => {
       const job = await clients.exports.createExport(
-        { caller: r.caller, project_id: projectId(r), schema_id: id(r.query.schema), kind, lang: str(r.query.lang), profile: str(r.query.profile) },
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          schema_id: id(r.query.schema),
+          kind,
+          lang: str(r.query.lang),
+          profile: str(r.query.profile),
+        },
         meta(r),
       );
       const wait = r.query.wait === '0' ? 0 : WAIT_MS;
       const j = await settle(r, job, wait);
-      if (j.status === 'failed') throw problems.invalid(j.error || 'There was a problem updating the export files. Please try again.');
+      if (j.status === 'failed')
+        throw problems.invalid(j.error || 'There was a problem updating the export files. Please try again.');
       if (j.status !== 'done') return reply.status(202).send({ job: jobJson(j), url: null });
       return { url: j.url, job: jobJson(j) };
     });
   }
   app.post<Q>('/api/project/:id/export/', opts, async (r, reply) => {
-    const job = await clients.exports.createExport({ caller: r.caller, project_id: projectId(r), schema_id: id(r.query.schema), kind: 'named_csv', lang: '', profile: '' }, meta(r));
+    const job = await clients.exports.createExport(
+      {
+        caller: r.caller,
+        project_id: projectId(r),
+        schema_id: id(r.query.schema),
+        kind: 'named_csv',
+        lang: '',
+        profile: '',
+      },
+      meta(r),
+    );
     return reply.status(202).send({ job: jobJson(job) });
   });
 
@@ -99,13 +142,19 @@ export default async function exportRoutes(app: FastifyInstance, { clients, jobE
 
   // SQL access for BI tools: the password is in this answer only.
   app.post<{ Params: { id: string } }>('/api/project/:id/postgres/', opts, async (r, reply) =>
-    reply.status(201).send(await clients.responses.enableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r))),
+    reply
+      .status(201)
+      .send(await clients.responses.enableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r))),
   );
   app.post<{ Params: { id: string } }>('/api/project/:id/disable_postgres/', opts, async (r) => {
     const a = await clients.responses.disableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r));
     return { enabled: a.enabled };
   });
 
-  app.get<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/', opts, async (r) => jobJson(await clients.exports.getJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))));
-  app.post<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/cancel/', opts, async (r) => jobJson(await clients.exports.cancelJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))));
+  app.get<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/', opts, async (r) =>
+    jobJson(await clients.exports.getJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))),
+  );
+  app.post<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/cancel/', opts, async (r) =>
+    jobJson(await clients.exports.cancelJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))),
+  );
 }

@@ -45,7 +45,12 @@ export default async function fileRoutes(app: FastifyInstance, opts: { dir: stri
       if (!(FS_URL_PARAMS as readonly string[]).includes(name) || typeof value !== 'string') throw problems.forbidden();
       params[name] = value;
     }
-    if (m !== method || typeof exp !== 'string' || typeof sig !== 'string' || !verifyFsSignature(opts.secret, method, key, Number(exp), sig, params)) {
+    if (
+      m !== method ||
+      typeof exp !== 'string' ||
+      typeof sig !== 'string' ||
+      !verifyFsSignature(opts.secret, method, key, Number(exp), sig, params)
+    ) {
       throw problems.forbidden();
     }
     return { key, params };
@@ -55,7 +60,10 @@ export default async function fileRoutes(app: FastifyInstance, opts: { dir: stri
     const { key, params } = check(r, 'GET');
     const info = await store.stat(key).catch(() => undefined);
     if (!info) throw problems.notFound();
-    const how = downloadDisposition(key, { ...(params.filename !== undefined ? { filename: params.filename } : {}), type: info.contentType ?? 'application/octet-stream' });
+    const how = downloadDisposition(key, {
+      ...(params.filename !== undefined ? { filename: params.filename } : {}),
+      type: info.contentType ?? 'application/octet-stream',
+    });
     return reply
       .header('content-type', how.contentType ?? info.contentType ?? 'application/octet-stream')
       .header('content-length', info.size)
@@ -71,7 +79,8 @@ export default async function fileRoutes(app: FastifyInstance, opts: { dir: stri
     const max = Number(params.size);
     if (!Number.isSafeInteger(max) || max < 0) throw problems.forbidden();
     const type = (r.headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
-    if (params.type !== undefined && type !== params.type) throw problems.invalidFields({ content_type: [FILE_MESSAGES.type(params.type)] });
+    if (params.type !== undefined && type !== params.type)
+      throw problems.invalidFields({ content_type: [FILE_MESSAGES.type(params.type)] });
     if (Number(r.headers['content-length'] ?? 0) > max) throw problems.payloadTooLarge();
     if (await store.exists(key)) throw problems.invalid(FILE_MESSAGES.exists);
     // A body over its signed size fails with 413 and leaves nothing (the store writes a temporary file, renamed when

@@ -13,7 +13,16 @@ type Json = Record<string, unknown>;
 
 /** The document as the web app reads it: the schema's fields with its id, name and revision. */
 function documentJson(d: forms.SchemaDocument) {
-  return { ...(JSON.parse(d.body_json) as Json), id: d.id, name: d.name, project: d.project_id, level: d.level, revision: d.revision, time_updated: d.time_updated, editable: d.editable };
+  return {
+    ...(JSON.parse(d.body_json) as Json),
+    id: d.id,
+    name: d.name,
+    project: d.project_id,
+    level: d.level,
+    revision: d.revision,
+    time_updated: d.time_updated,
+    editable: d.editable,
+  };
 }
 
 /** A save holds the form and a few fields: the forms service refuses a form over FORM_MAX_BYTES, naming the limit. */
@@ -23,7 +32,12 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 /** An attachment named `name`: an ASCII fallback for old clients, the name itself in UTF-8 (RFC 6266, 8187). */
 export function attachment(name: string): string {
-  const ascii = name.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\w. -]+/g, '_').replace(/"/g, '_') || 'form.xlsx';
+  const ascii =
+    name
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^\w. -]+/g, '_')
+      .replace(/"/g, '_') || 'form.xlsx';
   const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
@@ -40,16 +54,34 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   const f = clients.forms;
 
   // Respondents of a collection link load their form with the link's token.
-  app.get<{ Params: { id: string } }>('/api/samplerschema/:id/', { ...opts, preHandler: app.authenticateCollect }, async (r) =>
-    documentJson(await f.getSchemaDocument({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r))),
+  app.get<{ Params: { id: string } }>(
+    '/api/samplerschema/:id/',
+    { ...opts, preHandler: app.authenticateCollect },
+    async (r) =>
+      documentJson(
+        await f.getSchemaDocument(
+          { caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) },
+          meta(r),
+        ),
+      ),
   );
 
   // The form as an XLSForm workbook, for whoever may load it (not for collection links).
   app.get<{ Params: { id: string } }>(
     '/api/samplerschema/:id/xlsform/',
-    { ...opts, schema: { ...opts.schema, summary: 'The form as an XLSForm (.xlsx: survey, choices, settings)', response: { 200: { type: 'string', format: 'binary' } } } },
+    {
+      ...opts,
+      schema: {
+        ...opts.schema,
+        summary: 'The form as an XLSForm (.xlsx: survey, choices, settings)',
+        response: { 200: { type: 'string', format: 'binary' } },
+      },
+    },
     async (r, reply) => {
-      const file = await f.exportXlsForm({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r));
+      const file = await f.exportXlsForm(
+        { caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) },
+        meta(r),
+      );
       return reply
         .header('content-type', XLSX)
         .header('content-disposition', attachment(file.filename))
@@ -59,33 +91,55 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     },
   );
 
-  app.put<{ Params: { id: string }; Body: Json }>('/api/samplerschema/:id/', { ...opts, bodyLimit: FORM_BODY_LIMIT, schema: { ...opts.schema, body: { properties: { revision: optBoundedInt(0) } } } }, async (r) => {
-    const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
-    if (revision !== undefined && revision !== null && !(typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 0)) {
-      throw problems.invalidFields({ revision: ['A valid integer is required.'] });
-    }
-    const saved = await f.saveSchemaDocument(
-      {
-        caller: r.caller,
-        schema_id: parseId(r.params.id, problems.invalidSchemaId),
-        body_json: JSON.stringify(body),
-        revision: typeof revision === 'number' ? revision : 0,
-        name: typeof name === 'string' ? name : '',
-      },
-      meta(r),
-    );
-    return documentJson(saved);
-  });
+  app.put<{ Params: { id: string }; Body: Json }>(
+    '/api/samplerschema/:id/',
+    {
+      ...opts,
+      bodyLimit: FORM_BODY_LIMIT,
+      schema: { ...opts.schema, body: { type: 'object', properties: { revision: optBoundedInt(0) } } },
+    },
+    async (r) => {
+      const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
+      if (
+        revision !== undefined &&
+        revision !== null &&
+        !(typeof revision === 'number' && Number.isSafeInteger(revision) && revision >= 0)
+      ) {
+        throw problems.invalidFields({ revision: ['A valid integer is required.'] });
+      }
+      const saved = await f.saveSchemaDocument(
+        {
+          caller: r.caller,
+          schema_id: parseId(r.params.id, problems.invalidSchemaId),
+          body_json: JSON.stringify(body),
+          revision: typeof revision === 'number' ? revision : 0,
+          name: typeof name === 'string' ? name : '',
+        },
+        meta(r),
+      );
+      return documentJson(saved);
+    },
+  );
 
-  app.get('/api/languages/', { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } }, async (r) => {
-    const { results } = await f.listLanguages({}, meta(r));
-    return { results, count: results.length };
-  });
+  app.get(
+    '/api/languages/',
+    { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } },
+    async (r) => {
+      const { results } = await f.listLanguages({}, meta(r));
+      return { results, count: results.length };
+    },
+  );
 
   app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/create-form-from-upload/', opts, async (r) => {
     const b = r.body ?? {};
     const reply = await f.convertUpload(
-      { caller: r.caller, project_id: projectId(r), file_identifier: str(b.file_identifier ?? b.file_id), schema_id: id(b.schema), confirm: b.confirm === true },
+      {
+        caller: r.caller,
+        project_id: projectId(r),
+        file_identifier: str(b.file_identifier ?? b.file_id),
+        schema_id: id(b.schema),
+        confirm: b.confirm === true,
+      },
       meta(r),
     );
     // An XLSForm's repeats: the forms of the levels below `schema` (the project's hierarchy now ends with them).
@@ -100,18 +154,35 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   });
 
   // Earlier versions of a form, and putting one back (409.2 replacements keep the form they replace as one).
-  app.get<{ Params: { id: string } }>('/api/samplerschema/:id/versions/', { ...opts, schema: { ...opts.schema, summary: 'Earlier versions of a form, newest first' } }, async (r) => {
-    const { results } = await f.listSchemaVersions({ caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) }, meta(r));
-    return { results, count: results.length };
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/samplerschema/:id/versions/',
+    { ...opts, schema: { ...opts.schema, summary: 'Earlier versions of a form, newest first' } },
+    async (r) => {
+      const { results } = await f.listSchemaVersions(
+        { caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) },
+        meta(r),
+      );
+      return { results, count: results.length };
+    },
+  );
 
   app.post<{ Params: { id: string; versionId: string } }>(
     '/api/samplerschema/:id/versions/:versionId/restore/',
-    { ...opts, schema: { ...opts.schema, summary: 'Makes an earlier version the current form; the current one becomes a version' } },
+    {
+      ...opts,
+      schema: {
+        ...opts.schema,
+        summary: 'Makes an earlier version the current form; the current one becomes a version',
+      },
+    },
     async (r) =>
       documentJson(
         await f.restoreSchemaVersion(
-          { caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId), version_id: versionId(r.params.versionId) },
+          {
+            caller: r.caller,
+            schema_id: parseId(r.params.id, problems.invalidSchemaId),
+            version_id: versionId(r.params.versionId),
+          },
           meta(r),
         ),
       ),

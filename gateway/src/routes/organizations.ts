@@ -22,7 +22,12 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
       schema: {
         tags,
         security: secured,
-        response: { 200: { type: 'object', properties: { results: { type: 'array', items: { $ref: 'Organization#' } }, count: { type: 'integer' } } } },
+        response: {
+          200: {
+            type: 'object',
+            properties: { results: { type: 'array', items: { $ref: 'Organization#' } }, count: { type: 'integer' } },
+          },
+        },
       },
     },
     async (request) => {
@@ -33,7 +38,10 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
 
   app.post<{ Body: Json }>(
     '/api/organization/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, body: S.organization, response: { 201: { $ref: 'Organization#' } } } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security: secured, body: S.organization, response: { 201: { $ref: 'Organization#' } } },
+    },
     async (request, reply) => {
       const b = request.body;
       const org = await clients.auth.createOrganization(
@@ -63,19 +71,37 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
       const id = parseId(request.params.id, problems.invalidOrganizationId);
       const num = (v: string | undefined) => (v !== undefined && /^\d{1,6}$/.test(v) ? Number(v) : 0);
       const list = await clients.auth.listAudit(
-        { caller: request.caller, organization_id: id, event: request.query.event ?? '', page: num(request.query.page), page_size: num(request.query.page_size) },
+        {
+          caller: request.caller,
+          organization_id: id,
+          event: request.query.event ?? '',
+          page: num(request.query.page),
+          page_size: num(request.query.page_size),
+        },
         meta(request),
       );
       return {
         count: list.count,
-        results: list.results.map((e) => ({ id: e.id, time: e.time, event: e.event, actor_user_id: e.actor_user_id || null, target: e.target, ip: e.ip, details: JSON.parse(e.details_json || '{}') as unknown })),
+        results: list.results.map((e) => ({
+          id: e.id,
+          time: e.time,
+          event: e.event,
+          actor_user_id: e.actor_user_id || null,
+          target: e.target,
+          ip: e.ip,
+          details: JSON.parse(e.details_json || '{}') as unknown,
+        })),
       };
     },
   );
 
   app.get<{ Params: { id: string } }>(
     '/api/organization/:id/',
-    { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags, security: secured, params: S.orgParams, response: orgResponse } },
+    {
+      preHandler: app.authenticate,
+      config: apiKeyRoute,
+      schema: { tags, security: secured, params: S.orgParams, response: orgResponse },
+    },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
       const [org, { results }, membership] = await Promise.all([
@@ -84,14 +110,21 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
         clients.auth.getMembership({ user_id: request.caller.user_id, organization_id: id }, meta(request)),
       ]);
       const staff = membership.is_staff || membership.is_superuser;
-      const permissions = staff ? [...WORKSPACE_PERMISSIONS] : membership.member ? [...workspacePermissions(membership, membership.flagged_features)] : [];
+      const permissions = staff
+        ? [...WORKSPACE_PERMISSIONS]
+        : membership.member
+          ? [...workspacePermissions(membership, membership.flagged_features)]
+          : [];
       return { ...organizationJson(org, results), permissions };
     },
   );
 
   app.put<{ Params: { id: string }; Body: Json }>(
     '/api/organization/:id/',
-    { preHandler: app.authenticate, schema: { tags, security: secured, params: S.orgParams, body: S.organization, response: orgResponse } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security: secured, params: S.orgParams, body: S.organization, response: orgResponse },
+    },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
       const b = request.body;
@@ -113,7 +146,13 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
     '/api/api/v1/organization-user/',
     {
       preHandler: app.authenticate,
-      schema: { tags, security: secured, body: S.organizationUser, summary: 'Create a user in a workspace', response: { 200: { $ref: 'OrganizationUser#' } } },
+      schema: {
+        tags,
+        security: secured,
+        body: S.organizationUser,
+        summary: 'Create a user in a workspace',
+        response: { 200: { $ref: 'OrganizationUser#' } },
+      },
     },
     async (request) => {
       const b = request.body;

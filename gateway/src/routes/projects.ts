@@ -11,37 +11,48 @@ import { readUpload, streamUpload, uploadBodySchema, UPLOAD_MAX_BYTES } from './
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string }; Body: Json };
-export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) => parseId(r.params.id, problems.invalidProjectId);
+export const projectId = (r: FastifyRequest<{ Params: { id: string } }>) =>
+  parseId(r.params.id, problems.invalidProjectId);
 
-export default async function projectRoutes(app: FastifyInstance, { clients, objects }: { clients: Clients; objects?: ObjectStore | undefined }) {
+export default async function projectRoutes(
+  app: FastifyInstance,
+  { clients, objects }: { clients: Clients; objects?: ObjectStore | undefined },
+) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['projects'], security: secured } };
   const projects = clients.projects;
   const project = { 200: ref('Project') };
   const one = (response: object) => withSchema(opts, { params: S.projectParams, response });
   const oneWith = (b: object) => withSchema(opts, { params: S.projectParams, body: b, response: project });
-  const full = async (r: FastifyRequest, projectIdValue: number) => projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
+  const full = async (r: FastifyRequest, projectIdValue: number) =>
+    projectJson(await projects.getProject({ caller: r.caller, project_id: projectIdValue }, meta(r)));
 
-  app.post<{ Body: Json }>('/api/project/', withSchema(opts, { body: S.create, response: { 201: ref('Project') } }), async (r, reply) => {
-    const b = r.body ?? {};
-    const made = await projects.createProject(
-      {
-        caller: r.caller,
-        organization_pk: id(b.organization_pk),
-        name: str(b.name),
-        description: str(b.description),
-        frontend_color: str(b.frontend_color),
-        frontend_icon: str(b.frontend_icon),
-        folder_id: id(b.folder_id),
-        logo: str(b.logo),
-        ...geotagIn(b.geotag),
-      },
-      meta(r),
-    );
-    return reply.status(201).send(projectJson(made));
-  });
+  app.post<{ Body: Json }>(
+    '/api/project/',
+    withSchema(opts, { body: S.create, response: { 201: ref('Project') } }),
+    async (r, reply) => {
+      const b = r.body ?? {};
+      const made = await projects.createProject(
+        {
+          caller: r.caller,
+          organization_pk: id(b.organization_pk),
+          name: str(b.name),
+          description: str(b.description),
+          frontend_color: str(b.frontend_color),
+          frontend_icon: str(b.frontend_icon),
+          folder_id: id(b.folder_id),
+          logo: str(b.logo),
+          ...geotagIn(b.geotag),
+        },
+        meta(r),
+      );
+      return reply.status(201).send(projectJson(made));
+    },
+  );
 
   app.get<P>('/api/project/:id/', one(project), async (r) => full(r, projectId(r)));
-  app.get<P>('/api/project/:id/home/', one({ 200: anyObject }), async (r) => projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)));
+  app.get<P>('/api/project/:id/home/', one({ 200: anyObject }), async (r) =>
+    projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)),
+  );
   app.get<P>('/api/project/:id/summary-by-site/', one({ 200: S.summaryBySite }), async (r) => {
     const { results } = await projects.summaryBySite({ caller: r.caller, project_id: projectId(r) }, meta(r));
     return { results: results.map((s) => ({ ...s, last_response: s.last_response || null })), count: results.length };
@@ -84,20 +95,49 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     return update(r);
   });
 
-  const duplicate = async (r: FastifyRequest<{ Params: { id: string; folderId?: string } }>, reply: { status: (n: number) => { send: (b: unknown) => unknown } }) => {
+  const duplicate = async (
+    r: FastifyRequest<{ Params: { id: string; folderId?: string } }>,
+    reply: { status: (n: number) => { send: (b: unknown) => unknown } },
+  ) => {
     const folder = r.params.folderId !== undefined ? parseId(r.params.folderId, problems.notFound) : 0;
-    const made = await projects.duplicateProject({ caller: r.caller, project_id: projectId(r), folder_id: folder }, meta(r));
+    const made = await projects.duplicateProject(
+      { caller: r.caller, project_id: projectId(r), folder_id: folder },
+      meta(r),
+    );
     return reply.status(201).send(projectJson(made));
   };
-  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', one({ 201: ref('Project') }), (r, reply) => duplicate(r, reply));
-  app.post<{ Params: { id: string; folderId: string } }>('/api/project/:id/duplicate/:folderId/', withSchema(opts, { params: S.duplicateParams, response: { 201: ref('Project') } }), (r, reply) => duplicate(r, reply));
+  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', one({ 201: ref('Project') }), (r, reply) =>
+    duplicate(r, reply),
+  );
+  app.post<{ Params: { id: string; folderId: string } }>(
+    '/api/project/:id/duplicate/:folderId/',
+    withSchema(opts, { params: S.duplicateParams, response: { 201: ref('Project') } }),
+    (r, reply) => duplicate(r, reply),
+  );
 
   // A project file (imports, form files): streamed to the object store when the gateway has one, else sent whole.
   // The body schema documents the multipart body (OpenAPI); the handler reads and checks the part itself.
-  const uploadOpts = { ...opts, schema: { ...opts.schema, params: S.projectParams, consumes: ['multipart/form-data'], body: uploadBodySchema(UPLOAD_MAX_BYTES) }, validatorCompiler: () => () => true };
+  const uploadOpts = {
+    ...opts,
+    schema: {
+      ...opts.schema,
+      params: S.projectParams,
+      consumes: ['multipart/form-data'],
+      body: uploadBodySchema(UPLOAD_MAX_BYTES),
+    },
+    validatorCompiler: () => () => true,
+  };
   app.post<P>('/api/project/:id/upload/', uploadOpts, async (r, reply) => {
     const pid = projectId(r);
-    const base = { caller: r.caller, project_id: pid, filename: '', content_type: '', content: Buffer.alloc(0), object_key: '', check_only: false };
+    const base = {
+      caller: r.caller,
+      project_id: pid,
+      filename: '',
+      content_type: '',
+      content: Buffer.alloc(0),
+      object_key: '',
+      check_only: false,
+    };
     if (!objects) {
       const file = await readUpload(r, UPLOAD_MAX_BYTES);
       return reply.status(201).send(await projects.uploadFile({ ...base, ...file }, meta(r)));
@@ -113,24 +153,41 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     return reply.status(201).send(made);
   });
 
-  app.post<P>('/api/project/:id/status/', withSchema(oneWith(S.status), { response: { 200: S.statusReply } }), async (r) =>
-    projects.setStatus({ caller: r.caller, project_id: projectId(r), project_state: str(r.body?.project_state) }, meta(r)),
+  app.post<P>(
+    '/api/project/:id/status/',
+    withSchema(oneWith(S.status), { response: { 200: S.statusReply } }),
+    async (r) =>
+      projects.setStatus(
+        { caller: r.caller, project_id: projectId(r), project_state: str(r.body?.project_state) },
+        meta(r),
+      ),
   );
   app.post<P>('/api/project/:id/type/', oneWith(S.type), async (r) =>
     projectJson(
       await projects.setType(
-        { caller: r.caller, project_id: projectId(r), project_type: str(r.body?.project_type), trend_series_options: trendIn(r.body?.trend_series_options) },
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          project_type: str(r.body?.project_type),
+          trend_series_options: trendIn(r.body?.trend_series_options),
+        },
         meta(r),
       ),
     ),
   );
   app.post<P>('/api/project/:id/period/', oneWith(S.period), async (r) =>
-    projectJson(await projects.setPeriod({ caller: r.caller, project_id: projectId(r), trend_series_options: trendIn(r.body?.trend_series_options) }, meta(r))),
+    projectJson(
+      await projects.setPeriod(
+        { caller: r.caller, project_id: projectId(r), trend_series_options: trendIn(r.body?.trend_series_options) },
+        meta(r),
+      ),
+    ),
   );
   app.post<P>('/api/project/:id/hierarchy/', oneWith(S.hierarchy), async (r) => {
     const b = r.body ?? {};
     const levels = Array.isArray(b.project_hierarchy) ? (b.project_hierarchy as Json[]) : [];
-    if (typeof b.is_hierarchical !== 'boolean') throw problems.invalidFields({ is_hierarchical: ['Must be a valid boolean.'] });
+    if (typeof b.is_hierarchical !== 'boolean')
+      throw problems.invalidFields({ is_hierarchical: ['Must be a valid boolean.'] });
     return projectJson(
       await projects.setHierarchy(
         {
@@ -148,9 +205,19 @@ export default async function projectRoutes(app: FastifyInstance, { clients, obj
     );
   });
   app.post<P>('/api/project/:id/timingcolumn/', oneWith(S.timingColumn), async (r) =>
-    projectJson(await projects.setTimingColumn({ caller: r.caller, project_id: projectId(r), timing_column: str(r.body?.timing_column) }, meta(r))),
+    projectJson(
+      await projects.setTimingColumn(
+        { caller: r.caller, project_id: projectId(r), timing_column: str(r.body?.timing_column) },
+        meta(r),
+      ),
+    ),
   );
   app.post<P>('/api/project/:id/aggregator/', oneWith(S.aggregator), async (r) =>
-    projectJson(await projects.setAggregator({ caller: r.caller, project_id: projectId(r), project_aggregator: str(r.body?.project_aggregator) }, meta(r))),
+    projectJson(
+      await projects.setAggregator(
+        { caller: r.caller, project_id: projectId(r), project_aggregator: str(r.body?.project_aggregator) },
+        meta(r),
+      ),
+    ),
   );
 }

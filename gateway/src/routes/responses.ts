@@ -76,35 +76,85 @@ const listJson = (l: responses.ResponseList) => ({ results: l.results.map(respon
 const COLLECT_TOKEN_MAX_MS = 30 * 24 * 3600 * 1000;
 
 export default async function responseRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['responses'], security: secured } };
-  const collectOpts = { preHandler: app.authenticateCollect, config: apiKeyRoute, schema: { tags: ['responses'], security: secured } };
+  const opts = {
+    preHandler: app.authenticate,
+    config: apiKeyRoute,
+    schema: { tags: ['responses'], security: secured },
+  };
+  const collectOpts = {
+    preHandler: app.authenticateCollect,
+    config: apiKeyRoute,
+    schema: { tags: ['responses'], security: secured },
+  };
   const c = clients.responses;
 
   // Upload: a plain save, a complete or an uncomplete. A collection link's token may upload to its project.
-  for (const [suffix, action] of [['', 'save'], ['complete/', 'complete'], ['uncomplete/', 'uncomplete']] as const) {
-    app.post<{ Params: { id: string }; Body: Json }>(`/api/project/:id/response/${suffix}`, { ...withSchema(collectOpts, { params: S.projectParams, body: S.upload, response: { 200: S.uploaded, 201: S.uploaded } }), bodyLimit: 5 * 1024 * 1024 }, async (r, reply) => {
-      if (typeof r.body !== 'object' || r.body === null || Array.isArray(r.body)) throw problems.invalidFields({ non_field_errors: ['Send the response as a JSON object.'] });
-      boundAnswers(r.body.data);
-      const out = await c.upload({ caller: r.caller, project_id: projectId(r), action, payload_json: JSON.stringify(r.body) }, meta(r));
-      if (!out.response) return reply.send({ upload_status: out.status, response_id: str(r.body.response_id) });
-      return reply.status(out.status === 'stored' && out.response.version === 1 ? 201 : 200).send({ ...responseJson(out.response), upload_status: out.status });
-    });
+  for (const [suffix, action] of [
+    ['', 'save'],
+    ['complete/', 'complete'],
+    ['uncomplete/', 'uncomplete'],
+  ] as const) {
+    app.post<{ Params: { id: string }; Body: Json }>(
+      `/api/project/:id/response/${suffix}`,
+      {
+        ...withSchema(collectOpts, {
+          params: S.projectParams,
+          body: S.upload,
+          response: { 200: S.uploaded, 201: S.uploaded },
+        }),
+        bodyLimit: 5 * 1024 * 1024,
+      },
+      async (r, reply) => {
+        if (typeof r.body !== 'object' || r.body === null || Array.isArray(r.body))
+          throw problems.invalidFields({ non_field_errors: ['Send the response as a JSON object.'] });
+        boundAnswers(r.body.data);
+        const out = await c.upload(
+          { caller: r.caller, project_id: projectId(r), action, payload_json: JSON.stringify(r.body) },
+          meta(r),
+        );
+        if (!out.response) return reply.send({ upload_status: out.status, response_id: str(r.body.response_id) });
+        return reply
+          .status(out.status === 'stored' && out.response.version === 1 ? 201 : 200)
+          .send({ ...responseJson(out.response), upload_status: out.status });
+      },
+    );
   }
 
-  app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/project/:id/response/', withSchema(opts, { params: S.projectParams, querystring: S.listQuery, response: { 200: listOf('Response') } }), async (r) =>
-    listJson(await c.list({ caller: r.caller, project_id: projectId(r), limit: queryInt(r.query.limit, 5000, 'limit'), after_id: 0 }, meta(r))),
-  );
-  app.get<{ Params: { id: string; lastId: string }; Querystring: { limit?: string } }>('/api/project/:id/response/from/:lastId/', withSchema(opts, { params: S.fromParams, querystring: S.listQuery, response: { 200: listOf('Response') } }), async (r) =>
-    listJson(
-      await c.list(
-        { caller: r.caller, project_id: projectId(r), limit: queryInt(r.query.limit, 5000, 'limit'), after_id: parseId(r.params.lastId, problems.notFound) },
-        meta(r),
+  app.get<{ Params: { id: string }; Querystring: { limit?: string } }>(
+    '/api/project/:id/response/',
+    withSchema(opts, { params: S.projectParams, querystring: S.listQuery, response: { 200: listOf('Response') } }),
+    async (r) =>
+      listJson(
+        await c.list(
+          { caller: r.caller, project_id: projectId(r), limit: queryInt(r.query.limit, 5000, 'limit'), after_id: 0 },
+          meta(r),
+        ),
       ),
-    ),
+  );
+  app.get<{ Params: { id: string; lastId: string }; Querystring: { limit?: string } }>(
+    '/api/project/:id/response/from/:lastId/',
+    withSchema(opts, { params: S.fromParams, querystring: S.listQuery, response: { 200: listOf('Response') } }),
+    async (r) =>
+      listJson(
+        await c.list(
+          {
+            caller: r.caller,
+            project_id: projectId(r),
+            limit: queryInt(r.query.limit, 5000, 'limit'),
+            after_id: parseId(r.params.lastId, problems.notFound),
+          },
+          meta(r),
+        ),
+      ),
   );
   app.post<{ Params: { id: string }; Querystring: { page?: string; page_size?: string }; Body: Json }>(
     '/api/project/:id/response-chunk/filter/',
-    withSchema(opts, { params: S.projectParams, querystring: S.pageQuery, body: S.filter, response: { 200: listOf('Response') } }),
+    withSchema(opts, {
+      params: S.projectParams,
+      querystring: S.pageQuery,
+      body: S.filter,
+      response: { 200: listOf('Response') },
+    }),
     async (r) => {
       const b = r.body ?? {};
       return listJson(
@@ -122,33 +172,78 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
       );
     },
   );
-  app.get<{ Params: { id: string; responseId: string } }>('/api/project/:id/response/single/:responseId/', withSchema(opts, { params: S.singleParams, response: { 200: ref('Response') } }), async (r) =>
-    responseJson(await c.getOne({ caller: r.caller, project_id: projectId(r), response_id: r.params.responseId }, meta(r))),
+  app.get<{ Params: { id: string; responseId: string } }>(
+    '/api/project/:id/response/single/:responseId/',
+    withSchema(opts, { params: S.singleParams, response: { 200: ref('Response') } }),
+    async (r) =>
+      responseJson(
+        await c.getOne({ caller: r.caller, project_id: projectId(r), response_id: r.params.responseId }, meta(r)),
+      ),
   );
-  app.get<{ Params: { id: string }; Querystring: { schema?: string; key?: string } }>('/api/project/:id/response/lookup/', withSchema(opts, { params: S.projectParams, querystring: S.lookupQuery, response: { 200: listOf('Response') } }), async (r) =>
-    listJson(await c.lookup({ caller: r.caller, project_id: projectId(r), schema_id: queryInt(r.query.schema, 0, 'schema'), key: str(r.query.key) }, meta(r))),
+  app.get<{ Params: { id: string }; Querystring: { schema?: string; key?: string } }>(
+    '/api/project/:id/response/lookup/',
+    withSchema(opts, { params: S.projectParams, querystring: S.lookupQuery, response: { 200: listOf('Response') } }),
+    async (r) =>
+      listJson(
+        await c.lookup(
+          {
+            caller: r.caller,
+            project_id: projectId(r),
+            schema_id: queryInt(r.query.schema, 0, 'schema'),
+            key: str(r.query.key),
+          },
+          meta(r),
+        ),
+      ),
   );
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/open-response/email/', { ...withSchema(opts, { params: S.projectParams, body: S.email, response: { 200: anyObject } }), config: { ...opts.config, ...limit(app, 'mail') } }, async (r) =>
-    c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
+  app.post<{ Params: { id: string }; Body: Json }>(
+    '/api/project/:id/open-response/email/',
+    {
+      ...withSchema(opts, { params: S.projectParams, body: S.email, response: { 200: anyObject } }),
+      config: { ...opts.config, ...limit(app, 'mail') },
+    },
+    async (r) => c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
   );
   // The reference picker: what the caller may read of the referenced project, with only the fields it shows.
-  app.get<{ Params: { id: string; refId: string } }>('/api/project/:id/references/:refId/responses/', withSchema(opts, { params: S.referenceParams, response: { 200: listOf('ReferenceResponse') } }), async (r) => {
-    const l = await c.referenceResponses({ caller: r.caller, project_id: projectId(r), reference_id: parseId(r.params.refId, problems.notFound) }, meta(r));
-    return { results: l.results.map(referenceJson), count: l.count };
-  });
+  app.get<{ Params: { id: string; refId: string } }>(
+    '/api/project/:id/references/:refId/responses/',
+    withSchema(opts, { params: S.referenceParams, response: { 200: listOf('ReferenceResponse') } }),
+    async (r) => {
+      const l = await c.referenceResponses(
+        { caller: r.caller, project_id: projectId(r), reference_id: parseId(r.params.refId, problems.notFound) },
+        meta(r),
+      );
+      return { results: l.results.map(referenceJson), count: l.count };
+    },
+  );
 
   // Media: ask for a presigned upload, PUT the file there, then complete it.
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/media/', withSchema(collectOpts, { params: S.projectParams, body: S.media, response: { 201: S.mediaUpload } }), async (r, reply) => {
-    const b = r.body ?? {};
-    const size = typeof b.size === 'number' && Number.isSafeInteger(b.size) ? b.size : 0;
-    const out = await c.createMediaUpload(
-      { caller: r.caller, project_id: projectId(r), response_id: str(b.response_id), kind: str(b.kind), filename: str(b.filename), content_type: str(b.content_type), size },
-      meta(r),
-    );
-    return reply.status(201).send(out);
-  });
-  app.post<{ Params: { id: string; mediaId: string } }>('/api/project/:id/media/:mediaId/complete/', withSchema(collectOpts, { params: S.mediaParams, response: { 200: anyObject } }), async (r) =>
-    c.completeMediaUpload({ caller: r.caller, project_id: projectId(r), media_id: r.params.mediaId }, meta(r)),
+  app.post<{ Params: { id: string }; Body: Json }>(
+    '/api/project/:id/media/',
+    withSchema(collectOpts, { params: S.projectParams, body: S.media, response: { 201: S.mediaUpload } }),
+    async (r, reply) => {
+      const b = r.body ?? {};
+      const size = typeof b.size === 'number' && Number.isSafeInteger(b.size) ? b.size : 0;
+      const out = await c.createMediaUpload(
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          response_id: str(b.response_id),
+          kind: str(b.kind),
+          filename: str(b.filename),
+          content_type: str(b.content_type),
+          size,
+        },
+        meta(r),
+      );
+      return reply.status(201).send(out);
+    },
+  );
+  app.post<{ Params: { id: string; mediaId: string } }>(
+    '/api/project/:id/media/:mediaId/complete/',
+    withSchema(collectOpts, { params: S.mediaParams, response: { 200: anyObject } }),
+    async (r) =>
+      c.completeMediaUpload({ caller: r.caller, project_id: projectId(r), media_id: r.params.mediaId }, meta(r)),
   );
 
   // Collection links: the token's project, its forms and a collection token for the respondent.
@@ -157,7 +252,10 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
     const t: projects.CollectionToken = await clients.projects.resolveCollectionToken({ token }, meta(r));
     if (t.expired) throw problems.linkExpired();
     const expiresAt = new Date(Math.min(new Date(t.expiry_date).getTime(), Date.now() + COLLECT_TOKEN_MAX_MS));
-    const signed = app.signCollectToken({ project_id: t.project_id, survey_id: t.survey_id, email: who.email, fingerprint: who.fingerprint }, expiresAt);
+    const signed = app.signCollectToken(
+      { project_id: t.project_id, survey_id: t.survey_id, email: who.email, fingerprint: who.fingerprint },
+      expiresAt,
+    );
     const { results } = await clients.forms.listSchemas({ project_id: t.project_id }, meta(r));
     const samplerSchemas = results.map((s) => ({ id: s.id, name: s.name, version: s.version, level: s.level }));
     return {
@@ -170,16 +268,24 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   };
   const text = (v: unknown, max: number, field: string) => {
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'string' || v.length > max) throw problems.invalidFields({ [field]: [`Ensure this field has no more than ${max} characters.`] });
+    if (typeof v !== 'string' || v.length > max)
+      throw problems.invalidFields({ [field]: [`Ensure this field has no more than ${max} characters.`] });
     return v.trim();
   };
-  app.post<{ Params: { token: string }; Body: Json }>('/api/collect/:token/', { schema: { tags: ['responses'], params: S.tokenParams, body: S.collect, response: { 200: S.collectLink } } }, async (r) => {
-    const b = r.body ?? {};
-    const email = text(b.email, 254, 'email');
-    if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw problems.invalidFields({ email: ['Enter a valid email address.'] });
-    return collect(r, r.params.token, { email, fingerprint: text(b.fingerprint, 200, 'fingerprint') });
-  });
-  app.get<{ Params: { token: string } }>('/api/collect/survey/:token/', { schema: { tags: ['responses'], params: S.tokenParams, response: { 200: S.collectLink } } }, async (r) =>
-    collect(r, r.params.token, { email: '', fingerprint: '' }),
+  app.post<{ Params: { token: string }; Body: Json }>(
+    '/api/collect/:token/',
+    { schema: { tags: ['responses'], params: S.tokenParams, body: S.collect, response: { 200: S.collectLink } } },
+    async (r) => {
+      const b = r.body ?? {};
+      const email = text(b.email, 254, 'email');
+      if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        throw problems.invalidFields({ email: ['Enter a valid email address.'] });
+      return collect(r, r.params.token, { email, fingerprint: text(b.fingerprint, 200, 'fingerprint') });
+    },
+  );
+  app.get<{ Params: { token: string } }>(
+    '/api/collect/survey/:token/',
+    { schema: { tags: ['responses'], params: S.tokenParams, response: { 200: S.collectLink } } },
+    async (r) => collect(r, r.params.token, { email: '', fingerprint: '' }),
   );
 }

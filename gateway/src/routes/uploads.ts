@@ -17,23 +17,34 @@ export const uploadBodySchema = (maxBytes: number) => ({
       schema: {
         type: 'object',
         required: ['file'],
-        properties: { file: { type: 'string', format: 'binary', description: `The file, at most ${maxBytes / 1024 / 1024} MB (413 beyond).` } },
+        properties: {
+          file: {
+            type: 'string',
+            format: 'binary',
+            description: `The file, at most ${maxBytes / 1024 / 1024} MB (413 beyond).`,
+          },
+        },
       },
     },
   },
 });
 
 async function filePart(request: FastifyRequest, maxBytes: number): Promise<MultipartFile> {
-  if (!request.isMultipart()) throw problems.invalidFields({ file: ['Send the file as multipart/form-data in a field named file.'] });
+  if (!request.isMultipart())
+    throw problems.invalidFields({ file: ['Send the file as multipart/form-data in a field named file.'] });
   const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
   if (!part) throw problems.invalidFields({ file: ['No file was sent.'] });
   return part;
 }
 
-export async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ filename: string; content_type: string; content: Buffer }> {
+export async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<{ filename: string; content_type: string; content: Buffer }> {
   const part = await filePart(request, maxBytes);
   const content = await part.toBuffer().catch((err: unknown) => {
-    if (err instanceof Error && 'code' in err && err.code === 'FST_REQ_FILE_TOO_LARGE') throw problems.fileTooLarge('Files', maxBytes);
+    if (err instanceof Error && 'code' in err && err.code === 'FST_REQ_FILE_TOO_LARGE')
+      throw problems.fileTooLarge('Files', maxBytes);
     throw err;
   });
   return { filename: part.filename, content_type: part.mimetype, content };

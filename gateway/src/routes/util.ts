@@ -7,7 +7,9 @@ import { INT32_MAX } from '../schemas.js';
 /** The gRPC call metadata of a request: its id, its trace and, on a project's routes, its signed grant (plugins/app/access.ts). */
 export const meta = (request: FastifyRequest): CallMeta => ({
   requestId: request.id,
-  headers: request.grant ? { traceparent: request.traceparent, [GRANT_KEY]: request.grant } : { traceparent: request.traceparent },
+  headers: request.grant
+    ? { traceparent: request.traceparent, [GRANT_KEY]: request.grant }
+    : { traceparent: request.traceparent },
 });
 
 /** A positive integer path id, or the given problem (the spec's "Invalid ... Id!" messages). */
@@ -26,7 +28,8 @@ export const secured = [{ jwt: [] }];
  */
 export function queryInt(v: unknown, fallback: number, field: string, min = 0, max = INT32_MAX): number {
   if (v === undefined || v === '') return fallback;
-  if (typeof v !== 'string' || !/^\d{1,20}$/.test(v)) throw problems.invalidFields({ [field]: ['A valid integer is required.'] });
+  if (typeof v !== 'string' || !/^\d{1,20}$/.test(v))
+    throw problems.invalidFields({ [field]: ['A valid integer is required.'] });
   const n = Number(v);
   if (n > max) throw problems.invalidFields({ [field]: [`Ensure this value is less than or equal to ${max}.`] });
   if (n < min) throw problems.invalidFields({ [field]: [`Ensure this value is greater than or equal to ${min}.`] });
@@ -40,7 +43,12 @@ export function queryInt(v: unknown, fallback: number, field: string, min = 0, m
 export const apiKeyRoute = { apiKey: true } as const;
 
 /** The route config that limits a route to `app.rateLimits[kind]` requests a minute per client address. */
-export const limit = (app: FastifyInstance, kind: 'login' | 'lookup' | 'mail' | 'reports') => ({ rateLimit: { max: app.rateLimits[kind], timeWindow: 60_000 } });
+export const limit = (app: FastifyInstance, kind: 'login' | 'lookup' | 'mail' | 'reports') => ({
+  rateLimit: { max: app.rateLimits[kind], timeWindow: 60_000 },
+});
 
 /** Route options with more schema parts (params, querystring, body, response) added to the shared ones. */
-export const withSchema = <O extends { schema: object }>(opts: O, schema: Record<string, unknown>) => ({ ...opts, schema: { ...opts.schema, ...schema } });
+export const withSchema = <O extends { schema: object }>(opts: O, schema: Record<string, unknown>) => ({
+  ...opts,
+  schema: { ...opts.schema, ...schema },
+});

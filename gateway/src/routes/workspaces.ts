@@ -17,7 +17,10 @@ export default async function workspaceRoutes(app: FastifyInstance, { clients }:
   // Workspace administration (users, API keys, integrations) is a person's; the workspace's data (folders, project
   // lists, logos) is open to its API keys too.
   // The answers are the auth and projects services' records as they are (documented as open objects).
-  const opts = { preHandler: app.authenticate, schema: { tags: ['workspaces'], security: secured, response: { 200: anyObject, 201: anyObject } } };
+  const opts = {
+    preHandler: app.authenticate,
+    schema: { tags: ['workspaces'], security: secured, response: { 200: anyObject, 201: anyObject } },
+  };
   const dataOpts = { ...opts, config: apiKeyRoute };
   const org = withSchema(opts, { params: S.orgParams });
   const dataOrg = withSchema(dataOpts, { params: S.orgParams });
@@ -27,46 +30,84 @@ export default async function workspaceRoutes(app: FastifyInstance, { clients }:
   app.get<Org>('/api/organization/:id/organization-users/', org, async (r) =>
     auth.listOrganizationUsers({ caller: r.caller, organization_id: orgId(r) }, meta(r)),
   );
-  app.patch<{ Params: { id: string; userId: string }; Body: Json }>('/api/organization/:id/organization-users/:userId/', withSchema(opts, { params: S.orgUserParams, body: S.orgUserPatch }), async (r) => {
-    const b = r.body ?? {};
-    return auth.updateOrganizationUser(
-      {
-        caller: r.caller,
-        organization_id: orgId(r),
-        user_id: userId(r.params.userId),
-        first_name: optStr(b.first_name),
-        last_name: optStr(b.last_name),
-        ...(typeof b.user_admin === 'boolean' ? { user_admin: b.user_admin } : {}),
-        ...(typeof b.project_admin === 'boolean' ? { project_admin: b.project_admin } : {}),
-        ...(typeof b.billing_admin === 'boolean' ? { billing_admin: b.billing_admin } : {}),
-      },
-      meta(r),
-    );
-  });
-  app.delete<{ Params: { id: string; userId: string } }>('/api/organization/:id/organization-users/:userId/', withSchema(opts, { params: S.orgUserParams }), async (r, reply) => {
-    await auth.removeOrganizationUser({ caller: r.caller, organization_id: orgId(r), user_id: userId(r.params.userId) }, meta(r));
-    return reply.status(204).send();
-  });
+  app.patch<{ Params: { id: string; userId: string }; Body: Json }>(
+    '/api/organization/:id/organization-users/:userId/',
+    withSchema(opts, { params: S.orgUserParams, body: S.orgUserPatch }),
+    async (r) => {
+      const b = r.body ?? {};
+      return auth.updateOrganizationUser(
+        {
+          caller: r.caller,
+          organization_id: orgId(r),
+          user_id: userId(r.params.userId),
+          first_name: optStr(b.first_name),
+          last_name: optStr(b.last_name),
+          ...(typeof b.user_admin === 'boolean' ? { user_admin: b.user_admin } : {}),
+          ...(typeof b.project_admin === 'boolean' ? { project_admin: b.project_admin } : {}),
+          ...(typeof b.billing_admin === 'boolean' ? { billing_admin: b.billing_admin } : {}),
+        },
+        meta(r),
+      );
+    },
+  );
+  app.delete<{ Params: { id: string; userId: string } }>(
+    '/api/organization/:id/organization-users/:userId/',
+    withSchema(opts, { params: S.orgUserParams }),
+    async (r, reply) => {
+      await auth.removeOrganizationUser(
+        { caller: r.caller, organization_id: orgId(r), user_id: userId(r.params.userId) },
+        meta(r),
+      );
+      return reply.status(204).send();
+    },
+  );
 
-  app.get<Org>('/api/organization/:id/api_keys/', org, async (r) => auth.listApiKeys({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
-  app.post<Org>('/api/organization/:id/api_keys/create/', withSchema(org, { body: S.apiKeyCreate }), async (r, reply) => {
-    const created = await auth.createApiKey({ caller: r.caller, organization_id: orgId(r), name: str(r.body?.name) }, meta(r));
-    return reply.status(201).send({ ...created.api_key, key: created.key });
-  });
+  app.get<Org>('/api/organization/:id/api_keys/', org, async (r) =>
+    auth.listApiKeys({ caller: r.caller, organization_id: orgId(r) }, meta(r)),
+  );
+  app.post<Org>(
+    '/api/organization/:id/api_keys/create/',
+    withSchema(org, { body: S.apiKeyCreate }),
+    async (r, reply) => {
+      const created = await auth.createApiKey(
+        { caller: r.caller, organization_id: orgId(r), name: str(r.body?.name) },
+        meta(r),
+      );
+      return reply.status(201).send({ ...created.api_key, key: created.key });
+    },
+  );
   app.put<Org>('/api/api/v0/organization/:id/api_keys/revoke/', withSchema(org, { body: S.apiKeyRevoke }), async (r) =>
     auth.revokeApiKey({ caller: r.caller, organization_id: orgId(r), prefix: str(r.body?.prefix) }, meta(r)),
   );
 
-  app.get<Org>('/api/organization/:id/integrations/', org, async (r) => auth.listIntegrations({ caller: r.caller, organization_id: orgId(r) }, meta(r)));
-  app.post<Org>('/api/organization/:id/integrations/create/', withSchema(org, { body: S.integrationCreate }), async (r, reply) => {
-    const made = await auth.createIntegration({ caller: r.caller, organization_id: orgId(r), integration_type: str(r.body?.integration_type) }, meta(r));
-    return reply.status(201).send(made);
-  });
-  app.put<Org>('/api/organization/:id/integrations/projects/', withSchema(org, { body: S.integrationProjects }), async (r) =>
-    auth.setIntegrationProjects({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token), projects: ids(r.body?.projects) }, meta(r)),
+  app.get<Org>('/api/organization/:id/integrations/', org, async (r) =>
+    auth.listIntegrations({ caller: r.caller, organization_id: orgId(r) }, meta(r)),
   );
-  app.post<Org>('/api/organization/:id/integrations/verify/', withSchema(org, { body: S.integrationVerify }), async (r) =>
-    auth.verifyIntegration({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token) }, meta(r)),
+  app.post<Org>(
+    '/api/organization/:id/integrations/create/',
+    withSchema(org, { body: S.integrationCreate }),
+    async (r, reply) => {
+      const made = await auth.createIntegration(
+        { caller: r.caller, organization_id: orgId(r), integration_type: str(r.body?.integration_type) },
+        meta(r),
+      );
+      return reply.status(201).send(made);
+    },
+  );
+  app.put<Org>(
+    '/api/organization/:id/integrations/projects/',
+    withSchema(org, { body: S.integrationProjects }),
+    async (r) =>
+      auth.setIntegrationProjects(
+        { caller: r.caller, organization_id: orgId(r), token: str(r.body?.token), projects: ids(r.body?.projects) },
+        meta(r),
+      ),
+  );
+  app.post<Org>(
+    '/api/organization/:id/integrations/verify/',
+    withSchema(org, { body: S.integrationVerify }),
+    async (r) =>
+      auth.verifyIntegration({ caller: r.caller, organization_id: orgId(r), token: str(r.body?.token) }, meta(r)),
   );
 
   app.get<Org>('/api/organization/:id/advanced_projects/', dataOrg, async (r) => {
@@ -84,25 +125,48 @@ export default async function workspaceRoutes(app: FastifyInstance, { clients }:
   });
   app.post<Org>('/api/organization/:id/folders/', withSchema(dataOrg, { body: S.folderCreate }), async (r, reply) => {
     const b = r.body ?? {};
-    const made = await projects.createFolder({ caller: r.caller, organization_id: orgId(r), name: str(b.name), folder: id(b.folder), project: id(b.project) }, meta(r));
-    return reply.status(201).send(made);
-  });
-  app.put<{ Params: { id: string; folderId: string }; Body: Json }>('/api/organization/:id/folders/:folderId/', withSchema(dataOpts, { params: S.folderParams, body: S.folderUpdate }), async (r) => {
-    const b = r.body ?? {};
-    return projects.updateFolder(
-      { caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound), name: optStr(b.name), folder: optId(b.folder) },
+    const made = await projects.createFolder(
+      { caller: r.caller, organization_id: orgId(r), name: str(b.name), folder: id(b.folder), project: id(b.project) },
       meta(r),
     );
+    return reply.status(201).send(made);
   });
-  app.delete<{ Params: { id: string; folderId: string } }>('/api/organization/:id/folders/:folderId/', withSchema(dataOpts, { params: S.folderParams }), async (r, reply) => {
-    await projects.deleteFolder({ caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound) }, meta(r));
-    return reply.status(204).send();
-  });
+  app.put<{ Params: { id: string; folderId: string }; Body: Json }>(
+    '/api/organization/:id/folders/:folderId/',
+    withSchema(dataOpts, { params: S.folderParams, body: S.folderUpdate }),
+    async (r) => {
+      const b = r.body ?? {};
+      return projects.updateFolder(
+        {
+          caller: r.caller,
+          organization_id: orgId(r),
+          folder_id: parseId(r.params.folderId, problems.notFound),
+          name: optStr(b.name),
+          folder: optId(b.folder),
+        },
+        meta(r),
+      );
+    },
+  );
+  app.delete<{ Params: { id: string; folderId: string } }>(
+    '/api/organization/:id/folders/:folderId/',
+    withSchema(dataOpts, { params: S.folderParams }),
+    async (r, reply) => {
+      await projects.deleteFolder(
+        { caller: r.caller, organization_id: orgId(r), folder_id: parseId(r.params.folderId, problems.notFound) },
+        meta(r),
+      );
+      return reply.status(204).send();
+    },
+  );
 
   // Project logos go to the object store under project-logos/ with a random prefix; the answer's file_id is what
   // a project's `logo` field takes.
   // The multipart body is documented (OpenAPI) and read by readUpload, which checks the part itself.
-  const logoOpts = { ...withSchema(dataOrg, { consumes: ['multipart/form-data'], body: uploadBodySchema(2 * 1024 * 1024) }), validatorCompiler: () => () => true };
+  const logoOpts = {
+    ...withSchema(dataOrg, { consumes: ['multipart/form-data'], body: uploadBodySchema(2 * 1024 * 1024) }),
+    validatorCompiler: () => () => true,
+  };
   app.post<{ Params: { id: string } }>('/api/organization/:id/logo/', logoOpts, async (r, reply) => {
     const file = await readUpload(r, 2 * 1024 * 1024);
     const made = await projects.uploadLogo({ caller: r.caller, organization_id: orgId(r), ...file }, meta(r));

@@ -10,7 +10,8 @@ export const flag = { type: 'boolean' } as const;
 /** An id of another record in a body: an integer, 0 or null for none. */
 export const ref = { type: ['integer', 'null'], minimum: 0, maximum: INT32_MAX } as const;
 /** A list of record ids. */
-export const refList = (maxItems = 10_000) => ({ type: 'array', maxItems, items: { type: 'integer', minimum: 1, maximum: INT32_MAX } }) as const;
+export const refList = (maxItems = 10_000) =>
+  ({ type: 'array', maxItems, items: { type: 'integer', minimum: 1, maximum: INT32_MAX } }) as const;
 /** A number (no NaN or infinity in JSON), null for none. */
 export const optNumber = { type: ['number', 'null'] } as const;
 /** A date or date-time as text ('' or null: none); the service checks the format and answers the spec's message. */
@@ -20,7 +21,8 @@ export const date = optText(40);
  * spec answers any other value, whatever its JSON type, with the projects service's "Geotag is required" (400).
  */
 export const geotag = {
-  description: 'A GeoJSON point {"type": "Point", "coordinates": [lng, lat]} or {"latitude", "longitude"}; anything else: 400 "Geotag is required".',
+  description:
+    'A GeoJSON point {"type": "Point", "coordinates": [lng, lat]} or {"latitude", "longitude"}; anything else: 400 "Geotag is required".',
 } as const;
 /** Any JSON value (filters, editor states: bounded in depth and size by limits.ts and the body limit). */
 export const anyJson = {} as const;
@@ -30,24 +32,41 @@ export const anyJson = {} as const;
  * sends whole records back), and what a call does not read is ignored, not refused. Null (no body) is an empty body.
  */
 export const body = <P extends Record<string, unknown>>(properties: P, required: readonly string[] = []) =>
-  ({ type: ['object', 'null'], additionalProperties: true, properties, ...(required.length > 0 ? { required } : {}) }) as const;
+  ({
+    type: ['object', 'null'],
+    additionalProperties: true,
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+  }) as const;
 
 /**
  * Path parameters, all strings in the URL: the handler reads each id (util.ts parseId) and refuses a bad one with the
  * spec's own message ("Invalid Project Id!", ...), so the schema names them without refusing any.
  */
 export const params = (...names: string[]) =>
-  ({ type: 'object', required: names, properties: Object.fromEntries(names.map((n) => [n, { type: 'string', maxLength: 1024 }])) }) as const;
+  ({
+    type: 'object',
+    required: names,
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'string', maxLength: 1024 }])),
+  }) as const;
 
 /** Query string fields, strings in the URL: integers are read and bounded by util.ts queryInt (400 with the field's name). */
 export const query = (fields: Record<string, string>) =>
   ({
     type: 'object',
     additionalProperties: true,
-    properties: Object.fromEntries(Object.entries(fields).map(([n, description]) => [n, { type: 'string', maxLength: 1000, description }])),
+    properties: Object.fromEntries(
+      Object.entries(fields).map(([n, description]) => [n, { type: 'string', maxLength: 1000, description }]),
+    ),
   }) as const;
 
 /** An open JSON object answer: the fields named are always there, others may be. */
-export const openObject = <P extends Record<string, unknown>>(properties: P) => ({ type: 'object', additionalProperties: true, properties }) as const;
+export const openObject = <P extends Record<string, unknown>>(properties: P) =>
+  ({ type: 'object', additionalProperties: true, properties }) as const;
 /** A `{results, count}` list answer. */
-export const list = (item: unknown) => ({ type: 'object', additionalProperties: true, properties: { results: { type: 'array', items: item }, count: { type: 'integer' } } }) as const;
+export const list = (item: unknown) =>
+  ({
+    type: 'object',
+    additionalProperties: true,
+    properties: { results: { type: 'array', items: item }, count: { type: 'integer' } },
+  }) as const;

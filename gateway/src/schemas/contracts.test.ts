@@ -17,7 +17,9 @@ let app: FastifyInstance;
 let token: string;
 
 beforeAll(async () => {
-  const clients = { projects: { createGroup: record('createGroup', group), updateGroup: record('updateGroup', group) } } as unknown as Clients;
+  const clients = {
+    projects: { createGroup: record('createGroup', group), updateGroup: record('updateGroup', group) },
+  } as unknown as Clients;
   app = await buildGateway({
     clients,
     log: createLogger('gateway', 'silent'),
@@ -29,7 +31,12 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const send = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
-  app.inject({ method, url, headers: { authorization: `JWT ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+  app.inject({
+    method,
+    url,
+    headers: { authorization: `JWT ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+  });
 
 describe('route schemas', () => {
   it('refuses a wrongly typed field with 400 naming it, and calls no service', async () => {
@@ -65,7 +72,12 @@ describe('route schemas', () => {
   });
 
   it('publishes every body it checks in the OpenAPI document', async () => {
-    const doc = (await app.inject({ url: '/api/docs/json' })).json<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>> }>();
+    const doc = (await app.inject({ url: '/api/docs/json' })).json<{
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>
+      >;
+    }>();
     const groups = doc.paths['/api/project/{id}/groups/']?.post?.requestBody?.content['application/json']?.schema;
     expect(groups?.properties).toHaveProperty('site');
     expect(doc.paths['/api/project/']?.post?.requestBody).toBeDefined();

@@ -12,7 +12,13 @@ const cell = { type: ['string', 'number', 'null'], maxLength: 1000 } as const;
 export const projectUserSchemas = {
   projectParams: params('id'),
   userParams: params('id', 'userId'),
-  listQuery: query({ page: 'Page number, from 1', page_size: 'Users a page (0: the default)', role: 'Only users with this role', filter: 'The same as role', search: 'Name or email contains' }),
+  listQuery: query({
+    page: 'Page number, from 1',
+    page_size: 'Users a page (0: the default)',
+    role: 'Only users with this role',
+    filter: 'The same as role',
+    search: 'Name or email contains',
+  }),
   /** Add a workspace user to the project or change one (what is absent stays; the web app also sends the workspace and its own username). */
   update: body({ ...roles, ...placement, first_name: optText(150), last_name: optText(150) }),
   /** Create a user in a project (spec 000 §5: when a projectId is present). */
@@ -27,21 +33,28 @@ export const projectUserSchemas = {
     ...placement,
   }),
   /** Rows of the bulk user template (bulk_user_template.csv); the service checks each and reports by row. */
-  bulk: body(
-    {
-      projectId: projectRef,
-      project_id: projectRef,
-      parsedList: {
-        type: 'array',
-        maxItems: 100_000,
-        items: {
-          type: 'object',
-          additionalProperties: true,
-          properties: { email: cell, first_name: cell, last_name: cell, role: cell, site: cell, group: cell, team: cell, password: cell },
+  bulk: body({
+    projectId: projectRef,
+    project_id: projectRef,
+    parsedList: {
+      type: 'array',
+      maxItems: 100_000,
+      items: {
+        type: 'object',
+        additionalProperties: true,
+        properties: {
+          email: cell,
+          first_name: cell,
+          last_name: cell,
+          role: cell,
+          site: cell,
+          group: cell,
+          team: cell,
+          password: cell,
         },
       },
     },
-  ),
+  }),
   /** The same roles (role names) and/or read sites for several users. */
   permissions: body({
     projectId: projectRef,

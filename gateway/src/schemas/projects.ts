@@ -53,7 +53,11 @@ export const projectSchemas = {
       project_hierarchy: {
         type: ['array', 'null'],
         maxItems: 100,
-        items: { type: 'object', additionalProperties: true, properties: { level: boundedInt(0, 100), name: text(255), schema_id: ref, schema: ref } },
+        items: {
+          type: 'object',
+          additionalProperties: true,
+          properties: { level: boundedInt(0, 100), name: text(255), schema_id: ref, schema: ref },
+        },
       },
     },
     ['is_hierarchical'],

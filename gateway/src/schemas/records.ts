@@ -10,13 +10,19 @@ const nStr = { type: ['string', 'null'] } as const;
 const nInt = { type: ['integer', 'null'] } as const;
 const ints = { type: 'array', items: int } as const;
 const strs = { type: 'array', items: str } as const;
-const open = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: true, properties }) as const;
+const open = (properties: Record<string, unknown>) =>
+  ({ type: 'object', additionalProperties: true, properties }) as const;
 /** The same, every field always there (records whose every field the route sets: a missing one is a 500, never a silent gap). */
-const whole = (properties: Record<string, unknown>) => ({ ...open(properties), required: Object.keys(properties) }) as const;
+const whole = (properties: Record<string, unknown>) =>
+  ({ ...open(properties), required: Object.keys(properties) }) as const;
 const ref = (id: string) => ({ $ref: `${id}#` }) as const;
 
 /** A GeoJSON point as the API answers geotags, or null. */
-const point = { type: ['object', 'null'], additionalProperties: true, properties: { type: str, coordinates: { type: 'array', items: { type: 'number' } } } } as const;
+const point = {
+  type: ['object', 'null'],
+  additionalProperties: true,
+  properties: { type: str, coordinates: { type: 'array', items: { type: 'number' } } },
+} as const;
 
 export const siteSchema = {
   $id: 'Site',
@@ -65,7 +71,16 @@ export const projectUserSchema = {
 
 export const surveySchema = {
   $id: 'Survey',
-  ...open({ id: int, project: int, token: str, expiry_date: str, time_created: str, revoked_at: nStr, expired: bool, site: nInt }),
+  ...open({
+    id: int,
+    project: int,
+    token: str,
+    expiry_date: str,
+    time_created: str,
+    revoked_at: nStr,
+    expired: bool,
+    site: nInt,
+  }),
 } as const;
 
 export const projectSchema = {
@@ -88,16 +103,28 @@ export const projectSchema = {
     project_period: str,
     timing_column: str,
     aggregator: str,
-    trend_series_options: { type: ['object', 'null'], additionalProperties: true, properties: { time_particle: str, trend_question: str, aggregator: str, trend_question_schema: int } },
+    trend_series_options: {
+      type: ['object', 'null'],
+      additionalProperties: true,
+      properties: { time_particle: str, trend_question: str, aggregator: str, trend_question_schema: int },
+    },
     sites: { type: 'array', items: ref('Site'), description: 'The full project only' },
     groups: { type: 'array', items: ref('Group'), description: 'The full project only' },
     teams: { type: 'array', items: ref('Team'), description: 'The full project only' },
     projectuser_set: { type: 'array', items: ref('ProjectUser'), description: 'The full project only' },
-    sampler_schemas: { type: 'array', items: open({ id: int, name: str, version: str, level: int }), description: 'The full project only' },
+    sampler_schemas: {
+      type: 'array',
+      items: open({ id: int, name: str, version: str, level: int }),
+      description: 'The full project only',
+    },
     collect_sites: { ...ints, description: 'The full project only: the sites the caller may file responses under' },
     references: ints,
     current_survey: { anyOf: [ref('Survey'), { type: 'null' }] },
-    current_collection_round: { type: ['object', 'null'], additionalProperties: true, properties: { date_start_timestamp: str } },
+    current_collection_round: {
+      type: ['object', 'null'],
+      additionalProperties: true,
+      properties: { date_start_timestamp: str },
+    },
     date_end: nStr,
     goal_count: int,
     total_responses: int,
@@ -187,10 +214,25 @@ export const advancedResultSchema = {
   }),
 } as const;
 
-export const recordSchemas = [siteSchema, groupSchema, teamSchema, projectUserSchema, surveySchema, projectSchema, responseSchema, referenceResponseSchema, advancedResultSchema];
+export const recordSchemas = [
+  siteSchema,
+  groupSchema,
+  teamSchema,
+  projectUserSchema,
+  surveySchema,
+  projectSchema,
+  responseSchema,
+  referenceResponseSchema,
+  advancedResultSchema,
+];
 
 /** A `{results, count}` answer of records. */
-export const listOf = (id: string) => ({ type: 'object', additionalProperties: true, properties: { results: { type: 'array', items: ref(id) }, count: int } }) as const;
+export const listOf = (id: string) =>
+  ({
+    type: 'object',
+    additionalProperties: true,
+    properties: { results: { type: 'array', items: ref(id) }, count: int },
+  }) as const;
 /** An answer whose shape is open (results payloads, summaries): documented as an object, serialized as it is. */
 export const anyObject = { type: 'object', additionalProperties: true } as const;
 export { ref };

@@ -27,7 +27,11 @@ export const responseSchemas = {
     site: ref,
     group: ref,
     team: ref,
-    data: { type: 'object', additionalProperties: { type: 'object' }, description: 'Answers by repeat index, then by item id' },
+    data: {
+      type: 'object',
+      additionalProperties: { type: 'object' },
+      description: 'Answers by repeat index, then by item id',
+    },
     time_created: time,
     time_updated: time,
     time_completed: time,
@@ -55,11 +59,24 @@ export const responseSchemas = {
 
   /** Answers. An upload: the response and what became of it (stored, unchanged, refused ...), or only that. */
   uploaded: openObject({ ...responseSchema.properties, upload_status: { type: 'string' } }),
-  mediaUpload: openObject({ media_id: { type: 'string' }, key: { type: 'string' }, upload_url: { type: 'string' }, expires: { type: 'string' } }),
+  mediaUpload: openObject({
+    media_id: { type: 'string' },
+    key: { type: 'string' },
+    upload_url: { type: 'string' },
+    expires: { type: 'string' },
+  }),
   /** A collection link opened: its project, forms and the respondent's collection token. */
   collectLink: openObject({
     project_details: { type: 'object', additionalProperties: true },
-    sampler_schemas: { type: 'array', items: openObject({ id: { type: 'integer' }, name: { type: 'string' }, version: { type: 'string' }, level: { type: 'integer' } }) },
+    sampler_schemas: {
+      type: 'array',
+      items: openObject({
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        version: { type: 'string' },
+        level: { type: 'integer' },
+      }),
+    },
     proceed_unauthenticated: { type: 'boolean' },
     token: { type: 'string' },
     expiry_date: { type: 'string' },

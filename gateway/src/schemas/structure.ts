@@ -1,7 +1,14 @@
 // Request schemas of the site, group and team routes (routes/structure.ts; spec 000 §7 Projects).
 import { body, date, flag, geotag, optText, params, ref, text } from './common.js';
 
-const site = { name: text(255), frontend_icon: optText(100), frontend_color: optText(50), date_start: date, date_end: date, geotag };
+const site = {
+  name: text(255),
+  frontend_icon: optText(100),
+  frontend_color: optText(50),
+  date_start: date,
+  date_end: date,
+  geotag,
+};
 
 export const structureSchemas = {
   projectParams: params('id'),

@@ -10,10 +10,20 @@ export const workspaceSchemas = {
   folderParams: params('id', 'folderId'),
   auditQuery: {
     type: 'object',
-    properties: { event: { type: 'string', maxLength: 64 }, page: { type: 'string', pattern: '^[0-9]{1,6}$' }, page_size: { type: 'string', pattern: '^[0-9]{1,3}$' } },
+    properties: {
+      event: { type: 'string', maxLength: 64 },
+      page: { type: 'string', pattern: '^[0-9]{1,6}$' },
+      page_size: { type: 'string', pattern: '^[0-9]{1,3}$' },
+    },
   },
   /** PATCH a workspace user: names (null clears) and admin flags; what is absent stays. */
-  orgUserPatch: body({ first_name: optText(150), last_name: optText(150), user_admin: flag, project_admin: flag, billing_admin: flag }),
+  orgUserPatch: body({
+    first_name: optText(150),
+    last_name: optText(150),
+    user_admin: flag,
+    project_admin: flag,
+    billing_admin: flag,
+  }),
   apiKeyCreate: body({ name: text(200) }),
   apiKeyRevoke: body({ prefix: text(200) }),
   integrationCreate: body({ integration_type: text(100) }),

@@ -10,7 +10,10 @@ type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M
 type JsonOf<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 
 /** The JSON body a call takes (the fields the gateway reads; null: none). */
-export type ApiBody<P extends keyof paths, M extends Method> = NonNullable<JsonOf<NonNullable<Operation<P, M> extends { requestBody?: infer B } ? B : never>>>;
+export type ApiBody<P extends keyof paths, M extends Method> = NonNullable<
+  JsonOf<NonNullable<Operation<P, M> extends { requestBody?: infer B } ? B : never>>
+>;
 
 /** The JSON answer of a call with a given status. */
-export type ApiReply<P extends keyof paths, M extends Method, S extends number = 200> = Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? JsonOf<R[S]> : never) : never;
+export type ApiReply<P extends keyof paths, M extends Method, S extends number = 200> =
+  Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? JsonOf<R[S]> : never) : never;

@@ -56,6 +56,7 @@ describe('access grants at the gateway', () => {
       ['POST', '/api/api-token-auth/'],
       ['POST', '/api/collect/:token/'],
       ['POST', '/api/project/'],
-    ] as const) expect(accessChangedBy(method, url, '12'), `${method} ${url}`).toBeUndefined();
+    ] as const)
+      expect(accessChangedBy(method, url, '12'), `${method} ${url}`).toBeUndefined();
   });
 });

@@ -38,9 +38,14 @@ const KEEPS_ACCESS =
   /^\/api\/(?:collect\/|exports\/|files\/|item-results\/|samplerschema\/|accounts\/|api-token-auth|token|error|project\/$|project\/:id\/(?:advanced_results|export|import|media|open-response|response|results|upload|aggregator|timingcolumn|disable_postgres|postgres|surveys|duplicate))/;
 
 /** Whether a successful `method` on the route `url` may change someone's access (and which project's, 0: any). */
-export function accessChangedBy(method: string, url: string, projectParam: string | undefined): { project: number } | undefined {
+export function accessChangedBy(
+  method: string,
+  url: string,
+  projectParam: string | undefined,
+): { project: number } | undefined {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || KEEPS_ACCESS.test(url)) return undefined;
-  const project = url.startsWith('/api/project/:id/') && /^\d{1,15}$/.test(projectParam ?? '') ? Number(projectParam) : 0;
+  const project =
+    url.startsWith('/api/project/:id/') && /^\d{1,15}$/.test(projectParam ?? '') ? Number(projectParam) : 0;
   return { project };
 }
 
@@ -58,7 +63,11 @@ export class AccessGrants {
 
   constructor(
     private readonly secret: string,
-    private readonly ask: (caller: common.Caller, projectId: number, request: FastifyRequest) => Promise<projects.ProjectAccess>,
+    private readonly ask: (
+      caller: common.Caller,
+      projectId: number,
+      request: FastifyRequest,
+    ) => Promise<projects.ProjectAccess>,
   ) {}
 
   /** `caller`'s access to `projectId`, from the cache or the projects service (a refusal is not kept). */
@@ -101,10 +110,16 @@ export class AccessGrants {
 export const accessSubject = (prefix: string) => `${prefix ? `${prefix}.` : ''}fieldwork.access.changed`;
 
 export default fp(
-  async (app, opts: { clients: Clients; secret: string; nats?: { nc: NatsConnection; prefix: string }; log: Logger }) => {
+  async (
+    app,
+    opts: { clients: Clients; secret: string; nats?: { nc: NatsConnection; prefix: string }; log: Logger },
+  ) => {
     app.decorateRequest('grant', '');
     const grants = new AccessGrants(opts.secret, (caller, projectId, request) =>
-      opts.clients.projects.getAccess({ caller, project_id: projectId }, { requestId: request.id, headers: { traceparent: request.traceparent } }),
+      opts.clients.projects.getAccess(
+        { caller, project_id: projectId },
+        { requestId: request.id, headers: { traceparent: request.traceparent } },
+      ),
     );
     app.decorate('accessGrants', grants);
     app.decorateRequest('decision', undefined);
@@ -123,12 +138,16 @@ export default fp(
 
     // A route's own requirement, checked here before any service is called: refused with what the projects service
     // answered (no access to the project) or 403 (not this permission).
-    app.decorate('requires', (allowed: (access: projects.ProjectAccess) => boolean): preHandlerHookHandler => async (request) => {
-      const d = await decision(request);
-      if (!d) throw problems.notAuthenticated();
-      if ('error' in d) throw d.error;
-      if (!allowed(d.access)) throw problems.forbidden();
-    });
+    app.decorate(
+      'requires',
+      (allowed: (access: projects.ProjectAccess) => boolean): preHandlerHookHandler =>
+        async (request) => {
+          const d = await decision(request);
+          if (!d) throw problems.notAuthenticated();
+          if ('error' in d) throw d.error;
+          if (!allowed(d.access)) throw problems.forbidden();
+        },
+    );
     if (!opts.secret) return;
 
     const resolve: preHandlerHookHandler = async (request) => {
@@ -137,7 +156,8 @@ export default fp(
     // After the route's own preHandlers (authentication sets request.caller).
     app.addHook('onRoute', (route) => {
       if (!route.url.startsWith('/api/project/:id/')) return;
-      const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+      const own =
+        route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
       route.preHandler = [...own, resolve];
     });
 
@@ -155,10 +175,15 @@ export default fp(
     // Dropped here before the answer leaves (the caller's next request sees the change), then on the other gateways.
     app.addHook('onSend', async (request, reply, payload) => {
       if (reply.statusCode >= 400) return payload;
-      const change = accessChangedBy(request.method, request.routeOptions.url ?? '', (request.params as { id?: string } | undefined)?.id);
+      const change = accessChangedBy(
+        request.method,
+        request.routeOptions.url ?? '',
+        (request.params as { id?: string } | undefined)?.id,
+      );
       if (!change) return payload;
       grants.drop(change.project);
-      if (opts.nats) opts.nats.nc.publish(accessSubject(opts.nats.prefix), JSON.stringify({ project_id: change.project }));
+      if (opts.nats)
+        opts.nats.nc.publish(accessSubject(opts.nats.prefix), JSON.stringify({ project_id: change.project }));
       return payload;
     });
     app.addHook('onClose', async () => {

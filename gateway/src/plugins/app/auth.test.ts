@@ -33,15 +33,25 @@ beforeAll(async () => {
     clients,
     log: createLogger('gateway', 'silent'),
     revocations,
-    options: { jwtSecret: 'x'.repeat(32), bodyLimit: 1024 * 1024, corsOrigins: '', webDir: '', tls: false, apiKeyCacheMs: 60_000 },
+    options: {
+      jwtSecret: 'x'.repeat(32),
+      bodyLimit: 1024 * 1024,
+      corsOrigins: '',
+      webDir: '',
+      tls: false,
+      apiKeyCacheMs: 60_000,
+    },
   });
   app.get('/api/test/me/', { preHandler: app.authenticate }, async (r) => ({ user: r.caller.user_id }));
-  app.get('/api/test/data/', { preHandler: app.authenticate, config: apiKeyRoute }, async (r) => ({ user: r.caller.user_id }));
+  app.get('/api/test/data/', { preHandler: app.authenticate, config: apiKeyRoute }, async (r) => ({
+    user: r.caller.user_id,
+  }));
   await app.ready();
 });
 afterAll(() => app.close());
 
-const access = (sid: string) => app.jwt.sign({ user_id: 1, sid, is_staff: false, is_superuser: false, token_type: 'access' });
+const access = (sid: string) =>
+  app.jwt.sign({ user_id: 1, sid, is_staff: false, is_superuser: false, token_type: 'access' });
 const get = (url: string, authorization: string) => app.inject({ url, headers: { authorization } });
 
 describe('auth plugin', () => {

@@ -151,11 +151,20 @@ export default fp(
       request.caller = callerOf(claims);
     });
     app.decorate('signCollectToken', (claims: Omit<CollectClaims, 'token_type'>, expiresAt: Date) =>
-      app.jwt.sign({ ...claims, token_type: 'collect' } as never, { expiresIn: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)) }),
+      app.jwt.sign({ ...claims, token_type: 'collect' } as never, {
+        expiresIn: Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
+      }),
     );
 
     app.decorate('signItemToken', (caller: common.Caller, item: SharedItem, ttlSeconds: number) => {
-      const claims: ItemClaims = { token_type: 'item', user_id: caller.user_id, sid: caller.session_id, is_staff: caller.is_staff, is_superuser: caller.is_superuser, ...item };
+      const claims: ItemClaims = {
+        token_type: 'item',
+        user_id: caller.user_id,
+        sid: caller.session_id,
+        is_staff: caller.is_staff,
+        is_superuser: caller.is_superuser,
+        ...item,
+      };
       return app.jwt.sign(claims as never, { expiresIn: ttlSeconds });
     });
     app.decorate('verifyItemToken', (token: string) => {
@@ -165,13 +174,16 @@ export default fp(
       } catch {
         throw problems.notFound();
       }
-      if (claims.token_type !== 'item' || !Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) throw problems.notFound();
+      if (claims.token_type !== 'item' || !Number.isSafeInteger(claims.user_id) || claims.user_id <= 0)
+        throw problems.notFound();
       // A share link is the sharer's publication: it outlives a logout, not new credentials (a password change or
       // reset voids every share the account made before). It also reads only what the sharer may still read.
-      if (typeof claims.iat !== 'number' || claims.iat < opts.revocations.sharesRevokedBeforeS(claims.user_id)) throw problems.notFound();
+      if (typeof claims.iat !== 'number' || claims.iat < opts.revocations.sharesRevokedBeforeS(claims.user_id))
+        throw problems.notFound();
       const { project_id, schema_id, item_id } = claims;
       // Links made before views were kept shared the item unfiltered: an empty view.
-      const view = typeof claims.view === 'object' && claims.view !== null && !Array.isArray(claims.view) ? claims.view : {};
+      const view =
+        typeof claims.view === 'object' && claims.view !== null && !Array.isArray(claims.view) ? claims.view : {};
       return { caller: callerOf({ ...claims, token_type: 'access' }), project_id, schema_id, item_id, view };
     });
 
@@ -186,7 +198,8 @@ export default fp(
       if (claims.token_type === 'collect') return claims;
       if (!Number.isSafeInteger(claims.user_id) || claims.user_id <= 0) throw problems.tokenInvalid();
       // Logged out, password changed or reset, refresh token stolen: the session's access tokens stop now.
-      if (opts.revocations.isSessionRevoked(typeof claims.sid === 'string' ? claims.sid : '')) throw problems.tokenInvalid();
+      if (opts.revocations.isSessionRevoked(typeof claims.sid === 'string' ? claims.sid : ''))
+        throw problems.tokenInvalid();
       return claims;
     }
     function callerOf(claims: AccessClaims): common.Caller {

@@ -15,9 +15,12 @@ export default fp(
       if (isProblem(error)) problem = error;
       else if (error.validation) problem = validationToProblem(error.validation, error.validationContext ?? 'body');
       else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') problem = problems.payloadTooLarge();
-      else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') problem = problems.invalid('Unsupported content type: send JSON.');
+      else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+        problem = problems.invalid('Unsupported content type: send JSON.');
       else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.statusCode === 400) {
-        problem = problems.invalid(error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Empty JSON body.' : 'Malformed request.');
+        problem = problems.invalid(
+          error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Empty JSON body.' : 'Malformed request.',
+        );
       } else if (error.statusCode === 429) problem = problems.rateLimited();
       else problem = problems.internal();
 

@@ -18,7 +18,12 @@ export const REVALIDATE = 'no-cache';
 
 export default fp(
   async (app, opts: { webDir: string }) => {
-    const hasWeb = opts.webDir !== '' && (await access(join(opts.webDir, 'index.html')).then(() => true, () => false));
+    const hasWeb =
+      opts.webDir !== '' &&
+      (await access(join(opts.webDir, 'index.html')).then(
+        () => true,
+        () => false,
+      ));
     const assets = join(opts.webDir, 'assets') + sep;
     if (hasWeb) {
       await app.register(fastifyStatic, {

@@ -34,11 +34,20 @@ export function securityHeaders(tls: boolean, mapTileOrigins: string[] = []): [s
 
 export default fp(
   async (app, opts: { corsOrigins: string; tls: boolean; mapTileOrigins: string }) => {
-    const headers = securityHeaders(opts.tls, opts.mapTileOrigins.split(',').map((o) => o.trim()).filter(Boolean));
+    const headers = securityHeaders(
+      opts.tls,
+      opts.mapTileOrigins
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    );
     app.addHook('onRequest', async (_request, reply) => {
       for (const [name, value] of headers) void reply.header(name, value);
     });
-    const origins = opts.corsOrigins.split(',').map((o) => o.trim()).filter(Boolean);
+    const origins = opts.corsOrigins
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
     await app.register(cors, {
       origin: origins.includes('*') ? true : origins.length > 0 ? origins : false,
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],

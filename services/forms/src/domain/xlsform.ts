@@ -837,13 +837,11 @@ export function fromXlsForm(sheets: XlsFormSheets, projectType: string): Convert
   const countOf = (body: Converted['body']) =>
     Object.values(body.entities.items).filter((i) => isQuestion(i) && !i.deleted).length;
   const own = countOf(top.body) - (projectType === 'L' ? 2 : 0);
-  const lower: ConvertedLevel[] = levels
-    .slice(1)
-    .map((l, i) => ({
-      name: l.label[primaryCode] ?? (l.repeat || `Level ${i + 2}`),
-      body: l.w.body,
-      questions: countOf(l.w.body),
-    }));
+  const lower: ConvertedLevel[] = levels.slice(1).map((l, i) => ({
+    name: l.label[primaryCode] ?? (l.repeat || `Level ${i + 2}`),
+    body: l.w.body,
+    questions: countOf(l.w.body),
+  }));
   const questions = lower.reduce((sum, l) => sum + l.questions, own);
   return {
     body: top.body,

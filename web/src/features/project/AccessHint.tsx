@@ -3,11 +3,22 @@
 import { rolesGranting, type ScreenPermission } from '@fieldwork/access';
 import { useTranslation } from 'react-i18next';
 
-export function AccessHint({ screens, feature, workspaceId }: { screens?: readonly ScreenPermission[]; feature?: string; workspaceId?: number }) {
+export function AccessHint({
+  screens,
+  feature,
+  workspaceId,
+}: {
+  screens?: readonly ScreenPermission[];
+  feature?: string;
+  workspaceId?: number;
+}) {
   const { t } = useTranslation();
   let text: string;
   if (feature) {
-    text = t('access.needsFeature', { feature, command: `pnpm fieldwork workspace features --id ${workspaceId ?? 'ID'} --enable ${feature}` });
+    text = t('access.needsFeature', {
+      feature,
+      command: `pnpm fieldwork workspace features --id ${workspaceId ?? 'ID'} --enable ${feature}`,
+    });
   } else if (screens) {
     const roles = [...new Set(screens.flatMap((s) => rolesGranting(s)))].map((r) => t(`access.roles.${r}`));
     text = t('access.needsRole', { roles: roles.join(t('access.or')) });

@@ -37,12 +37,22 @@ export function ProjectArea() {
   return (
     <div className={docked ? 'project-area docked' : 'project-area'} data-testid="project-area">
       <aside className="drawer">
-        <button type="button" className="link" onClick={() => setDocked(!docked)} aria-label={t('project.toggleDrawer')}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => setDocked(!docked)}
+          aria-label={t('project.toggleDrawer')}
+        >
           {docked ? '»' : '«'}
         </button>
         <nav>
           {SECTIONS.filter((s) => can(s.screens) && !HIDDEN.has(s.path)).map((s) => (
-            <NavLink key={s.path} to={`/project/${id}/${s.path}`} end={s.path === ''} data-testid={`nav-${s.path || 'home'}`}>
+            <NavLink
+              key={s.path}
+              to={`/project/${id}/${s.path}`}
+              end={s.path === ''}
+              data-testid={`nav-${s.path || 'home'}`}
+            >
               {t(`project.sections.${s.path || 'home'}`)}
             </NavLink>
           ))}

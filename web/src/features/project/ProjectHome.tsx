@@ -10,7 +10,17 @@ export function ProjectHome() {
   const { t } = useTranslation();
   const project = useOutletContext<Project>();
   const { data } = useProjectHomeQuery(project.id);
-  const figures = ['total_responses', 'complete_responses', 'incomplete_responses', 'sites', 'groups', 'teams', 'users', 'collectors', 'questions'];
+  const figures = [
+    'total_responses',
+    'complete_responses',
+    'incomplete_responses',
+    'sites',
+    'groups',
+    'teams',
+    'users',
+    'collectors',
+    'questions',
+  ];
   return (
     <section data-testid="project-home">
       <p>{project.description}</p>

@@ -8,20 +8,38 @@ import { Dialog } from '../../components/Dialog';
 import { LazyMap } from '../../components/LazyMap';
 import { notify } from '../../components/noticesSlice';
 import { FAILURES, failure } from '../errors/failures';
-import { useCreateProjectMutation, useUpdateProjectMutation, useUploadLogoMutation, useUploadProjectFileMutation } from './projectsApi';
+import {
+  useCreateProjectMutation,
+  useUpdateProjectMutation,
+  useUploadLogoMutation,
+  useUploadProjectFileMutation,
+} from './projectsApi';
 import type { Project } from './types';
 
 /** Location request (spec 000 §9): coarse first, then high accuracy; timeout 30000 ms, maximum age 10000 ms. */
 export const LOCATION_OPTIONS = { timeout: 30_000, maximumAge: 10_000 };
 
 function locate(highAccuracy: boolean): Promise<GeolocationPosition> {
-  return new Promise((resolve, reject) => navigator.geolocation.getCurrentPosition(resolve, reject, { ...LOCATION_OPTIONS, enableHighAccuracy: highAccuracy }));
+  return new Promise((resolve, reject) =>
+    navigator.geolocation.getCurrentPosition(resolve, reject, {
+      ...LOCATION_OPTIONS,
+      enableHighAccuracy: highAccuracy,
+    }),
+  );
 }
 
 export const PLACE_ICONS = ['place', 'local_pizza', 'person_pin', 'person_pin_circle'] as const;
 export const SWATCHES = ['5da83d', '1e88e5', 'f4511e', '8e24aa', 'fdd835', '00897b', '6d4c41', '546e7a'];
 
-export function ProjectEditor({ project, folderId, onClose }: { project?: Project; folderId?: number; onClose: () => void }) {
+export function ProjectEditor({
+  project,
+  folderId,
+  onClose,
+}: {
+  project?: Project;
+  folderId?: number;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -56,7 +74,10 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
   const [uploadFile] = useUploadProjectFileMutation();
   const error = created.error ?? updated.error ?? logoState.error;
   const busy = created.isLoading || updated.isLoading || logoState.isLoading;
-  const picked: [number, number] | null = lat !== '' && lng !== '' && !Number.isNaN(Number(lat)) && !Number.isNaN(Number(lng)) ? [Number(lng), Number(lat)] : null;
+  const picked: [number, number] | null =
+    lat !== '' && lng !== '' && !Number.isNaN(Number(lat)) && !Number.isNaN(Number(lng))
+      ? [Number(lng), Number(lat)]
+      : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -69,7 +90,11 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
         onClose();
         return;
       }
-      const made = await create({ ...body, organization_pk: organizationId, ...(folderId ? { folder_id: folderId } : {}) }).unwrap();
+      const made = await create({
+        ...body,
+        organization_pk: organizationId,
+        ...(folderId ? { folder_id: folderId } : {}),
+      }).unwrap();
       dispatch(notify(t('projects.created')));
       if (formFile) {
         await uploadFile({ projectId: made.id, file: formFile }).unwrap();
@@ -85,17 +110,39 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
   return (
     <Dialog title={project ? t('projects.edit') : t('projects.create')} onClose={onClose} testId="project-editor">
       <form onSubmit={(e) => void submit(e)} className="editor">
-        {error && <p className="banner error" role="alert">{failure(error, FAILURES.projectSave)}</p>}
+        {error && (
+          <p className="banner error" role="alert">
+            {failure(error, FAILURES.projectSave)}
+          </p>
+        )}
         <label>
           {t('projects.name')}
-          <input name="project-name" data-testid="project-name" value={name} onChange={(e) => setName(e.target.value)} required />
+          <input
+            name="project-name"
+            data-testid="project-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
         </label>
         <fieldset className="swatches">
           <legend>{t('projects.colour')}</legend>
           {SWATCHES.map((c) => (
-            <button key={c} type="button" className={c === color ? 'swatch-btn on' : 'swatch-btn'} style={{ background: `#${c}` }} aria-label={`#${c}`} onClick={() => setColor(c)} />
+            <button
+              key={c}
+              type="button"
+              className={c === color ? 'swatch-btn on' : 'swatch-btn'}
+              style={{ background: `#${c}` }}
+              aria-label={`#${c}`}
+              onClick={() => setColor(c)}
+            />
           ))}
-          <input aria-label={t('projects.colour')} value={color} onChange={(e) => setColor(e.target.value.replace('#', ''))} size={7} />
+          <input
+            aria-label={t('projects.colour')}
+            value={color}
+            onChange={(e) => setColor(e.target.value.replace('#', ''))}
+            size={7}
+          />
         </fieldset>
         <label>
           {t('projects.icon')}
@@ -114,7 +161,13 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
             accept="image/png,image/jpeg,image/gif,image/webp"
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (file && organizationId) void uploadLogo({ organizationId, file }).unwrap().then((r) => setLogo(r.file_id), () => undefined);
+              if (file && organizationId)
+                void uploadLogo({ organizationId, file })
+                  .unwrap()
+                  .then(
+                    (r) => setLogo(r.file_id),
+                    () => undefined,
+                  );
             }}
           />
         </label>
@@ -153,7 +206,11 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
         {!project && (
           <label>
             {t('projects.formFile')}
-            <input type="file" accept=".csv,.xlsx,.xls,.xml,.json" onChange={(e) => setFormFile(e.target.files?.[0] ?? null)} />
+            <input
+              type="file"
+              accept=".csv,.xlsx,.xls,.xml,.json"
+              onChange={(e) => setFormFile(e.target.files?.[0] ?? null)}
+            />
           </label>
         )}
         <button type="submit" data-testid="project-save" disabled={busy}>
@@ -165,7 +222,17 @@ export function ProjectEditor({ project, folderId, onClose }: { project?: Projec
 }
 
 /** Deleting sets state D, which removes the project from lists. */
-export function DeleteProjectDialog({ project, onClose, onDelete, error }: { project: { id: number; name: string }; onClose: () => void; onDelete: () => void; error?: string }) {
+export function DeleteProjectDialog({
+  project,
+  onClose,
+  onDelete,
+  error,
+}: {
+  project: { id: number; name: string };
+  onClose: () => void;
+  onDelete: () => void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog title={t('projects.delete')} onClose={onClose} testId="delete-dialog">

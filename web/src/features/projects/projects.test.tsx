@@ -53,11 +53,18 @@ describe('setHierarchy', () => {
     const store = makeStore();
     await store.dispatch(projectsApi.endpoints.getProject.initiate(7));
     const levels = [...project.project_hierarchy, { level: 1, name: 'Members', schema_id: 0 }];
-    const pending = store.dispatch(projectsApi.endpoints.setHierarchy.initiate({ projectId: 7, is_hierarchical: true, project_hierarchy: levels }));
-    await waitFor(() => expect(projectsApi.endpoints.getProject.select(7)(store.getState()).data?.project_hierarchy).toHaveLength(2));
+    const pending = store.dispatch(
+      projectsApi.endpoints.setHierarchy.initiate({ projectId: 7, is_hierarchical: true, project_hierarchy: levels }),
+    );
+    await waitFor(() =>
+      expect(projectsApi.endpoints.getProject.select(7)(store.getState()).data?.project_hierarchy).toHaveLength(2),
+    );
     release(json(400, { project_hierarchy: ["You can't delete levels that already have responses."] }));
     await pending;
-    expect(projectsApi.endpoints.getProject.select(7)(store.getState()).data).toMatchObject({ is_hierarchical: false, project_hierarchy: project.project_hierarchy });
+    expect(projectsApi.endpoints.getProject.select(7)(store.getState()).data).toMatchObject({
+      is_hierarchical: false,
+      project_hierarchy: project.project_hierarchy,
+    });
   });
 });
 
@@ -74,7 +81,13 @@ describe('session end on the parameters screen', () => {
     fetchMock.mockImplementation(async (input) => {
       const url = urlOf(input);
       if (url.includes('/accounts/user/5/')) {
-        return json(200, { id: 5, name: 'D', organizations: [{ id: 1, name: 'W' }], current_organization: 1, settings: { agreed_terms: '1.1', agreed_privacy: '1.0' } });
+        return json(200, {
+          id: 5,
+          name: 'D',
+          organizations: [{ id: 1, name: 'W' }],
+          current_organization: 1,
+          settings: { agreed_terms: '1.1', agreed_privacy: '1.0' },
+        });
       }
       if (url.includes('/project/7/home/')) return json(200, {});
       if (url.includes('/project/7/')) return json(200, project);

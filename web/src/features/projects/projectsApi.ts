@@ -17,7 +17,10 @@ export const projectsApi = api.injectEndpoints({
       },
       providesTags: (_r, _e, id) => [{ type: 'Project', id }],
     }),
-    projectHome: build.query<Record<string, number | string>, number>({ query: (id) => `project/${id}/home/`, providesTags: (_r, _e, id) => [{ type: 'Project', id }] }),
+    projectHome: build.query<Record<string, number | string>, number>({
+      query: (id) => `project/${id}/home/`,
+      providesTags: (_r, _e, id) => [{ type: 'Project', id }],
+    }),
     createProject: build.mutation<Project, Record<string, unknown>>({
       query: (body) => ({ url: 'project/', method: 'POST', body }),
       invalidatesTags: ['Organization', 'Project'],
@@ -57,7 +60,10 @@ export const projectsApi = api.injectEndpoints({
       },
     }),
     duplicateProject: build.mutation<Project, Id & { folderId?: number }>({
-      query: ({ projectId, folderId }) => ({ url: `project/${projectId}/duplicate/${folderId ? `${folderId}/` : ''}`, method: 'POST' }),
+      query: ({ projectId, folderId }) => ({
+        url: `project/${projectId}/duplicate/${folderId ? `${folderId}/` : ''}`,
+        method: 'POST',
+      }),
       invalidatesTags: ['Organization'],
     }),
     uploadLogo: build.mutation<{ file_id: string; url: string }, { organizationId: number; file: File }>({
@@ -80,7 +86,11 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: invalidateProject,
     }),
     updateSite: build.mutation<Site, Id & { siteId: number } & ApiBody<'/api/project/{id}/sites/{sub}/', 'patch'>>({
-      query: ({ projectId, siteId, ...body }) => ({ url: `project/${projectId}/sites/${siteId}/`, method: 'PATCH', body }),
+      query: ({ projectId, siteId, ...body }) => ({
+        url: `project/${projectId}/sites/${siteId}/`,
+        method: 'PATCH',
+        body,
+      }),
       invalidatesTags: invalidateProject,
     }),
     deleteSite: build.mutation<null, Id & { siteId: number }>({
@@ -104,8 +114,14 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: invalidateProject,
     }),
     // Project users.
-    projectUsers: build.query<{ results: ProjectUser[]; count: number }, Id & { page: number; role: string; search: string }>({
-      query: ({ projectId, page, role, search }) => ({ url: `project/${projectId}/users/`, params: { page, page_size: 20, role, search } }),
+    projectUsers: build.query<
+      { results: ProjectUser[]; count: number },
+      Id & { page: number; role: string; search: string }
+    >({
+      query: ({ projectId, page, role, search }) => ({
+        url: `project/${projectId}/users/`,
+        params: { page, page_size: 20, role, search },
+      }),
       providesTags: ['ProjectUser'],
     }),
     addProjectUser: build.mutation<ProjectUser, Record<string, unknown>>({
@@ -113,7 +129,11 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: (_r, _e, a) => ['ProjectUser', { type: 'Project', id: Number(a.projectId) }],
     }),
     updateProjectUser: build.mutation<ProjectUser, Id & { userId: number } & Record<string, unknown>>({
-      query: ({ projectId, userId, ...body }) => ({ url: `project/${projectId}/users/${userId}/`, method: 'PUT', body }),
+      query: ({ projectId, userId, ...body }) => ({
+        url: `project/${projectId}/users/${userId}/`,
+        method: 'PUT',
+        body,
+      }),
       invalidatesTags: (_r, _e, a) => ['ProjectUser', { type: 'Project', id: a.projectId }],
     }),
     removeProjectUser: build.mutation<null, Id & { userId: number }>({
@@ -129,17 +149,37 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: (_r, _e, a) => ['ProjectUser', { type: 'Project', id: a.projectId }],
     }),
     // Folders.
-    folders: build.query<{ results: FolderItem[] }, number>({ query: (org) => `organization/${org}/folders/`, providesTags: ['Folder'] }),
-    createFolder: build.mutation<FolderItem, { organizationId: number; name?: string; folder?: number; project?: number }>({
-      query: ({ organizationId, ...body }) => ({ url: `organization/${organizationId}/folders/`, method: 'POST', body }),
+    folders: build.query<{ results: FolderItem[] }, number>({
+      query: (org) => `organization/${org}/folders/`,
+      providesTags: ['Folder'],
+    }),
+    createFolder: build.mutation<
+      FolderItem,
+      { organizationId: number; name?: string; folder?: number; project?: number }
+    >({
+      query: ({ organizationId, ...body }) => ({
+        url: `organization/${organizationId}/folders/`,
+        method: 'POST',
+        body,
+      }),
       invalidatesTags: ['Folder', 'Organization'],
     }),
-    updateFolder: build.mutation<FolderItem, { organizationId: number; folderId: number; name?: string; folder?: number }>({
-      query: ({ organizationId, folderId, ...body }) => ({ url: `organization/${organizationId}/folders/${folderId}/`, method: 'PUT', body }),
+    updateFolder: build.mutation<
+      FolderItem,
+      { organizationId: number; folderId: number; name?: string; folder?: number }
+    >({
+      query: ({ organizationId, folderId, ...body }) => ({
+        url: `organization/${organizationId}/folders/${folderId}/`,
+        method: 'PUT',
+        body,
+      }),
       invalidatesTags: ['Folder'],
     }),
     deleteFolder: build.mutation<null, { organizationId: number; folderId: number }>({
-      query: ({ organizationId, folderId }) => ({ url: `organization/${organizationId}/folders/${folderId}/`, method: 'DELETE' }),
+      query: ({ organizationId, folderId }) => ({
+        url: `organization/${organizationId}/folders/${folderId}/`,
+        method: 'DELETE',
+      }),
       invalidatesTags: ['Folder', 'Organization'],
     }),
   }),

@@ -64,7 +64,12 @@ export interface Project {
   is_entity: boolean;
   project_hierarchy: Level[];
   timing_column: string;
-  trend_series_options: { time_particle: string; trend_question: string; aggregator: string; trend_question_schema: number } | null;
+  trend_series_options: {
+    time_particle: string;
+    trend_question: string;
+    aggregator: string;
+    trend_question_schema: number;
+  } | null;
   sites?: Site[];
   groups?: Group[];
   teams?: Team[];

@@ -23,7 +23,10 @@ export function DurationPage() {
         e.preventDefault();
         void update({ projectId: project.id, date_end: dateEnd, goal_count: Number(goal) || 0 })
           .unwrap()
-          .then(() => dispatch(notify(t('project.saved'))), () => undefined);
+          .then(
+            () => dispatch(notify(t('project.saved'))),
+            () => undefined,
+          );
       }}
     >
       {state.error && <p className="banner error">{failure(state.error, FAILURES.projectSave)}</p>}

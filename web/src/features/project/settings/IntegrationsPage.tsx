@@ -26,11 +26,15 @@ export function IntegrationsPage() {
                   void setProjects({
                     organizationId: project.primary_organization,
                     token: i.token,
-                    projects: e.target.checked ? [...i.projects, project.id] : i.projects.filter((p) => p !== project.id),
+                    projects: e.target.checked
+                      ? [...i.projects, project.id]
+                      : i.projects.filter((p) => p !== project.id),
                   })
                 }
               />
-              {i.integration_type.toUpperCase()} {i.verified ? `✓ ${t('workspace.verified')}` : t('workspace.notVerified')} <code>{i.token.slice(0, 8)}…</code>
+              {i.integration_type.toUpperCase()}{' '}
+              {i.verified ? `✓ ${t('workspace.verified')}` : t('workspace.notVerified')}{' '}
+              <code>{i.token.slice(0, 8)}…</code>
             </label>
           </li>
         ))}

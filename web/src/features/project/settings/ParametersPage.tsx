@@ -6,7 +6,13 @@ import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/noticesSlice';
 import { FAILURES, failure } from '../../errors/failures';
 import { ProjectEditor } from '../../projects/ProjectEditor';
-import { useSetHierarchyMutation, useSetStatusMutation, useSetTimingColumnMutation, useSetTypeMutation, useUpdateProjectMutation } from '../../projects/projectsApi';
+import {
+  useSetHierarchyMutation,
+  useSetStatusMutation,
+  useSetTimingColumnMutation,
+  useSetTypeMutation,
+  useUpdateProjectMutation,
+} from '../../projects/projectsApi';
 import type { Level, Project } from '../../projects/types';
 
 const STATES = ['P', 'O', 'G', 'F'];
@@ -22,7 +28,14 @@ export function ParametersPage() {
   const [editing, setEditing] = useState(false);
   const [state, setState] = useState(project.project_state);
   const [type, setType] = useState(project.project_type);
-  const [trend, setTrend] = useState(project.trend_series_options ?? { time_particle: 'month', trend_question: '', aggregator: 'avg', trend_question_schema: 0 });
+  const [trend, setTrend] = useState(
+    project.trend_series_options ?? {
+      time_particle: 'month',
+      trend_question: '',
+      aggregator: 'avg',
+      trend_question_schema: 0,
+    },
+  );
   const [levelName, setLevelName] = useState('');
   const [setStatus, status] = useSetStatusMutation();
   const [saveType, typeState] = useSetTypeMutation();
@@ -32,9 +45,16 @@ export function ParametersPage() {
   const levels = project.project_hierarchy;
 
   const changeHierarchy = (next: Level[]) =>
-    void setHierarchy({ projectId: project.id, is_hierarchical: next.length > 1, project_hierarchy: next.map((l, i) => ({ ...l, level: i })) })
+    void setHierarchy({
+      projectId: project.id,
+      is_hierarchical: next.length > 1,
+      project_hierarchy: next.map((l, i) => ({ ...l, level: i })),
+    })
       .unwrap()
-      .then(() => dispatch(notify(t('project.saved'))), () => undefined);
+      .then(
+        () => dispatch(notify(t('project.saved'))),
+        () => undefined,
+      );
 
   return (
     <div className="settings-grid" data-testid="parameters">
@@ -45,13 +65,21 @@ export function ParametersPage() {
           {t('projects.edit')}
         </button>
         <label className="check">
-          <input type="checkbox" checked={project.is_entity} onChange={(e) => void update({ projectId: project.id, is_entity: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={project.is_entity}
+            onChange={(e) => void update({ projectId: project.id, is_entity: e.target.checked })}
+          />
           {t('project.entity')}
         </label>
       </section>
       <section className="card">
         <h2>{t('project.status')}</h2>
-        {status.error && <p className="banner error" role="alert" data-testid="status-error">{failure(status.error, FAILURES.status)}</p>}
+        {status.error && (
+          <p className="banner error" role="alert" data-testid="status-error">
+            {failure(status.error, FAILURES.status)}
+          </p>
+        )}
         <select data-testid="status-select" value={state} onChange={(e) => setState(e.target.value)}>
           {STATES.map((s) => (
             <option key={s} value={s}>
@@ -62,7 +90,14 @@ export function ParametersPage() {
         <button
           type="button"
           data-testid="status-save"
-          onClick={() => void setStatus({ projectId: project.id, project_state: state }).unwrap().then(() => dispatch(notify(t('project.saved'))), () => undefined)}
+          onClick={() =>
+            void setStatus({ projectId: project.id, project_state: state })
+              .unwrap()
+              .then(
+                () => dispatch(notify(t('project.saved'))),
+                () => undefined,
+              )
+          }
         >
           {t('project.setStatus')}
         </button>
@@ -79,13 +114,26 @@ export function ParametersPage() {
         </select>
         {type === 'T' && (
           <div className="row">
-            <select aria-label="time_particle" value={trend.time_particle} onChange={(e) => setTrend({ ...trend, time_particle: e.target.value })}>
+            <select
+              aria-label="time_particle"
+              value={trend.time_particle}
+              onChange={(e) => setTrend({ ...trend, time_particle: e.target.value })}
+            >
               {PERIODS.map((p) => (
                 <option key={p}>{p}</option>
               ))}
             </select>
-            <input aria-label="trend_question" placeholder="Q1_1" value={trend.trend_question} onChange={(e) => setTrend({ ...trend, trend_question: e.target.value })} />
-            <select aria-label="aggregator" value={trend.aggregator} onChange={(e) => setTrend({ ...trend, aggregator: e.target.value })}>
+            <input
+              aria-label="trend_question"
+              placeholder="Q1_1"
+              value={trend.trend_question}
+              onChange={(e) => setTrend({ ...trend, trend_question: e.target.value })}
+            />
+            <select
+              aria-label="aggregator"
+              value={trend.aggregator}
+              onChange={(e) => setTrend({ ...trend, aggregator: e.target.value })}
+            >
               {AGGREGATORS.map((a) => (
                 <option key={a}>{a}</option>
               ))}
@@ -95,16 +143,26 @@ export function ParametersPage() {
         <button
           type="button"
           onClick={() =>
-            void saveType({ projectId: project.id, project_type: type, ...(type === 'T' ? { trend_series_options: trend } : {}) })
+            void saveType({
+              projectId: project.id,
+              project_type: type,
+              ...(type === 'T' ? { trend_series_options: trend } : {}),
+            })
               .unwrap()
-              .then(() => dispatch(notify(t('project.saved'))), () => undefined)
+              .then(
+                () => dispatch(notify(t('project.saved'))),
+                () => undefined,
+              )
           }
         >
           {t('settings.save')}
         </button>
         <label>
           {t('project.timing')}
-          <select value={project.timing_column} onChange={(e) => void setTiming({ projectId: project.id, timing_column: e.target.value })}>
+          <select
+            value={project.timing_column}
+            onChange={(e) => void setTiming({ projectId: project.id, timing_column: e.target.value })}
+          >
             {TIMING.map((c) => (
               <option key={c}>{c}</option>
             ))}
@@ -113,7 +171,11 @@ export function ParametersPage() {
       </section>
       <section className="card" data-testid="hierarchy">
         <h2>{t('project.hierarchy')}</h2>
-        {hierarchy.error && <p className="banner error" role="alert">{failure(hierarchy.error, FAILURES.hierarchy)}</p>}
+        {hierarchy.error && (
+          <p className="banner error" role="alert">
+            {failure(hierarchy.error, FAILURES.hierarchy)}
+          </p>
+        )}
         <ol>
           {levels.map((l) => (
             <li key={`${l.level}-${l.schema_id}`}>

@@ -50,9 +50,18 @@ export function SitesPage() {
     e.preventDefault();
     const lat = Number(form.lat);
     const lng = Number(form.lng);
-    const geotag = form.lat !== '' && form.lng !== '' && !Number.isNaN(lat) && !Number.isNaN(lng) ? { type: 'Point', coordinates: [lng, lat] } : null;
+    const geotag =
+      form.lat !== '' && form.lng !== '' && !Number.isNaN(lat) && !Number.isNaN(lng)
+        ? { type: 'Point', coordinates: [lng, lat] }
+        : null;
     try {
-      await createSite({ projectId: project.id, name: form.name, geotag, date_start: form.date_start || null, date_end: form.date_end || null }).unwrap();
+      await createSite({
+        projectId: project.id,
+        name: form.name,
+        geotag,
+        date_start: form.date_start || null,
+        date_end: form.date_end || null,
+      }).unwrap();
       dispatch(notify(t('project.siteCreated')));
       setForm({ name: '', lat: '', lng: '', date_start: '', date_end: '' });
     } catch {
@@ -76,44 +85,79 @@ export function SitesPage() {
                 {s.name}
               </button>
               <label className="check">
-                <input type="checkbox" checked={s.active_flag} onChange={(e) => void updateSite({ projectId: project.id, siteId: s.id, active_flag: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  checked={s.active_flag}
+                  onChange={(e) =>
+                    void updateSite({ projectId: project.id, siteId: s.id, active_flag: e.target.checked })
+                  }
+                />
                 {t('project.active')}
               </label>
-              <button type="button" className="link" data-testid="add-group" onClick={() => {
-                const name = ask(t('project.groupName'));
-                if (name) void createGroup({ projectId: project.id, name, site: s.id });
-              }}>
+              <button
+                type="button"
+                className="link"
+                data-testid="add-group"
+                onClick={() => {
+                  const name = ask(t('project.groupName'));
+                  if (name) void createGroup({ projectId: project.id, name, site: s.id });
+                }}
+              >
                 {t('project.addGroup')}
               </button>
-              <button type="button" className="link danger" onClick={() => window.confirm(t('project.confirmDeleteSite')) && void deleteSite({ projectId: project.id, siteId: s.id })}>
+              <button
+                type="button"
+                className="link danger"
+                onClick={() =>
+                  window.confirm(t('project.confirmDeleteSite')) &&
+                  void deleteSite({ projectId: project.id, siteId: s.id })
+                }
+              >
                 {t('project.delete')}
               </button>
             </div>
             <ul>
-              {groups.filter((g) => g.site === s.id).map((g) => (
-                <li key={g.id} data-testid="group">
-                  {g.name}{' '}
-                  <button type="button" className="link" data-testid="add-team" onClick={() => {
-                    const name = ask(t('project.teamName'));
-                    if (name) void createTeam({ projectId: project.id, name, group: g.id });
-                  }}>
-                    {t('project.addTeam')}
-                  </button>
-                  <button type="button" className="link" onClick={() => void deleteGroup({ projectId: project.id, groupId: g.id })}>
-                    ×
-                  </button>
-                  <ul>
-                    {teams.filter((tm) => tm.group === g.id).map((tm) => (
-                      <li key={tm.id} data-testid="team">
-                        {tm.name} ({tm.users.length}){' '}
-                        <button type="button" className="link" onClick={() => void deleteTeam({ projectId: project.id, teamId: tm.id })}>
-                          ×
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              ))}
+              {groups
+                .filter((g) => g.site === s.id)
+                .map((g) => (
+                  <li key={g.id} data-testid="group">
+                    {g.name}{' '}
+                    <button
+                      type="button"
+                      className="link"
+                      data-testid="add-team"
+                      onClick={() => {
+                        const name = ask(t('project.teamName'));
+                        if (name) void createTeam({ projectId: project.id, name, group: g.id });
+                      }}
+                    >
+                      {t('project.addTeam')}
+                    </button>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => void deleteGroup({ projectId: project.id, groupId: g.id })}
+                    >
+                      ×
+                    </button>
+                    <ul>
+                      {teams
+                        .filter((tm) => tm.group === g.id)
+                        .map((tm) => (
+                          <li key={tm.id} data-testid="team">
+                            {tm.name} ({tm.users.length}){' '}
+                            <button
+                              type="button"
+                              className="link"
+                              onClick={() => void deleteTeam({ projectId: project.id, teamId: tm.id })}
+                            >
+                              ×
+                            </button>
+                          </li>
+                        ))}
+                    </ul>
+                  </li>
+                ))}
             </ul>
           </li>
         ))}
@@ -137,11 +181,21 @@ export function SitesPage() {
         <div className="row">
           <label>
             {t('project.dateStart')}
-            <input type="date" name="site-start" value={form.date_start} onChange={(e) => setForm({ ...form, date_start: e.target.value })} />
+            <input
+              type="date"
+              name="site-start"
+              value={form.date_start}
+              onChange={(e) => setForm({ ...form, date_start: e.target.value })}
+            />
           </label>
           <label>
             {t('project.dateEnd')}
-            <input type="date" name="site-end" value={form.date_end} onChange={(e) => setForm({ ...form, date_end: e.target.value })} />
+            <input
+              type="date"
+              name="site-end"
+              value={form.date_end}
+              onChange={(e) => setForm({ ...form, date_end: e.target.value })}
+            />
           </label>
         </div>
         <button type="submit" data-testid="site-save">
@@ -151,7 +205,10 @@ export function SitesPage() {
       {popup && (
         <Dialog title={popup.name} onClose={() => setPopup(null)} testId="site-popup">
           <p>
-            {t('project.duration')}: <strong data-testid="site-duration">{siteDuration(popup, t('project.notSet'), (n) => t('project.days', { count: n }))}</strong>
+            {t('project.duration')}:{' '}
+            <strong data-testid="site-duration">
+              {siteDuration(popup, t('project.notSet'), (n) => t('project.days', { count: n }))}
+            </strong>
           </p>
           <p className="muted">
             {popup.date_start ?? '—'} → {popup.date_end ?? '—'}

@@ -5,7 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/noticesSlice';
 import { FAILURES, failure } from '../../errors/failures';
-import { useAddProjectUserMutation, useBulkUploadMutation, useProjectUsersQuery, useRemoveProjectUserMutation, useUpdateProjectUserMutation } from '../../projects/projectsApi';
+import {
+  useAddProjectUserMutation,
+  useBulkUploadMutation,
+  useProjectUsersQuery,
+  useRemoveProjectUserMutation,
+  useUpdateProjectUserMutation,
+} from '../../projects/projectsApi';
 import { ROLE_NAMES, type BulkReport, type Project, type RoleName } from '../../projects/types';
 
 const ROLE_OF_PAGE: Record<string, string> = { admins: 'project_admin', guests: 'guest', collectors: 'collector' };
@@ -23,7 +29,13 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
   const [move, moved] = useUpdateProjectUserMutation();
   const [bulk, bulkState] = useBulkUploadMutation();
   const [report, setReport] = useState<BulkReport | null>(null);
-  const [form, setForm] = useState({ email: '', first_name: '', last_name: '', team: String(project.teams?.[0]?.id ?? ''), roles: new Set<RoleName>(kind === 'collectors' ? ['collector'] : kind === 'admins' ? ['project_admin'] : []) });
+  const [form, setForm] = useState({
+    email: '',
+    first_name: '',
+    last_name: '',
+    team: String(project.teams?.[0]?.id ?? ''),
+    roles: new Set<RoleName>(kind === 'collectors' ? ['collector'] : kind === 'admins' ? ['project_admin'] : []),
+  });
   const pages = Math.max(1, Math.ceil((data?.count ?? 0) / 20));
 
   const submit = async (e: FormEvent) => {
@@ -47,11 +59,23 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
   return (
     <div data-testid={`users-${kind}`}>
       {error && <p className="banner error">{failure(error, FAILURES.usersLoad)}</p>}
-      {added.error && <p className="banner error" role="alert">{failure(added.error, FAILURES.userCreate)}</p>}
+      {added.error && (
+        <p className="banner error" role="alert">
+          {failure(added.error, FAILURES.userCreate)}
+        </p>
+      )}
       {removed.error && <p className="banner error">{failure(removed.error, FAILURES.userDelete)}</p>}
       {moved.error && <p className="banner error">{failure(moved.error, FAILURES.userSave)}</p>}
       <div className="toolbar">
-        <select aria-label={t('project.roleFilter')} data-testid="role-filter" value={role} onChange={(e) => { setRole(e.target.value); setPage(1); }}>
+        <select
+          aria-label={t('project.roleFilter')}
+          data-testid="role-filter"
+          value={role}
+          onChange={(e) => {
+            setRole(e.target.value);
+            setPage(1);
+          }}
+        >
           <option value="">{t('project.allRoles')}</option>
           {[...ROLE_NAMES, 'guest'].map((r) => (
             <option key={r} value={r}>
@@ -59,7 +83,16 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
             </option>
           ))}
         </select>
-        <input aria-label={t('project.search')} placeholder={t('project.search')} data-testid="user-search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1); }} />
+        <input
+          aria-label={t('project.search')}
+          placeholder={t('project.search')}
+          data-testid="user-search"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
       </div>
       <table className="users">
         <thead>
@@ -76,14 +109,20 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
             <tr key={u.user_id} data-testid="user-row">
               <td>{u.display_name}</td>
               <td>{u.email}</td>
-              <td>{ROLE_NAMES.filter((r) => u[r]).map((r) => t(`project.roles.${r}`)).join(', ') || t('project.roles.guest')}</td>
+              <td>
+                {ROLE_NAMES.filter((r) => u[r])
+                  .map((r) => t(`project.roles.${r}`))
+                  .join(', ') || t('project.roles.guest')}
+              </td>
               <td>
                 {/* Changing the team moves the user between team, group and site (spec 000 §4). */}
                 <select
                   aria-label={t('project.team')}
                   data-testid="user-team"
                   value={u.team ?? ''}
-                  onChange={(e) => void move({ projectId: project.id, userId: u.user_id, team: Number(e.target.value) })}
+                  onChange={(e) =>
+                    void move({ projectId: project.id, userId: u.user_id, team: Number(e.target.value) })
+                  }
                 >
                   <option value="">—</option>
                   {(project.teams ?? []).map((tm) => (
@@ -94,7 +133,11 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
                 </select>
               </td>
               <td>
-                <button type="button" className="link" onClick={() => void remove({ projectId: project.id, userId: u.user_id })}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => void remove({ projectId: project.id, userId: u.user_id })}
+                >
                   {t('project.remove')}
                 </button>
               </td>
@@ -118,15 +161,28 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
         <div className="row">
           <label>
             {t('settings.email')}
-            <input name="user-email" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+            <input
+              name="user-email"
+              type="email"
+              value={form.email}
+              onChange={(e) => setForm({ ...form, email: e.target.value })}
+            />
           </label>
           <label>
             {t('project.firstName')}
-            <input name="user-first" value={form.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} />
+            <input
+              name="user-first"
+              value={form.first_name}
+              onChange={(e) => setForm({ ...form, first_name: e.target.value })}
+            />
           </label>
           <label>
             {t('project.lastName')}
-            <input name="user-last" value={form.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} />
+            <input
+              name="user-last"
+              value={form.last_name}
+              onChange={(e) => setForm({ ...form, last_name: e.target.value })}
+            />
           </label>
         </div>
         <label>
@@ -175,20 +231,23 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
           data-testid="bulk-file"
           onChange={(e) => {
             const file = e.target.files?.[0];
-            if (file) void bulk({ projectId: project.id, file }).unwrap().then(setReport, () => undefined);
+            if (file)
+              void bulk({ projectId: project.id, file })
+                .unwrap()
+                .then(setReport, () => undefined);
           }}
         />
         {report && (
           <div data-testid="bulk-report">
-            <p>
-              {t('project.bulkResult', { added: report.added, failed: report.failed })}
-            </p>
+            <p>{t('project.bulkResult', { added: report.added, failed: report.failed })}</p>
             <ul>
-              {report.rows.filter((r) => r.status === 'failed').map((r) => (
-                <li key={r.row} className="field-error">
-                  {t('project.row', { row: r.row })} {r.email}: {r.errors.join(' ')}
-                </li>
-              ))}
+              {report.rows
+                .filter((r) => r.status === 'failed')
+                .map((r) => (
+                  <li key={r.row} className="field-error">
+                    {t('project.row', { row: r.row })} {r.email}: {r.errors.join(' ')}
+                  </li>
+                ))}
             </ul>
           </div>
         )}
