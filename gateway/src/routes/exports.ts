@@ -3,6 +3,7 @@
 // answers 202 with the job, whose progress and url come from GET exports/jobs/{id}/. POST project/{id}/export/
 // refreshes the export files (a named CSV job).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { mayDo } from '@fieldwork/access';
 import type { exports_ } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { JobEvents } from '@fieldwork/service-kit';
@@ -86,10 +87,16 @@ export default async function exportRoutes(
   { clients, jobEvents }: { clients: Clients; jobEvents: Pick<JobEvents, 'settle'> },
 ) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['exports'], security: secured } };
+  // Decided once at the gateway (plugins/app/access.ts), before the exports service is called.
+  const exportOpts = { ...opts, preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'export'))] };
+  const importOpts = {
+    ...opts,
+    preHandler: [app.authenticate, app.requires((a) => a.screens.includes('projectLevelIngestion'))],
+  };
   const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, jobEvents, r, job, ms);
 
   for (const kind of KINDS) {
-    app.get<Q>(`/api/project/:id/${kind}/`, opts, async (r, reply) => {
+    app.get<Q>(`/api/project/:id/${kind}/`, exportOpts, async (r, reply) => {
       const job = await clients.exports.createExport(
         {
           caller: r.caller,
@@ -109,7 +116,7 @@ export default async function exportRoutes(
       return { url: j.url, job: jobJson(j) };
     });
   }
-  app.post<Q>('/api/project/:id/export/', opts, async (r, reply) => {
+  app.post<Q>('/api/project/:id/export/', exportOpts, async (r, reply) => {
     const job = await clients.exports.createExport(
       {
         caller: r.caller,
@@ -125,7 +132,7 @@ export default async function exportRoutes(
   });
 
   // Imports (spec 001 §7 Import): a preview for the mapping screen, then the job.
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/import/preview/', opts, async (r) => {
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/import/preview/', importOpts, async (r) => {
     const p = await clients.exports.previewImport({ caller: r.caller, ...importRequest(r) }, meta(r));
     return {
       columns: p.columns,
@@ -135,7 +142,7 @@ export default async function exportRoutes(
       questions: JSON.parse(p.questions_json) as unknown,
     };
   });
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/import/', opts, async (r, reply) => {
+  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/import/', importOpts, async (r, reply) => {
     const job = await clients.exports.createImport({ caller: r.caller, ...importRequest(r) }, meta(r));
     return reply.status(202).send({ job: jobJson(job) });
   });

@@ -130,28 +130,34 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     },
   );
 
-  app.post<{ Params: { id: string }; Body: Json }>('/api/project/:id/create-form-from-upload/', opts, async (r) => {
-    const b = r.body ?? {};
-    const reply = await f.convertUpload(
-      {
-        caller: r.caller,
-        project_id: projectId(r),
-        file_identifier: str(b.file_identifier ?? b.file_id),
-        schema_id: id(b.schema),
-        confirm: b.confirm === true,
-      },
-      meta(r),
-    );
-    // An XLSForm's repeats: the forms of the levels below `schema` (the project's hierarchy now ends with them).
-    return {
-      schema: reply.schema ? documentJson(reply.schema) : null,
-      levels: reply.levels.map(documentJson),
-      notes: reply.notes,
-      format: reply.format,
-      questions: reply.questions,
-      summary: reply.summary,
-    };
-  });
+  // Making a form needs the form screen of the project: decided once at the gateway, before a file is converted.
+  const formScreen = { ...opts, preHandler: [app.authenticate, app.requires((a) => a.screens.includes('form'))] };
+  app.post<{ Params: { id: string }; Body: Json }>(
+    '/api/project/:id/create-form-from-upload/',
+    formScreen,
+    async (r) => {
+      const b = r.body ?? {};
+      const reply = await f.convertUpload(
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          file_identifier: str(b.file_identifier ?? b.file_id),
+          schema_id: id(b.schema),
+          confirm: b.confirm === true,
+        },
+        meta(r),
+      );
+      // An XLSForm's repeats: the forms of the levels below `schema` (the project's hierarchy now ends with them).
+      return {
+        schema: reply.schema ? documentJson(reply.schema) : null,
+        levels: reply.levels.map(documentJson),
+        notes: reply.notes,
+        format: reply.format,
+        questions: reply.questions,
+        summary: reply.summary,
+      };
+    },
+  );
 
   // Earlier versions of a form, and putting one back (409.2 replacements keep the form they replace as one).
   app.get<{ Params: { id: string } }>(
