@@ -10,7 +10,8 @@ import type { JobEvents } from '@fieldwork/service-kit';
 import type { Clients } from '../clients.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { apiKeyRoute, meta, secured } from './util.js';
+import { apiKeyRoute, meta, queryInt, secured, withSchema } from './util.js';
+import { exportSchemas } from '../schemas/exports.js';
 
 const KINDS = ['named_csv', 'coded_csv', 'dictionary_csv', 'xlsx_excel'] as const;
 /** How long a request waits for its export before answering 202 with the job. */
@@ -88,11 +89,15 @@ export default async function exportRoutes(
 ) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['exports'], security: secured } };
   // Decided once at the gateway (plugins/app/access.ts), before the exports service is called.
-  const exportOpts = { ...opts, preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'export'))] };
-  const importOpts = {
-    ...opts,
-    preHandler: [app.authenticate, app.requires((a) => a.screens.includes('projectLevelIngestion'))],
-  };
+  const exportOpts = withSchema(
+    { ...opts, preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'export'))] },
+    { params: exportSchemas.projectParams, querystring: exportSchemas.exportQuery },
+  );
+  const importOpts = withSchema(
+    { ...opts, preHandler: [app.authenticate, app.requires((a) => a.screens.includes('projectLevelIngestion'))] },
+    { params: exportSchemas.projectParams, body: exportSchemas.import },
+  );
+  const sqlOpts = withSchema(opts, { params: exportSchemas.projectParams });
   const settle = (r: FastifyRequest, job: exports_.Job, ms: number) => settleJob(clients, jobEvents, r, job, ms);
 
   for (const kind of KINDS) {
@@ -101,7 +106,7 @@ export default async function exportRoutes(
         {
           caller: r.caller,
           project_id: projectId(r),
-          schema_id: id(r.query.schema),
+          schema_id: queryInt(r.query.schema, 0, 'schema'),
           kind,
           lang: str(r.query.lang),
           profile: str(r.query.profile),
@@ -121,7 +126,7 @@ export default async function exportRoutes(
       {
         caller: r.caller,
         project_id: projectId(r),
-        schema_id: id(r.query.schema),
+        schema_id: queryInt(r.query.schema, 0, 'schema'),
         kind: 'named_csv',
         lang: '',
         profile: '',
@@ -148,20 +153,21 @@ export default async function exportRoutes(
   });
 
   // SQL access for BI tools: the password is in this answer only.
-  app.post<{ Params: { id: string } }>('/api/project/:id/postgres/', opts, async (r, reply) =>
+  app.post<{ Params: { id: string } }>('/api/project/:id/postgres/', sqlOpts, async (r, reply) =>
     reply
       .status(201)
       .send(await clients.responses.enableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r))),
   );
-  app.post<{ Params: { id: string } }>('/api/project/:id/disable_postgres/', opts, async (r) => {
+  app.post<{ Params: { id: string } }>('/api/project/:id/disable_postgres/', sqlOpts, async (r) => {
     const a = await clients.responses.disableSqlAccess({ caller: r.caller, project_id: projectId(r) }, meta(r));
     return { enabled: a.enabled };
   });
 
-  app.get<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/', opts, async (r) =>
+  const jobOpts = withSchema(opts, { params: exportSchemas.jobParams });
+  app.get<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/', jobOpts, async (r) =>
     jobJson(await clients.exports.getJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))),
   );
-  app.post<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/cancel/', opts, async (r) =>
+  app.post<{ Params: { jobId: string } }>('/api/exports/jobs/:jobId/cancel/', jobOpts, async (r) =>
     jobJson(await clients.exports.cancelJob({ caller: r.caller, job_id: r.params.jobId }, meta(r))),
   );
 }

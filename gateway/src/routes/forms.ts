@@ -4,10 +4,10 @@ import { FORM_MAX_BYTES } from '@fieldwork/sampler';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { forms } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
-import { optBoundedInt } from '../schemas.js';
+import { formSchemas } from '../schemas/forms.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
-import { apiKeyRoute, meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -96,7 +96,7 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     {
       ...opts,
       bodyLimit: FORM_BODY_LIMIT,
-      schema: { ...opts.schema, body: { type: 'object', properties: { revision: optBoundedInt(0) } } },
+      schema: { ...opts.schema, params: formSchemas.schemaParams, body: formSchemas.save },
     },
     async (r) => {
       const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
@@ -131,7 +131,10 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   );
 
   // Making a form needs the form screen of the project: decided once at the gateway, before a file is converted.
-  const formScreen = { ...opts, preHandler: [app.authenticate, app.requires((a) => a.screens.includes('form'))] };
+  const formScreen = withSchema(
+    { ...opts, preHandler: [app.authenticate, app.requires((a) => a.screens.includes('form'))] },
+    { params: formSchemas.projectParams, body: formSchemas.convert },
+  );
   app.post<{ Params: { id: string }; Body: Json }>(
     '/api/project/:id/create-form-from-upload/',
     formScreen,

@@ -2616,7 +2616,16 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The language of the labels (ISO 639-1). */
+                    lang?: string;
+                    /** @description A lookup profile: only that respondent’s responses. */
+                    profile?: string;
+                    /** @description The schema to export (an id; none: the first level). */
+                    schema?: string;
+                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
+                    wait?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2660,7 +2669,18 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": ({
+                        confirm?: boolean;
+                        file_id?: string | null;
+                        file_identifier?: string | null;
+                        schema?: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -2686,7 +2706,16 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The language of the labels (ISO 639-1). */
+                    lang?: string;
+                    /** @description A lookup profile: only that respondent’s responses. */
+                    profile?: string;
+                    /** @description The schema to export (an id; none: the first level). */
+                    schema?: string;
+                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
+                    wait?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2833,7 +2862,16 @@ export interface paths {
         put?: never;
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The language of the labels (ISO 639-1). */
+                    lang?: string;
+                    /** @description A lookup profile: only that respondent’s responses. */
+                    profile?: string;
+                    /** @description The schema to export (an id; none: the first level). */
+                    schema?: string;
+                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
+                    wait?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3080,7 +3118,38 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": ({
+                        data?: ({
+                            device_id?: string | null;
+                            dropped_columns?: string[] | null;
+                            file_identifier?: string | null;
+                            import_current?: boolean;
+                            label_map?: Record<string, never> | null;
+                            lang?: string | null;
+                            mapped_columns?: Record<string, never> | null;
+                            schema?: number | null;
+                            schema_id?: number | null;
+                            value_delimiter?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        device_id?: string | null;
+                        dropped_columns?: string[] | null;
+                        file_identifier?: string | null;
+                        import_current?: boolean;
+                        label_map?: Record<string, never> | null;
+                        lang?: string | null;
+                        mapped_columns?: Record<string, never> | null;
+                        schema?: number | null;
+                        schema_id?: number | null;
+                        value_delimiter?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -3115,7 +3184,38 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": ({
+                        data?: ({
+                            device_id?: string | null;
+                            dropped_columns?: string[] | null;
+                            file_identifier?: string | null;
+                            import_current?: boolean;
+                            label_map?: Record<string, never> | null;
+                            lang?: string | null;
+                            mapped_columns?: Record<string, never> | null;
+                            schema?: number | null;
+                            schema_id?: number | null;
+                            value_delimiter?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        device_id?: string | null;
+                        dropped_columns?: string[] | null;
+                        file_identifier?: string | null;
+                        import_current?: boolean;
+                        label_map?: Record<string, never> | null;
+                        lang?: string | null;
+                        mapped_columns?: Record<string, never> | null;
+                        schema?: number | null;
+                        schema_id?: number | null;
+                        value_delimiter?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -3237,7 +3337,16 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The language of the labels (ISO 639-1). */
+                    lang?: string;
+                    /** @description A lookup profile: only that respondent’s responses. */
+                    profile?: string;
+                    /** @description The schema to export (an id; none: the first level). */
+                    schema?: string;
+                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
+                    wait?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -5560,7 +5669,16 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The language of the labels (ISO 639-1). */
+                    lang?: string;
+                    /** @description A lookup profile: only that respondent’s responses. */
+                    profile?: string;
+                    /** @description The schema to export (an id; none: the first level). */
+                    schema?: string;
+                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
+                    wait?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -5669,9 +5787,12 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "application/json": ({
+                        name?: string | null;
                         revision?: number | null;
-                    };
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
                 };
             };
             responses: {
