@@ -4,12 +4,15 @@ import {
   canEditWorkspaceUser,
   canInProject,
   canInWorkspace,
+  inScope,
   mayDo,
   PROJECT_ACTIONS,
   PROJECT_OPERATIONS,
   projectScreens,
   projectUserKind,
   resultsReach,
+  resultsScope,
+  responsesScope,
   ROLE_TABLE,
   rolesGranting,
   SCREEN_PERMISSIONS,
@@ -206,5 +209,36 @@ describe('operations the spec does not name (least privilege)', () => {
     expect(resultsReach({ screens: ['home', 'collector'], read_sites: [4] })).toBe('sites');
     expect(resultsReach({ screens: ['home', 'results'], read_sites: [4] })).toBe('all');
     expect(resultsReach({ screens: ['home', 'parameters', 'form'], read_sites: [] })).toBe('none');
+  });
+});
+
+describe('scopes of responses and results, role by role (spec 001 §6; written out by hand, not derived)', () => {
+  // role → [reads every response, reads every result, reads results at all without read_sites]
+  const expected: Record<keyof typeof ROLE_TABLE, [boolean, boolean, boolean]> = {
+    project_owner: [true, true, true],
+    project_admin: [false, false, false],
+    staff_admin: [false, false, false],
+    researcher: [true, true, true],
+    collector: [false, false, false],
+    data_manager: [true, false, false],
+  };
+  it.each(Object.entries(expected))('%s', (role, [allResponses, allResults, anyResults]) => {
+    const grant = { screens: ROLE_TABLE[role as keyof typeof ROLE_TABLE].screens, read_sites: [] as number[] };
+    expect(responsesScope(grant, 7)).toEqual({ all: allResponses, userId: 7, sites: [] });
+    expect(resultsScope(grant, 7)?.all ?? false).toBe(allResults);
+    expect(resultsScope(grant, 7) !== undefined).toBe(anyResults);
+    // read_sites open those sites' responses and results to anyone.
+    const withSites = { ...grant, read_sites: [3] };
+    expect(resultsScope(withSites, 7)).toEqual({ all: allResults, userId: 7, sites: [3] });
+    expect(responsesScope(withSites, 7).sites).toEqual([3]);
+  });
+
+  it("keeps in scope everything, or the caller's own responses and those of their sites", () => {
+    const own = { all: false, userId: 7, sites: [3] };
+    expect(inScope(own, { user_id: 7, site_id: 9 })).toBe(true);
+    expect(inScope(own, { user_id: 8, site_id: 3 })).toBe(true);
+    expect(inScope(own, { user_id: 8, site_id: 9 })).toBe(false);
+    expect(inScope(own, { user_id: null, site_id: null })).toBe(false);
+    expect(inScope({ ...own, all: true }, { user_id: null, site_id: null })).toBe(true);
   });
 });

@@ -142,6 +142,42 @@ export function resultsReach(grant: {
   return grant.read_sites.length > 0 ? 'sites' : 'none';
 }
 
+/**
+ * What of a project's responses a caller may see: everything, or their own and those filed under their read_sites
+ * (spec 001 §6). The responses service filters rows with it, the results service turns it into SQL.
+ */
+export interface Scope {
+  all: boolean;
+  userId: number;
+  sites: number[];
+}
+
+/** The responses a caller reads: all of them with readAllResponses, else their own and their read_sites'. */
+export function responsesScope(
+  grant: { screens: Iterable<string>; read_sites: readonly number[] },
+  userId: number,
+): Scope {
+  return { all: mayDo(grant.screens, 'readAllResponses'), userId, sites: [...grant.read_sites] };
+}
+
+/** The results a caller reads (resultsReach): undefined when none. */
+export function resultsScope(
+  grant: { screens: Iterable<string>; read_sites: readonly number[] },
+  userId: number,
+): Scope | undefined {
+  const reach = resultsReach(grant);
+  return reach === 'none' ? undefined : { all: reach === 'all', userId, sites: [...grant.read_sites] };
+}
+
+/** Whether a response (its collector and site) is in `scope`. */
+export function inScope(scope: Scope, response: { user_id: number | null; site_id: number | null }): boolean {
+  return (
+    scope.all ||
+    response.user_id === scope.userId ||
+    (response.site_id !== null && scope.sites.includes(response.site_id))
+  );
+}
+
 /** The roles that open `screen` (with the staff admin role of spec 000 §6), for a screen to say what it needs. */
 export function rolesGranting(screen: ScreenPermission): (ProjectRole | 'staff_admin')[] {
   return (Object.keys(ROLE_TABLE) as (ProjectRole | 'staff_admin')[]).filter((r) =>

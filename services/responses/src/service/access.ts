@@ -1,6 +1,6 @@
 // What the caller may do with a project's responses, from the projects service (packages/access decides there).
 // Answers are cached briefly per caller and project: a permission change reaches uploads within ACCESS_TTL_MS.
-import { mayDo } from '@fieldwork/access';
+import { responsesScope } from '@fieldwork/access';
 import type { common, projects } from '@fieldwork/proto';
 import { grantOf, metrics, problems } from '@fieldwork/service-kit';
 import type { Scope } from '../store/response.store.js';
@@ -66,7 +66,6 @@ export class AccessCache {
   private view(caller: common.Caller, projectId: number, a: projects.ProjectAccess): ResponseAccess {
     const actions = new Set(a.actions);
     const screens = new Set(a.screens);
-    const readAll = mayDo(screens, 'readAllResponses');
     return {
       projectId,
       organizationId: a.organization_id,
@@ -76,7 +75,7 @@ export class AccessCache {
       email: caller.collect_email,
       can: (action) => actions.has(action),
       screens,
-      scope: { all: readAll, userId: caller.user_id, sites: a.read_sites },
+      scope: responsesScope(a, caller.user_id),
       placement: { site: a.site, group: a.group, team: a.team },
       collectSites: a.collect_sites,
       projectType: a.project_type,

@@ -4,7 +4,8 @@
 import { responses, type common } from '@fieldwork/proto';
 import { filterModel, RESPONSE_CHUNK_PAGE_SIZE, RESPONSE_FETCH_LIMIT } from '@fieldwork/sampler';
 import { isProblem, parseJsonInput, problems } from '@fieldwork/service-kit';
-import { ResponseStore, type ResponseRow, type Scope } from '../store/response.store.js';
+import { inScope } from '@fieldwork/access';
+import { ResponseStore, type ResponseRow } from '../store/response.store.js';
 import type { AccessCache, ResponseAccess } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';
 import { toMessage } from './mapper.js';
@@ -141,8 +142,4 @@ function pickerMessage(r: ResponseRow): responses.Response {
     time_updated: full.time_updated,
     version: full.version,
   });
-}
-
-function inScope(s: Scope, r: ResponseRow): boolean {
-  return s.all || r.user_id === s.userId || (r.site_id !== null && s.sites.includes(r.site_id));
 }

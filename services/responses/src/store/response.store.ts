@@ -1,4 +1,5 @@
 // All SQL of responses, their outbox rows and their media.
+import type { Scope } from '@fieldwork/access';
 import type { Sql } from '@fieldwork/service-kit';
 import { idList, type FilterModel } from '@fieldwork/sampler';
 import type { Geotag } from '../domain/upload.js';
@@ -50,12 +51,8 @@ export interface ResponseRow {
 
 export type NewResponse = Omit<ResponseRow, 'id' | 'version' | 'time_uploaded'>;
 
-/** Who may be seen: everything, or the caller's own responses and those of some sites. */
-export interface Scope {
-  all: boolean;
-  userId: number;
-  sites: number[];
-}
+/** Who may be seen (packages/access): everything, or the caller's own responses and those of some sites. */
+export type { Scope };
 
 export interface MediaRow {
   media_id: string;

@@ -1,10 +1,6 @@
 // The vocabulary of results queries: the caller's scope, timing columns, periods and comparisons, and the statistics
 // of a number question (spec 001 §9 aggregators). Pure. The SQL they become is in store/where.ts.
-export interface Scope {
-  all: boolean;
-  userId: number;
-  sites: number[];
-}
+export type { Scope } from '@fieldwork/access';
 
 export const TIMING_COLUMNS = ['time_created', 'time_updated', 'time_completed', 'time_uploaded'] as const;
 export type TimingColumn = (typeof TIMING_COLUMNS)[number];

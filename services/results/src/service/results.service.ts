@@ -1,6 +1,6 @@
 // Results of a project (spec 001 §3 Results payload, §9 aggregators): per schema, the filtered response count with
 // the first and last response on the timing column, and per question its statistics from ClickHouse.
-import { resultsReach } from '@fieldwork/access';
+import { resultsScope } from '@fieldwork/access';
 import type { common, forms, projects, results } from '@fieldwork/proto';
 import {
   filterModel,
@@ -92,9 +92,9 @@ export class ResultsService {
       this.projects.getAccess({ caller, project_id: projectId }, ctx),
     );
     // Results need the results permission; a user with read_sites sees those sites' results (spec 001 §6).
-    const reach = resultsReach(a);
-    if (reach === 'none') throw problems.forbidden();
-    return { all: reach === 'all', userId: caller.user_id, sites: a.read_sites };
+    const scope = resultsScope(a, caller.user_id);
+    if (!scope) throw problems.forbidden();
+    return scope;
   }
 
   async responseIds(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResponseIdsReply> {
