@@ -87,12 +87,6 @@ export class AccessGrants {
     return { access, token };
   }
 
-  /** The signed grant of `caller` in `projectId`; undefined when refused (the service then decides, as it always did). */
-  async grant(caller: common.Caller, projectId: number, request: FastifyRequest): Promise<string | undefined> {
-    const d = await this.decide(caller, projectId, request);
-    return 'access' in d && d.token ? d.token : undefined;
-  }
-
   /** Drops the grants of one project (0: all of them). */
   drop(projectId: number): void {
     if (projectId === 0) {
