@@ -5,6 +5,7 @@ import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBod
 import { expect, forEachViewport, test } from './support/fixtures.js';
 import { expectNoHorizontalScroll } from './support/layout.js';
 import { logIn } from './support/ui.js';
+import { FIELD_3G, throttle } from './support/network.js';
 
 /** Country (Kenya, Uganda), then Region (Nairobi, Mombasa, Kampala), filtered by Country when `filtered`. */
 function whereForm(filtered: boolean) {
@@ -47,6 +48,8 @@ forEachViewport(['phone'], () => {
     await api.saveSchema(project.sampler_schemas[0]!.id, body);
     const collector = await api.addProjectUser(project.id, 'collector');
 
+    // On a field network, as a collector would be.
+    await throttle(page, FIELD_3G);
     await page.goto(`/project/${project.id}/collect/newrecord`);
     await logIn(page, collector, page.getByTestId('collect-form'));
     const country = page.locator(`[data-item="${ids.country}"]`);

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { expect, forEachViewport, test } from './support/fixtures.js';
 import { expectNoHorizontalScroll } from './support/layout.js';
 import { logIn } from './support/ui.js';
+import { FIELD_3G, throttle } from './support/network.js';
 
 type Hierarchy = { project_hierarchy: { level: number; name: string; schema_id: number }[] };
 type Doc = { entities: { items: Record<string, { id: number; codeName: string }> } };
@@ -62,7 +63,8 @@ forEachViewport(['phone'], () => {
         (i) => i.codeName === code,
       )!.id;
 
-    // A household, on the phone.
+    // A household, on the phone, on a field network.
+    await throttle(page, FIELD_3G);
     await page.goto(`/project/${project.id}/collect`);
     await expect(page.getByTestId('collect-home')).toBeVisible();
     await page.getByRole('link', { name: 'New record' }).click();
