@@ -22,6 +22,9 @@ const shape = (name) => ({
   duration: smoke ? 3 : SCENARIOS[name].duration,
 });
 const WAIT_TRIES = smoke ? 80 : 600;
+// LOADTEST_ONLY=results (comma-separated names): play only those scenarios; figures printed, not recorded.
+const ONLY = process.env.LOADTEST_ONLY ? process.env.LOADTEST_ONLY.split(',') : null;
+const want = (name) => !ONLY || ONLY.includes(name);
 
 /** Runs autocannon and measures every response's latency (autocannon's own percentiles have no p95). */
 function cannon(opts) {
@@ -85,123 +88,159 @@ try {
 
   // login: two accounts per connection, as real sign-ins are (parallel attempts on one account queue on its throttle
   // count before the password is checked, services/auth session.service.ts), each connection logging in again and again.
-  const accounts = [];
-  for (let i = 0; i < 2 * shape('login').connections; i++) {
-    const email = `loadtest-${Date.now()}-${i}@loadtest.invalid`;
-    const created = await api('POST', 'api/v1/organization-user/', session.access, {
-      email,
-      password: 'load test password 1',
-      organization: session.organization.id,
+  if (want('login')) {
+    const accounts = [];
+    for (let i = 0; i < 2 * shape('login').connections; i++) {
+      const email = `loadtest-${Date.now()}-${i}@loadtest.invalid`;
+      const created = await api('POST', 'api/v1/organization-user/', session.access, {
+        email,
+        password: 'load test password 1',
+        organization: session.organization.id,
+      });
+      accounts.push({ username: email, password: 'load test password 1', user: created.user });
+    }
+    const loginBodies = accounts.map((a) => JSON.stringify({ username: a.username, password: a.password }));
+    let nextLogin = 0;
+    rows.push({
+      name: 'login',
+      ...(await cannon({
+        url: `${base}/api/api-token-auth/`,
+        ...shape('login'),
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, body: loginBodies[nextLogin++ % loginBodies.length] }),
+          },
+        ],
+      })),
     });
-    accounts.push({ username: email, password: 'load test password 1', user: created.user });
   }
-  const loginBodies = accounts.map((a) => JSON.stringify({ username: a.username, password: a.password }));
-  let nextLogin = 0;
-  rows.push({
-    name: 'login',
-    ...(await cannon({
-      url: `${base}/api/api-token-auth/`,
-      ...shape('login'),
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => ({ ...req, body: loginBodies[nextLogin++ % loginBodies.length] }),
-        },
-      ],
-    })),
-  });
 
   // upload: a new response each request
   let n = 0;
-  rows.push({
-    name: 'upload',
-    ...(await cannon({
-      url: `${base}/api/project/${project.id}/response/`,
-      ...shape('upload'),
-      requests: [
-        {
-          method: 'POST',
-          headers,
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              sampler_schema: schemaId,
-              response_id: `${project.id}-${schemaId}-lt-${n}`,
-              data: answers(n++),
+  if (want('upload'))
+    rows.push({
+      name: 'upload',
+      ...(await cannon({
+        url: `${base}/api/project/${project.id}/response/`,
+        ...shape('upload'),
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({
+                sampler_schema: schemaId,
+                response_id: `${project.id}-${schemaId}-lt-${n}`,
+                data: answers(n++),
+              }),
             }),
-          }),
-        },
-      ],
-    })),
-  });
-  // Wait until the results have every stored response (ingestion through NATS into ClickHouse).
+          },
+        ],
+      })),
+    });
+  // Wait until the results have every stored response of `projectId` (ingestion through NATS into ClickHouse).
+  const visibleIn = async (projectId, schema, stored) => {
+    const t0 = Date.now();
+    let visible = 0;
+    for (let i = 0; i < WAIT_TRIES && visible < stored; i++) {
+      visible =
+        (
+          await api('POST', `project/${projectId}/results/schema/${schema}/`, session.access, {
+            filters: {},
+            item_ids: [],
+          })
+        ).levels?.[0]?.total_filtered_responses ?? 0;
+      if (visible < stored) await new Promise((r) => setTimeout(r, 250));
+    }
+    if (visible < stored) console.log(`only ${visible} of ${stored} responses visible in the results`);
+    return ((Date.now() - t0) / 1000).toFixed(1);
+  };
   const stored = (
     await api('POST', `project/${project.id}/response-chunk/filter/?page=1&page_size=1`, session.access, {})
   ).count;
-  const t0 = Date.now();
-  let visible = 0;
-  for (let i = 0; i < WAIT_TRIES && visible < stored; i++) {
-    visible =
-      (
-        await api('POST', `project/${project.id}/results/schema/${schemaId}/`, session.access, {
-          filters: {},
-          item_ids: [],
-        })
-      ).levels?.[0]?.total_filtered_responses ?? 0;
-    if (visible < stored) await new Promise((r) => setTimeout(r, 250));
-  }
-  const catchUp = ((Date.now() - t0) / 1000).toFixed(1);
-  if (visible < stored) console.log(`only ${visible} of ${stored} responses visible in the results`);
+  const catchUp = await visibleIn(project.id, schemaId, stored);
 
-  // results: the whole form
-  rows.push({
-    name: 'results',
-    ...(await cannon({
-      url: `${base}/api/project/${project.id}/results/schema/${schemaId}/`,
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ filters: {} }),
-      ...shape('results'),
-    })),
+  // results: the whole form of a project of its own with a fixed number of responses (scenarios.json), so that the
+  // thresholds measure the same data whatever the upload scenario stored; uploaded 16 at a time before the run.
+  const fixed = want('results') ? (smoke ? 200 : SCENARIOS.results.responses) : 0;
+  const resultsProject = await api('POST', 'project/', session.access, {
+    name: `Load test results ${Date.now()}`,
+    organization_pk: session.organization.id,
+    geotag: { type: 'Point', coordinates: [0, 0] },
   });
-
-  // exports: jobs end to end (queue, poll until the file is ready, download), on `connections` loops
-  const ex = shape('exports');
-  const jobTimes = [];
-  let exportFailures = 0;
-  const end = Date.now() + ex.duration * 1000;
+  const resultsSchema = resultsProject.sampler_schemas[0].id;
+  await api('PUT', `samplerschema/${resultsSchema}/`, session.access, { ...FORM.body, revision: 1 });
+  let seeded = 0;
   await Promise.all(
-    Array.from({ length: ex.connections }, async () => {
-      while (Date.now() < end) {
-        const s = Date.now();
-        try {
-          let { job } = await api('GET', `project/${project.id}/named_csv/?schema=${schemaId}&wait=0`, session.access);
-          while (job.status === 'queued' || job.status === 'running') {
-            await new Promise((r) => setTimeout(r, 250));
-            job = await api('GET', `exports/jobs/${job.id}/`, session.access);
-          }
-          if (job.status !== 'done') throw new Error(job.error);
-          const file = await fetch(job.url.startsWith('http') ? job.url : `${base}${job.url}`);
-          if (file.status !== 200) throw new Error(`download ${file.status}`);
-          await file.arrayBuffer();
-          jobTimes.push(Date.now() - s);
-        } catch {
-          exportFailures++;
-        }
+    Array.from({ length: 16 }, async () => {
+      while (seeded < fixed) {
+        const k = seeded++;
+        await api('POST', `project/${resultsProject.id}/response/`, session.access, {
+          sampler_schema: resultsSchema,
+          response_id: `${resultsProject.id}-${resultsSchema}-seed-${k}`,
+          data: answers(k),
+        });
       }
     }),
   );
-  jobTimes.sort((a, b) => a - b);
-  rows.push({
-    name: 'exports',
-    requests: jobTimes.length + exportFailures,
-    rps: jobTimes.length / ex.duration,
-    failed: exportFailures,
-    p50: quantile(jobTimes, 0.5),
-    p95: quantile(jobTimes, 0.95),
-    p99: quantile(jobTimes, 0.99),
-  });
+  await visibleIn(resultsProject.id, resultsSchema, fixed);
+  if (want('results'))
+    rows.push({
+      name: 'results',
+      ...(await cannon({
+        url: `${base}/api/project/${resultsProject.id}/results/schema/${resultsSchema}/`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ filters: {} }),
+        ...shape('results'),
+      })),
+    });
+
+  // exports: jobs end to end (queue, poll until the file is ready, download), on `connections` loops
+  if (want('exports')) {
+    const ex = shape('exports');
+    const jobTimes = [];
+    let exportFailures = 0;
+    const end = Date.now() + ex.duration * 1000;
+    await Promise.all(
+      Array.from({ length: ex.connections }, async () => {
+        while (Date.now() < end) {
+          const s = Date.now();
+          try {
+            let { job } = await api(
+              'GET',
+              `project/${project.id}/named_csv/?schema=${schemaId}&wait=0`,
+              session.access,
+            );
+            while (job.status === 'queued' || job.status === 'running') {
+              await new Promise((r) => setTimeout(r, 250));
+              job = await api('GET', `exports/jobs/${job.id}/`, session.access);
+            }
+            if (job.status !== 'done') throw new Error(job.error);
+            const file = await fetch(job.url.startsWith('http') ? job.url : `${base}${job.url}`);
+            if (file.status !== 200) throw new Error(`download ${file.status}`);
+            await file.arrayBuffer();
+            jobTimes.push(Date.now() - s);
+          } catch {
+            exportFailures++;
+          }
+        }
+      }),
+    );
+    jobTimes.sort((a, b) => a - b);
+    rows.push({
+      name: 'exports',
+      requests: jobTimes.length + exportFailures,
+      rps: jobTimes.length / ex.duration,
+      failed: exportFailures,
+      p50: quantile(jobTimes, 0.5),
+      p95: quantile(jobTimes, 0.95),
+      p99: quantile(jobTimes, 0.99),
+    });
+  }
 
   const verdict = (r) => {
     const t = SCENARIOS[r.name].thresholds;
@@ -210,6 +249,7 @@ try {
       rate >= t.failedRate && `failed ${(rate * 100).toFixed(2)}% >= ${t.failedRate * 100}%`,
       r.p95 >= t.p95 && `p95 ${Math.round(r.p95)} >= ${t.p95}`,
       r.p99 >= t.p99 && `p99 ${Math.round(r.p99)} >= ${t.p99}`,
+      t.rps && r.rps < t.rps && `${r.rps.toFixed(1)} requests/s < ${t.rps}`,
     ].filter(Boolean);
     if (rate >= t.failedRate) exitCode = 1; // errors are failures; slow latencies are figures to report
     return misses.length === 0 ? 'met' : `not met (${misses.join(', ')})`;
@@ -224,14 +264,14 @@ try {
     ),
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-  const command = smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest';
+  const command = `${ONLY ? `LOADTEST_ONLY=${ONLY.join(',')} ` : ''}${smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest'}`;
   console.log(
-    `\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load.\n${machine}\nreproduce: ${command}\n`,
+    `\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load. The results scenario's project holds ${fixed} responses.\n${machine}\nreproduce: ${command}\n`,
   );
-  if (!smoke) {
+  if (!smoke && !ONLY) {
     const title = '## Load tests: the k6 scenarios played with autocannon';
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}. loadtest/scenarios.json played by loadtest/run.mjs (autocannon; k6 is not installable here) against one whole stack started by the launcher on this machine — the load generator, the gateway, six services, PostgreSQL, NATS and chDB share the 2 cores. Exports are whole jobs (queue, poll, download) of the upload scenario's project. The same scenarios and thresholds are the k6 scripts in loadtest/.\n\n${table}\n\nThe ${f(stored)} uploaded responses were all visible in the results ${catchUp} s after the upload load ended.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}. loadtest/scenarios.json played by loadtest/run.mjs (autocannon; k6 is not installable here) against one whole stack started by the launcher on this machine — the load generator, the gateway, six services, PostgreSQL, NATS and chDB share the 2 cores. Exports are whole jobs (queue, poll, download) of the upload scenario's project; the results scenario queries a project of its own with ${f(fixed)} responses (scenarios.json), the same size on every run. The same scenarios and thresholds are the k6 scripts in loadtest/.\n\n${table}\n\nThe ${f(stored)} uploaded responses were all visible in the results ${catchUp} s after the upload load ended.\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
   }
 } catch (err) {

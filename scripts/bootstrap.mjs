@@ -88,7 +88,9 @@ if (mode === 'start') {
   runForeground(process.execPath, [join(ROOT, 'scripts/dist/start.js')]);
 } else if (mode === 'test') {
   build(pnpm);
-  const steps = [
+  // The static checks read files only and mostly wait on one core each: they run side by side, their output shown
+  // whole as each ends.
+  const checks = [
     ['type-check the tests', pnpm, ['exec', 'tsc', '-p', 'tsconfig.tests.json']],
     // Apart: they type code that runs in the page (DOM), which the Node tests must not see.
     ['type-check the browser tests', pnpm, ['exec', 'tsc', '-p', 'web/e2e/tsconfig.json']],
@@ -99,6 +101,8 @@ if (mode === 'start') {
     // `pnpm --filter @fieldwork/web run gen:api` fails here.
     ['generated API types are current', pnpm, ['--filter', '@fieldwork/web', 'run', 'gen:api', '--check']],
     ['dependency audit (high and critical advisories)', process.execPath, [join(ROOT, 'scripts/audit.mjs')]],
+  ];
+  const steps = [
     ['unit tests', pnpm, ['exec', 'vitest', 'run', '--project', 'unit', '--project', 'web']],
     ['integration tests', pnpm, ['exec', 'vitest', 'run', '--project', 'integration']],
     ['API end-to-end tests', pnpm, ['exec', 'vitest', 'run', '--project', 'e2e']],
@@ -127,6 +131,26 @@ if (mode === 'start') {
     ],
   ];
   const results = [];
+  say(`── ${checks.map(([name]) => name).join(', ')} (side by side)`);
+  results.push(
+    ...(await Promise.all(
+      checks.map(
+        ([name, cmd, args]) =>
+          new Promise((done) => {
+            const started = Date.now();
+            const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+            const out = [];
+            child.stdout.on('data', (b) => out.push(b));
+            child.stderr.on('data', (b) => out.push(b));
+            child.on('close', (code) => {
+              say(`── ${name}`);
+              process.stdout.write(Buffer.concat(out));
+              done([name, code ?? 1, ((Date.now() - started) / 1000).toFixed(1)]);
+            });
+          }),
+      ),
+    )),
+  );
   for (const [name, cmd, args] of steps) {
     const started = Date.now();
     say(`── ${name}`);

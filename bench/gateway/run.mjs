@@ -5,6 +5,8 @@
 // loaded by autocannon from this one.
 //   full:  pnpm bench:gateway            (records the figures in docs/benchmarks.md)
 //   smoke: node bench/gateway/run.mjs --smoke
+//   where the time goes: node bench/gateway/run.mjs --profile  (CPU profiles of the stack during the project read;
+//   records nothing)
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, release } from 'node:os';
@@ -12,8 +14,10 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startTestStack, freePort } from '@fieldwork/launcher';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
+import { profiling, report, startProfiles, stopProfiles } from '../profile/profile.mjs';
 
 const smoke = process.argv.includes('--smoke');
+const profile = process.argv.includes('--profile') ? profiling() : undefined;
 const duration = smoke ? 2 : Number(process.env.BENCH_DURATION_S ?? 15);
 const connections = smoke ? 10 : Number(process.env.BENCH_CONNECTIONS ?? 50);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,7 +50,7 @@ const plain = spawn(
 );
 await new Promise((resolve) => plain.stdout.once('data', resolve));
 
-const stack = await startTestStack();
+const stack = await startTestStack(profile ? { extraEnv: profile.env } : {});
 let exitCode = 0;
 try {
   const login = await fetch(`${stack.baseUrl}/api/api-token-auth/`, {
@@ -93,6 +97,15 @@ try {
   const checkResponse = await fetch(responseUrl, { headers: { authorization: `JWT ${login.access}` } });
   if (checkResponse.status !== 200) throw new Error(`project-scoped GET answered ${checkResponse.status}`);
 
+  if (profile) {
+    await load(responseUrl, { authorization: `JWT ${login.access}` }); // warm
+    startProfiles(stack);
+    const profiled = figures(await load(responseUrl, { authorization: `JWT ${login.access}` }));
+    await stopProfiles(stack);
+    console.log(`project-scoped read while profiled: ${profiled.rps} req/s`);
+    report(profile.dir);
+    throw Object.assign(new Error('profiled, nothing recorded'), { profiled: true });
+  }
   const gateway = figures(await load(userUrl, { authorization: `JWT ${login.access}` }));
   const scoped = figures(await load(responseUrl, { authorization: `JWT ${login.access}` }));
   const baseline = figures(await load(`http://127.0.0.1:${plainPort}/plain`, {}));
@@ -131,8 +144,10 @@ try {
     console.log(`recorded in docs/benchmarks.md`);
   }
 } catch (err) {
-  console.error(err);
-  exitCode = 1;
+  if (!err?.profiled) {
+    console.error(err);
+    exitCode = 1;
+  }
 } finally {
   await stack.stop();
   plain.kill('SIGTERM');

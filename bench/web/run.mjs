@@ -72,12 +72,12 @@ try {
   const who = { userId: stack.demo.userId, organizationId: stack.demo.organizationId };
   const addr = (s) => `127.0.0.1:${stack.ports[s]}`;
   await seedDemoData(
-    { projects: addr('projects'), forms: addr('forms'), responses: addr('responses') },
+    { projects: addr('projects'), forms: addr('forms'), responses: addr('responses'), secret: stack.contextSecret },
     who,
     () => undefined,
     RESPONSES,
   );
-  const p = createClient(projects.ProjectsServiceClient, addr('projects'));
+  const p = createClient(projects.ProjectsServiceClient, addr('projects'), { secret: stack.contextSecret });
   const list = await p.listProjects({
     caller: common.Caller.fromPartial({ user_id: who.userId, organization_id: who.organizationId }),
     organization_id: who.organizationId,

@@ -238,4 +238,39 @@ describe('the Helm chart', () => {
       expect(readFileSync(file, 'utf8'), file).toMatch(/^FROM (node:24|nginxinc\/nginx-unprivileged)/m);
     }
   });
+
+  it('passes the identity providers (secret), sign-up and the legal texts (mounted into the gateway)', () => {
+    const objects = rendered.get('external-values.yaml')!;
+    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'fw-fieldwork-secrets') as
+      (K8s & { stringData: Record<string, string> }) | undefined;
+    expect(JSON.parse(secret!.stringData.OIDC_PROVIDERS!)).toEqual([
+      {
+        id: 'acme',
+        name: 'Acme SSO',
+        issuer: 'https://login.acme.example.org',
+        client_id: 'fieldwork',
+        client_secret: 'acme-client-secret',
+        email_domains: ['acme.example.org'],
+      },
+    ]);
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-config')!;
+    expect(config.data).toMatchObject({ SIGNUP_ENABLED: 'true', LEGAL_DIR: '/etc/fieldwork/legal' });
+    const legal = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fw-fieldwork-legal')!;
+    expect(legal.data).toEqual({
+      'terms.md': "Acme's terms.\n\nSecond paragraph.",
+      'privacy.md': "Acme's privacy policy.",
+    });
+    const gateway = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'fw-fieldwork-gateway')!;
+    expect(gateway.spec.template.spec.containers[0].volumeMounts).toContainEqual({
+      name: 'legal',
+      mountPath: '/etc/fieldwork/legal',
+      readOnly: true,
+    });
+    // Without providers: an empty list; without texts: the gateway's own, nothing mounted.
+    const allInOne = rendered.get('all-in-one-values.yaml')!;
+    const plain = allInOne.find((o) => o.kind === 'Secret' && o.metadata.name === 'fw-fieldwork-secrets') as
+      (K8s & { stringData: Record<string, string> }) | undefined;
+    expect(plain!.stringData.OIDC_PROVIDERS).toBe('[]');
+    expect(allInOne.find((o) => o.metadata.name === 'fw-fieldwork-legal')).toBeUndefined();
+  });
 });

@@ -1,6 +1,7 @@
 // Builds the gateway (no listening here, so tests can inject requests): external plugins, then the app's own,
 // then the routes.
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
@@ -26,6 +27,7 @@ import errors from './plugins/app/errors.js';
 import web from './plugins/app/web.js';
 import healthRoutes from './routes/health.js';
 import accountRoutes from './routes/accounts.js';
+import identityRoutes, { readLegalTexts } from './routes/identity.js';
 import organizationRoutes from './routes/organizations.js';
 import errorReportRoutes from './routes/error-reports.js';
 import workspaceRoutes from './routes/workspaces.js';
@@ -37,13 +39,15 @@ import fileRoutes from './routes/files.js';
 import formRoutes from './routes/forms.js';
 import responseRoutes from './routes/responses.js';
 import resultRoutes from './routes/results.js';
+import viewRoutes from './routes/views.js';
 import exportRoutes from './routes/exports.js';
 import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { sharedSchemas } from './schemas.js';
 import { recordSchemas } from './schemas/records.js';
-import { JSON_DEPTH_MESSAGE, jsonTooDeep } from './limits.js';
+import { DRAIN_LIMIT, JSON_DEPTH_MESSAGE, jsonTooDeep } from './limits.js';
+import { relinkFiles, requestOrigin } from './request-links.js';
 
 export interface GatewayOptions {
   jwtSecret: string;
@@ -64,7 +68,12 @@ export interface GatewayOptions {
   trustedProxies?: string;
   /** Requests per minute and client address on the unauthenticated and mail-sending calls (config.ts RATE_LIMIT_*). */
   rateLimits?: Partial<RateLimits>;
+  /** Where the terms of service and privacy policy texts are (terms.md, privacy.md; LEGAL_DIR). */
+  legalDir?: string;
 }
+
+/** The default texts shipped with the gateway. */
+export const DEFAULT_LEGAL_DIR = fileURLToPath(new URL('../legal', import.meta.url));
 
 /** Per-minute limits by kind of call (routes/util.ts limit()). */
 export interface RateLimits {
@@ -189,6 +198,24 @@ export async function buildGateway(deps: {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/files/')) route.compress = false;
   });
+  // A declared body over the limit is answered 413 before it is read, and Fastify closes the connection: the sender,
+  // still writing, gets a broken pipe and may lose the answer (a socket closed with unread data resets). Up to
+  // DRAIN_LIMIT, the connection is kept and Node reads and drops the rest, so the client gets its 413
+  // (oversized-body.test.ts); past it, closing is cheaper than reading.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 413 && !request.raw.complete) {
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared <= DRAIN_LIMIT) reply.removeHeader('connection');
+    }
+    return payload;
+  });
+  // Links to our own files point at the host the caller reached (request-links.ts); before compression.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
+      return payload;
+    const origin = requestOrigin(request);
+    return origin ? relinkFiles(payload, origin) : payload;
+  });
   await app.register(compress, {
     encodings: ['gzip'],
     threshold: 2048,
@@ -235,6 +262,7 @@ export async function buildGateway(deps: {
 
   await app.register(healthRoutes, { clients });
   await app.register(accountRoutes, { clients });
+  await app.register(identityRoutes, { clients, legal: readLegalTexts(options.legalDir ?? DEFAULT_LEGAL_DIR) });
   await app.register(organizationRoutes, { clients });
   await app.register(errorReportRoutes);
   await app.register(workspaceRoutes, { clients });
@@ -246,6 +274,7 @@ export async function buildGateway(deps: {
   await app.register(formRoutes, { clients });
   await app.register(responseRoutes, { clients });
   await app.register(resultRoutes, { clients, shareTtlSeconds: options.itemShareTtlSeconds ?? 365 * 86_400 });
+  await app.register(viewRoutes, { clients });
   await app.register(exportRoutes, { clients, jobEvents });
   if (options.files) await app.register(fileRoutes, options.files);
   await app.register(web, { webDir: options.webDir });

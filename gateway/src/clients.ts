@@ -49,17 +49,15 @@ function healthCheck(address: string): { check: (timeoutMs: number) => Promise<s
   };
 }
 
-export function connectClients(addresses: Record<ServiceName, string>, timeoutMs: number): Clients {
-  const authClient = createClient(auth.AuthServiceClient, addresses.auth, { defaultTimeoutMs: timeoutMs });
-  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, {
-    defaultTimeoutMs: timeoutMs,
-  });
-  const formsClient = createClient(forms.FormsServiceClient, addresses.forms, { defaultTimeoutMs: timeoutMs });
-  const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, {
-    defaultTimeoutMs: timeoutMs,
-  });
-  const resultsClient = createClient(results.ResultsServiceClient, addresses.results, { defaultTimeoutMs: timeoutMs });
-  const exportsClient = createClient(exports_.ExportsServiceClient, addresses.exports, { defaultTimeoutMs: timeoutMs });
+/** Channels to the services; every call is sealed with `secret` (CONTEXT_SIGNING_SECRET, service-kit call-seal.ts). */
+export function connectClients(addresses: Record<ServiceName, string>, timeoutMs: number, secret = ''): Clients {
+  const opts = { defaultTimeoutMs: timeoutMs, ...(secret ? { secret } : {}) };
+  const authClient = createClient(auth.AuthServiceClient, addresses.auth, opts);
+  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, opts);
+  const formsClient = createClient(forms.FormsServiceClient, addresses.forms, opts);
+  const responsesClient = createClient(responses.ResponsesServiceClient, addresses.responses, opts);
+  const resultsClient = createClient(results.ResultsServiceClient, addresses.results, opts);
+  const exportsClient = createClient(exports_.ExportsServiceClient, addresses.exports, opts);
   const checks = Object.fromEntries(SERVICE_NAMES.map((n) => [n, healthCheck(addresses[n])])) as Record<
     ServiceName,
     ReturnType<typeof healthCheck>

@@ -68,6 +68,8 @@ export const gatewayConfigShape = {
   ...objectStoreVars,
   /** Origins of map tiles the web app may load (comma-separated), added to the CSP. */
   MAP_TILE_ORIGINS: vars.string('https://tile.openstreetmap.org'),
+  /** The terms of service and privacy policy shown before acceptance: terms.md and privacy.md in this folder. */
+  LEGAL_DIR: vars.string(fileURLToPath(new URL('../legal', import.meta.url))),
   /** The built web app served at `/`; empty serves none. */
   WEB_DIR: vars.string(defaultWebDir),
   /** Seconds to let in-flight requests finish on shutdown. */

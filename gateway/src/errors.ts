@@ -71,6 +71,9 @@ export function validationToProblem(errors: AjvError[], context: string): Proble
       case 'minLength':
         add(path || context, 'This field may not be blank.');
         break;
+      case 'enum':
+        add(path || context, `Must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}.`);
+        break;
       case 'additionalProperties':
         add(String(e.params.additionalProperty), 'Unknown field.');
         break;

@@ -65,3 +65,6 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
   }
   return false;
 }
+
+/** A declared body over the limit but under this is read and dropped after its 413, not cut off (app.ts). */
+export const DRAIN_LIMIT = 64 * 1024 * 1024;

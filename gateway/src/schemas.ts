@@ -159,7 +159,13 @@ export const bodies = {
   organization: {
     type: 'object',
     required: ['name'],
-    properties: { name: strMax(255), description: strMax(5000), address: strMax(1000) },
+    properties: {
+      name: strMax(255),
+      description: strMax(5000),
+      address: strMax(1000),
+      // Staff and superusers only (spec 000 §6); null or absent: unchanged.
+      flagged_features: { type: ['array', 'null'], maxItems: 20, items: strMax(40) },
+    },
   },
   organizationUser: {
     type: 'object',
@@ -189,6 +195,9 @@ export const bodies = {
     },
   },
 } as const;
+
+/** The answer to an error report: the reference it was logged under. */
+export const errorReportReply = { type: 'object', properties: { reference: str } } as const;
 
 // Proto messages to wire objects.
 

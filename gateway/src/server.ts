@@ -27,6 +27,7 @@ async function main() {
       exports: config.EXPORTS_GRPC_ADDR,
     },
     config.GRPC_TIMEOUT_MS,
+    config.CONTEXT_SIGNING_SECRET ?? '',
   );
   // Every access token, API key and share link is checked against the revocation list: serve only once it is loaded.
   const nats = await connectNats(config.NATS_URL, { name: 'fieldwork-gateway', log });
@@ -59,6 +60,7 @@ async function main() {
       corsOrigins: config.CORS_ORIGINS,
       mapTileOrigins: config.MAP_TILE_ORIGINS,
       webDir: config.WEB_DIR,
+      legalDir: config.LEGAL_DIR,
       tls: config.TLS_TERMINATED,
       trustedProxies: config.TRUSTED_PROXIES,
       rateLimits: {

@@ -1,4 +1,7 @@
 // Conversions between the REST wire of the spec and the proto messages: geotags as GeoJSON points, ids, nulls.
+// The readers below (str, id, ids, optStr, optId, trendIn, rolesIn ...) take request values a route schema has
+// already checked (schemas/*.ts: type and bounds, 400 naming the field otherwise): they fill in what is absent ('' or
+// 0, the proto default) and never see a wrongly typed value. Do not use them on a field no schema declares.
 import type { projects } from '@fieldwork/proto';
 
 type Json = Record<string, unknown>;
@@ -80,6 +83,7 @@ export function projectJson(p: projects.Project) {
           projectuser_set: undefined,
           sampler_schemas: undefined,
           collect_sites: undefined,
+          projectuser_count: undefined,
         }),
   };
 }
@@ -102,17 +106,26 @@ export function rolesIn(o: Json): projects.ProjectRoles {
     researcher: o.researcher === true,
     collector: o.collector === true,
     data_manager: o.data_manager === true,
+    staff_admin: o.staff_admin === true,
   };
 }
 
 /** Role flags only when at least one is in the body. */
 export function optRolesIn(o: Json): projects.ProjectRoles | undefined {
-  return ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'].some((k) => k in o)
+  return ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager', 'staff_admin'].some(
+    (k) => k in o,
+  )
     ? rolesIn(o)
     : undefined;
 }
 
 /** A collection link as the API answers it: its site or null, its revocation time or null. */
 export function surveyJson(s: projects.Survey) {
-  return { ...s, site: nullIfZero(s.site), revoked_at: nullIfEmpty(s.revoked_at) };
+  return {
+    ...s,
+    site: nullIfZero(s.site),
+    revoked_at: nullIfEmpty(s.revoked_at),
+    expiry_date: nullIfEmpty(s.expiry_date),
+    kind: s.kind || 'survey',
+  };
 }

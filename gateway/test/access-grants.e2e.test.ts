@@ -1,11 +1,12 @@
 // One access decision per request (issue 22 items 1-2): the gateway decides a caller's access to a project once,
 // keeps it at most 15 s, and passes it to the services as a signed grant, which they use instead of asking the
 // projects service. A role change reaches this gateway before its answer leaves and the other replicas through NATS;
-// a grant forged, signed with another key, or made for someone else is never used by a service.
+// a grant forged, signed with another key, or made for someone else is never used by a service; and a call that does
+// not carry the deployment's seal (service-kit call-seal.ts) is refused by every service before any handler runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { common, projects, responses } from '@fieldwork/proto';
+import { auth, common, exports_, forms, projects, responses, results } from '@fieldwork/proto';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
-import { createClient, GRANT_KEY, signGrant } from '@fieldwork/service-kit';
+import { CALL_SEAL_KEY, createClient, GRANT_KEY, sealCall, signGrant } from '@fieldwork/service-kit';
 import { freePort, startChild, startTestStack, type Child, type TestStack } from '@fieldwork/launcher';
 import { client, login, point, type Api, type Session } from './helpers.js';
 
@@ -67,9 +68,9 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** fieldwork_project_access_total{source} of the responses service. */
-async function accessCount(source: 'grant' | 'asked'): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${t.metricsPorts.responses}/metrics`)).text();
+/** fieldwork_project_access_total{source} of a service (the responses service by default). */
+async function accessCount(source: 'grant' | 'asked', service: 'responses' | 'forms' = 'responses'): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${t.metricsPorts[service]}/metrics`)).text();
   const m = new RegExp(`^fieldwork_project_access_total\\{[^}]*source="${source}"[^}]*\\} (\\d+)`, 'm').exec(text);
   return Number(m?.[1] ?? 0);
 }
@@ -82,6 +83,27 @@ describe('access grants', () => {
     for (let i = 0; i < 5; i++) expect((await readOne(api, researcher.session.access)).status).toBe(200);
     expect(await accessCount('grant')).toBe(before.grant + 5);
     expect(await accessCount('asked')).toBe(before.asked);
+  });
+
+  it("decides a form's routes, keyed by schema, for the schema's project: the forms service takes the grant", async () => {
+    const schema = Number(responseId.split('-')[1]);
+    const before = { grant: await accessCount('grant', 'forms'), asked: await accessCount('asked', 'forms') };
+    for (let i = 0; i < 3; i++) {
+      expect((await api('GET', `samplerschema/${schema}/`, { token: researcher.session.access })).status).toBe(200);
+      expect((await api('GET', `samplerschema/${schema}/versions/`, { token: owner.access })).status).toBe(200);
+    }
+    expect(await accessCount('grant', 'forms')).toBe(before.grant + 6);
+    expect(await accessCount('asked', 'forms')).toBe(before.asked);
+    // A schema that does not exist, and one of a project the caller has no role in, are both "Invalid schema id".
+    const outsider = await api<Json>('POST', 'project/', {
+      token: owner.access,
+      body: { name: 'Grants elsewhere', organization_pk: owner.organization.id, geotag: point(1, 1) },
+    });
+    const elsewhere = outsider.body.sampler_schemas[0].id as number;
+    for (const id of [elsewhere, 987_654_321]) {
+      const r = await api<Json>('GET', `samplerschema/${id}/`, { token: researcher.session.access });
+      expect(r.status, String(id)).toBe(404);
+    }
   });
 
   it('stops a removed role at once on this gateway and within moments on the other, though both held the grant', async () => {
@@ -158,7 +180,7 @@ describe('access grants', () => {
       screens: ['home', 'results', 'dataManager', 'form', 'export'],
       actions: ['collect', 'edit', 'delete'],
     });
-    const service = createClient(responses.ResponsesServiceClient, `127.0.0.1:${t.ports.responses}`);
+    const service = createClient(responses.ResponsesServiceClient, `127.0.0.1:${t.ports.responses}`, { secret });
     const getOne = (grant: string) =>
       service.getOne(
         { caller, project_id: pid, response_id: responseId },
@@ -184,6 +206,63 @@ describe('access grants', () => {
       });
     } finally {
       service.close();
+    }
+  });
+
+  it('refuses, in every service, a call not sealed with the deployment secret: none, another key, another caller or method, expired', async () => {
+    const secret = t.contextSecret;
+    const caller = common.Caller.fromPartial({ user_id: owner.user.id, organization_id: owner.organization.id });
+    const request = { caller, project_id: pid, response_id: responseId };
+    const method = '/fieldwork.responses.v1.ResponsesService/GetOne';
+    // A client without the secret, as anything that reaches the port but is not one of ours: the owner's own
+    // identity in the message is not taken on its word.
+    const unsealed = createClient(responses.ResponsesServiceClient, `127.0.0.1:${t.ports.responses}`);
+    const asIs = createClient(responses.ResponsesServiceClient, `127.0.0.1:${t.ports.responses}`);
+    const others = {
+      auth: createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`),
+      projects: createClient(projects.ProjectsServiceClient, `127.0.0.1:${t.ports.projects}`),
+      forms: createClient(forms.FormsServiceClient, `127.0.0.1:${t.ports.forms}`),
+      results: createClient(results.ResultsServiceClient, `127.0.0.1:${t.ports.results}`),
+      exports: createClient(exports_.ExportsServiceClient, `127.0.0.1:${t.ports.exports}`),
+    };
+    const refused = { code: '401.1' };
+    try {
+      await expect(unsealed.getOne(request, { requestId: 'unsealed' })).rejects.toMatchObject(refused);
+      const withSeal = (seal: string) =>
+        asIs.getOne(request, { requestId: 'sealed', headers: { [CALL_SEAL_KEY]: seal } });
+      const forged = [
+        sealCall('not-the-deployment-secret-but-32-characters', method, request),
+        sealCall(secret, method, { ...request, caller: { ...caller, user_id: caller.user_id + 1 } }),
+        sealCall(secret, '/fieldwork.responses.v1.ResponsesService/ExportPage', request),
+        sealCall(secret, method, request, Date.now() - 61_000),
+        `${Date.now() + 3_600_000}.${sealCall(secret, method, request).split('.')[1]}`,
+        'garbage',
+      ];
+      for (const seal of forged) await expect(withSeal(seal)).rejects.toMatchObject(refused);
+      // Internal methods that name no caller are refused too (an export's pages, a form's whole document).
+      await expect(
+        unsealed.exportPage({
+          project_id: pid,
+          schema_id: 0,
+          after_id: 0,
+          limit: 10,
+          profile: '',
+          with_repeats: false,
+        }),
+      ).rejects.toMatchObject(refused);
+      await expect(others.forms.getSchemaInternal({ schema_id: 1 })).rejects.toMatchObject(refused);
+      await expect(
+        others.auth.adminSetFeatures({ organization_id: owner.organization.id, enable: ['ingestion'], disable: [] }),
+      ).rejects.toMatchObject(refused);
+      await expect(others.projects.getAccess({ caller, project_id: pid })).rejects.toMatchObject(refused);
+      await expect(others.results.ingestStatus({ project_id: pid })).rejects.toMatchObject(refused);
+      await expect(others.exports.getJob({ caller, job_id: 'x' })).rejects.toMatchObject(refused);
+      // The same call sealed with the secret is served: the refusals are the seal's doing.
+      await expect(withSeal(sealCall(secret, method, request))).resolves.toMatchObject({ response_id: responseId });
+    } finally {
+      unsealed.close();
+      asIs.close();
+      for (const c of Object.values(others)) c.close();
     }
   });
 });

@@ -412,6 +412,7 @@ describe('operator CLI', () => {
           AUTH_GRPC_ADDR: `127.0.0.1:${t.ports.auth}`,
           PROJECTS_GRPC_ADDR: `127.0.0.1:${t.ports.projects}`,
           RESULTS_GRPC_ADDR: `127.0.0.1:${t.ports.results}`,
+          CONTEXT_SIGNING_SECRET: t.contextSecret,
         },
       });
       let out = '';

@@ -291,6 +291,56 @@ describe('collection links end with their project, and can be revoked', () => {
   });
 });
 
+describe('collection links of two kinds (issue 19)', () => {
+  it('refuses a link\'s token on another project with "Invalid Project Id!"; opens anonymous links, expires them', async () => {
+    const { body, ids } = form();
+    const { p, schema } = await projectWithForm('Links kinds', body);
+    const other = await projectWithForm('Links kinds other', body);
+    const { token } = await link(p.id);
+    // The token of this project's link, used on another project: refused, and nothing stored there.
+    const elsewhere = await api<Json>('POST', `project/${other.p.id}/response/`, {
+      token,
+      body: {
+        sampler_schema: other.schema,
+        response_id: rid(other.p.id, other.schema),
+        device_id: 'fp-sec',
+        data: { '0': { [ids.adults]: 2 } },
+      },
+    });
+    expect(elsewhere).toMatchObject({ status: 404, body: { detail: 'Invalid Project Id!' } });
+    // Its form likewise: for the link, that form does not exist.
+    expect(await api('GET', `samplerschema/${other.schema}/`, { token })).toMatchObject({
+      status: 404,
+      body: { detail: 'Invalid Schema Id!' },
+    });
+    expect((await db`select count(*)::int as n from responses.responses where project_id = ${other.p.id}`)[0]!.n).toBe(
+      0,
+    );
+
+    // An anonymous link without an expiry date opens; one that asks respondents to log in gives no token.
+    const make = (b: Json) => api<Json>('POST', `project/${p.id}/surveys/`, { token: owner.access, body: b });
+    const open = await make({ kind: 'anonymous', name: 'Stall', expiry_date: null, site: null });
+    expect(open).toMatchObject({ status: 201, body: { kind: 'anonymous', name: 'Stall', expiry_date: null } });
+    const opened = await api<Json>('POST', `collect/${open.body.token}/`, { body: { token: null, email: null } });
+    expect(opened).toMatchObject({ status: 200, body: { proceed_unauthenticated: true, expiry_date: null } });
+    const login = await make({ kind: 'anonymous', proceed_unauthenticated: false });
+    expect(await api('GET', `collect/survey/${login.body.token}/`)).toMatchObject({
+      status: 200,
+      body: { proceed_unauthenticated: false, token: '', project_details: { id: p.id } },
+    });
+    expect(await make({ kind: 'survey', expiry_date: null })).toMatchObject({
+      status: 400,
+      body: { expiry_date: ['A survey link needs an expiry date.'] },
+    });
+
+    // Expired now: the link and the tokens it gave answer the spec's message.
+    const ended = await api<Json>('POST', `project/${p.id}/surveys/${open.body.id}/expire/`, { token: owner.access });
+    expect(ended).toMatchObject({ status: 200, body: { expired: true, revoked_at: null } });
+    expect(await api('POST', `collect/${open.body.token}/`, { body: {} })).toMatchObject(EXPIRED);
+    expect(await api('GET', `samplerschema/${schema}/`, { token: opened.body.token as string })).toMatchObject(EXPIRED);
+  });
+});
+
 describe('who makes collection links', () => {
   it('lets those who set the project up make, read and revoke links, not collectors or researchers, and shows the link token only to them', async () => {
     const { body } = form();

@@ -1,8 +1,9 @@
 // Faults under load (issue 9 §2): while clients upload responses at a steady pace, each of these happens in turn —
 // kill -9 of every service and of the gateway (started again after two seconds), kill -9 of NATS (started again on
-// the same store), an immediate (crash-like) restart of PostgreSQL, and the results writer stalled for a minute
-// (SIGSTOP: its chDB inserts and acknowledgements stop, as with a ClickHouse server that hangs) — and afterwards
-// every accepted response is in PostgreSQL once and in the results once, and every 2xx answer was durable.
+// the same store), an immediate (crash-like) restart of PostgreSQL, and the results writer stalled for 20 s, twice
+// its consumer's ack wait (SIGSTOP: its chDB inserts and acknowledgements stop, as with a ClickHouse server that
+// hangs) — and afterwards every accepted response is in PostgreSQL once and in the results once, and every 2xx answer
+// was durable.
 // Clients behave as the offline-first web client does: a 5xx or a broken connection is retried (same response_id).
 import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,7 +130,7 @@ describe('faults under load', () => {
     const load = Array.from({ length: 4 }, (_, w) => worker(w));
     const faults: string[] = [];
     const step = async (what: string, fault: () => Promise<void>) => {
-      await sleep(3000);
+      await sleep(1500);
       const before = accepted.size;
       const began = Date.now();
       log(what);
@@ -155,10 +156,11 @@ describe('faults under load', () => {
     await step('PostgreSQL restarted in immediate mode (crash recovery)', async () => {
       await pg.restart!('immediate');
     });
-    await step('results writer stalled for 60 s', async () => {
+    // 20 s: twice the results consumer's ack wait (10 s), so its unacknowledged batches are redelivered meanwhile.
+    await step('results writer stalled for 20 s', async () => {
       const results = t.stack.children.get('results')!;
       results.process.kill('SIGSTOP');
-      await sleep(60_000);
+      await sleep(20_000);
       results.process.kill('SIGCONT');
     });
     await sleep(3000);

@@ -66,7 +66,7 @@ export const point = (lat: number, lng: number) => ({ type: 'Point', coordinates
  * behind `ingestion`), then logs the demo owner in again so the session carries them.
  */
 export async function demoOwnerWithFeatures(t: TestStack, api: Api, enable: string[]): Promise<Session> {
-  const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`);
+  const admin = createClient(auth.AuthServiceClient, `127.0.0.1:${t.ports.auth}`, { secret: t.contextSecret });
   try {
     await admin.adminSetFeatures({ organization_id: t.demo.organizationId, enable, disable: [] });
   } finally {

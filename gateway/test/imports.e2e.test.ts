@@ -15,7 +15,7 @@ let api: Api;
 let owner: Session;
 
 beforeAll(async () => {
-  t = await startTestStack();
+  t = await startTestStack({ metrics: true });
   api = client(t);
   // Imports and SQL access are behind the workspace's ingestion feature (projectLevelIngestion).
   owner = await demoOwnerWithFeatures(t, api, ['ingestion']);
@@ -44,6 +44,12 @@ async function uploadFile(projectId: number, name: string, content: Buffer | str
   const r = await api<Json>('POST', `project/${projectId}/upload/`, { token: owner.access, form });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body.file_id as string;
+}
+
+/** How often the responses service asked the projects service for access (fieldwork_project_access_total). */
+async function accessAsked(): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${t.metricsPorts.responses}/metrics`)).text();
+  return Number(/^fieldwork_project_access_total\{[^}]*source="asked"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
 }
 
 /** Polls an import job until it is finished. */
@@ -169,9 +175,12 @@ describe('imports', () => {
     expect(col('Site')).toMatchObject({ target_kind: 'field', target: 'site' });
     expect(col('Collector')).toMatchObject({ target_kind: 'ignored' });
 
+    const asked = await accessAsked();
     const job = await importFile(b.id, {
       data: { file_identifier: file, label_map: {}, dropped_columns: [], value_delimiter: ' | ' },
     });
+    // The job carried the access it was queued with: its batches asked the projects service nothing.
+    expect(await accessAsked()).toBe(asked);
     expect(job).toMatchObject({
       status: 'done',
       kind: 'import_responses',

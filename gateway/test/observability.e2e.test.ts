@@ -113,10 +113,11 @@ describe('observability', () => {
       /fieldwork_jobs_finished_total\{kind="named_csv",status="done",service="exports"\} 1/,
     );
     expect(await scrape('exports')).toMatch(/fieldwork_job_rows_total\{kind="named_csv",service="exports"\} 1/);
-    // Refusals are counted with their status code.
+    // Refusals are counted with their status code (an unknown project is refused by the access decision the gateway
+    // asks for before the route's own call).
     expect((await api('GET', `project/999999/`, { token: owner.access })).status).toBe(404);
     expect(await scrape('projects')).toMatch(
-      /fieldwork_grpc_server_requests_total\{method="\/fieldwork\.projects\.v1\.ProjectsService\/GetProject",code="NOT_FOUND",service="projects"\} \d+/,
+      /fieldwork_grpc_server_requests_total\{method="\/fieldwork\.projects\.v1\.ProjectsService\/GetAccess",code="NOT_FOUND",service="projects"\} \d+/,
     );
     // Only /metrics is served there.
     expect((await fetch(`http://127.0.0.1:${t.metricsPorts.auth}/`)).status).toBe(404);

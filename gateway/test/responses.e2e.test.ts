@@ -981,7 +981,9 @@ describe('the stream', () => {
       await nc.close();
     }
     // And in the results store (ClickHouse): one response at its latest version, with its answers.
-    const results = createClient(resultsProto.ResultsServiceClient, `127.0.0.1:${t.ports.results}`);
+    const results = createClient(resultsProto.ResultsServiceClient, `127.0.0.1:${t.ports.results}`, {
+      secret: t.contextSecret,
+    });
     try {
       let status = await results.ingestStatus({ project_id: p.id });
       for (let i = 0; i < 50 && status.answers !== 2; i++) {

@@ -603,7 +603,7 @@ describe('project users', () => {
       }),
     ).toMatchObject({
       status: 400,
-      body: { permissions: ['Unknown roles: boss.'] },
+      body: { permissions: ['Unknown permissions: boss.'] },
     });
   });
 

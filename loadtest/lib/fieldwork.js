@@ -38,6 +38,8 @@ export function optionsFor(name) {
     thresholds: {
       http_req_failed: [`rate<${s.thresholds.failedRate}`],
       [`http_req_duration{scenario:${name}}`]: [`p(95)<${s.thresholds.p95}`, `p(99)<${s.thresholds.p99}`],
+      // A throughput floor, where the scenario sets one (requests per second).
+      ...(s.thresholds.rps ? { [`http_reqs{scenario:${name}}`]: [`rate>=${s.thresholds.rps}`] } : {}),
     },
   };
 }

@@ -15,6 +15,8 @@ import {
 } from '@fieldwork/service-kit';
 import { createBackup, republish, restoreProject } from './ops/backup.js';
 import { seedDemo } from './seed.js';
+import { localSecrets } from './secrets.js';
+import { repoPath } from './paths.js';
 
 const USAGE = `Usage: pnpm fieldwork <command> [options]
 
@@ -31,7 +33,8 @@ const USAGE = `Usage: pnpm fieldwork <command> [options]
   backup restore-project --from DIR --id PROJECT_ID   (one project back as it was in the backup)
 
 Environment: AUTH_GRPC_ADDR (default 127.0.0.1:50051), PROJECTS_GRPC_ADDR (default 127.0.0.1:50052),
-RESULTS_GRPC_ADDR (default 127.0.0.1:50055); for backups and republishing DATABASE_URL and the object store's
+RESULTS_GRPC_ADDR (default 127.0.0.1:50055), CONTEXT_SIGNING_SECRET (the deployment's; default: the one npm start keeps
+in FIELDWORK_DATA_DIR); for backups and republishing DATABASE_URL and the object store's
 variables (OBJECT_STORE=fs|s3, OBJECT_STORE_DIR or S3_*), as the services have them.`;
 
 const config = loadConfig({
@@ -40,6 +43,12 @@ const config = loadConfig({
   AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   RESULTS_GRPC_ADDR: vars.string('127.0.0.1:50055'),
+  CONTEXT_SIGNING_SECRET: vars.string(''),
+  FIELDWORK_DATA_DIR: vars.string(repoPath('.data')),
+});
+/** The deployment's CONTEXT_SIGNING_SECRET, else the one `npm start` keeps in its data directory. */
+const sealed = () => ({
+  secret: config.CONTEXT_SIGNING_SECRET || localSecrets(config.FIELDWORK_DATA_DIR).contextSecret,
 });
 
 async function main(argv: string[]): Promise<number> {
@@ -72,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
     if (typeof v !== 'string' || v === '') throw new UsageError(`--${key} is required for "${command}"`);
     return v;
   };
-  const client = createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR);
+  const client = createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR, sealed());
   try {
     switch (command) {
       case 'user create': {
@@ -120,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'demo seed': {
         const r = await seedDemo(
-          { auth: config.AUTH_GRPC_ADDR, projects: config.PROJECTS_GRPC_ADDR },
+          { auth: config.AUTH_GRPC_ADDR, projects: config.PROJECTS_GRPC_ADDR, secret: sealed().secret },
           {
             username: values.username ?? 'demo',
             email: values.email ?? 'demo@example.com',
@@ -135,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'results rebuild':
       case 'results status': {
-        const r = createClient(results.ResultsServiceClient, config.RESULTS_GRPC_ADDR);
+        const r = createClient(results.ResultsServiceClient, config.RESULTS_GRPC_ADDR, sealed());
         try {
           if (command === 'results rebuild') {
             const { messages } = await r.rebuild({});

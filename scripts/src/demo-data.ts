@@ -97,14 +97,15 @@ function rand(n: number, salt: number): number {
 }
 
 export async function seedDemoData(
-  addresses: { projects: string; forms: string; responses: string },
+  addresses: { projects: string; forms: string; responses: string; secret: string },
   who: { userId: number; organizationId: number },
   say: (m: string) => void,
   count = DEMO_RESPONSES,
 ): Promise<number> {
-  const p = createClient(projects.ProjectsServiceClient, addresses.projects);
-  const f = createClient(forms.FormsServiceClient, addresses.forms);
-  const r = createClient(responses.ResponsesServiceClient, addresses.responses);
+  const sealed = { secret: addresses.secret };
+  const p = createClient(projects.ProjectsServiceClient, addresses.projects, sealed);
+  const f = createClient(forms.FormsServiceClient, addresses.forms, sealed);
+  const r = createClient(responses.ResponsesServiceClient, addresses.responses, sealed);
   try {
     const caller = common.Caller.fromPartial({ user_id: who.userId, organization_id: who.organizationId });
     const list = await p.listProjects({ caller, organization_id: who.organizationId });

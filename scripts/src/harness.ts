@@ -20,6 +20,7 @@ import { formatLine } from './processes.js';
 import { seedDemo, type DemoSettings } from './seed.js';
 import { SERVICES, startStack, type ServiceName, type Stack, type StackPorts } from './stack.js';
 import type { SupervisionPolicy } from './supervise.js';
+import { startTestOidcProvider, TEST_OIDC_CLIENT_SECRET, type TestOidcProvider } from './test-oidc-provider.js';
 
 export interface TestInfra {
   databaseUrl: string;
@@ -83,7 +84,11 @@ export interface TestStack {
   ports: StackPorts;
   demo: DemoSettings & { userId: number; organizationId: number };
   jwtSecret: string;
+  /** CONTEXT_SIGNING_SECRET of the stack: a test's own gRPC clients seal their calls with it. */
+  contextSecret: string;
   logDir: string;
+  /** The OpenID provider, when started with `oidc: true`. */
+  oidc?: TestOidcProvider;
   stop(): Promise<void>;
 }
 
@@ -109,6 +114,11 @@ export async function startTestStack(
     replicas?: Partial<Record<ServiceName, number>>;
     /** Supervise the processes as `npm start` does (restarts logged to the launcher's log). */
     supervise?: Partial<SupervisionPolicy>;
+    /**
+     * A real OpenID provider (test-oidc-provider.ts, any email a login) configured as the auth service's identity
+     * provider `testidp`, and sign-up on: for the journeys of sign-in through a provider.
+     */
+    oidc?: boolean;
   } = {},
 ): Promise<TestStack> {
   const testInfraHandle = await testInfra(options.postgresAdminUrl);
@@ -126,6 +136,24 @@ export async function startTestStack(
   mkdirSync(logDir, { recursive: true });
   const streams = new Map<string, ReturnType<typeof createWriteStream>>();
   const jwtSecret = randomBytes(32).toString('hex');
+  const contextSecret = randomBytes(32).toString('hex');
+  // The provider's port is known before the stack starts (its issuer is in the auth service's environment); it
+  // starts once the gateway's port gives its client's redirect URI (discovery happens at the first sign-in).
+  const oidcPort = options.oidc ? await freePort() : 0;
+  const oidcEnv: Record<string, string> = options.oidc
+    ? {
+        OIDC_PROVIDERS: JSON.stringify([
+          {
+            id: 'testidp',
+            name: 'Test Identity Provider',
+            issuer: `http://127.0.0.1:${oidcPort}`,
+            client_id: 'fieldwork-test',
+            client_secret: TEST_OIDC_CLIENT_SECRET,
+          },
+        ]),
+        SIGNUP_ENABLED: 'true',
+      }
+    : {};
   const stack = await startStack({
     dataDir,
     databaseUrl: testInfraHandle.databaseUrl,
@@ -133,12 +161,14 @@ export async function startTestStack(
     natsPrefix: testInfraHandle.natsPrefix,
     jwtSecret,
     objectStoreSecret: randomBytes(32).toString('hex'),
-    contextSecret: randomBytes(32).toString('hex'),
+    contextSecret,
     ports,
     gatewayHost: '127.0.0.1',
     publicUrl: `http://127.0.0.1:${ports.gateway}`,
     logLevel: 'info',
-    extraEnv: options.extraEnv,
+    // Under vitest two files' stacks run side by side (vitest.config.ts) on one PostgreSQL server (max_connections
+    // 100 by default): each service keeps a pool of 4 there instead of 10.
+    extraEnv: { ...(process.env.VITEST_POOL_ID ? { DB_POOL_SIZE: '4' } : {}), ...oidcEnv, ...options.extraEnv },
     supervise: options.supervise
       ? {
           policy: options.supervise,
@@ -161,8 +191,15 @@ export async function startTestStack(
     await testInfraHandle.dispose();
     throw new Error(`${err instanceof Error ? err.message : String(err)} (logs in ${logDir})`, { cause: err });
   });
+  const oidc = options.oidc
+    ? await startTestOidcProvider({
+        redirectUris: [`${stack.gatewayUrl}/login-home/oauth`],
+        port: oidcPort,
+        anyEmail: true,
+      })
+    : undefined;
   const seeded = await seedDemo(
-    { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` },
+    { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}`, secret: contextSecret },
     TEST_DEMO,
   );
   return {
@@ -173,8 +210,11 @@ export async function startTestStack(
     metricsPorts,
     demo: { ...TEST_DEMO, userId: seeded.userId, organizationId: seeded.organizationId },
     jwtSecret,
+    contextSecret,
     logDir,
+    ...(oidc ? { oidc } : {}),
     stop: async () => {
+      await oidc?.stop();
       await stack.stop();
       for (const s of streams.values()) s.end();
       await testInfraHandle.dispose();

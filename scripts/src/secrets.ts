@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export interface LocalSecrets {
   jwtSecret: string;
   objectStoreSecret: string;
-  /** Signs the project grants the gateway passes to the services (CONTEXT_SIGNING_SECRET). */
+  /** Signs the project grants and seals every gRPC call between our processes (CONTEXT_SIGNING_SECRET). */
   contextSecret: string;
 }
 

@@ -30,11 +30,13 @@ export const DEMO_PROJECTS = [
 
 /** Creates what is missing and leaves what exists (an existing user keeps its password). */
 export async function seedDemo(
-  addresses: { auth: string; projects: string },
+  addresses: { auth: string; projects: string; secret: string },
   demo: DemoSettings,
 ): Promise<{ userId: number; organizationId: number; projectsCreated: number }> {
-  const authClient = createClient(auth.AuthServiceClient, addresses.auth);
-  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects);
+  const authClient = createClient(auth.AuthServiceClient, addresses.auth, { secret: addresses.secret });
+  const projectsClient = createClient(projects.ProjectsServiceClient, addresses.projects, {
+    secret: addresses.secret,
+  });
   try {
     const user = await authClient.adminCreateUser({
       email: demo.email,

@@ -85,6 +85,7 @@ async function main() {
     const publicUrl = config.PUBLIC_URL || `http://localhost:${config.GATEWAY_PORT}`;
     say(`database ${redact(dbUrl)}, NATS ${nats.url}, data in ${dataDir}`);
 
+    const contextSecret = config.CONTEXT_SIGNING_SECRET || localSecrets(dataDir).contextSecret;
     stack = await startStack({
       dataDir,
       databaseUrl: dbUrl,
@@ -92,7 +93,7 @@ async function main() {
       natsPrefix: '',
       jwtSecret: config.JWT_SECRET || localSecrets(dataDir).jwtSecret,
       objectStoreSecret: config.OBJECT_STORE_SIGNING_SECRET || localSecrets(dataDir).objectStoreSecret,
-      contextSecret: config.CONTEXT_SIGNING_SECRET || localSecrets(dataDir).contextSecret,
+      contextSecret,
       ports,
       replicaPorts,
       gatewayHost: config.GATEWAY_HOST,
@@ -109,7 +110,7 @@ async function main() {
     let login = '';
     if (config.DEMO_SEED) {
       const seeded = await seedDemo(
-        { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}` },
+        { auth: `127.0.0.1:${ports.auth}`, projects: `127.0.0.1:${ports.projects}`, secret: contextSecret },
         {
           username: config.DEMO_USERNAME,
           email: config.DEMO_EMAIL,
@@ -125,6 +126,7 @@ async function main() {
           projects: `127.0.0.1:${ports.projects}`,
           forms: `127.0.0.1:${ports.forms}`,
           responses: `127.0.0.1:${ports.responses}`,
+          secret: contextSecret,
         },
         seeded,
         say,

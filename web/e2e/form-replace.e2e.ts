@@ -56,16 +56,13 @@ test('an owner sees what replacing a form with responses changes, replaces it, a
   await expect(versions.first()).toContainText('6 questions');
   await shot('versions');
   // Restoring asks first: dismissed, nothing changes; accepted, the version is the form.
-  page.once('dialog', (d) => void d.dismiss());
   await versions.first().getByTestId('restore-version').click();
+  await page.getByTestId('dialog-confirm').getByTestId('dialog-cancel').click();
   await expect(page.getByText('Earlier version restored.')).toHaveCount(0);
-  let asked = '';
-  page.once('dialog', (d) => {
-    asked = d.message();
-    void d.accept();
-  });
   await versions.first().getByTestId('restore-version').click();
-  expect(asked).toContain('The form as it is now is kept as a version');
+  const asked = page.getByTestId('dialog-confirm');
+  await expect(asked).toContainText('The form as it is now is kept as a version');
+  await asked.getByTestId('dialog-submit').click();
   await expect(page.getByText('Earlier version restored.')).toBeVisible();
   await page.getByTestId('panel-edit').click();
   await expect(page.getByTestId('question-item')).toHaveCount(5);

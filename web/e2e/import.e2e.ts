@@ -15,7 +15,7 @@ test('an owner imports a CSV through the mapping screen, sees the refused rows i
   shot,
 }) => {
   // Imports need the workspace's ingestion feature, which only an operator turns on.
-  const admin = createClient(auth.AuthServiceClient, grpcAddress(stack, 'auth'));
+  const admin = createClient(auth.AuthServiceClient, grpcAddress(stack, 'auth'), { secret: stack.contextSecret });
   try {
     await admin.adminSetFeatures({ organization_id: owner.organizationId, enable: ['ingestion'], disable: [] });
   } finally {

@@ -1,5 +1,5 @@
 // The browser end-to-end suite (DESIGN.md §7): one file per user journey, run by @playwright/test against the
-// whole stack, started once by the global setup and shared, so one worker runs the files one after another.
+// whole stack, started once by the global setup and shared by the two workers.
 // Debian's Chromium only: no browser is ever downloaded.
 import { defineConfig } from '@playwright/test';
 import { artifactsPath, CHROMIUM } from './support/paths.js';
@@ -9,8 +9,10 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.e2e.ts',
   globalSetup: './support/global-setup.ts',
-  // One stack on 2 cores: parallel browsers would only slow each other down and share the gateway anyway.
-  workers: 1,
+  // One stack, two browsers: a journey spends most of its time waiting (for the stack, ingestion, the network it
+  // throttles), so two files at a time keep 2 cores busy; every test has its own workspace owner (fixtures.ts) and
+  // none touches the stack's processes, so they cannot see each other's data.
+  workers: 2,
   fullyParallel: false,
   // A flaky journey is a bug to fix, not to retry.
   retries: 0,

@@ -9,9 +9,12 @@ test('an owner creates a project with a location, adds a site, group, team and c
   owner,
   shot,
 }) => {
-  // Group and team names are asked with prompt(); other dialogs are confirmed.
-  const answers: string[] = [];
-  page.on('dialog', (d) => void (d.type() === 'prompt' ? d.accept(answers.shift() ?? '') : d.accept()));
+  // Group and team names are asked in the app's own dialog.
+  const answer = async (text: string) => {
+    const dialog = page.getByTestId('dialog-prompt');
+    await dialog.locator('input[name="dialog-value"]').fill(text);
+    await dialog.getByTestId('dialog-submit').click();
+  };
   // Users are global: fresh addresses keep the journey repeatable on one stack.
   const id = uniqueId();
   const worker = `field.worker.${id}@example.org`;
@@ -39,12 +42,12 @@ test('an owner creates a project with a location, adds a site, group, team and c
   await expect(page.getByTestId('site-duration')).toHaveText('30 days');
   await page.keyboard.press('Escape');
   await page.getByTestId('site-popup').getByRole('button', { name: 'Close' }).click();
-  answers.push('North Group');
   await arusha.getByTestId('add-group').click();
+  await answer('North Group');
   const north = arusha.getByTestId('group').filter({ hasText: 'North Group' });
   await expect(north).toBeVisible();
-  answers.push('Team One');
   await north.getByTestId('add-team').click();
+  await answer('Team One');
   await expect(arusha.getByTestId('team').filter({ hasText: 'Team One' })).toBeVisible();
   await shot('sites');
 

@@ -21,6 +21,7 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
     projects: grpcAddress(stack, 'projects'),
     forms: grpcAddress(stack, 'forms'),
     responses: grpcAddress(stack, 'responses'),
+    secret: stack.contextSecret,
   };
   expect(
     await seedDemoData(
@@ -44,13 +45,20 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
   }
   await expect(summary).toHaveText(all);
 
-  // Charts: plotly draws SVG; a choice question with more than 2 options is a bar chart, the binary one a pie.
+  // Charts: plotly draws SVG; a choice question with more than 2 options is a bar chart, the binary one a pie,
+  // numbers histograms with a box plot of their quartiles, dates a timeline (line).
   const cards = page.locator('[data-testid^="result-"][data-kind]');
   await expect(page.locator('.chart .main-svg').first()).toBeVisible({ timeout: 30_000 });
   // The queue loads the items six at a time, and the first chart can come before the later items (tables).
   await expect
     .poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), { timeout: 30_000 })
-    .toEqual(expect.arrayContaining(['bar', 'pie', 'line', 'none']));
+    .toEqual(expect.arrayContaining(['bar', 'pie', 'line', 'histogram']));
+  const histogram = page.locator('[data-kind="histogram"]').first();
+  await expect(histogram.locator('.chart .main-svg').first()).toBeVisible();
+  await expect(histogram.locator('[data-testid^="box-"] .main-svg').first()).toBeVisible();
+  await expect(histogram.locator('.bars .point').first(), 'histogram bars drawn').toBeAttached();
+  // Stat tiles: the count as a whole number with the language's grouping.
+  await expect(histogram.locator('.stat-tiles dd').first()).toHaveText(/^\d{1,3}(,\d{3})*$/);
   await expect(page.getByTestId('results-map')).toBeVisible();
   await shot('charts');
 
@@ -96,16 +104,19 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
 
   // The profile view of one household: tables, except for numbers, whose charts are area-splines.
   await page.getByTestId('mode-chart').click();
-  const profileOption = page.getByTestId('profile').locator('option').nth(1);
-  await page.getByTestId('profile').selectOption((await profileOption.getAttribute('value'))!);
+  // The profile picker is searchable: its second option is the first profile.
+  const profile = page.getByTestId('profile').getByRole('combobox');
+  await profile.click();
+  await page.getByTestId('profile').getByRole('option').nth(1).click();
   await page.waitForURL(/\/results\/\d+\/profile\//);
   await expect(page.locator('[data-kind="area-spline"] .chart .main-svg').first()).toBeVisible({ timeout: 30_000 });
-  await expect(summary).toHaveText(/^1 responses/);
+  await expect(summary).toHaveText(/^1 response\b/);
   const water = cards.filter({ hasText: 'Main water source' });
   await expect(water.locator('.result-table')).toBeVisible();
   await expect(water.locator('.chart'), 'choice questions are tables in the profile view').toHaveCount(0);
   await shot('profile');
-  await page.getByTestId('profile').selectOption('');
+  await profile.click();
+  await page.getByTestId('profile').getByRole('option', { name: 'All responses' }).click();
   await page.waitForURL(/\/results\/schema\/\d+$/);
 
   // An advanced result on the project view: the average household size, against thresholds.
@@ -166,4 +177,19 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
   } finally {
     await anonymous.close();
   }
+
+  // The same project as a trend series (the API's type 'T'): per day, numbers as box-whiskers, choices as lines.
+  await api.must('POST', `project/${projectId}/type/`, {
+    project_type: 'T',
+    trend_series_options: { time_particle: 'day', trend_question: `Q${block.id}_${members.id}`, aggregator: 'avg' },
+  });
+  await page.reload();
+  await page.getByTestId('mode-chart').click();
+  await expect(page.locator('[data-kind="box"] .chart .main-svg').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-kind="line"] .chart .main-svg').first()).toBeVisible();
+  await expect(page.locator('[data-kind="box"] .boxlayer .trace').first(), 'box-whiskers drawn').toBeAttached();
+  await shot('trend');
+  await page.setViewportSize(VIEWPORTS.phone.viewport);
+  await expect(page.locator('[data-kind="box"] .chart .main-svg').first()).toBeVisible();
+  await shot('trend-phone');
 });

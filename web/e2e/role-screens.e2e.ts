@@ -50,7 +50,8 @@ test('a researcher sees results but not collection; an owner is told the import 
   const researcher = await api.addProjectUser(project.id, 'researcher');
   await page.goto(`/project/${project.id}`);
   await logIn(page, researcher, page.getByTestId('project-area'));
-  await expect(page.locator('.drawer nav a')).toHaveText(['Home', 'Results']);
+  // The results permission reads the results and their views (summary, performance, tracking: issue 20).
+  await expect(page.locator('.drawer nav a')).toHaveText(['Home', 'Results', 'Summary', 'Performance', 'Tracking']);
   await page.goto(`/project/${project.id}/collect`);
   await expect(page.getByTestId('access-hint')).toContainText('project owner or collector or data manager');
   await page.getByTestId('logout').click();

@@ -4,7 +4,6 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { detailSchema, userJson } from '../schemas.js';
 import { accountSchemas as bodies } from '../schemas/accounts.js';
-import { anyObject } from '../schemas/records.js';
 import { limit, meta, parseId, secured } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -46,7 +45,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
         tags,
         body: bodies.refresh,
         summary: 'Exchange a refresh token (rotated) for a new access token',
-        response: { 200: anyObject },
+        response: { 200: bodies.tokens },
       },
     },
     async (request) => clients.auth.refreshToken({ refresh: s(request.body.refresh) }, meta(request)),
@@ -142,7 +141,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
         tags,
         security: secured,
         summary: 'The invitations to workspaces the caller has not answered',
-        response: { 200: anyObject },
+        response: { 200: bodies.invitations },
       },
     },
     async (request) => {
@@ -158,9 +157,10 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
         schema: {
           tags,
           params: bodies.invitationParams,
+          body: bodies.answer,
           security: secured,
           summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a workspace`,
-          response: { 200: anyObject },
+          response: { 200: bodies.invitation },
         },
       },
       async (request) => {
@@ -231,7 +231,12 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
     '/api/accounts/email-check/',
     {
       config: limit(app, 'lookup'),
-      schema: { tags, body: bodies.emailCheck, summary: 'Is this email address taken?', response: { 200: anyObject } },
+      schema: {
+        tags,
+        body: bodies.emailCheck,
+        summary: 'Is this email address taken?',
+        response: { 200: bodies.emailChecked },
+      },
     },
     async (request) => clients.auth.emailCheck({ email: s(request.body.email) }, meta(request)),
   );
@@ -251,7 +256,10 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
 
   app.post<{ Body: Json }>(
     '/api/organization-match/',
-    { config: limit(app, 'lookup'), schema: { tags, body: bodies.organizationMatch, response: { 200: anyObject } } },
+    {
+      config: limit(app, 'lookup'),
+      schema: { tags, body: bodies.organizationMatch, response: { 200: bodies.organizationMatched } },
+    },
     async (request) =>
       clients.auth.organizationMatch(
         { org_email: s(request.body.org_email), org_details: s(request.body.org_details) },

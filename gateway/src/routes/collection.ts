@@ -20,7 +20,7 @@ export default async function collectionRoutes(app: FastifyInstance, { clients }
   const one = withSchema(opts, { params: S.projectParams });
   const survey = withSchema(opts, { params: S.surveyParams, response: { 200: ref('Survey') } });
 
-  // Collection links: made, listed and revoked by those who set the project up (the projects service decides).
+  // Collection links: made, listed, expired and revoked by those who set the project up (the projects service decides).
   app.post<{ Params: { id: string }; Body: Json }>(
     '/api/project/:id/surveys/',
     withSchema(one, { body: S.survey, response: { 201: ref('Survey') } }),
@@ -29,7 +29,16 @@ export default async function collectionRoutes(app: FastifyInstance, { clients }
       if (b.site !== undefined && b.site !== null && id(b.site) === 0)
         throw problems.invalidFields({ site: [problems.invalidSiteId().message] });
       const made = await p.createSurvey(
-        { caller: r.caller, project_id: projectId(r), expiry_date: str(b.expiry_date), site: id(b.site) },
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          expiry_date: str(b.expiry_date),
+          site: id(b.site),
+          kind: str(b.kind),
+          name: str(b.name),
+          proceed_unauthenticated: b.proceed_unauthenticated === true,
+          proceed_unauthenticated_given: typeof b.proceed_unauthenticated === 'boolean',
+        },
         meta(r),
       );
       return reply.status(201).send(surveyJson(made));
@@ -53,10 +62,22 @@ export default async function collectionRoutes(app: FastifyInstance, { clients }
   );
   app.post<{ Params: { id: string; surveyId: string } }>(
     '/api/project/:id/surveys/:surveyId/revoke/',
-    survey,
+    withSchema(survey, { body: S.revoke }),
     async (r) =>
       surveyJson(
         await p.revokeSurvey(
+          { caller: r.caller, project_id: projectId(r), survey_id: parseId(r.params.surveyId, problems.notFound) },
+          meta(r),
+        ),
+      ),
+  );
+
+  app.post<{ Params: { id: string; surveyId: string } }>(
+    '/api/project/:id/surveys/:surveyId/expire/',
+    withSchema(survey, { body: S.revoke }),
+    async (r) =>
+      surveyJson(
+        await p.expireSurvey(
           { caller: r.caller, project_id: projectId(r), survey_id: parseId(r.params.surveyId, problems.notFound) },
           meta(r),
         ),

@@ -8,6 +8,7 @@ import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { downloadDisposition, FS_URL_PARAMS, FsObjectStore, verifyFsSignature } from '@fieldwork/service-kit';
 import { problems } from '@fieldwork/service-kit/problems';
+import { fileReply } from '../schemas/common.js';
 
 type Q = { Params: { '*': string }; Querystring: Record<string, string | string[] | undefined> };
 
@@ -18,6 +19,41 @@ export const FILE_MESSAGES = {
   type: (type: string) => `Upload the file as ${type}.`,
   exists: 'This file has been uploaded already.',
 } as const;
+
+/**
+ * The schemas of the file routes. The query is the signed URL's own: its parameters are named here (strings, one of
+ * each) and checked against the signature by the handler (403 for any dropped, changed or added). In the OpenAPI
+ * document (when the gateway serves an fs store): clients follow these URLs as the services made them.
+ */
+const signedQuery = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    method: { type: 'string', maxLength: 10, description: 'GET or PUT' },
+    exp: { type: 'string', maxLength: 20, description: 'Expiry, in seconds since the epoch' },
+    sig: { type: 'string', maxLength: 128 },
+    filename: { type: 'string', maxLength: 1000, description: 'Downloads: the name the file is saved as' },
+    type: { type: 'string', maxLength: 255, description: 'Uploads: the content type the file must be sent as' },
+    size: { type: 'string', maxLength: 20, description: 'Uploads: the largest size in bytes' },
+  },
+} as const;
+const keyParams = {
+  type: 'object',
+  required: ['*'],
+  properties: { '*': { type: 'string', maxLength: 1024 } },
+} as const;
+const fileSchema = {
+  tags: ['files'],
+  params: keyParams,
+  querystring: signedQuery,
+};
+/**
+ * An upload's bytes as they are, in the signed type. Declared under the media range of any type, which is no
+ * request's own type, so the raw body (read by no parser) is not validated as JSON: the handler holds it to its type and size.
+ */
+const rawBody = {
+  content: { '*/*': { schema: { type: 'string', format: 'binary', description: 'The file, in its signed type' } } },
+};
 
 /** Passes at most `max` bytes, then fails with a 413. */
 class AtMost extends Transform {
@@ -56,7 +92,14 @@ export default async function fileRoutes(app: FastifyInstance, opts: { dir: stri
     return { key, params };
   };
 
-  app.get<Q>('/api/files/*', { schema: { hide: true } }, async (r, reply) => {
+  const download = {
+    ...fileSchema,
+    summary: 'A stored file, through a signed URL',
+    response: {
+      200: fileReply('application/octet-stream', 'The file (its stored type; images inline, else attachments)'),
+    },
+  };
+  app.get<Q>('/api/files/*', { schema: download }, async (r, reply) => {
     const { key, params } = check(r, 'GET');
     const info = await store.stat(key).catch(() => undefined);
     if (!info) throw problems.notFound();
@@ -74,7 +117,13 @@ export default async function fileRoutes(app: FastifyInstance, opts: { dir: stri
       .send(await store.get(key));
   });
 
-  app.put<Q>('/api/files/*', { schema: { hide: true }, bodyLimit: 1024 * 1024 * 1024 }, async (r, reply) => {
+  const upload = {
+    ...fileSchema,
+    summary: 'Stores a file once, through a signed URL',
+    body: rawBody,
+    response: { 200: { type: 'object', properties: { key: { type: 'string' } } } },
+  };
+  app.put<Q>('/api/files/*', { schema: upload, bodyLimit: 1024 * 1024 * 1024 }, async (r, reply) => {
     const { key, params } = check(r, 'PUT');
     const max = Number(params.size);
     if (!Number.isSafeInteger(max) || max < 0) throw problems.forbidden();

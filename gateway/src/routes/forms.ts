@@ -5,6 +5,7 @@ import { problems } from '@fieldwork/service-kit/problems';
 import type { forms } from '@fieldwork/proto';
 import type { Clients } from '../clients.js';
 import { formSchemas } from '../schemas/forms.js';
+import { ref } from '../schemas/records.js';
 import { id, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
@@ -56,7 +57,10 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   // Respondents of a collection link load their form with the link's token.
   app.get<{ Params: { id: string } }>(
     '/api/samplerschema/:id/',
-    { ...opts, preHandler: app.authenticateCollect },
+    withSchema(
+      { ...opts, preHandler: app.authenticateCollect },
+      { params: formSchemas.schemaParams, response: { 200: ref('SamplerSchema') } },
+    ),
     async (r) =>
       documentJson(
         await f.getSchemaDocument(
@@ -74,7 +78,8 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
       schema: {
         ...opts.schema,
         summary: 'The form as an XLSForm (.xlsx: survey, choices, settings)',
-        response: { 200: { type: 'string', format: 'binary' } },
+        params: formSchemas.schemaParams,
+        response: { 200: formSchemas.xlsForm },
       },
     },
     async (r, reply) => {
@@ -96,7 +101,12 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     {
       ...opts,
       bodyLimit: FORM_BODY_LIMIT,
-      schema: { ...opts.schema, params: formSchemas.schemaParams, body: formSchemas.save },
+      schema: {
+        ...opts.schema,
+        params: formSchemas.schemaParams,
+        body: formSchemas.save,
+        response: { 200: ref('SamplerSchema') },
+      },
     },
     async (r) => {
       const { id: _id, name, revision, project: _p, level: _l, time_updated: _t, editable: _e, ...body } = r.body ?? {};
@@ -121,20 +131,18 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
     },
   );
 
-  app.get(
-    '/api/languages/',
-    { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['forms'], security: secured } },
-    async (r) => {
-      const { results } = await f.listLanguages({}, meta(r));
-      return { results, count: results.length };
-    },
-  );
+  app.get('/api/languages/', withSchema(opts, { response: { 200: formSchemas.languages } }), async (r) => {
+    const { results } = await f.listLanguages({}, meta(r));
+    return { results, count: results.length };
+  });
 
-  // Making a form needs the form screen of the project: decided once at the gateway, before a file is converted.
-  const formScreen = withSchema(
-    { ...opts, preHandler: [app.authenticate, app.requires((a) => a.screens.includes('form'))] },
-    { params: formSchemas.projectParams, body: formSchemas.convert },
-  );
+  // Making a form needs the form screen of the project: decided once at the gateway (route-access.ts), before a file
+  // is converted.
+  const formScreen = withSchema(opts, {
+    params: formSchemas.projectParams,
+    body: formSchemas.convert,
+    response: { 200: formSchemas.converted },
+  });
   app.post<{ Params: { id: string }; Body: Json }>(
     '/api/project/:id/create-form-from-upload/',
     formScreen,
@@ -165,7 +173,11 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
   // Earlier versions of a form, and putting one back (409.2 replacements keep the form they replace as one).
   app.get<{ Params: { id: string } }>(
     '/api/samplerschema/:id/versions/',
-    { ...opts, schema: { ...opts.schema, summary: 'Earlier versions of a form, newest first' } },
+    withSchema(opts, {
+      summary: 'Earlier versions of a form, newest first',
+      params: formSchemas.schemaParams,
+      response: { 200: formSchemas.versions },
+    }),
     async (r) => {
       const { results } = await f.listSchemaVersions(
         { caller: r.caller, schema_id: parseId(r.params.id, problems.invalidSchemaId) },
@@ -182,6 +194,9 @@ export default async function formRoutes(app: FastifyInstance, { clients }: { cl
       schema: {
         ...opts.schema,
         summary: 'Makes an earlier version the current form; the current one becomes a version',
+        params: formSchemas.versionParams,
+        body: formSchemas.restore,
+        response: { 200: ref('SamplerSchema') },
       },
     },
     async (r) =>

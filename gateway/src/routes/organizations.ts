@@ -5,8 +5,7 @@ import type { Clients } from '../clients.js';
 import { WORKSPACE_PERMISSIONS, workspacePermissions } from '@fieldwork/access';
 import { organizationJson } from '../schemas.js';
 import { workspaceSchemas as S } from '../schemas/workspaces.js';
-import { anyObject } from '../schemas/records.js';
-import { apiKeyRoute, meta, parseId, secured } from './util.js';
+import { apiKeyRoute, meta, parseId, queryInt, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -64,19 +63,18 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
         summary: 'The workspace audit log (owners only), newest first',
         params: S.orgParams,
         querystring: S.auditQuery,
-        response: { 200: anyObject },
+        response: { 200: S.audit },
       },
     },
     async (request) => {
       const id = parseId(request.params.id, problems.invalidOrganizationId);
-      const num = (v: string | undefined) => (v !== undefined && /^\d{1,6}$/.test(v) ? Number(v) : 0);
       const list = await clients.auth.listAudit(
         {
           caller: request.caller,
           organization_id: id,
           event: request.query.event ?? '',
-          page: num(request.query.page),
-          page_size: num(request.query.page_size),
+          page: queryInt(request.query.page, 0, 'page', 0, 999_999),
+          page_size: queryInt(request.query.page_size, 0, 'page_size', 0, 999),
         },
         meta(request),
       );
@@ -135,6 +133,8 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
           name: s(b.name),
           ...(typeof b.description === 'string' ? { description: b.description } : {}),
           ...(typeof b.address === 'string' ? { address: b.address } : {}),
+          flagged_features: Array.isArray(b.flagged_features) ? (b.flagged_features as string[]) : [],
+          flagged_features_given: Array.isArray(b.flagged_features),
         },
         meta(request),
       );

@@ -4,11 +4,12 @@ import { isProblem, problems } from '@fieldwork/service-kit/problems';
 import type { JobEvents } from '@fieldwork/service-kit';
 import type { Clients } from '../clients.js';
 import { id, ids, optId, optRolesIn, optStr, projectUserJson, rolesIn, str } from '../wire.js';
-import { jobJson, settleJob } from './exports.js';
+import { jobJson, jobResult, settleJob } from './exports.js';
 import { projectId } from './projects.js';
 import { projectUserSchemas as S } from '../schemas/project-users.js';
-import { anyObject, listOf, ref } from '../schemas/records.js';
-import { meta, parseId, queryInt, secured, withSchema } from './util.js';
+import { listOf, ref } from '../schemas/records.js';
+import { noContent } from '../schemas/common.js';
+import { cappedNote, meta, parseId, queryInt, secured, withSchema } from './util.js';
 import { readUpload, uploadBodySchema } from './uploads.js';
 
 type Json = Record<string, unknown>;
@@ -23,7 +24,7 @@ export default async function projectUserRoutes(
 
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
     '/api/project/:id/users/',
-    withSchema(opts, { params: S.projectParams, querystring: S.listQuery, response: { 200: listOf('ProjectUser') } }),
+    withSchema(opts, { params: S.projectParams, querystring: S.listQuery, response: { 200: S.page } }),
     async (r) => {
       const q = r.query;
       const page = queryInt(q.page, 1, 'page', 1);
@@ -39,7 +40,14 @@ export default async function projectUserRoutes(
         },
         meta(r),
       );
-      return { results: list.results.map(projectUserJson), count: list.count };
+      return {
+        results: list.results.map(projectUserJson),
+        count: list.count,
+        page,
+        page_size: list.page_size,
+        page_size_capped: list.page_size_capped,
+        ...cappedNote(list),
+      };
     },
   );
 
@@ -99,7 +107,7 @@ export default async function projectUserRoutes(
 
   app.delete<{ Params: { id: string; userId: string } }>(
     '/api/project/:id/users/:userId/',
-    withSchema(opts, { params: S.userParams }),
+    withSchema(opts, { params: S.userParams, response: { 204: noContent } }),
     async (r, reply) => {
       await p.deleteProjectUser(
         { caller: r.caller, project_id: projectId(r), user_id: userId(r.params.userId) },
@@ -141,7 +149,7 @@ export default async function projectUserRoutes(
 
   app.post<{ Body: Json }>(
     '/api/project-user/bulk/',
-    withSchema(opts, { body: S.bulk, response: { 200: anyObject } }),
+    withSchema(opts, { body: S.bulk, response: { 200: S.bulkReport } }),
     async (r) => {
       const b = r.body ?? {};
       const project = id(b.projectId ?? b.project_id);
@@ -173,7 +181,7 @@ export default async function projectUserRoutes(
       params: S.projectParams,
       consumes: ['multipart/form-data'],
       body: uploadBodySchema(5 * 1024 * 1024),
-      response: { 200: anyObject, 202: anyObject },
+      response: { 200: S.listDone, 202: S.listQueued },
     }),
     validatorCompiler: () => () => true,
   };
@@ -191,7 +199,7 @@ export default async function projectUserRoutes(
     );
     if (job.status === 'failed') throw problems.invalid(job.error);
     if (job.status !== 'done') return reply.status(202).send({ job: jobJson(job) });
-    return { ...(JSON.parse(job.result_json) as object), job: jobJson(job) };
+    return { ...jobResult(job), job: jobJson(job) };
   });
 
   for (const method of ['post', 'put'] as const) {

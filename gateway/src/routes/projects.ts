@@ -4,7 +4,7 @@ import type { ObjectStore } from '@fieldwork/service-kit';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
 import { projectSchemas as S } from '../schemas/projects.js';
-import { anyObject, ref } from '../schemas/records.js';
+import { ref } from '../schemas/records.js';
 import { geotagIn, id, optId, optStr, projectJson, str, trendIn } from '../wire.js';
 import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 import { readUpload, streamUpload, uploadBodySchema, UPLOAD_MAX_BYTES } from './uploads.js';
@@ -50,7 +50,7 @@ export default async function projectRoutes(
   );
 
   app.get<P>('/api/project/:id/', one(project), async (r) => full(r, projectId(r)));
-  app.get<P>('/api/project/:id/home/', one({ 200: anyObject }), async (r) =>
+  app.get<P>('/api/project/:id/home/', one({ 200: S.home }), async (r) =>
     projects.projectHome({ caller: r.caller, project_id: projectId(r) }, meta(r)),
   );
   app.get<P>('/api/project/:id/summary-by-site/', one({ 200: S.summaryBySite }), async (r) => {
@@ -106,12 +106,14 @@ export default async function projectRoutes(
     );
     return reply.status(201).send(projectJson(made));
   };
-  app.post<{ Params: { id: string } }>('/api/project/:id/duplicate/', one({ 201: ref('Project') }), (r, reply) =>
-    duplicate(r, reply),
+  app.post<{ Params: { id: string } }>(
+    '/api/project/:id/duplicate/',
+    withSchema(one({ 201: ref('Project') }), { body: S.duplicate }),
+    (r, reply) => duplicate(r, reply),
   );
   app.post<{ Params: { id: string; folderId: string } }>(
     '/api/project/:id/duplicate/:folderId/',
-    withSchema(opts, { params: S.duplicateParams, response: { 201: ref('Project') } }),
+    withSchema(opts, { params: S.duplicateParams, body: S.duplicate, response: { 201: ref('Project') } }),
     (r, reply) => duplicate(r, reply),
   );
 
@@ -124,6 +126,7 @@ export default async function projectRoutes(
       params: S.projectParams,
       consumes: ['multipart/form-data'],
       body: uploadBodySchema(UPLOAD_MAX_BYTES),
+      response: { 201: S.uploaded },
     },
     validatorCompiler: () => () => true,
   };
@@ -162,6 +165,25 @@ export default async function projectRoutes(
         meta(r),
       ),
   );
+  // A deleted project's purge (the workspace owner's): what it would remove, then the purge, run by a background job.
+  const purgeJson = (p: { requested_at: string; finished_at: string; counts: Record<string, number> }) => ({
+    ...p,
+    counts: Object.fromEntries(Object.entries(p.counts).map(([k, v]) => [k, Number(v)])),
+    requested_at: p.requested_at || null,
+    finished_at: p.finished_at || null,
+  });
+  app.get<P>('/api/project/:id/purge/', one({ 200: S.purge }), async (r) =>
+    purgeJson(await projects.getPurge({ caller: r.caller, project_id: projectId(r) }, meta(r))),
+  );
+  app.post<P>(
+    '/api/project/:id/purge/',
+    withSchema(opts, { params: S.projectParams, body: S.purgeStart, response: { 202: S.purge } }),
+    async (r, reply) =>
+      reply
+        .status(202)
+        .send(purgeJson(await projects.startPurge({ caller: r.caller, project_id: projectId(r) }, meta(r)))),
+  );
+
   app.post<P>('/api/project/:id/type/', oneWith(S.type), async (r) =>
     projectJson(
       await projects.setType(

@@ -6,7 +6,7 @@ import type { Clients } from '../clients.js';
 import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { responseSchemas as S } from '../schemas/responses.js';
-import { anyObject, listOf, ref } from '../schemas/records.js';
+import { listOf, ref } from '../schemas/records.js';
 import { apiKeyRoute, limit, meta, parseId, secured, queryInt, withSchema } from './util.js';
 import { boundAnswers, boundFilters } from '../limits.js';
 
@@ -14,6 +14,14 @@ type Json = Record<string, unknown>;
 
 const json = (text: string): unknown => (text === '' ? null : JSON.parse(text));
 const orNull = <T>(v: T, empty: T): T | null => (v === empty ? null : v);
+
+/** A stored location as GeoJSON, with accuracy and timestamp only when they are known. */
+const pointJson = (p: responses.Point) => ({
+  type: p.type,
+  coordinates: p.coordinates,
+  ...(p.accuracy !== undefined ? { accuracy: p.accuracy } : {}),
+  ...(p.timestamp !== undefined ? { timestamp: p.timestamp } : {}),
+});
 
 /** A response as the web app reads it. */
 export function responseJson(m: responses.Response) {
@@ -38,8 +46,8 @@ export function responseJson(m: responses.Response) {
     parent_id: orNull(m.parent_id, ''),
     ancestors: m.ancestors,
     response_referenced_id: orNull(m.response_referenced_id, ''),
-    geotag: json(m.geotag_json),
-    geotag_history: json(m.geotag_history_json) ?? [],
+    geotag: m.geotag ? pointJson(m.geotag) : null,
+    geotag_history: m.geotag_history.map(pointJson),
     media_uploading_count: m.media_uploading_count,
     signature_uploading_count: m.signature_uploading_count,
     time_created: m.time_created,
@@ -199,7 +207,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   app.post<{ Params: { id: string }; Body: Json }>(
     '/api/project/:id/open-response/email/',
     {
-      ...withSchema(opts, { params: S.projectParams, body: S.email, response: { 200: anyObject } }),
+      ...withSchema(opts, { params: S.projectParams, body: S.email, response: { 200: S.emailed } }),
       config: { ...opts.config, ...limit(app, 'mail') },
     },
     async (r) => c.emailOpen({ caller: r.caller, project_id: projectId(r), send_to: str(r.body?.send_to) }, meta(r)),
@@ -241,7 +249,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   );
   app.post<{ Params: { id: string; mediaId: string } }>(
     '/api/project/:id/media/:mediaId/complete/',
-    withSchema(collectOpts, { params: S.mediaParams, response: { 200: anyObject } }),
+    withSchema(collectOpts, { params: S.mediaParams, body: S.mediaDone, response: { 200: S.mediaInfo } }),
     async (r) =>
       c.completeMediaUpload({ caller: r.caller, project_id: projectId(r), media_id: r.params.mediaId }, meta(r)),
   );
@@ -251,11 +259,16 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
     if (!/^[\w-]{8,200}$/.test(token)) throw problems.notFound();
     const t: projects.CollectionToken = await clients.projects.resolveCollectionToken({ token }, meta(r));
     if (t.expired) throw problems.linkExpired();
-    const expiresAt = new Date(Math.min(new Date(t.expiry_date).getTime(), Date.now() + COLLECT_TOKEN_MAX_MS));
-    const signed = app.signCollectToken(
-      { project_id: t.project_id, survey_id: t.survey_id, email: who.email, fingerprint: who.fingerprint },
-      expiresAt,
-    );
+    // An anonymous link may never expire ('' ): its tokens still last at most COLLECT_TOKEN_MAX_MS. A link that asks
+    // respondents to log in gives no token: they collect as themselves (spec 000 §2).
+    const until = t.expiry_date === '' ? Infinity : new Date(t.expiry_date).getTime();
+    const expiresAt = new Date(Math.min(until, Date.now() + COLLECT_TOKEN_MAX_MS));
+    const signed = t.proceed_unauthenticated
+      ? app.signCollectToken(
+          { project_id: t.project_id, survey_id: t.survey_id, email: who.email, fingerprint: who.fingerprint },
+          expiresAt,
+        )
+      : '';
     const { results } = await clients.forms.listSchemas({ project_id: t.project_id }, meta(r));
     const samplerSchemas = results.map((s) => ({ id: s.id, name: s.name, version: s.version, level: s.level }));
     return {
@@ -263,7 +276,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
       sampler_schemas: samplerSchemas,
       proceed_unauthenticated: t.proceed_unauthenticated,
       token: signed,
-      expiry_date: t.expiry_date,
+      expiry_date: t.expiry_date === '' ? null : t.expiry_date,
     };
   };
   const text = (v: unknown, max: number, field: string) => {

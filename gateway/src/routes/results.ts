@@ -1,6 +1,5 @@
 // Results (spec 001 §7 Results): a project, one of its schemas, a block or some items, with filters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mayDo, resultsReach } from '@fieldwork/access';
 import { projects, results, type common } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit/problems';
 import type { Clients } from '../clients.js';
@@ -11,6 +10,7 @@ import { boundComparisons, boundFilters } from '../limits.js';
 import { checkPublicView, queryOfView, viewToShare } from '../shared-view.js';
 import { resultSchemas as S } from '../schemas/results.js';
 import { anyObject, ref } from '../schemas/records.js';
+import { noContent } from '../schemas/common.js';
 
 type Json = Record<string, unknown>;
 type P = { Params: { id: string; schemaId?: string; blockId?: string; itemId?: string; profile?: string }; Body: Json };
@@ -31,6 +31,7 @@ const query = (b: Json) => ({
   comparisons_json: b.comparisons === undefined ? '' : JSON.stringify(boundComparisons(b.comparisons)),
   buckets: typeof b.buckets === 'number' ? b.buckets : 0, // bounded by the schema (schemas/results.ts)
   time_zone: str(b.time_zone),
+  aggregator: str(b.aggregator),
 });
 
 export default async function resultRoutes(
@@ -38,21 +39,13 @@ export default async function resultRoutes(
   { clients, shareTtlSeconds }: { clients: Clients; shareTtlSeconds: number },
 ) {
   const opts = { preHandler: app.authenticate, config: apiKeyRoute, schema: { tags: ['results'], security: secured } };
-  // Reading results needs the results permission, or read_sites (spec 001 §6): decided once, at the gateway.
-  const readsResults = app.requires((a) => resultsReach(a) !== 'none');
-  const queryOpts = {
-    ...opts,
-    preHandler: [app.authenticate, readsResults],
-    schema: { ...opts.schema, body: S.query, response: { 200: anyObject } },
-  };
-  const readOpts = {
-    ...opts,
-    preHandler: [app.authenticate, readsResults],
-    schema: { ...opts.schema, response: { 200: anyObject } },
-  };
+  // Reading results needs the results permission, or read_sites (spec 001 §6); sharing, the shareResults operation:
+  // decided once, at the gateway, before the results service is called (route-access.ts).
+  const queryOpts = { ...opts, schema: { ...opts.schema, body: S.query, response: { 200: anyObject } } };
+  const readOpts = { ...opts, schema: { ...opts.schema, response: { 200: anyObject } } };
   // Sharing mints a long-lived token: a person's act, never an API key's (a key's share would outlive the key).
   const shareOpts = {
-    preHandler: [app.authenticate, app.requires((a) => mayDo(a.screens, 'shareResults'))],
+    preHandler: app.authenticate,
     schema: {
       tags: ['results'],
       security: secured,
@@ -219,7 +212,7 @@ export default async function resultRoutes(
   );
   app.delete<A>(
     '/api/project/:id/advanced_results/:arId/',
-    withSchema(opts, { params: S.advancedParams }),
+    withSchema(opts, { params: S.advancedParams, response: { 204: noContent } }),
     async (r, reply) => {
       await clients.projects.deleteAdvancedResult({ caller: r.caller, project_id: projectId(r), id: arId(r) }, meta(r));
       return reply.status(204).send();
@@ -231,11 +224,19 @@ export default async function resultRoutes(
   for (const path of ['', 'schema/:schemaId/']) {
     app.get<P>(
       `/api/project/:id/results/${path}lookups/`,
-      withSchema(readOpts, { params: path === '' ? S.projectParams : S.schemaParams }),
+      withSchema(readOpts, { params: path === '' ? S.projectParams : S.schemaParams, querystring: S.lookupsQuery }),
       async (r) => {
         const schemaId = r.params.schemaId ? parseId(r.params.schemaId, problems.invalidSchemaId) : 0;
+        const q = r.query as { q?: string; limit?: string; offset?: string };
         const out = await clients.results.lookups(
-          results.ResultsRequest.fromPartial({ caller: r.caller, project_id: projectId(r), schema_id: schemaId }),
+          results.ResultsRequest.fromPartial({
+            caller: r.caller,
+            project_id: projectId(r),
+            schema_id: schemaId,
+            lookup_query: q.q ?? '',
+            limit: Number(q.limit ?? 0),
+            offset: Number(q.offset ?? 0),
+          }),
           meta(r),
         );
         return JSON.parse(out.payload_json) as Json;

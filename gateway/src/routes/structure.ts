@@ -6,6 +6,7 @@ import { geotagIn, id, optId, optStr, siteJson, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { structureSchemas as S } from '../schemas/structure.js';
 import { ref } from '../schemas/records.js';
+import { noContent } from '../schemas/common.js';
 import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -27,12 +28,15 @@ export default async function structureRoutes(app: FastifyInstance, { clients }:
       ...(record ? { response: { 200: ref(record) } } : {}),
     });
 
+  const gone = withSchema(opts, { params: S.subParams, response: { 204: noContent } });
+
   const siteBody = (b: Json) => ({
     name: str(b.name),
     frontend_icon: str(b.frontend_icon),
     frontend_color: str(b.frontend_color),
     date_start: optStr(b.date_start),
     date_end: optStr(b.date_end),
+    goal_count: typeof b.goal_count === 'number' ? b.goal_count : b.goal_count === null ? 0 : undefined,
     ...geotagIn(b.geotag),
   });
   app.post<{ Params: { id: string }; Body: Json }>(
@@ -76,7 +80,7 @@ export default async function structureRoutes(app: FastifyInstance, { clients }:
       await p.updateSite({ caller: r.caller, project_id: projectId(r), site_id: siteId, ...siteBody(b) }, meta(r)),
     );
   });
-  app.delete<Sub>('/api/project/:id/sites/:sub/', sub(), async (r, reply) => {
+  app.delete<Sub>('/api/project/:id/sites/:sub/', gone, async (r, reply) => {
     await p.deleteSite(
       { caller: r.caller, project_id: projectId(r), site_id: parseId(r.params.sub, problems.invalidSiteId) },
       meta(r),
@@ -112,7 +116,7 @@ export default async function structureRoutes(app: FastifyInstance, { clients }:
       meta(r),
     );
   });
-  app.delete<Sub>('/api/project/:id/groups/:sub/', sub(), async (r, reply) => {
+  app.delete<Sub>('/api/project/:id/groups/:sub/', gone, async (r, reply) => {
     await p.deleteGroup(
       { caller: r.caller, project_id: projectId(r), group_id: parseId(r.params.sub, problems.invalidGroupId) },
       meta(r),
@@ -148,7 +152,7 @@ export default async function structureRoutes(app: FastifyInstance, { clients }:
       meta(r),
     );
   });
-  app.delete<Sub>('/api/project/:id/teams/:sub/', sub(), async (r, reply) => {
+  app.delete<Sub>('/api/project/:id/teams/:sub/', gone, async (r, reply) => {
     await p.deleteTeam(
       { caller: r.caller, project_id: projectId(r), team_id: parseId(r.params.sub, problems.invalidTeamId) },
       meta(r),

@@ -52,3 +52,9 @@ export const withSchema = <O extends { schema: object }>(opts: O, schema: Record
   ...opts,
   schema: { ...opts.schema, ...schema },
 });
+
+/** A page whose page size was over the cap says so (issue 19: no silent cap): `detail` names the size used. */
+export const cappedNote = (list: { page_size: number; page_size_capped: boolean }) =>
+  list.page_size_capped
+    ? { detail: `page_size is at most ${list.page_size}: pages of ${list.page_size} are answered.` }
+    : {};

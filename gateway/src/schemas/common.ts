@@ -50,14 +50,20 @@ export const params = (...names: string[]) =>
     properties: Object.fromEntries(names.map((n) => [n, { type: 'string', maxLength: 1024 }])),
   }) as const;
 
-/** Query string fields, strings in the URL: integers are read and bounded by util.ts queryInt (400 with the field's name). */
-export const query = (fields: Record<string, string>) =>
+/**
+ * Query string fields, strings in the URL (a field given twice is a list, refused): integers are read and bounded by
+ * util.ts queryInt (400 with the field's name). `exact`: fields with a schema of their own (a choice of values).
+ */
+export const query = (fields: Record<string, string>, exact: Record<string, object> = {}) =>
   ({
     type: 'object',
     additionalProperties: true,
-    properties: Object.fromEntries(
-      Object.entries(fields).map(([n, description]) => [n, { type: 'string', maxLength: 1000, description }]),
-    ),
+    properties: {
+      ...Object.fromEntries(
+        Object.entries(fields).map(([n, description]) => [n, { type: 'string', maxLength: 1000, description }]),
+      ),
+      ...exact,
+    },
   }) as const;
 
 /** An open JSON object answer: the fields named are always there, others may be. */
@@ -70,3 +76,22 @@ export const list = (item: unknown) =>
     additionalProperties: true,
     properties: { results: { type: 'array', items: item }, count: { type: 'integer' } },
   }) as const;
+
+/**
+ * The body of a call that reads none (an action on what the path names: duplicate, revoke, restore, cancel ...).
+ * Nothing, null or any object is accepted and ignored, as before; declared so the OpenAPI document says so (every
+ * POST, PUT and PATCH declares its body: openapi.test.ts).
+ */
+export const noBody = {
+  type: ['object', 'null'],
+  additionalProperties: true,
+  properties: {},
+  description: 'Nothing is read from the body: send none, or {}.',
+} as const;
+
+/** The answer of a call that answers 204 with no content (deletes). */
+export const noContent = { type: 'null', description: 'Done: no content.' } as const;
+
+/** An answer that is a file: its content type and its bytes as they are (never serialized as JSON). */
+export const fileReply = (contentType: string, description: string) =>
+  ({ description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } }) as const;

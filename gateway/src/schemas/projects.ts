@@ -1,6 +1,6 @@
 // Request schemas of the project routes (routes/projects.ts; spec 000 §7 Projects). Upload bodies: routes/uploads.ts.
 import { boundedInt, optBoundedInt } from '../schemas.js';
-import { body, date, flag, geotag, list, openObject, optText, params, ref, text } from './common.js';
+import { body, date, flag, geotag, list, noBody, openObject, optText, params, ref, text } from './common.js';
 
 const look = { frontend_color: optText(50), frontend_icon: optText(100) };
 /** Trend series of a project: the question as its id or its name (Q1_2). */
@@ -18,6 +18,8 @@ const trendSeries = {
 export const projectSchemas = {
   projectParams: params('id'),
   duplicateParams: params('id', 'folderId'),
+  /** A copy of the project (into the folder the path names): nothing but the path. */
+  duplicate: noBody,
   create: body({
     organization_pk: ref,
     name: text(255),
@@ -64,8 +66,48 @@ export const projectSchemas = {
   ),
   timingColumn: body({ timing_column: text(200) }),
   aggregator: body({ project_aggregator: text(200) }),
-  /** Answers. */
+  /** Answers. An uploaded project file: its id (the file_identifier of imports and forms from a file) and a short-lived url. */
+  uploaded: openObject({
+    file_id: { type: 'string' },
+    filename: { type: 'string' },
+    size: { type: 'integer' },
+    content_type: { type: 'string' },
+    url: { type: 'string' },
+  }),
+  /** The project's home screen: its counts. */
+  home: openObject({
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    project_state: { type: 'string' },
+    project_type: { type: 'string' },
+    total_responses: { type: 'integer' },
+    complete_responses: { type: 'integer' },
+    incomplete_responses: { type: 'integer' },
+    last_response: { type: 'string' },
+    sites: { type: 'integer' },
+    active_sites: { type: 'integer' },
+    groups: { type: 'integer' },
+    teams: { type: 'integer' },
+    users: { type: 'integer' },
+    collectors: { type: 'integer' },
+    schemas: { type: 'integer' },
+    questions: { type: 'integer' },
+    goal_count: { type: 'integer' },
+    date_end: { type: 'string' },
+  }),
   statusReply: openObject({ status: { type: 'string' }, project_state: { type: 'string' } }),
+  /** A deleted project's purge: what it removes (none, running, failed) or removed (done), by kind. */
+  purge: openObject({
+    project_id: { type: 'integer' },
+    name: { type: 'string' },
+    state: { type: 'string', enum: ['none', 'running', 'done', 'failed'] },
+    counts: { type: 'object', additionalProperties: { type: 'integer' } },
+    requested_at: { type: ['string', 'null'] },
+    finished_at: { type: ['string', 'null'] },
+    error: { type: 'string' },
+  }),
+  /** Starting a purge reads nothing but the path. */
+  purgeStart: noBody,
   summaryBySite: list(
     openObject({
       site_id: { type: 'integer' },

@@ -40,6 +40,7 @@ export const siteSchema = {
     groups: ints,
     project: int,
     duration_days: nInt,
+    goal_count: int,
   }),
 } as const;
 
@@ -66,20 +67,24 @@ export const projectUserSchema = {
     researcher: bool,
     collector: bool,
     data_manager: bool,
+    staff_admin: bool,
   }),
 } as const;
 
 export const surveySchema = {
   $id: 'Survey',
-  ...open({
+  ...whole({
     id: int,
     project: int,
     token: str,
-    expiry_date: str,
+    expiry_date: { ...nStr, description: 'null: an anonymous link that never expires' },
     time_created: str,
     revoked_at: nStr,
     expired: bool,
     site: nInt,
+    kind: { type: 'string', enum: ['anonymous', 'survey'] },
+    name: str,
+    proceed_unauthenticated: bool,
   }),
 } as const;
 
@@ -111,7 +116,13 @@ export const projectSchema = {
     sites: { type: 'array', items: ref('Site'), description: 'The full project only' },
     groups: { type: 'array', items: ref('Group'), description: 'The full project only' },
     teams: { type: 'array', items: ref('Team'), description: 'The full project only' },
-    projectuser_set: { type: 'array', items: ref('ProjectUser'), description: 'The full project only' },
+    projectuser_set: {
+      type: 'array',
+      items: ref('ProjectUser'),
+      description:
+        'The full project only: its first users (projectuser_count says how many; GET project/{id}/users/ pages)',
+    },
+    projectuser_count: { type: 'integer', description: 'The full project only: how many users it has' },
     sampler_schemas: {
       type: 'array',
       items: open({ id: int, name: str, version: str, level: int }),
@@ -214,6 +225,44 @@ export const advancedResultSchema = {
   }),
 } as const;
 
+/** A job of the exports service (an export, an import, a bulk users import) as routes/exports.ts jobJson answers it. */
+export const jobSchema = {
+  $id: 'Job',
+  ...open({
+    id: str,
+    project_id: int,
+    schema_id: int,
+    kind: str,
+    status: { type: 'string', description: 'queued, running, done, failed or cancelled' },
+    rows_done: int,
+    rows_total: int,
+    percent: { type: 'number' },
+    url: { ...nStr, description: 'A download link while the file lives (done jobs only)' },
+    error: str,
+    size: int,
+    time_created: str,
+    expires_at: str,
+    rows_failed: int,
+    report_url: { ...nStr, description: 'Imports: a CSV of the refused rows while it lives' },
+    result: { description: 'What the job did: import counts, or the bulk users report' },
+    profile: str,
+  }),
+} as const;
+
+/** A sampler schema (a form) as the form builder reads it: the form document's fields, with these (routes/forms.ts). */
+export const samplerSchemaSchema = {
+  $id: 'SamplerSchema',
+  ...open({
+    id: int,
+    name: str,
+    project: int,
+    level: int,
+    revision: int,
+    time_updated: str,
+    editable: bool,
+  }),
+} as const;
+
 export const recordSchemas = [
   siteSchema,
   groupSchema,
@@ -224,6 +273,8 @@ export const recordSchemas = [
   responseSchema,
   referenceResponseSchema,
   advancedResultSchema,
+  jobSchema,
+  samplerSchemaSchema,
 ];
 
 /** A `{results, count}` answer of records. */

@@ -1,6 +1,6 @@
 // Request schemas of the response routes (routes/responses.ts; spec 001 §3 Upload payload, §7 Responses, Collection).
 import { responseSchema } from './records.js';
-import { body, flag, openObject, optText, params, query, ref, text } from './common.js';
+import { body, flag, noBody, openObject, optText, params, query, ref, text } from './common.js';
 
 const time = { type: ['string', 'number'], maxLength: 40, description: 'ISO 8601 text or epoch milliseconds' } as const;
 
@@ -54,6 +54,8 @@ export const responseSchemas = {
     content_type: text(255),
     size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
   }),
+  /** The media upload is done: nothing but the path. */
+  mediaDone: noBody,
   /** Open a collection link: the respondent's email and device fingerprint, both optional. */
   collect: body({ email: optText(254), fingerprint: optText(200) }),
 
@@ -64,6 +66,19 @@ export const responseSchemas = {
     key: { type: 'string' },
     upload_url: { type: 'string' },
     expires: { type: 'string' },
+  }),
+  /** How many open links were emailed. */
+  emailed: openObject({ open: { type: 'integer' } }),
+  /** A media file once uploaded: where it is and how many of the response's files are still to come. */
+  mediaInfo: openObject({
+    media_id: { type: 'string' },
+    key: { type: 'string' },
+    url: { type: 'string' },
+    thumbnail_url: { type: 'string' },
+    size: { type: 'integer' },
+    content_type: { type: 'string' },
+    media_uploading_count: { type: 'integer' },
+    signature_uploading_count: { type: 'integer' },
   }),
   /** A collection link opened: its project, forms and the respondent's collection token. */
   collectLink: openObject({
@@ -79,6 +94,6 @@ export const responseSchemas = {
     },
     proceed_unauthenticated: { type: 'boolean' },
     token: { type: 'string' },
-    expiry_date: { type: 'string' },
+    expiry_date: { type: ['string', 'null'], description: 'null: an anonymous link that never expires' },
   }),
 } as const;

@@ -1,4 +1,5 @@
 // Request schemas of the site, group and team routes (routes/structure.ts; spec 000 §7 Projects).
+import { optBoundedInt } from '../schemas.js';
 import { body, date, flag, geotag, optText, params, ref, text } from './common.js';
 
 const site = {
@@ -8,6 +9,8 @@ const site = {
   date_start: date,
   date_end: date,
   geotag,
+  /** Tracking: the responses the site is expected to collect (0 or null: no target). */
+  goal_count: optBoundedInt(0),
 };
 
 export const structureSchemas = {

@@ -13,6 +13,10 @@ import {
   resultsReach,
   resultsScope,
   responsesScope,
+  mayGrantRole,
+  rolesForPermissions,
+  canSetWorkspaceFeatures,
+  WORKSPACE_FEATURES,
   ROLE_TABLE,
   rolesGranting,
   SCREEN_PERMISSIONS,
@@ -28,6 +32,7 @@ const noProjectRoles: ProjectRoles = {
   researcher: false,
   collector: false,
   data_manager: false,
+  staff_admin: false,
 };
 const plain = { is_staff: false, is_superuser: false };
 
@@ -143,6 +148,8 @@ const SPEC_TABLE: Record<string, { actions: string[]; screens: string[] }> = {
   researcher: { actions: ['results'], screens: ['home', 'results'] },
   collector: { actions: ['collect', 'edit', 'delete'], screens: ['home', 'collector'] },
   data_manager: { actions: ['editCompleted', 'changeStatus', 'edit', 'delete'], screens: ['home', 'dataManager'] },
+  // "staff admin home, staff"; no action is named for it.
+  staff_admin: { actions: [], screens: ['home', 'staff'] },
 };
 
 describe('the role table (spec 000 §6)', () => {
@@ -171,12 +178,12 @@ describe('the role table (spec 000 §6)', () => {
   });
 
   it('gives the staff admin home and staff, and no action', () => {
-    expect([...projectScreens(noProjectRoles, true)].sort()).toEqual(['home', 'staff']);
+    expect([...projectScreens({ ...noProjectRoles, staff_admin: true })].sort()).toEqual(['home', 'staff']);
     expect(ROLE_TABLE.staff_admin.actions).toEqual([]);
   });
 
   it('knows no other role and no other permission', () => {
-    expect(Object.keys(ROLE_TABLE).sort()).toEqual([...Object.keys(SPEC_TABLE), 'staff_admin'].sort());
+    expect(Object.keys(ROLE_TABLE).sort()).toEqual(Object.keys(SPEC_TABLE).sort());
     expect([...PROJECT_ACTIONS].sort()).toEqual([...SPEC_ACTIONS].sort());
     expect([...SCREEN_PERMISSIONS].sort()).toEqual([...SPEC_SCREENS].sort());
   });
@@ -240,5 +247,86 @@ describe('scopes of responses and results, role by role (spec 001 §6; written o
     expect(inScope(own, { user_id: 8, site_id: 9 })).toBe(false);
     expect(inScope(own, { user_id: null, site_id: null })).toBe(false);
     expect(inScope({ ...own, all: true }, { user_id: null, site_id: null })).toBe(true);
+  });
+});
+
+describe('rolesForPermissions (permissions read are written back with the same names)', () => {
+  const only = (...roles: string[]) => ({
+    ...noProjectRoles,
+    ...Object.fromEntries(roles.map((r) => [r, true])),
+  });
+  // Each case: the screen names of spec 000 §6 as a GET lists them, and the roles they stand for (by hand).
+  const cases: [string[], string[]][] = [
+    [SPEC_SCREENS, ['project_owner']],
+    [['home', 'parameters', 'form'], ['project_admin']],
+    [['home', 'staff'], ['staff_admin']],
+    [['home', 'results'], ['researcher']],
+    [['home', 'collector'], ['collector']],
+    [['home', 'dataManager'], ['data_manager']],
+    [
+      ['home', 'results', 'collector', 'staff'],
+      ['researcher', 'collector', 'staff_admin'],
+    ],
+    [[], []],
+  ];
+  it.each(cases)('%j are the roles %j', (screens, roles) => {
+    expect(rolesForPermissions(screens)).toEqual({ roles: only(...roles), unknown: [], unmatched: [] });
+  });
+  it('reads role names as their screens (the old body still works)', () => {
+    expect(rolesForPermissions(['researcher', 'collector']).roles).toEqual(only('researcher', 'collector'));
+    expect(rolesForPermissions(['staff_admin', 'guest']).roles).toEqual(only('staff_admin'));
+    // A role name that is also a screen, alone: the older body meant the role (the authz matrix sends it so).
+    expect(rolesForPermissions(['collector'])).toEqual({ roles: only('collector'), unknown: [], unmatched: [] });
+    expect(rolesForPermissions(['collector', 'data_manager']).roles).toEqual(only('collector', 'data_manager'));
+  });
+  it('names what no set of roles gives exactly, and what is no name at all', () => {
+    expect(rolesForPermissions(['home', 'canSetLive', 'results'])).toEqual({
+      roles: only('researcher'),
+      unknown: [],
+      unmatched: ['canSetLive'],
+    });
+    expect(rolesForPermissions(['home']).unmatched).toEqual(['home']);
+    expect(rolesForPermissions(['home', 'boss']).unknown).toEqual(['boss']);
+  });
+  it('keeps the current roles when they already give these screens (an owner who is also a researcher)', () => {
+    // A project user row carries more than its roles: only the roles come back.
+    const current = { ...only('project_owner', 'researcher'), id: 9 } as ProjectRoles;
+    expect(rolesForPermissions(SPEC_SCREENS, current).roles).toEqual(only('project_owner', 'researcher'));
+    expect(rolesForPermissions(['home', 'results'], current).roles).toEqual(only('researcher'));
+  });
+});
+
+describe('mayGrantRole (a role one does not hold cannot be granted)', () => {
+  it('lets the owner grant every role', () => {
+    const owner = projectScreens(only('project_owner'));
+    expect(Object.keys(SPEC_TABLE).every((r) => mayGrantRole(owner, r as 'collector'))).toBe(true);
+  });
+  it('lets an owner of a workspace without the ingestion feature grant the owner role', () => {
+    const owner = projectScreens(only('project_owner'));
+    owner.delete('projectLevelIngestion');
+    expect(mayGrantRole(owner, 'project_owner')).toBe(true);
+  });
+  it('lets the staff admin grant staff admin and collector only', () => {
+    const staff = projectScreens(only('staff_admin'));
+    const granted = Object.keys(SPEC_TABLE).filter((r) => mayGrantRole(staff, r as 'collector'));
+    expect(granted.sort()).toEqual(['collector', 'staff_admin']);
+  });
+  it('refuses a project admin the researcher and owner roles', () => {
+    const admin = projectScreens(only('project_admin'));
+    expect(mayGrantRole(admin, 'researcher')).toBe(false);
+    expect(mayGrantRole(admin, 'project_owner')).toBe(false);
+    expect(mayGrantRole(admin, 'project_admin')).toBe(true);
+  });
+  function only(role: string) {
+    return { ...noProjectRoles, [role]: true } as ProjectRoles;
+  }
+});
+
+describe('workspace features', () => {
+  it('knows ingestion, set by staff and superusers only', () => {
+    expect(WORKSPACE_FEATURES).toEqual(['ingestion']);
+    expect(canSetWorkspaceFeatures(plain)).toBe(false);
+    expect(canSetWorkspaceFeatures({ is_staff: true, is_superuser: false })).toBe(true);
+    expect(canSetWorkspaceFeatures({ is_staff: false, is_superuser: true })).toBe(true);
   });
 });

@@ -28,6 +28,19 @@ export type WorkspacePermission = (typeof WORKSPACE_PERMISSIONS)[number];
 /** Workspace features that switch permissions on. */
 export const FEATURE_INGESTION = 'ingestion';
 
+/**
+ * The workspace feature flags a workspace may have (spec 000 §3 flagged_features, "includes ingestion"; §6
+ * "Workspace feature flags enable features"), each with what it turns on. Only staff and superusers set them (§6:
+ * "allowed everything"; no workspace role is given them).
+ */
+export const WORKSPACE_FEATURES = [FEATURE_INGESTION] as const;
+export type WorkspaceFeature = (typeof WORKSPACE_FEATURES)[number];
+
+/** Who may change a workspace's feature flags: staff and superusers only. */
+export function canSetWorkspaceFeatures(subject: Subject): boolean {
+  return subject.is_staff || subject.is_superuser;
+}
+
 const WORKSPACE_ACCESS: Record<keyof WorkspaceRoles, readonly WorkspacePermission[]> = {
   owner: WORKSPACE_PERMISSIONS,
   project_admin: ['projects', 'user_access', 'orgLevelIngestion'],
@@ -66,7 +79,16 @@ export function canEditWorkspaceUser(actorUserId: number, target: { user: number
 
 // Project roles (spec 000 §6, spec 001 §6).
 
-export const PROJECT_ROLES = ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'] as const;
+// staff_admin is the staff admin of spec 000 §6 "Screen access" (screens home and staff: the people who manage a
+// project's collectors, its field staff); the spec names no action for it.
+export const PROJECT_ROLES = [
+  'project_owner',
+  'project_admin',
+  'researcher',
+  'collector',
+  'data_manager',
+  'staff_admin',
+] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
 export const PROJECT_ACTIONS = ['results', 'collect', 'edit', 'delete', 'editCompleted', 'changeStatus'] as const;
@@ -95,7 +117,7 @@ export type ScreenPermission = (typeof SCREEN_PERMISSIONS)[number];
  * it (through canInProject, projectScreens and PROJECT_OPERATIONS below); nothing else names a role's rights.
  */
 export const ROLE_TABLE: Readonly<
-  Record<ProjectRole | 'staff_admin', { actions: readonly ProjectAction[]; screens: readonly ScreenPermission[] }>
+  Record<ProjectRole, { actions: readonly ProjectAction[]; screens: readonly ScreenPermission[] }>
 > = {
   project_owner: { actions: PROJECT_ACTIONS, screens: SCREEN_PERMISSIONS },
   project_admin: { actions: PROJECT_ACTIONS, screens: ['home', 'parameters', 'form'] },
@@ -179,10 +201,8 @@ export function inScope(scope: Scope, response: { user_id: number | null; site_i
 }
 
 /** The roles that open `screen` (with the staff admin role of spec 000 §6), for a screen to say what it needs. */
-export function rolesGranting(screen: ScreenPermission): (ProjectRole | 'staff_admin')[] {
-  return (Object.keys(ROLE_TABLE) as (ProjectRole | 'staff_admin')[]).filter((r) =>
-    ROLE_TABLE[r].screens.includes(screen),
-  );
+export function rolesGranting(screen: ScreenPermission): ProjectRole[] {
+  return PROJECT_ROLES.filter((r) => ROLE_TABLE[r].screens.includes(screen));
 }
 
 /** A project user with no role is a guest; one with project_admin is a collaborator. */
@@ -211,11 +231,82 @@ export function canInProject(
 }
 
 /** The screens a project user may open. */
-export function projectScreens(roles: ProjectRoles, staffAdmin = false): Set<ScreenPermission> {
+export function projectScreens(roles: ProjectRoles): Set<ScreenPermission> {
   const screens = new Set<ScreenPermission>();
   for (const r of PROJECT_ROLES) if (roles[r]) for (const s of ROLE_TABLE[r].screens) screens.add(s);
-  if (staffAdmin) for (const s of ROLE_TABLE.staff_admin.screens) screens.add(s);
   return screens;
+}
+
+/**
+ * The roles whose screens are exactly `permissions` (spec 000 §6: "Project role permissions named: home, canSetLive,
+ * ..."), so that a project user's `permissions` as read can be written back. Role names are accepted too (each stands
+ * for its screens; `collector` is both). The fewest roles are chosen (project_owner alone covers everything); when the
+ * user's current roles already give exactly these screens, they are kept as they are. `unmatched` names what no
+ * set of roles gives exactly (a screen only the owner opens without the rest, home alone) and `unknown` what is
+ * neither a screen nor a role. No permissions: no role (a guest).
+ */
+export function rolesForPermissions(
+  names: readonly string[],
+  current?: ProjectRoles,
+): { roles: ProjectRoles; unknown: string[]; unmatched: ScreenPermission[] } {
+  // A name may be both a screen and a role (collector, staff…): read as screens first, as GET lists them; a list of
+  // role names only whose screens no roles give exactly (['collector']: the collector role is home + collector) is
+  // the older body of role names, read as such.
+  const read = (rolesFirst: boolean) => {
+    const wanted = new Set<ScreenPermission>();
+    const unknown: string[] = [];
+    for (const raw of names) {
+      const name = raw.trim();
+      if (name === '' || name === 'guest') continue;
+      const isRole = (PROJECT_ROLES as readonly string[]).includes(name);
+      if (rolesFirst && isRole) for (const s of ROLE_TABLE[name as ProjectRole].screens) wanted.add(s);
+      else if ((SCREEN_PERMISSIONS as readonly string[]).includes(name)) wanted.add(name as ScreenPermission);
+      else if (isRole) for (const s of ROLE_TABLE[name as ProjectRole].screens) wanted.add(s);
+      else unknown.push(name);
+    }
+    return { wanted, unknown };
+  };
+  const asScreens = read(false);
+  const allRoles = names.every((n) => ['', 'guest', ...PROJECT_ROLES].includes(n.trim()));
+  const { wanted, unknown } = allRoles && cover(asScreens.wanted).unmatched.length > 0 ? read(true) : asScreens;
+  const same = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+  if (current && same(projectScreens(current), wanted))
+    return {
+      roles: Object.fromEntries(PROJECT_ROLES.map((r) => [r, current[r] === true])) as ProjectRoles,
+      unknown,
+      unmatched: [],
+    };
+  const { roles, unmatched } = cover(wanted);
+  return { roles, unknown, unmatched };
+}
+
+/** The fewest roles, widest first, whose screens are all wanted and together cover them; what stays uncovered. */
+function cover(wanted: ReadonlySet<ScreenPermission>): { roles: ProjectRoles; unmatched: ScreenPermission[] } {
+  const roles = Object.fromEntries(PROJECT_ROLES.map((r) => [r, false])) as ProjectRoles;
+  const covered = new Set<ScreenPermission>();
+  // Widest roles first: a role is taken when all its screens are wanted and it adds one not yet covered.
+  const bySize = [...PROJECT_ROLES].sort((a, b) => ROLE_TABLE[b].screens.length - ROLE_TABLE[a].screens.length);
+  for (const r of bySize) {
+    const screens = ROLE_TABLE[r].screens;
+    if (screens.every((s) => wanted.has(s)) && screens.some((s) => !covered.has(s))) {
+      roles[r] = true;
+      for (const s of screens) covered.add(s);
+    }
+  }
+  return { roles, unmatched: [...wanted].filter((s) => !covered.has(s)) };
+}
+
+/**
+ * May a caller holding `screens` grant `role` to someone? Only a role one holds (issue 19: "granting a role one does
+ * not hold" is refused): every screen of the role must be the caller's. The collector role is also the staff admin's
+ * to give, since the staff screen is the management of a project's collectors (spec 000 §6: editing a project user
+ * needs admins, or the target is a collector).
+ */
+export function mayGrantRole(screens: ReadonlySet<ScreenPermission>, role: ProjectRole): boolean {
+  if (role === 'collector' && screens.has('staff')) return true;
+  // projectLevelIngestion is held only while the workspace has the ingestion feature: a feature switched off does not
+  // make an owner hold the owner role any less.
+  return ROLE_TABLE[role].screens.every((s) => s === 'projectLevelIngestion' || screens.has(s));
 }
 
 /** Editing a project user needs the admins screen, or the target is a collector; nobody acts on themselves. */

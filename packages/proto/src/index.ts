@@ -5,4 +5,6 @@ export * as projects from './gen/projects.js';
 export * as forms from './gen/forms.js';
 export * as responses from './gen/responses.js';
 export * as results from './gen/results.js';
+export * as views from './gen/views.js';
 export * as exports_ from './gen/exports.js';
+export { toFieldMessages, fromFieldMessages } from './field-errors.js';

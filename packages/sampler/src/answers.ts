@@ -196,11 +196,10 @@ function visibleAnswers(body: SchemaBody, answers: Answers, ctx: Omit<ConditionC
   let current = answers;
   for (let round = 0; ; round++) {
     const shown = visibility(body, { ...ctx, answers: { ...base, ...current } });
-    const kept = Object.fromEntries(
-      Object.entries(current).filter(([id]) => shown.items.get(Number(id)) !== 'skipped'),
-    );
-    if (Object.keys(kept).length === Object.keys(current).length || round > 50) return { shown, answers: current };
-    current = kept;
+    // Most rounds hide no answer: the copy without the skipped ones is made only when one is.
+    const skipped = (id: string) => shown.items.get(Number(id)) === 'skipped';
+    if (!Object.keys(current).some(skipped) || round > 50) return { shown, answers: current };
+    current = Object.fromEntries(Object.entries(current).filter(([id]) => !skipped(id)));
   }
 }
 

@@ -3,10 +3,12 @@
 import { z } from 'zod';
 import { LIMIT_MESSAGES, REQUEST_LIMITS } from './limits.js';
 
+// The list first: z.union takes the first branch that parses, and a coerced number parses [] as Number([]) = 0,
+// which read an empty list as "site 0" (no responses at all, and now a 400 for an unknown site).
 const ids = z
   .union([
-    z.coerce.number().int(),
     z.array(z.coerce.number().int()).max(REQUEST_LIMITS.idsPerFilter, LIMIT_MESSAGES.list(REQUEST_LIMITS.idsPerFilter)),
+    z.coerce.number().int(),
   ])
   .nullish();
 

@@ -74,3 +74,29 @@ describe('formula bounds (issue 18: nested and huge formulas answered 500)', () 
     ).toBe(1);
   });
 });
+
+describe('bad input gives the spec’s error with its position (issue 21)', () => {
+  it('answers a formula 10,000 levels deep or 1 MB long with Not a valid formula! and where it stopped', () => {
+    const deep = refusal(`${'('.repeat(10_000)}1${')'.repeat(10_000)}`);
+    expect(deep?.code).toBe('ERROR');
+    expect(deep?.position).toEqual({ line: 1, column: 4001, expected: [] }); // the 4001st character passes the bound
+    const long = refusal(`${'1+\n'.repeat(350_000)}1`); // 1 MB over 350,000 lines
+    expect(long?.message).toBe('Not a valid formula! A formula holds at most 4000 characters.');
+    expect(long?.position).toMatchObject({ line: 1334, column: 2 }); // character 4001: 1333 lines of 3, then "1+"
+    const nested = refusal(`${'ABS('.repeat(40)}1${')'.repeat(40)}`);
+    expect(nested?.message).toBe(
+      'Not a valid formula! A formula nests at most 32 levels of parentheses, functions and signs.',
+    );
+    expect(nested?.position).toEqual({ line: 1, column: 132, expected: [] }); // the 33rd "(" (4 characters each)
+  });
+
+  it('names an unknown function or a wrong argument count with its place in the formula', () => {
+    const unknown = refusal('SUM(1, "FOO(", foo(2))');
+    expect(unknown?.message).toBe('Name not found!');
+    expect(unknown?.token).toBe('FOO');
+    expect(unknown?.position).toEqual({ line: 1, column: 16, expected: [] }); // not the FOO inside the text
+    const few = refusal('1+\n  ROUND(2)');
+    expect(few?.message).toBe('Less than necessary arguments!');
+    expect(few?.position).toEqual({ line: 2, column: 3, expected: [] });
+  });
+});

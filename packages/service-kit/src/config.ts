@@ -44,8 +44,9 @@ export const serviceVars = {
   /** Port of the Prometheus metrics endpoint (GET /metrics); 0: no endpoint. */
   METRICS_PORT: vars.port(0),
   /**
-   * The gateway's key for the project grants it passes in gRPC metadata (grant.ts); the same value on the gateway
-   * and every service. Unset: no grant is used and each service asks the projects service.
+   * The deployment's key for the project grants the gateway passes in gRPC metadata (grant.ts) and for the seal of
+   * every gRPC call between our processes (call-seal.ts); the same value on the gateway and every service. Unset
+   * (development only): no grant is used, each service asks the projects service, and calls are not checked.
    */
   CONTEXT_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 };

@@ -66,6 +66,15 @@ export async function migrate(
       ).map((r) => [r.version, r.name]),
     );
     const known = new Map(files.map((f) => [Number.parseInt(f.slice(0, 4), 10), f]));
+    // Two files with one number (branches merged, each adding "the next" migration): only one would ever run.
+    if (known.size !== files.length) {
+      const seen = new Set<number>();
+      const twice = files.filter((f) => {
+        const v = Number.parseInt(f.slice(0, 4), 10);
+        return seen.has(v) || !seen.add(v);
+      });
+      throw new Error(`${schema}: two migrations share a number: ${twice.join(', ')}`);
+    }
     for (const [version, name] of done) {
       const file = known.get(version);
       if (file === undefined) throw new Error(`${schema}: migration ${name} is recorded but its file is missing`);

@@ -12,6 +12,7 @@ import {
 } from '@grpc/grpc-js';
 import { GRPC_MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './grpc-server.js';
 import { readProblemReply, statusToProblem, type ProblemDetail } from './grpc-status.js';
+import { CALL_SEAL_KEY, CallSealer } from './call-seal.js';
 
 /** Per-call options. */
 export interface CallMeta {
@@ -48,7 +49,12 @@ type ClientCtor<C> = {
 export function createClient<D extends object, C extends Client>(
   Ctor: ClientCtor<C> & { service: D },
   address: string,
-  options: { defaultTimeoutMs?: number; clientOptions?: Partial<ClientOptions> } = {},
+  options: {
+    defaultTimeoutMs?: number;
+    clientOptions?: Partial<ClientOptions>;
+    /** CONTEXT_SIGNING_SECRET: every call is sealed with it (call-seal.ts); none, calls go unsealed. */
+    secret?: string;
+  } = {},
 ): PromiseClient<D, C> {
   const client = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
@@ -66,6 +72,7 @@ export function createClient<D extends object, C extends Client>(
     ...options.clientOptions,
   });
   const defaultTimeout = options.defaultTimeoutMs ?? 15_000;
+  const sealer = options.secret ? new CallSealer(options.secret) : undefined;
   const out: Record<string, unknown> = { close: () => client.close(), raw: client };
   for (const [name, def] of Object.entries(Ctor.service as Record<string, MethodDefinition<unknown, unknown>>)) {
     out[name] = (req: unknown, meta: CallMeta = {}) =>
@@ -73,6 +80,7 @@ export function createClient<D extends object, C extends Client>(
         const md = new Metadata();
         if (meta.requestId !== undefined) md.set(REQUEST_ID_KEY, meta.requestId);
         for (const [k, v] of Object.entries(meta.headers ?? {})) md.set(k, v);
+        if (sealer) md.set(CALL_SEAL_KEY, sealer.seal(def.path, req));
         const deadline = new Date(Date.now() + (meta.timeoutMs ?? defaultTimeout));
         // A refusal's detail comes as a reply message before its status (grpc-status.ts): kept for this call.
         let detail: ProblemDetail | undefined;

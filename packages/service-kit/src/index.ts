@@ -17,4 +17,5 @@ export * from './trace.js';
 export * from './zip-guard.js';
 export * from './revocations.js';
 export * from './grant.js';
+export * from './call-seal.js';
 export * from './job-events.js';

@@ -150,6 +150,12 @@ export const problems = {
   ),
   /** An API key on a route that is not a data route of its workspace (account, session, workspace administration). */
   apiKeyNotAllowed: problem('403.3', () => 'API keys cannot be used for this call.'),
+  /** A screen the caller's role opens, closed because a workspace feature is off: which one, and who turns it on. */
+  featureOff: problem(
+    '403.19',
+    (feature: string, organizationId: number) =>
+      `This needs the workspace feature "${feature}", which is off in this workspace. Workspace roles cannot turn it on: ask the operator of this Fieldwork deployment, who runs: pnpm fieldwork workspace features --id ${organizationId} --enable ${feature}`,
+  ),
 
   // 404: no such thing (or not yours to see).
   notFound: problem('404.1', () => 'Not found.'),

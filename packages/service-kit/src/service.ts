@@ -75,7 +75,15 @@ export async function startService(options: ServiceOptions): Promise<StartedServ
     ? await connectNats(config.NATS_URL ?? 'nats://127.0.0.1:4222', { name: `fieldwork-${options.name}`, log })
     : undefined;
   const built = await options.build({ log, sql, ...(nats ? { nats } : {}) });
-  const grpc = await startGrpcServer({ host: config.GRPC_HOST, port: options.grpcPort, services: built.services, log });
+  if (!config.CONTEXT_SIGNING_SECRET)
+    log.warn('CONTEXT_SIGNING_SECRET is not set: calls to this service are not checked for a seal (call-seal.ts)');
+  const grpc = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: options.grpcPort,
+    services: built.services,
+    log,
+    ...(config.CONTEXT_SIGNING_SECRET ? { secret: config.CONTEXT_SIGNING_SECRET } : {}),
+  });
 
   const checks: Array<[string, () => Promise<void>]> = [
     ['postgres', async () => void (await sql`select 1`)],

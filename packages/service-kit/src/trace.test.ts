@@ -24,4 +24,15 @@ describe('W3C trace context', () => {
     expect(root.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(root.flags).toBe('01');
   });
+
+  it('never hands out the same id twice, across refills of its random pool', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const t = childTrace(undefined);
+      expect(t.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(t.spanId).toMatch(/^[0-9a-f]{16}$/);
+      seen.add(t.traceId).add(t.spanId);
+    }
+    expect(seen.size).toBe(4000);
+  });
 });

@@ -3,7 +3,7 @@
 // continues it with a new span id, and every log line of a call carries the trace id, so one request can be followed
 // through the logs (and through a tracing backend, should one be added). Only the header is handled here; no spans
 // are recorded.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 export const TRACEPARENT = 'traceparent';
 const FORMAT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -21,11 +21,24 @@ export function parseTraceparent(header: string | undefined): TraceContext | und
   return { traceId: m[1]!, spanId: m[2]!, flags: m[3]! };
 }
 
+// Random ids from a pool filled 4 KiB at a time: a randomBytes call per id cost the gateway about 2% of its CPU on a
+// project read (two per request). Ids are never reused: each takes the next unread bytes of the pool.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += bytes;
+  return pool.toString('hex', used - bytes, used);
+}
+
 /** A child of `parent` (same trace, new span id), or the root of a new trace. */
 export function childTrace(parent: TraceContext | undefined): TraceContext {
   return {
-    traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
-    spanId: randomBytes(8).toString('hex'),
+    traceId: parent?.traceId ?? randomHex(16),
+    spanId: randomHex(8),
     flags: parent?.flags ?? '01',
   };
 }

@@ -15,9 +15,15 @@ export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 500): Pro
   });
 }
 
-/** Below Linux's ephemeral range (32768-60999): outgoing connections never take these between our check and use. */
-const PORT_LOW = 20_000;
-const PORT_HIGH = 32_000;
+/**
+ * Below Linux's ephemeral range (32768-60999): outgoing connections never take these between our check and use.
+ * Test files that run side by side (vitest's workers, VITEST_POOL_ID 1, 2…) draw from separate quarters of the range,
+ * so two stacks starting at once never pick the same port between one's check and its child's bind.
+ */
+const POOL = Number(process.env.VITEST_POOL_ID ?? 0) % 4;
+const QUARTER = 3_000;
+const PORT_LOW = process.env.VITEST_POOL_ID ? 20_000 + POOL * QUARTER : 20_000;
+const PORT_HIGH = process.env.VITEST_POOL_ID ? PORT_LOW + QUARTER : 32_000;
 const handedOut = new Set<number>();
 
 function canBind(port: number): Promise<boolean> {

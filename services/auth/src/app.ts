@@ -16,9 +16,12 @@ import { argon2Hasher, TokenIssuer } from './service/crypto.js';
 import type { AuthDeps } from './service/deps.js';
 import { OrganizationService } from './service/organization.service.js';
 import { SessionService } from './service/session.service.js';
+import { IdentityService } from './service/identity.service.js';
 import { OutboxStore } from './store/outbox.store.js';
 
 export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceDeps): Promise<BuiltService> {
+  // Every call to another service is sealed with the deployment's secret (service-kit call-seal.ts).
+  const sealed = { secret: config.CONTEXT_SIGNING_SECRET ?? '' };
   const deps: AuthDeps = {
     sql,
     log,
@@ -42,7 +45,7 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
     audit: new AuditLog(sql, log.child({ component: 'audit' })),
   };
   const accounts = new AccountService(deps);
-  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
+  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed);
   const projectIdsOf = async (
     caller: Parameters<typeof projectsClient.listProjects>[0]['caller'],
     organizationId: number,
@@ -57,6 +60,11 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
     admin: new AdminService(deps),
     audit: new AuditService(deps.audit, new OrganizationStore(sql)),
   };
+  const identities = new IdentityService(deps, services.sessions, {
+    providers: config.identityProviders,
+    redirectUri: config.OIDC_REDIRECT_URI || `${deps.settings.publicUrl}/login-home/oauth`,
+    signupEnabled: config.SIGNUP_ENABLED,
+  });
   const stopRelay = await startMailRelay(
     new OutboxStore(sql),
     mailSender(
@@ -79,7 +87,7 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
     log.child({ component: 'revocations' }),
   );
   return {
-    services: [authGrpc(services, log)],
+    services: [authGrpc({ ...services, identities }, log)],
     close: async () => {
       await stopRevocations();
       await stopRelay();

@@ -1,4 +1,5 @@
 // Every environment variable of the auth service, with its default.
+import { parseProviders } from './domain/identity-providers.js';
 import { ConfigError, loadConfig, natsVars, serviceVars, vars, z } from '@fieldwork/service-kit';
 
 export const authConfigShape = {
@@ -46,6 +47,15 @@ export const authConfigShape = {
   /** argon2id memory in KiB and passes (OWASP minimum: 19456 KiB, 2 passes). */
   ARGON2_MEMORY_KIB: vars.int(19456),
   ARGON2_PASSES: vars.int(2),
+  /**
+   * Identity providers (OpenID Connect) people may sign in with: a JSON array of {id, name, issuer, client_id,
+   * client_secret?, scopes?, email_domains?}; empty: none (docs/operations.md, "Identity providers").
+   */
+  OIDC_PROVIDERS: vars.string(''),
+  /** Where providers send the browser back; registered at each provider. Default: PUBLIC_URL + /login-home/oauth. */
+  OIDC_REDIRECT_URI: vars.string(''),
+  /** Whether people may create an account (and its workspace) themselves, with a password or an identity provider. */
+  SIGNUP_ENABLED: vars.bool(false),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;
@@ -55,5 +65,9 @@ export function loadAuthConfig(env?: Record<string, string | undefined>) {
   if (config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL === '') {
     throw new ConfigError(['SMTP_URL: is required when MAIL_TRANSPORT=smtp']);
   }
-  return config;
+  try {
+    return { ...config, identityProviders: parseProviders(config.OIDC_PROVIDERS) };
+  } catch (err) {
+    throw new ConfigError([(err as Error).message]);
+  }
 }

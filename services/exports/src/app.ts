@@ -11,11 +11,14 @@ import {
 import type { ExportsConfig } from './config.js';
 import { exportsGrpc } from './grpc/exports.grpc.js';
 import { ExportService } from './service/export.service.js';
+import { PurgeService } from './service/purge.service.js';
 import type { ExportsDeps } from './service/deps.js';
 import { jobsStream, jobSubject } from './stream.js';
 import { ExportWorker } from './worker/worker.js';
 
 export async function buildExports(config: ExportsConfig, { sql, log, nats }: ServiceDeps): Promise<BuiltService> {
+  // Every call to another service is sealed with the deployment's secret (service-kit call-seal.ts).
+  const sealed = { secret: config.CONTEXT_SIGNING_SECRET ?? '' };
   if (!nats) throw new Error('the exports service needs NATS (the jobs work queue)');
   const stream = jobsStream(config.NATS_PREFIX);
   await ensureStream(nats.jsm, stream);
@@ -26,10 +29,10 @@ export async function buildExports(config: ExportsConfig, { sql, log, nats }: Se
     sql,
     log,
     store,
-    auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR),
-    projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR),
-    forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
-    responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR),
+    auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR, sealed),
+    projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed),
+    forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed),
+    responses: createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR, sealed),
     enqueue: async (jobId) =>
       void (await nats.js.publish(jobSubject(config.NATS_PREFIX), jobId, { msgID: `export:${jobId}` })),
     announceFinished: (jobId) => jobEvents.announceFinished(jobId),
@@ -46,7 +49,7 @@ export async function buildExports(config: ExportsConfig, { sql, log, nats }: Se
   });
   await worker.start();
   return {
-    services: [exportsGrpc(new ExportService(deps), log)],
+    services: [exportsGrpc(new ExportService(deps), log, new PurgeService(sql, store, log))],
     close: async () => {
       await worker.stop();
       deps.auth.close();

@@ -26,3 +26,4 @@ export const formsConfigShape = {
   FORMS_CONVERT_HEAP_MB: atLeast(1, 256),
 };
 export const loadFormsConfig = (env?: Record<string, string | undefined>) => loadConfig(formsConfigShape, env);
+export type FormsConfig = ReturnType<typeof loadFormsConfig>;

@@ -1,56 +1,15 @@
 // The forms service process: config, build, listen, signals.
-import { availableParallelism } from 'node:os';
-import { projects, responses } from '@fieldwork/proto';
-import { createClient, createObjectStore, runMain, startService } from '@fieldwork/service-kit';
+import { runMain, startService } from '@fieldwork/service-kit';
+import { buildForms } from './app.js';
 import { loadFormsConfig } from './config.js';
-import { ConversionPool } from './convert/conversion-pool.js';
-import { FORM_LIMITS } from './convert/form-limits.js';
-import { formsGrpc } from './grpc/forms.grpc.js';
-import { DocumentService } from './service/document.service.js';
-import { SchemaService } from './service/schema.service.js';
 
 runMain(async () => {
   const config = loadFormsConfig();
-  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
-  // Whether a form has responses before it is replaced.
-  const responsesClient = createClient(responses.ResponsesServiceClient, config.RESPONSES_GRPC_ADDR);
   return startService({
     name: 'forms',
     config,
     grpcPort: config.FORMS_GRPC_PORT,
     migrations: new URL('../migrations', import.meta.url),
-    build: async ({ log, sql }) => {
-      const files = createObjectStore(config);
-      const conversions = new ConversionPool({
-        workerFile: new URL('./convert/conversion.worker.js', import.meta.url),
-        // One core stays with the event loop (health checks, form loads and saves).
-        workers: config.FORMS_CONVERT_WORKERS || Math.max(1, Math.min(4, availableParallelism() - 1)),
-        queue: config.FORMS_CONVERT_QUEUE,
-        timeoutMs: config.FORMS_CONVERT_TIMEOUT_MS,
-        heapMb: config.FORMS_CONVERT_HEAP_MB,
-        log: log.child({ component: 'conversions' }),
-      });
-      const documents = new DocumentService(
-        sql,
-        projectsClient,
-        files,
-        log,
-        conversions,
-        {
-          maxFileBytes: config.FORMS_MAX_FILE_BYTES,
-          limits: { ...FORM_LIMITS, rows: config.FORMS_MAX_SHEET_ROWS },
-        },
-        responsesClient,
-        config.CONTEXT_SIGNING_SECRET ?? '',
-      );
-      return {
-        services: [formsGrpc(new SchemaService(sql), documents, log)],
-        close: async () => {
-          await conversions.close();
-          projectsClient.close();
-          responsesClient.close();
-        },
-      };
-    },
+    build: (deps) => buildForms(config, deps),
   });
 });

@@ -11,6 +11,10 @@ export const projectsConfigShape = {
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   RESPONSES_GRPC_ADDR: vars.string('127.0.0.1:50054'),
   RESULTS_GRPC_ADDR: vars.string('127.0.0.1:50055'),
+  /** The exports service: a deleted project's purge removes its export and import jobs and files there. */
+  EXPORTS_GRPC_ADDR: vars.string('127.0.0.1:50056'),
+  /** How often the purge job looks for a purge to run (milliseconds); a new purge starts it at once. */
+  PURGE_POLL_MS: vars.int(5000),
 };
 
 export const loadProjectsConfig = (env?: Record<string, string | undefined>) => loadConfig(projectsConfigShape, env);

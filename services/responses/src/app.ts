@@ -9,6 +9,7 @@ import { AccessCache } from './service/access.js';
 import { CountService } from './service/count.service.js';
 import type { ResponsesDeps } from './service/deps.js';
 import { MediaService } from './service/media.service.js';
+import { PurgeService } from './service/purge.service.js';
 import { ReadService } from './service/read.service.js';
 import { SchemaCache } from './service/schemas.js';
 import { SqlAccessService, type SqlEndpoint } from './service/sql-access.service.js';
@@ -16,6 +17,8 @@ import { UploadService } from './service/upload.service.js';
 import { ResponseStore } from './store/response.store.js';
 
 export async function buildResponses(config: ResponsesConfig, { sql, log }: ServiceDeps): Promise<BuiltService> {
+  // Every call to another service is sealed with the deployment's secret (service-kit call-seal.ts).
+  const sealed = { secret: config.CONTEXT_SIGNING_SECRET ?? '' };
   const files = createObjectStore(config);
   await files.ensureReady();
   const relay = startOutboxRelay({
@@ -28,9 +31,9 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
   const deps: ResponsesDeps = {
     sql,
     log,
-    auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR),
-    projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR),
-    forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR),
+    auth: createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR, sealed),
+    projects: createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed),
+    forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed),
     files,
     published: relay.kick,
     linkLimits: { responses: config.LINK_MAX_RESPONSES, mediaBytes: config.LINK_MAX_MEDIA_BYTES },
@@ -44,12 +47,14 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
   });
   const access = new AccessCache(deps.projects, config.CONTEXT_SIGNING_SECRET ?? '');
   const schemas = new SchemaCache(deps.forms);
+  const sqlAccess = new SqlAccessService(deps, access, schemas, sqlEndpoint(config));
   const services = {
     counts: new CountService(sql),
     uploads: new UploadService(deps, access, schemas),
     reads: new ReadService(deps, access),
     media: new MediaService(deps, access),
-    sqlAccess: new SqlAccessService(deps, access, schemas, sqlEndpoint(config)),
+    sqlAccess,
+    purge: new PurgeService(sql, files, sqlAccess, relay.nats, config.NATS_PREFIX, log),
   };
   return {
     services: [responsesGrpc(services, log)],

@@ -8,14 +8,19 @@ import type { Engine } from './engine/engine.js';
 import { migrateClickhouse } from './engine/migrate.js';
 import { ServerEngine } from './engine/server.engine.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
+import { ViewsService } from './service/views.service.js';
+import { ViewsStore } from './store/views.store.js';
 import { Compactor } from './ingest/compactor.js';
 import { Ingestor } from './ingest/consumer.js';
 import { CountService } from './service/count.service.js';
 import { IngestService } from './service/ingest.service.js';
-import { ResultsService } from './service/results.service.js';
+import { PurgeService } from './service/purge.service.js';
+import { CachedResultsService } from './service/cached-results.service.js';
 import { CountStore } from './store/count.store.js';
 import { IngestStore } from './store/ingest.store.js';
+import { PurgeStore } from './store/purge.store.js';
 import { ResultsStore } from './store/results.store.js';
+import { WatermarkStore } from './store/watermark.store.js';
 
 export async function openEngine(config: ResultsConfig): Promise<Engine> {
   if (config.CLICKHOUSE_URL !== '') return new ServerEngine(config.CLICKHOUSE_URL);
@@ -37,6 +42,8 @@ export async function buildResults(
   { log }: ServiceDeps,
   opened?: Engine,
 ): Promise<BuiltService> {
+  // Every call to another service is sealed with the deployment's secret (service-kit call-seal.ts).
+  const sealed = { secret: config.CONTEXT_SIGNING_SECRET ?? '' };
   const engine = opened ?? (await openEngine(config));
   if (!opened && config.MIGRATE !== 'skip') await migrateResults(engine, config, log);
   const db = config.CLICKHOUSE_DATABASE;
@@ -63,8 +70,8 @@ export async function buildResults(
     { writer, cluster: config.CLICKHOUSE_CLUSTER || undefined },
     writer ? 'results: writer and queries' : 'results: queries only',
   );
-  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR);
-  const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR);
+  const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed);
+  const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed);
   return {
     services: [
       resultsGrpc(
@@ -73,13 +80,22 @@ export async function buildResults(
             cluster: config.CLICKHOUSE_CLUSTER,
             writer,
           }),
-          results: new ResultsService(
+          results: new CachedResultsService(
             new ResultsStore(engine, db),
+            new WatermarkStore(engine, db, config.CLICKHOUSE_CLUSTER),
+            Math.max(0, config.RESULTS_CACHE_MB) * 2 ** 20,
             projectsClient,
             formsClient,
             config.CONTEXT_SIGNING_SECRET ?? '',
           ),
           counts: new CountService(new CountStore(engine, db)),
+          purge: new PurgeService(new PurgeStore(engine, db, config.CLICKHOUSE_CLUSTER)),
+          views: new ViewsService(
+            new ViewsStore(engine, db),
+            projectsClient,
+            formsClient,
+            config.CONTEXT_SIGNING_SECRET ?? '',
+          ),
         },
         log,
       ),

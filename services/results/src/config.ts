@@ -19,6 +19,8 @@ export const resultsConfigShape = {
   CLICKHOUSE_COMPACT_IDLE_S: vars.int(30),
   /** A ClickHouse cluster name (remote_servers): Replicated tables on every node and Distributed tables over them. */
   CLICKHOUSE_CLUSTER: vars.string(''),
+  /** Megabytes of whole results payloads cached in this process, invalidated by new data (0: no cache). */
+  RESULTS_CACHE_MB: vars.int(64),
   /** This process reads the RESPONSES stream into ClickHouse and compacts (the writer); false: queries only. */
   RESULTS_INGEST: vars.bool(true),
 };

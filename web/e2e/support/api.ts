@@ -70,7 +70,10 @@ export async function createOwner(stack: StackInfo, label = 'owner'): Promise<Ac
     password: `pass ${id} e2e`,
     workspace: `Workspace ${id}`,
   };
-  const seeded = await seedDemo({ auth: grpcAddress(stack, 'auth'), projects: grpcAddress(stack, 'projects') }, who);
+  const seeded = await seedDemo(
+    { auth: grpcAddress(stack, 'auth'), projects: grpcAddress(stack, 'projects'), secret: stack.contextSecret },
+    who,
+  );
   return {
     username: who.username,
     email: who.email,

@@ -12,9 +12,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw new Error('web/dist is missing: build the web app first (pnpm run build)');
   mkdirSync(artifactsPath('screenshots'), { recursive: true });
   const started = Date.now();
-  const t = await startTestStack();
+  const t = await startTestStack({ oidc: true });
   log(`stack up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${t.baseUrl} (logs in ${t.logDir})`);
-  const info: StackInfo = { baseUrl: t.baseUrl, ports: t.ports, databaseUrl: t.infra.databaseUrl, demo: t.demo };
+  const info: StackInfo = {
+    baseUrl: t.baseUrl,
+    ports: t.ports,
+    databaseUrl: t.infra.databaseUrl,
+    demo: t.demo,
+    contextSecret: t.contextSecret,
+    oidcIssuer: t.oidc?.issuer ?? '',
+  };
   process.env[STACK_ENV] = JSON.stringify(info);
   // Returned, Playwright runs it as the global teardown (the stack's handle lives in this process).
   return async () => {

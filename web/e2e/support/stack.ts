@@ -11,6 +11,13 @@ export interface StackInfo {
   databaseUrl: string;
   /** The seeded demo user. Journeys do not change it: they make their own users (see `owner` in fixtures.ts). */
   demo: DemoSettings & { userId: number; organizationId: number };
+  /** CONTEXT_SIGNING_SECRET of the stack: calls straight to a service are sealed with it (service-kit call-seal.ts). */
+  contextSecret: string;
+  /**
+   * The OpenID provider the auth service offers as `testidp` (oidc-provider, started with the stack; any email
+   * address is a login there, any password), sign-up being on.
+   */
+  oidcIssuer: string;
 }
 
 export const STACK_ENV = 'FIELDWORK_E2E_STACK';

@@ -33,6 +33,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            email?: string;
+                            exists?: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -69,6 +72,23 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            count?: number;
+                            results?: ({
+                                /** @description After an answer: whether the caller is now a member */
+                                accepted?: boolean;
+                                /** @description Who invited ('' when unknown) */
+                                invited_by?: string;
+                                organization?: {
+                                    id?: number;
+                                    name?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                time?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -102,7 +122,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -111,6 +138,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description After an answer: whether the caller is now a member */
+                            accepted?: boolean;
+                            /** @description Who invited ('' when unknown) */
+                            invited_by?: string;
+                            organization?: {
+                                id?: number;
+                                name?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            time?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -142,7 +181,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -151,6 +197,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description After an answer: whether the caller is now a member */
+                            accepted?: boolean;
+                            /** @description Who invited ('' when unknown) */
+                            invited_by?: string;
+                            organization?: {
+                                id?: number;
+                                name?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            time?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -179,7 +237,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         refresh?: string;
@@ -195,6 +253,61 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/signup/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account and the workspace it owns (where the deployment allows sign-up), signed in */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        name: string;
+                        newOrgName: string;
+                        orgDescription?: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            access?: string;
+                            organization?: {
+                                [key: string]: unknown;
+                            } | null;
+                            refresh?: string;
+                            user?: components["schemas"]["User"] | (never | null);
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -475,6 +588,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            access?: string;
+                            refresh?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -504,7 +620,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         prefix?: string;
@@ -521,23 +637,177 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            created?: string;
+                            created_by?: number;
+                            id?: number;
+                            last_used?: string;
+                            name?: string;
+                            prefix?: string;
+                            /** @description '' while the key works */
+                            revoked?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api/v1/oauth/authorize/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a sign-in at an identity provider: the provider's URL for the S256 challenge of a PKCE verifier */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code_challenge: string;
+                        identity_provider: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Where to send the browser: the provider's sign-in */
+                            authorization_url?: string;
+                            /** @description The state the provider sends back; the callback sends it with the code */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api/v1/oauth/code/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a sign-in at an identity provider: the provider's code, the PKCE verifier and the state */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                        code_verifier: string;
+                        identity_provider: string;
+                        iss?: string;
+                        state?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            access?: string;
+                            organization?: {
+                                [key: string]: unknown;
+                            } | null;
+                            refresh?: string;
+                            user?: components["schemas"]["User"] | (never | null);
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api/v1/oauth/providers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The identity providers people may sign in with (and whether sign-up is open) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description With an email, also the providers kept for its domain */
+                    email?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count?: number;
+                            results?: ({
+                                id?: string;
+                                name?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Whether people may create an account on this server */
+                            signup_enabled?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -611,7 +881,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         collector?: boolean;
@@ -628,6 +898,7 @@ export interface paths {
                         read_sites?: number[] | null;
                         researcher?: boolean;
                         site?: number | null;
+                        staff_admin?: boolean;
                         team?: number | null;
                     } & {
                         [key: string]: unknown;
@@ -670,7 +941,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         email?: string | null;
@@ -688,7 +959,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            expiry_date?: string;
+                            /** @description null: an anonymous link that never expires */
+                            expiry_date?: string | null;
                             proceed_unauthenticated?: boolean;
                             project_details?: {
                                 [key: string]: unknown;
@@ -740,7 +1012,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            expiry_date?: string;
+                            /** @description null: an anonymous link that never expires */
+                            expiry_date?: string | null;
                             proceed_unauthenticated?: boolean;
                             project_details?: {
                                 [key: string]: unknown;
@@ -800,11 +1073,15 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            reference?: string;
+                        };
+                    };
                 };
             };
         };
@@ -837,7 +1114,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
                 };
             };
         };
@@ -867,14 +1146,23 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Job"];
+                    };
                 };
             };
         };
@@ -902,12 +1190,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -959,7 +1250,75 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            count?: number;
+                            results?: ({
+                                iso_code_1?: string;
+                                name?: string;
+                                native_name?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/legal/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The terms of service and the privacy policy, each with the version a user accepts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            privacy?: {
+                                /** @description The deployment's text (plain text, paragraphs separated by blank lines) */
+                                text?: string;
+                                /** @description The version a user accepts (spec 000 §9) */
+                                version?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            terms?: {
+                                /** @description The deployment's text (plain text, paragraphs separated by blank lines) */
+                                text?: string;
+                                /** @description The version a user accepts (spec 000 §9) */
+                                version?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -1003,6 +1362,14 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            match?: boolean;
+                            organizations?: ({
+                                id?: number;
+                                name?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1058,6 +1425,7 @@ export interface paths {
                     "application/json": {
                         address?: string;
                         description?: string;
+                        flagged_features?: string[] | null;
                         name: string;
                     };
                 };
@@ -1123,6 +1491,7 @@ export interface paths {
                     "application/json": {
                         address?: string;
                         description?: string;
+                        flagged_features?: string[] | null;
                         name: string;
                     };
                 };
@@ -1171,17 +1540,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            count?: number;
+                            results?: components["schemas"]["Project"][];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1221,17 +1582,19 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            results?: ({
+                                created?: string;
+                                created_by?: number;
+                                id?: number;
+                                last_used?: string;
+                                name?: string;
+                                prefix?: string;
+                                /** @description '' while the key works */
+                                revoked?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1264,7 +1627,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         name?: string;
@@ -1275,23 +1638,22 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            created?: string;
+                            created_by?: number;
+                            id?: number;
+                            key?: string;
+                            last_used?: string;
+                            name?: string;
+                            prefix?: string;
+                            /** @description '' while the key works */
+                            revoked?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1315,8 +1677,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Only events of this kind */
                     event?: string;
+                    /** @description Page number (0 or none: the first) */
                     page?: string;
+                    /** @description Events a page, at most 999 (0 or none: the default) */
                     page_size?: string;
                 };
                 header?: never;
@@ -1334,6 +1699,23 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            count?: number;
+                            results?: ({
+                                /** @description null: no one known (a failed login) */
+                                actor_user_id?: number | null;
+                                /** @description The particulars (never a secret) */
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                                event?: string;
+                                id?: number;
+                                ip?: string;
+                                target?: string;
+                                time?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1373,17 +1755,20 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            count?: number;
+                            results?: ({
+                                /** @description The parent folder; 0 at the workspace root */
+                                folder?: number;
+                                folder_id?: number;
+                                id?: number;
+                                name?: string;
+                                project?: number;
+                                /** @description folder or project */
+                                type?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1400,7 +1785,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         folder?: number | null;
@@ -1413,23 +1798,21 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            /** @description The parent folder; 0 at the workspace root */
+                            folder?: number;
+                            folder_id?: number;
+                            id?: number;
+                            name?: string;
+                            project?: number;
+                            /** @description folder or project */
+                            type?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1460,7 +1843,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         folder?: number | null;
@@ -1478,17 +1861,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            /** @description The parent folder; 0 at the workspace root */
+                            folder?: number;
+                            folder_id?: number;
+                            id?: number;
+                            name?: string;
+                            project?: number;
+                            /** @description folder or project */
+                            type?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1508,27 +1889,12 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
+                    content?: never;
                 };
             };
         };
@@ -1562,17 +1928,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            results?: ({
+                                id?: number;
+                                integration_type?: string;
+                                organization?: number;
+                                projects?: number[];
+                                time_created?: string;
+                                token?: string;
+                                verified?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1605,7 +1972,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         integration_type?: string;
@@ -1616,23 +1983,20 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            id?: number;
+                            integration_type?: string;
+                            organization?: number;
+                            projects?: number[];
+                            time_created?: string;
+                            token?: string;
+                            verified?: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1662,7 +2026,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         projects?: number[];
@@ -1680,17 +2044,14 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            id?: number;
+                            integration_type?: string;
+                            organization?: number;
+                            projects?: number[];
+                            time_created?: string;
+                            token?: string;
+                            verified?: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1722,7 +2083,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         token?: string;
@@ -1739,17 +2100,14 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            id?: number;
+                            integration_type?: string;
+                            organization?: number;
+                            projects?: number[];
+                            time_created?: string;
+                            token?: string;
+                            verified?: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1793,23 +2151,18 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            content_type?: string;
+                            file_id?: string;
+                            filename?: string;
+                            size?: number;
+                            url?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1831,7 +2184,14 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: string;
+                    /** @description Members a page (0 or none: the default; over the cap: capped) */
+                    page_size?: string;
+                    /** @description Name, username or email contains */
+                    search?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -1847,17 +2207,35 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            /** @description How many members match, over every page */
+                            count?: number;
+                            /** @description Says that the page size was capped, when it was */
+                            detail?: string;
+                            page?: number;
+                            /** @description The page size used */
+                            page_size?: number;
+                            /** @description The page size asked for was over the cap */
+                            page_size_capped?: boolean;
+                            results?: ({
+                                billing_admin?: boolean;
+                                email?: string;
+                                first_name?: string;
+                                id?: number;
+                                invited?: boolean;
+                                is_active?: boolean;
+                                last_name?: string;
+                                name?: string;
+                                organization?: number;
+                                orguser_id?: number;
+                                owner?: boolean;
+                                project_admin?: boolean;
+                                user?: number;
+                                user_admin?: boolean;
+                                username?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -1894,27 +2272,12 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
+                    content?: never;
                 };
             };
         };
@@ -1930,7 +2293,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         billing_admin?: boolean;
@@ -1951,23 +2314,83 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            billing_admin?: boolean;
+                            email?: string;
+                            first_name?: string;
+                            id?: number;
+                            invited?: boolean;
+                            is_active?: boolean;
+                            last_name?: string;
+                            name?: string;
+                            organization?: number;
+                            orguser_id?: number;
+                            owner?: boolean;
+                            project_admin?: boolean;
+                            user?: number;
+                            user_admin?: boolean;
+                            username?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/organization/{id}/purges/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count?: number;
+                            results?: ({
+                                counts?: {
+                                    [key: string]: number;
+                                };
+                                error?: string;
+                                finished_at?: string | null;
+                                name?: string;
+                                project_id?: number;
+                                requested_at?: string | null;
+                                /** @enum {string} */
+                                state?: "none" | "running" | "done" | "failed";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/organization/{id}/reference-projects/": {
@@ -1995,17 +2418,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                            count?: number;
+                            results?: components["schemas"]["Project"][];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -2036,7 +2451,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         parsedList?: ({
@@ -2066,6 +2481,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            added?: number;
+                            failed?: number;
+                            rows?: ({
+                                email?: string;
+                                errors?: string[];
+                                /** @description 1-based row of the list */
+                                row?: number;
+                                /** @description added, updated or failed */
+                                status?: string;
+                                user_id?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            updated?: number;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -2093,7 +2523,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         permissions?: string[] | null;
@@ -2131,7 +2561,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         permissions?: string[] | null;
@@ -2184,7 +2614,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         description?: string | null;
@@ -2257,7 +2687,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         current_collection_round_start?: string | null;
@@ -2302,7 +2732,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         current_collection_round_start?: string | null;
@@ -2354,7 +2784,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         description?: string | null;
@@ -2409,7 +2839,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         description?: string | null;
@@ -2453,8 +2883,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2526,12 +2956,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -2580,7 +3013,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         project_aggregator?: string;
@@ -2619,12 +3052,14 @@ export interface paths {
                 query?: {
                     /** @description The language of the labels (ISO 639-1). */
                     lang?: string;
+                    /** @description Repeats: wide (default) writes a column per repeat instance (a long table past 20); long writes a row per response and instance. */
+                    layout?: "wide" | "long";
                     /** @description A lookup profile: only that respondent’s responses. */
                     profile?: string;
                     /** @description The schema to export (an id; none: the first level). */
                     schema?: string;
-                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
-                    wait?: string;
+                    /** @description 0: answer at once with the job; 1 (or none): wait up to 10 s for the file. */
+                    wait?: "0" | "1";
                 };
                 header?: never;
                 path: {
@@ -2639,7 +3074,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            url?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            /** @enum {object|null} */
+                            url?: never | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -2669,7 +3126,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         confirm?: boolean;
@@ -2687,7 +3144,25 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            format?: string;
+                            levels?: components["schemas"]["SamplerSchema"][];
+                            notes?: ({
+                                column?: string;
+                                message?: string;
+                                row?: number;
+                                sheet?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            questions?: number;
+                            schema?: components["schemas"]["SamplerSchema"] | (never | null);
+                            summary?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -2709,12 +3184,14 @@ export interface paths {
                 query?: {
                     /** @description The language of the labels (ISO 639-1). */
                     lang?: string;
+                    /** @description Repeats: wide (default) writes a column per repeat instance (a long table past 20); long writes a row per response and instance. */
+                    layout?: "wide" | "long";
                     /** @description A lookup profile: only that respondent’s responses. */
                     profile?: string;
                     /** @description The schema to export (an id; none: the first level). */
                     schema?: string;
-                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
-                    wait?: string;
+                    /** @description 0: answer at once with the job; 1 (or none): wait up to 10 s for the file. */
+                    wait?: "0" | "1";
                 };
                 header?: never;
                 path: {
@@ -2729,7 +3206,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            url?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            /** @enum {object|null} */
+                            url?: never | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -2759,14 +3258,27 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            enabled?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -2794,7 +3306,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -2832,7 +3351,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -2865,12 +3391,14 @@ export interface paths {
                 query?: {
                     /** @description The language of the labels (ISO 639-1). */
                     lang?: string;
+                    /** @description Repeats: wide (default) writes a column per repeat instance (a long table past 20); long writes a row per response and instance. */
+                    layout?: "wide" | "long";
                     /** @description A lookup profile: only that respondent’s responses. */
                     profile?: string;
                     /** @description The schema to export (an id; none: the first level). */
                     schema?: string;
-                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
-                    wait?: string;
+                    /** @description 0: answer at once with the job; 1 (or none): wait up to 10 s for the file. */
+                    wait?: "0" | "1";
                 };
                 header?: never;
                 path: {
@@ -2878,14 +3406,29 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
-                200: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            /** @enum {object|null} */
+                            url?: never | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -2913,7 +3456,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         name?: string;
@@ -2963,8 +3506,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2984,7 +3527,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         name?: string;
@@ -3026,7 +3569,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         is_hierarchical: boolean;
@@ -3086,6 +3629,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            active_sites?: number;
+                            collectors?: number;
+                            complete_responses?: number;
+                            date_end?: string;
+                            goal_count?: number;
+                            groups?: number;
+                            id?: number;
+                            incomplete_responses?: number;
+                            last_response?: string;
+                            name?: string;
+                            project_state?: string;
+                            project_type?: string;
+                            questions?: number;
+                            schemas?: number;
+                            sites?: number;
+                            teams?: number;
+                            total_responses?: number;
+                            users?: number;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -3118,7 +3680,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         data?: ({
@@ -3152,11 +3714,19 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            /** @enum {object|null} */
+                            url?: never | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3184,7 +3754,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         data?: ({
@@ -3222,7 +3792,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            columns?: ({
+                                header?: string;
+                                item_id?: number;
+                                label?: string;
+                                target?: string;
+                                target_kind?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Field errors of the mapping ({} when it is fine) */
+                            errors?: unknown;
+                            /** @description The questions a column may be mapped to: [{id, code, label, type}] */
+                            questions?: unknown;
+                            /** @description Problems of each previewed row by column header */
+                            row_problems?: unknown;
+                            /** @description The first rows of the file as lists of cells */
+                            rows?: unknown;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3250,7 +3842,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         content_type?: string;
@@ -3307,7 +3899,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -3316,6 +3915,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            content_type?: string;
+                            key?: string;
+                            media_id?: string;
+                            media_uploading_count?: number;
+                            signature_uploading_count?: number;
+                            size?: number;
+                            thumbnail_url?: string;
+                            url?: string;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -3340,12 +3948,14 @@ export interface paths {
                 query?: {
                     /** @description The language of the labels (ISO 639-1). */
                     lang?: string;
+                    /** @description Repeats: wide (default) writes a column per repeat instance (a long table past 20); long writes a row per response and instance. */
+                    layout?: "wide" | "long";
                     /** @description A lookup profile: only that respondent’s responses. */
                     profile?: string;
                     /** @description The schema to export (an id; none: the first level). */
                     schema?: string;
-                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
-                    wait?: string;
+                    /** @description 0: answer at once with the job; 1 (or none): wait up to 10 s for the file. */
+                    wait?: "0" | "1";
                 };
                 header?: never;
                 path: {
@@ -3360,7 +3970,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            url?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            /** @enum {object|null} */
+                            url?: never | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3390,7 +4022,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         send_to?: string;
@@ -3407,7 +4039,123 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            open?: number;
+                        } & {
                             [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/project/{id}/performance/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": ({
+                        filters?: {
+                            collector?: number[];
+                            createdBy?: number[];
+                            group?: number[];
+                            site?: number[];
+                            team?: number[];
+                        } | null;
+                        page?: number;
+                        page_size?: number;
+                        /** @enum {string|null} */
+                        period?: "day" | "week" | "month" | null;
+                        schema?: number | null;
+                        time_zone?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            by_collector: {
+                                count: number;
+                                results: {
+                                    avg_duration_s: number | null;
+                                    collectors: number;
+                                    completed: number;
+                                    expected: number | null;
+                                    first_response: string | null;
+                                    id: number;
+                                    last_activity: string | null;
+                                    last_response: string | null;
+                                    median_duration_s: number | null;
+                                    name: string;
+                                    parent_id: number | null;
+                                    percent: number | null;
+                                    responses: number;
+                                    target: number;
+                                }[];
+                            };
+                            by_site: {
+                                count: number;
+                                results: {
+                                    avg_duration_s: number | null;
+                                    collectors: number;
+                                    completed: number;
+                                    expected: number | null;
+                                    first_response: string | null;
+                                    id: number;
+                                    last_activity: string | null;
+                                    last_response: string | null;
+                                    median_duration_s: number | null;
+                                    name: string;
+                                    parent_id: number | null;
+                                    percent: number | null;
+                                    responses: number;
+                                    target: number;
+                                }[];
+                            };
+                            /** @enum {string} */
+                            period: "day" | "week" | "month";
+                            series: {
+                                completed: number;
+                                period: string;
+                                responses: number;
+                            }[];
+                            series_truncated: boolean;
+                            totals: {
+                                collectors: number;
+                                completed: number;
+                                deleted: number;
+                                first_response: string | null;
+                                in_progress: number;
+                                last_response: string | null;
+                                responses: number;
+                                sites: number;
+                            };
                         };
                     };
                 };
@@ -3437,7 +4185,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         trend_series_options?: ({
@@ -3489,6 +4237,59 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            database?: string;
+                            enabled?: boolean;
+                            host?: string;
+                            password?: string;
+                            port?: number;
+                            time_created?: string;
+                            username?: string;
+                            view?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/project/{id}/purge/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
             requestBody?: never;
             responses: {
                 /** @description Default Response */
@@ -3496,7 +4297,65 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            counts?: {
+                                [key: string]: number;
+                            };
+                            error?: string;
+                            finished_at?: string | null;
+                            name?: string;
+                            project_id?: number;
+                            requested_at?: string | null;
+                            /** @enum {string} */
+                            state?: "none" | "running" | "done" | "failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts?: {
+                                [key: string]: number;
+                            };
+                            error?: string;
+                            finished_at?: string | null;
+                            name?: string;
+                            project_id?: number;
+                            requested_at?: string | null;
+                            /** @enum {string} */
+                            state?: "none" | "running" | "done" | "failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3550,7 +4409,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         action?: string;
@@ -3649,7 +4508,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         currentSamplerSchema?: number | null;
@@ -3729,7 +4588,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         archived?: boolean;
@@ -3893,7 +4752,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         archived?: boolean;
@@ -4188,7 +5047,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         archived?: boolean;
@@ -4352,12 +5211,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4397,7 +5259,14 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Profiles a page, 1 to 100 (default 50). */
+                    limit?: string;
+                    /** @description Profiles to skip (default 0). */
+                    offset?: string;
+                    /** @description Only profiles whose lookup or primary-key answer holds this (case-insensitive). */
+                    q?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4446,12 +5315,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4502,12 +5374,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4557,12 +5432,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4613,12 +5491,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4661,7 +5542,14 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Profiles a page, 1 to 100 (default 50). */
+                    limit?: string;
+                    /** @description Profiles to skip (default 0). */
+                    offset?: string;
+                    /** @description Only profiles whose lookup or primary-key answer holds this (case-insensitive). */
+                    q?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4712,12 +5600,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4767,12 +5658,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
+                        /** @enum {string|null} */
+                        aggregator?: "sum" | "avg" | "count" | "min" | "max" | "stddev" | "var" | null;
                         block?: number | null;
                         buckets?: number;
-                        comparisons?: unknown;
+                        /** @description A list of {by: site|group|team|collector|question|period, item_id?, period?, limit? (1-100, default 50)}. */
+                        comparisons?: Record<string, never>[] | null;
                         filters?: unknown;
                         item_ids?: number[];
                         schema?: number | null;
@@ -4823,7 +5717,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         date_end?: string | null;
@@ -4832,6 +5726,7 @@ export interface paths {
                         frontend_icon?: string | null;
                         /** @description A GeoJSON point {"type": "Point", "coordinates": [lng, lat]} or {"latitude", "longitude"}; anything else: 400 "Geotag is required". */
                         geotag?: unknown;
+                        goal_count?: number | null;
                         name?: string;
                     } & {
                         [key: string]: unknown;
@@ -4874,7 +5769,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         date_end?: string | null;
@@ -4883,6 +5778,7 @@ export interface paths {
                         frontend_icon?: string | null;
                         /** @description A GeoJSON point {"type": "Point", "coordinates": [lng, lat]} or {"latitude", "longitude"}; anything else: 400 "Geotag is required". */
                         geotag?: unknown;
+                        goal_count?: number | null;
                         name?: string;
                     } & {
                         [key: string]: unknown;
@@ -4914,8 +5810,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4935,7 +5831,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         active_flag?: boolean;
@@ -4945,6 +5841,7 @@ export interface paths {
                         frontend_icon?: string | null;
                         /** @description A GeoJSON point {"type": "Point", "coordinates": [lng, lat]} or {"latitude", "longitude"}; anything else: 400 "Geotag is required". */
                         geotag?: unknown;
+                        goal_count?: number | null;
                         name?: string;
                     } & {
                         [key: string]: unknown;
@@ -4983,7 +5880,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         project_state?: string;
@@ -5067,6 +5964,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project/{id}/summary/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": ({
+                        filters?: {
+                            collector?: number[];
+                            createdBy?: number[];
+                            group?: number[];
+                            site?: number[];
+                            team?: number[];
+                        } | null;
+                        page?: number;
+                        page_size?: number;
+                        schema?: number | null;
+                        time_zone?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            advanced_results: {
+                                description: string;
+                                display_type: string;
+                                error: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                status: "above" | "below" | "within" | "none";
+                                threshold_value_lower: number | null;
+                                threshold_value_upper: number | null;
+                                value: number | null;
+                            }[];
+                            by_site: {
+                                count: number;
+                                results: {
+                                    avg_duration_s: number | null;
+                                    collectors: number;
+                                    completed: number;
+                                    expected: number | null;
+                                    first_response: string | null;
+                                    id: number;
+                                    last_activity: string | null;
+                                    last_response: string | null;
+                                    median_duration_s: number | null;
+                                    name: string;
+                                    parent_id: number | null;
+                                    percent: number | null;
+                                    responses: number;
+                                    target: number;
+                                }[];
+                            };
+                            totals: {
+                                collectors: number;
+                                completed: number;
+                                deleted: number;
+                                first_response: string | null;
+                                in_progress: number;
+                                last_response: string | null;
+                                responses: number;
+                                sites: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/project/{id}/surveys/": {
         parameters: {
             query?: never;
@@ -5111,10 +6105,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         expiry_date?: string | null;
+                        kind?: string | null;
+                        name?: string | null;
+                        proceed_unauthenticated?: boolean | null;
                         site?: number | null;
                     } & {
                         [key: string]: unknown;
@@ -5177,6 +6174,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project/{id}/surveys/{surveyId}/expire/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    surveyId: string;
+                };
+                cookie?: never;
+            };
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Survey"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/project/{id}/surveys/{surveyId}/revoke/": {
         parameters: {
             query?: never;
@@ -5196,7 +6238,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -5233,7 +6282,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         group?: number | null;
@@ -5283,8 +6332,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5304,7 +6353,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         group?: number | null;
@@ -5346,7 +6395,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         timing_column?: string;
@@ -5363,6 +6412,139 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Project"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/project/{id}/tracking/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": ({
+                        /** @description YYYY-MM-DD (inclusive); empty or null: no bound */
+                        end_date?: string | null;
+                        filters?: {
+                            group?: number[];
+                            site?: number[];
+                            team?: number[];
+                        } | null;
+                        page?: number;
+                        page_size?: number;
+                        schema?: number | null;
+                        /** @description YYYY-MM-DD (inclusive); empty or null: no bound */
+                        start_date?: string | null;
+                        time_zone?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            by_group: {
+                                count: number;
+                                results: {
+                                    avg_duration_s: number | null;
+                                    collectors: number;
+                                    completed: number;
+                                    expected: number | null;
+                                    first_response: string | null;
+                                    id: number;
+                                    last_activity: string | null;
+                                    last_response: string | null;
+                                    median_duration_s: number | null;
+                                    name: string;
+                                    parent_id: number | null;
+                                    percent: number | null;
+                                    responses: number;
+                                    target: number;
+                                }[];
+                            };
+                            by_site: {
+                                count: number;
+                                results: {
+                                    avg_duration_s: number | null;
+                                    collectors: number;
+                                    completed: number;
+                                    expected: number | null;
+                                    first_response: string | null;
+                                    id: number;
+                                    last_activity: string | null;
+                                    last_response: string | null;
+                                    median_duration_s: number | null;
+                                    name: string;
+                                    parent_id: number | null;
+                                    percent: number | null;
+                                    responses: number;
+                                    target: number;
+                                }[];
+                            };
+                            by_team: {
+                                count: number;
+                                results: {
+                                    avg_duration_s: number | null;
+                                    collectors: number;
+                                    completed: number;
+                                    expected: number | null;
+                                    first_response: string | null;
+                                    id: number;
+                                    last_activity: string | null;
+                                    last_response: string | null;
+                                    median_duration_s: number | null;
+                                    name: string;
+                                    parent_id: number | null;
+                                    percent: number | null;
+                                    responses: number;
+                                    target: number;
+                                }[];
+                            };
+                            end_date: string | null;
+                            project: {
+                                avg_duration_s: number | null;
+                                collectors: number;
+                                completed: number;
+                                expected: number | null;
+                                first_response: string | null;
+                                id: number;
+                                last_activity: string | null;
+                                last_response: string | null;
+                                median_duration_s: number | null;
+                                name: string;
+                                parent_id: number | null;
+                                percent: number | null;
+                                responses: number;
+                                target: number;
+                            };
+                            start_date: string | null;
+                        };
                     };
                 };
             };
@@ -5391,7 +6573,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         project_type?: string;
@@ -5457,11 +6639,21 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            content_type?: string;
+                            file_id?: string;
+                            filename?: string;
+                            size?: number;
+                            url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -5507,7 +6699,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description How many users match, over every page */
                             count?: number;
+                            /** @description Says that the page size was capped, when it was */
+                            detail?: string;
+                            page?: number;
+                            /** @description The page size used */
+                            page_size?: number;
+                            /** @description The page size asked for was over the cap */
+                            page_size_capped?: boolean;
                             results?: components["schemas"]["ProjectUser"][];
                         } & {
                             [key: string]: unknown;
@@ -5542,7 +6742,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         collector?: boolean;
@@ -5555,6 +6755,7 @@ export interface paths {
                         read_sites?: number[] | null;
                         researcher?: boolean;
                         site?: number | null;
+                        staff_admin?: boolean;
                         team?: number | null;
                     } & {
                         [key: string]: unknown;
@@ -5586,8 +6787,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done: no content. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5637,6 +6838,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            added?: number;
+                            failed?: number;
+                            job?: components["schemas"]["Job"];
+                            rows?: ({
+                                email?: string;
+                                errors?: string[];
+                                /** @description 1-based row of the list */
+                                row?: number;
+                                /** @description added, updated or failed */
+                                status?: string;
+                                user_id?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            updated?: number;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -5648,6 +6865,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            job?: components["schemas"]["Job"];
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -5672,12 +6891,14 @@ export interface paths {
                 query?: {
                     /** @description The language of the labels (ISO 639-1). */
                     lang?: string;
+                    /** @description Repeats: wide (default) writes a column per repeat instance (a long table past 20); long writes a row per response and instance. */
+                    layout?: "wide" | "long";
                     /** @description A lookup profile: only that respondent’s responses. */
                     profile?: string;
                     /** @description The schema to export (an id; none: the first level). */
                     schema?: string;
-                    /** @description 0: answer at once with the job; else wait up to 10 s for the file. */
-                    wait?: string;
+                    /** @description 0: answer at once with the job; 1 (or none): wait up to 10 s for the file. */
+                    wait?: "0" | "1";
                 };
                 header?: never;
                 path: {
@@ -5692,7 +6913,29 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            url?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job?: components["schemas"]["Job"];
+                            /** @enum {object|null} */
+                            url?: never | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -5772,7 +7015,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SamplerSchema"];
+                    };
                 };
             };
         };
@@ -5785,7 +7030,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": ({
                         name?: string | null;
@@ -5801,7 +7046,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SamplerSchema"];
+                    };
                 };
             };
         };
@@ -5836,7 +7083,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            count?: number;
+                            results?: ({
+                                /** @description The revision this version was saved as */
+                                id?: number;
+                                name?: string;
+                                questions?: number;
+                                time_saved?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -5868,14 +7130,23 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Nothing is read from the body: send none, or {}. */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SamplerSchema"];
+                    };
                 };
             };
         };
@@ -5904,13 +7175,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The form as an XLSForm workbook (an attachment) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     };
                 };
             };
@@ -5952,6 +7223,31 @@ export interface components {
             name: string;
             site: number;
             teams: number[];
+        } & {
+            [key: string]: unknown;
+        };
+        Job: {
+            error?: string;
+            expires_at?: string;
+            id?: string;
+            kind?: string;
+            percent?: number;
+            profile?: string;
+            project_id?: number;
+            /** @description Imports: a CSV of the refused rows while it lives */
+            report_url?: string | null;
+            /** @description What the job did: import counts, or the bulk users report */
+            result?: unknown;
+            rows_done?: number;
+            rows_failed?: number;
+            rows_total?: number;
+            schema_id?: number;
+            size?: number;
+            /** @description queued, running, done, failed or cancelled */
+            status?: string;
+            time_created?: string;
+            /** @description A download link while the file lives (done jobs only) */
+            url?: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -6028,7 +7324,9 @@ export interface components {
             project_period?: string;
             project_state?: string;
             project_type?: string;
-            /** @description The full project only */
+            /** @description The full project only: how many users it has */
+            projectuser_count?: number;
+            /** @description The full project only: its first users (projectuser_count says how many; GET project/{id}/users/ pages) */
             projectuser_set?: components["schemas"]["ProjectUser"][];
             references?: number[];
             /** @description The full project only */
@@ -6095,6 +7393,7 @@ export interface components {
             read_sites?: number[];
             researcher?: boolean;
             site?: number | null;
+            staff_admin?: boolean;
             team?: number | null;
             user?: number;
             user_id?: number;
@@ -6160,6 +7459,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SamplerSchema: {
+            editable?: boolean;
+            id?: number;
+            level?: number;
+            name?: string;
+            project?: number;
+            revision?: number;
+            time_updated?: string;
+        } & {
+            [key: string]: unknown;
+        };
         Site: {
             active_flag: boolean;
             date_end: string | null;
@@ -6173,6 +7483,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            goal_count: number;
             groups: number[];
             id: number;
             last_response: string | null;
@@ -6183,14 +7494,19 @@ export interface components {
             [key: string]: unknown;
         };
         Survey: {
-            expired?: boolean;
-            expiry_date?: string;
-            id?: number;
-            project?: number;
-            revoked_at?: string | null;
-            site?: number | null;
-            time_created?: string;
-            token?: string;
+            expired: boolean;
+            /** @description null: an anonymous link that never expires */
+            expiry_date: string | null;
+            id: number;
+            /** @enum {string} */
+            kind: "anonymous" | "survey";
+            name: string;
+            proceed_unauthenticated: boolean;
+            project: number;
+            revoked_at: string | null;
+            site: number | null;
+            time_created: string;
+            token: string;
         } & {
             [key: string]: unknown;
         };

@@ -17,6 +17,7 @@ export const api = createApi({
     'Response',
     'Invitation',
     'SchemaVersion',
+    'Survey',
   ],
   endpoints: () => ({}),
 });

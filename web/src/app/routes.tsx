@@ -9,6 +9,8 @@ import { AppShell } from './AppShell';
 import { Layout } from '../components/Layout';
 import { RequireAuth } from '../features/session/RequireAuth';
 import { LoginPage } from '../features/session/LoginPage';
+import { OidcCallbackPage } from '../features/session/OidcCallbackPage';
+import { SignUpPage } from '../features/session/SignUpPage';
 import { LogoutPage } from '../features/session/LogoutPage';
 import { RootError, RouteError } from '../features/errors/ErrorScreens';
 import { ProjectArea } from '../features/project/ProjectArea';
@@ -47,7 +49,11 @@ const sites = () => import('../features/project/settings/SitesPage').then((m) =>
 const duration = () => import('../features/project/settings/DurationPage').then((m) => m.DurationPage);
 const users = () => import('../features/project/settings/UsersPage').then((m) => m.UsersPage);
 const integrations = () => import('../features/project/settings/IntegrationsPage').then((m) => m.IntegrationsPage);
+const links = () => import('../features/project/settings/links/LinksPage').then((m) => m.LinksPage);
 const publicCollect = () => import('../features/collect/PublicCollect');
+const summary = () => import('../features/views/SummaryPage').then((m) => m.SummaryPage);
+const performance = () => import('../features/views/PerformancePage').then((m) => m.PerformancePage);
+const tracking = () => import('../features/views/TrackingPage').then((m) => m.TrackingPage);
 
 /** A nesting route that passes its parent's outlet context (the project) on to its children. */
 function PassContext() {
@@ -81,6 +87,7 @@ const projectChildren: RouteObject[] = [
       { path: 'guests', ...screen(users, { kind: 'guests' }) },
       { path: 'integrations', ...screen(integrations) },
       { path: 'collectors', ...screen(users, { kind: 'collectors' }) },
+      { path: 'links', ...screen(links) },
     ],
   },
   {
@@ -95,6 +102,9 @@ const projectChildren: RouteObject[] = [
   { path: 'create-form-from-upload', ...screen(createFromUpload) },
   { path: 'import', ...screen(importPage) },
   { path: 'results', element: <PassContext />, children: resultsChildren },
+  { path: 'summary', ...screen(summary) },
+  { path: 'performance', ...screen(performance) },
+  { path: 'tracking', ...screen(tracking) },
   {
     path: 'collect',
     element: <PassContext />,
@@ -144,6 +154,8 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="login" replace /> },
               { path: 'login', element: <LoginPage /> },
+              { path: 'oauth', element: <OidcCallbackPage /> },
+              { path: 'signup', element: <SignUpPage /> },
             ],
           },
           { path: 'logout', element: <LogoutPage /> },

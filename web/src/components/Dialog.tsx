@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** A modal dialog with a title; closes on the backdrop or Escape. */
 export function Dialog({
@@ -12,6 +13,7 @@ export function Dialog({
   children: ReactNode;
   testId?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="backdrop" onClick={onClose} onKeyDown={(e) => e.key === 'Escape' && onClose()} role="presentation">
       <div
@@ -24,7 +26,7 @@ export function Dialog({
       >
         <div className="dialog-head">
           <h2>{title}</h2>
-          <button type="button" className="link" onClick={onClose} aria-label="Close">
+          <button type="button" className="link" onClick={onClose} aria-label={t('common.close')}>
             ×
           </button>
         </div>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../i18n';
+import { LANGUAGES, setLanguage, type LanguageCode } from '../i18n';
 
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
@@ -10,7 +10,7 @@ export function LanguageSelect() {
         data-testid="language-select"
         aria-label={t('app.language')}
         value={i18n.language}
-        onChange={(e) => void i18n.changeLanguage(e.target.value)}
+        onChange={(e) => void setLanguage(e.target.value as LanguageCode)}
       >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code}>

@@ -6,7 +6,8 @@
 // gateway when a request that may change access succeeds (a role, a membership, read_sites, a site, the project's
 // state or type): this gateway drops them before it answers, the others when NATS brings them the event. A lost
 // event leaves a stale answer for at most 15 s. Anonymous respondents of collection links are never cached: their
-// link is checked on every call, as before.
+// link is checked on every call, as before. The routes keyed by a form's schema (/api/samplerschema/:id/...) are
+// decided for the schema's project, which the forms service names once per schema (a schema never changes project).
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
@@ -14,6 +15,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { common, projects } from '@fieldwork/proto';
 import { GRANT_TTL_MS, problems, signGrant, type Logger } from '@fieldwork/service-kit';
 import type { Clients } from '../../clients.js';
+import { allows, isProjectRoute, isSchemaRoute, ROUTE_NEEDS } from '../../route-access.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,8 +27,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The grants this gateway holds (tests and metrics). */
     accessGrants: AccessGrants;
-    /** preHandler, after authentication, of a project's route: the caller's decided access must allow the route. */
-    requires: (allowed: (access: projects.ProjectAccess) => boolean) => preHandlerHookHandler;
   }
 }
 
@@ -35,7 +35,7 @@ declare module 'fastify' {
  * does). Not create-form-from-upload: an XLSForm's repeats set the project's hierarchy, which a grant carries.
  */
 const KEEPS_ACCESS =
-  /^\/api\/(?:collect\/|exports\/|files\/|item-results\/|samplerschema\/|accounts\/|api-token-auth|token|error|project\/$|project\/:id\/(?:advanced_results|export|import|media|open-response|response|results|upload|aggregator|timingcolumn|disable_postgres|postgres|surveys|duplicate))/;
+  /^\/api\/(?:collect\/|exports\/|files\/|item-results\/|samplerschema\/|accounts\/|api-token-auth|api\/v1\/oauth\/|token|error|project\/$|project\/:id\/(?:advanced_results|export|import|media|open-response|response|results|upload|aggregator|timingcolumn|disable_postgres|postgres|surveys|duplicate))/;
 
 /** Whether a successful `method` on the route `url` may change someone's access (and which project's, 0: any). */
 export function accessChangedBy(
@@ -101,6 +101,12 @@ export class AccessGrants {
   }
 }
 
+const isNotFound = (err: unknown) =>
+  err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('404');
+
+/** A project's (or schema's) id in a route: a positive integer of at most 15 digits. */
+const ID = /^[1-9]\d{0,14}$/;
+
 export const accessSubject = (prefix: string) => `${prefix ? `${prefix}.` : ''}fieldwork.access.changed`;
 
 export default fp(
@@ -118,42 +124,87 @@ export default fp(
     app.decorate('accessGrants', grants);
     app.decorateRequest('decision', undefined);
 
-    /** This request's decision, made once (a person on a project's route; undefined otherwise). */
+    // The project of each schema asked about (0: none); a schema never moves, so nothing here goes stale.
+    const schemaProjects = new LRUCache<number, number>({ max: 100_000 });
+    const projectOfSchema = async (schemaId: number, request: FastifyRequest): Promise<number> => {
+      const known = schemaProjects.get(schemaId);
+      if (known !== undefined) return known;
+      const { project_id } = await opts.clients.forms.getSchemaProject(
+        { schema_id: schemaId },
+        { requestId: request.id, headers: { traceparent: request.traceparent } },
+      );
+      if (project_id > 0) schemaProjects.set(schemaId, project_id);
+      return project_id;
+    };
+
+    /** This request's decision, made once (a person on a project's or a schema's route; undefined otherwise). */
     const decision = (request: FastifyRequest): Promise<Decision> | undefined => {
       const caller = request.caller as common.Caller | undefined;
       const param = (request.params as { id?: string } | undefined)?.id ?? '';
-      if (!caller || caller.user_id <= 0 || !/^\d{1,15}$/.test(param)) return undefined;
-      request.decision ??= grants.decide(caller, Number(param), request).then((d) => {
+      if (!caller || caller.user_id <= 0 || !ID.test(param)) return undefined;
+      const bySchema = isSchemaRoute(request.routeOptions.url ?? '');
+      request.decision ??= (
+        bySchema
+          ? projectOfSchema(Number(param), request).then(
+              async (project): Promise<Decision> => {
+                if (project <= 0) return { error: problems.invalidSchemaId() };
+                const d = await grants.decide(caller, project, request);
+                // A form of a project the caller cannot see does not exist for them, as the forms service says.
+                return 'error' in d && isNotFound(d.error) ? { error: problems.invalidSchemaId() } : d;
+              },
+              (error: unknown): Decision => ({ error }),
+            )
+          : grants.decide(caller, Number(param), request)
+      ).then((d) => {
         if ('access' in d) request.grant = d.token;
         return d;
       });
       return request.decision;
     };
 
-    // A route's own requirement, checked here before any service is called: refused with what the projects service
-    // answered (no access to the project) or 403 (not this permission).
-    app.decorate(
-      'requires',
-      (allowed: (access: projects.ProjectAccess) => boolean): preHandlerHookHandler =>
-        async (request) => {
-          const d = await decision(request);
-          if (!d) throw problems.notAuthenticated();
-          if ('error' in d) throw d.error;
-          if (!allowed(d.access)) throw problems.forbidden();
-        },
-    );
-    if (!opts.secret) return;
-
-    const resolve: preHandlerHookHandler = async (request) => {
-      await decision(request);
+    // A route's need, checked here before any service is called: refused with what the projects service answered
+    // (no access to the project) or 403 (not this permission). A malformed id (not a positive integer) is left to the route, which refuses it with the spec's message
+    // ("Invalid Project Id!") before any service is asked.
+    const check = async (request: FastifyRequest, allowed: (access: projects.ProjectAccess) => boolean) => {
+      if (!ID.test((request.params as { id?: string } | undefined)?.id ?? '')) return;
+      const d = await decision(request);
+      if (!d) throw problems.notAuthenticated();
+      if ('error' in d) throw d.error;
+      if (!allowed(d.access)) {
+        // Refused only because a workspace feature is off: say which, and who turns it on (issue 19).
+        const off = d.access.feature_off_screens;
+        if (d.access.feature_off && off.length > 0 && allowed({ ...d.access, screens: [...d.access.screens, ...off] }))
+          throw problems.featureOff(d.access.feature_off, d.access.organization_id);
+        throw problems.forbidden();
+      }
     };
-    // After the route's own preHandlers (authentication sets request.caller).
+
+    // Each project route's need (route-access.ts), checked after the route's own preHandlers (authentication sets
+    // request.caller), before its handler calls any service. A malformed project id is left to the route's own
+    // refusal. Where the service alone decides (a collection link's respondents), the decision is still made for a
+    // person, so that the grant reaches the service.
     app.addHook('onRoute', (route) => {
-      if (!route.url.startsWith('/api/project/:id/')) return;
+      if (!isProjectRoute(route.url)) return;
+      const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) =>
+        m === 'HEAD' ? 'GET' : m,
+      );
+      const needs = methods.map((m) => ROUTE_NEEDS[`${m} ${route.url}`]);
+      const missing = methods.filter((_, i) => needs[i] === undefined);
+      if (missing.length > 0)
+        throw new Error(
+          `${missing.join(', ')} ${route.url} declares no access need: add it to gateway/src/route-access.ts`,
+        );
+      const allowed = allows(needs[0]!);
       const own =
         route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-      route.preHandler = [...own, resolve];
+      const needed: preHandlerHookHandler = allowed
+        ? async (request) => check(request, allowed)
+        : async (request) => {
+            if (opts.secret) await decision(request);
+          };
+      route.preHandler = [...own, needed];
     });
+    if (!opts.secret) return;
 
     let subscription: Subscription | undefined;
     if (opts.nats) {

@@ -2,6 +2,11 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
 
+interface RequestBody {
+  required?: boolean;
+  content?: Record<string, { schema?: { nullable?: boolean } }>;
+}
+
 export default fp(
   async (app) => {
     await app.register(swagger, {
@@ -9,6 +14,20 @@ export default fp(
       // generated types (web/src/api/schema.d.ts) read components["schemas"]["Project"].
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      },
+      // @fastify/swagger marks every request body required; one whose schema takes null (body() and noBody in
+      // schemas/common.ts: Fastify checks a missing body as null) may be left out, and the document says so.
+      transformObject: (document) => {
+        if (!('openapiObject' in document)) return document.swaggerObject;
+        const { openapiObject } = document;
+        for (const ops of Object.values(openapiObject.paths ?? {})) {
+          for (const op of Object.values(ops ?? {})) {
+            const body = (op as { requestBody?: RequestBody } | undefined)?.requestBody;
+            const media = Object.values(body?.content ?? {});
+            if (body && media.length > 0 && media.every((m) => m.schema?.nullable === true)) body.required = false;
+          }
+        }
+        return openapiObject;
       },
       openapi: {
         info: {

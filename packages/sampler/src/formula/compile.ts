@@ -1,22 +1,15 @@
 // Parses a formula once and compiles it to a closure; compiled formulas are cached by their text. A formula that
 // cannot compile answers a FormulaCompileError: parse errors name the line, column and expected tokens.
 import { FormulaCompileError, FormulaError, FORMULA_ERRORS } from './errors.js';
-import { FUNCTIONS, power, type Arg, type EvalContext } from './functions.js';
+import { FUNCTIONS, isAggregate, power, type Arg, type EvalContext } from './functions.js';
 import type * as ohm from 'ohm-js';
+import type { AstNode } from './ast.js';
+import { fastParse } from './fast-parse.js';
 import { grammar } from './grammar.js';
-import { compare, finite, toNumber, toText, type Scalar, type Value } from './values.js';
+import { compare, finite, sane, toNumber, toText, type Scalar, type Value } from './values.js';
 
 export type { EvalContext };
-
-type AstNode =
-  | { k: 'num'; v: number }
-  | { k: 'str'; v: string }
-  | { k: 'bool'; v: boolean }
-  | { k: 'ref'; block: number; item: number | '*' }
-  | { k: 'name'; name: string }
-  | { k: 'call'; name: string; args: AstNode[] }
-  | { k: 'neg' | 'pos' | 'pct'; x: AstNode }
-  | { k: 'bin'; op: string; a: AstNode; b: AstNode };
+export type { AstNode };
 
 /** A question reference of a formula: Q{block}_{item}, or Q{block}_* for every question of the block. */
 export interface FormulaRef {
@@ -44,6 +37,7 @@ const semantics = grammar.createSemantics().addOperation<AstNode>('ast', {
   Comparison_eq: bin('='),
   Comparison_lt: bin('<'),
   Comparison_gt: bin('>'),
+  Comparison_not: bin('<>'),
   Concat_join: bin('&'),
   Additive_plus: bin('+'),
   Additive_minus: bin('-'),
@@ -55,11 +49,14 @@ const semantics = grammar.createSemantics().addOperation<AstNode>('ast', {
   Unary_pos: (_p, x) => ({ k: 'pos', x: ast(x) }),
   Primary_paren: (_o, e, _c) => ast(e),
   Primary_name: (i) => ({ k: 'name', name: i.sourceString }),
-  Call: (name, _o, list, _c) => ({
+  Call_none: (name, _o, _c) => ({ k: 'call', name: name.sourceString.toUpperCase(), args: [] }),
+  Call_args: (name, _o, list, _c) => ({
     k: 'call',
     name: name.sourceString.toUpperCase(),
     args: list.asIteration().children.map((c) => ast(c)),
   }),
+  Arg_given: (e) => ast(e),
+  Arg_missing: () => ({ k: 'missing' }),
   time(_h1, _h2, _c1, _m1, _m2, _c2, _s1, _s2, _ampm) {
     const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(this.sourceString)!;
     const [h, min, sec, ampm] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0), m[4]?.toUpperCase()];
@@ -91,6 +88,29 @@ function position(text: string, offset: number): { line: number; column: number 
 }
 
 /**
+ * A compile error of a name (unknown name or function, wrong argument count, bad time) with where its token first
+ * stands in the text, outside quotes, for the builder to point at.
+ */
+function located(err: FormulaCompileError, text: string): FormulaCompileError {
+  if (err.position || !err.token) return err;
+  const token = err.token.toUpperCase();
+  const upper = text.toUpperCase();
+  let quote = '';
+  for (let i = 0; i < upper.length; i++) {
+    const c = upper[i]!;
+    if (quote) {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (upper.startsWith(token, i) && !/[A-Z0-9_.]/.test(upper[i - 1] ?? '')) {
+      return new FormulaCompileError(err.code, err.message, { ...position(text, i), expected: [] }, err.token);
+    }
+  }
+  return err;
+}
+
+/**
  * How big a formula may be (the spec names no bound; these are ours, far beyond any form's calculation; Excel allows
  * 8,192 characters and 64 nested functions). The parser and the compiler recurse once per nesting level and once per
  * operation of a chain (1+1+...+1 is a tree as deep as it is long), so a formula beyond these would exhaust the stack
@@ -115,7 +135,9 @@ const OPERATOR = new Set(['+', '-', '*', '/', '^', '&', '%', '=', '<', '>']);
 
 /** Refuses (FormulaCompileError, code ERROR) a formula too long, with too many operators or nested too deep. */
 export function checkFormulaBounds(text: string): void {
-  if (text.length > FORMULA_LIMITS.length) throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.length);
+  const at = (offset: number) => ({ ...position(text, offset), expected: [] });
+  if (text.length > FORMULA_LIMITS.length)
+    throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.length, at(FORMULA_LIMITS.length));
   let operators = 0;
   let parens = 0;
   let run = 0;
@@ -141,18 +163,27 @@ export function checkFormulaBounds(text: string): void {
       run = 0;
     } else if (OPERATOR.has(c)) {
       if (++operators > FORMULA_LIMITS.operators)
-        throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.operators);
+        throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.operators, at(i));
       run++;
     } else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') {
       run = 0;
     }
-    if (parens + run > FORMULA_LIMITS.depth) throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.depth);
+    if (parens + run > FORMULA_LIMITS.depth)
+      throw new FormulaCompileError('ERROR', FORMULA_LIMIT_MESSAGES.depth, at(i));
   }
 }
 
-/** The syntax tree of a formula (bounded first: checkFormulaBounds); throws FormulaCompileError. */
+/**
+ * The syntax tree of a formula (bounded first: checkFormulaBounds); throws FormulaCompileError. The common forms take
+ * the fast path (fast-parse.ts, the same tree); anything else, errors included, is parsed by ohm-js.
+ */
 export function parseFormula(text: string): AstNode {
   checkFormulaBounds(text);
+  return fastParse(text) ?? parseWithOhm(text);
+}
+
+/** The syntax tree of a formula by the ohm-js grammar (no bounds check: parseFormula does it). */
+export function parseWithOhm(text: string): AstNode {
   const match = grammar.match(text);
   if (match.failed()) {
     const at = position(text, match.getRightmostFailurePosition());
@@ -194,7 +225,13 @@ type Closure = (ctx: EvalContext) => Value;
 
 function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Closure {
   switch (n.k) {
-    case 'num':
+    case 'missing':
+      return () => null;
+    case 'num': {
+      // A literal beyond the largest number (1e400) is #NUM!, as in Excel; never Infinity.
+      const v = finite(n.v);
+      return () => v;
+    }
     case 'str':
     case 'bool': {
       const v = n.v;
@@ -203,7 +240,7 @@ function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Cl
     case 'ref': {
       refs.push({ block: n.block, item: n.item });
       const { block, item } = n;
-      return (ctx) => ctx.ref(block, item);
+      return (ctx) => sane(ctx.ref(block, item));
     }
     case 'name':
       throw new FormulaCompileError('NAME', FORMULA_ERRORS.NAME, undefined, n.name);
@@ -213,13 +250,42 @@ function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Cl
       if (n.args.length < def.min) throw new FormulaCompileError('ARGLENL', FORMULA_ERRORS.ARGLENL, undefined, n.name);
       if (n.args.length > def.max) throw new FormulaCompileError('ARGLENM', FORMULA_ERRORS.ARGLENM, undefined, n.name);
       functions.add(n.name);
-      const args = n.args.map((a) => ({ fn: compileNode(a, refs, functions), ref: a.k === 'ref' }));
+      const args = n.args.map((a) => ({
+        fn: compileNode(a, refs, functions),
+        ref: a.k === 'ref',
+        missing: a.k === 'missing',
+        ...(a.k === 'ref' ? { refTo: { block: a.block, item: a.item } } : {}),
+      }));
       const fn = def.fn;
-      return (ctx) =>
-        fn(
-          args.map((a): Arg => ({ get: () => a.fn(ctx), ref: a.ref })),
-          ctx,
-        );
+      const name = n.name;
+      const aggregate = isAggregate(name);
+      // The argument objects are made once; the context of the evaluation under way is kept beside them (and put
+      // back afterwards, should the same formula be evaluated from within a reference).
+      let current: EvalContext | undefined;
+      const argObjects = args.map((a): Arg => {
+        const f = a.fn;
+        return {
+          get: () => f(current!),
+          ref: a.ref,
+          missing: a.missing,
+          ...(a.refTo ? { refTo: a.refTo } : {}),
+        };
+      });
+      // A function's result passes the guard: NaN, an infinity or a non-value becomes an error value.
+      return (ctx) => {
+        const before = current;
+        current = ctx;
+        try {
+          // An aggregate over whole questions may be answered by the caller (advanced results: ClickHouse's sums).
+          if (aggregate && ctx.aggregate) {
+            const v = ctx.aggregate(name, argObjects);
+            if (v !== undefined) return sane(v);
+          }
+          return sane(fn(argObjects, ctx));
+        } finally {
+          current = before;
+        }
+      };
     }
     case 'neg':
     case 'pos': {
@@ -251,7 +317,30 @@ function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Cl
           return y instanceof FormulaError ? y : x + y;
         };
       }
-      if (['+', '-', '*', '/', '^'].includes(op)) return (ctx) => arith(op, a(ctx), b(ctx));
+      // Numbers on both sides (the common case) are computed at once; anything else goes through Excel's coercions.
+      switch (op) {
+        case '+':
+          return (ctx) => {
+            const x = a(ctx);
+            const y = b(ctx);
+            return typeof x === 'number' && typeof y === 'number' ? finite(x + y) : arith(op, x, y);
+          };
+        case '-':
+          return (ctx) => {
+            const x = a(ctx);
+            const y = b(ctx);
+            return typeof x === 'number' && typeof y === 'number' ? finite(x - y) : arith(op, x, y);
+          };
+        case '*':
+          return (ctx) => {
+            const x = a(ctx);
+            const y = b(ctx);
+            return typeof x === 'number' && typeof y === 'number' ? finite(x * y) : arith(op, x, y);
+          };
+        case '/':
+        case '^':
+          return (ctx) => arith(op, a(ctx), b(ctx));
+      }
       return (ctx) => {
         const x = scalarOf(a(ctx));
         if (x instanceof FormulaError) return x;
@@ -277,6 +366,20 @@ function compileNode(n: AstNode, refs: FormulaRef[], functions: Set<string>): Cl
   }
 }
 
+/**
+ * The final guard: what a formula answers is a number, a text, a logical, empty, an error value or a list of these
+ * (a reference alone; the caller picks from it). NaN, an infinity, undefined or an object becomes an error value, so
+ * that nothing such as "NaN", "Infinity", "undefined" or "[object Object]" ever reaches a user.
+ */
+function guarded(closure: Closure): (ctx: EvalContext) => Value {
+  return (ctx) => {
+    const v = closure(ctx);
+    if (typeof v === 'number') return Number.isFinite(v) ? v : new FormulaError('NUM');
+    if (typeof v === 'string' || typeof v === 'boolean' || v === null || v instanceof FormulaError) return v;
+    return sane(v);
+  };
+}
+
 const CACHE_SIZE = 2000;
 const cache = new Map<string, CompiledFormula | FormulaCompileError>();
 
@@ -290,10 +393,10 @@ export function compileFormula(text: string): CompiledFormula {
     const refs: FormulaRef[] = [];
     const functions = new Set<string>();
     const closure = compileNode(parseFormula(text), refs, functions);
-    result = { text, refs, functions: [...functions], evaluate: closure };
+    result = { text, refs, functions: [...functions], evaluate: guarded(closure) };
   } catch (err) {
     if (!(err instanceof FormulaCompileError)) throw err;
-    result = err;
+    result = located(err, text);
   }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(text, result);
@@ -305,5 +408,10 @@ export function compileFormula(text: string): CompiledFormula {
 export function compileUncached(text: string): CompiledFormula {
   const refs: FormulaRef[] = [];
   const functions = new Set<string>();
-  return { text, refs, functions: [...functions], evaluate: compileNode(parseFormula(text), refs, functions) };
+  try {
+    const evaluate = guarded(compileNode(parseFormula(text), refs, functions));
+    return { text, refs, functions: [...functions], evaluate };
+  } catch (err) {
+    throw err instanceof FormulaCompileError ? located(err, text) : err;
+  }
 }

@@ -1,5 +1,7 @@
 // The formula language (spec 001 §5) in ohm-js, with Excel's precedence, loosest first: comparisons, &, + -,
 // * /, ^ (left-associative, as in Excel: 2^3^2 = 64), postfix %, then unary - and + (so -2^2 = 4, as in Excel).
+// The spec lists NOT among the comparison operators ("= > < >= <> NOT"): `a NOT b` is `a <> b` (the infix form of
+// the spec's parser); NOT(x) stays the function. An argument may be empty (SUM(1,,2)), as in Excel.
 import * as ohm from 'ohm-js';
 
 export const grammar = ohm.grammar(String.raw`
@@ -15,6 +17,7 @@ Formula {
     | Comparison "=" Concat   -- eq
     | Comparison "<" Concat   -- lt
     | Comparison ">" Concat   -- gt
+    | Comparison not Concat   -- not
     | Concat
 
   Concat
@@ -54,7 +57,13 @@ Formula {
     | ref
     | ident  -- name
 
-  Call = ident "(" ListOf<Expr, ","> ")"
+  Call
+    = ident "(" ")"                           -- none
+    | ident "(" NonemptyListOf<Arg, ","> ")"  -- args
+
+  Arg
+    = Expr  -- given
+    |       -- missing
 
   time = digit digit? ":" digit digit (":" digit digit)? ampm?
   ampm = " "* (caseInsensitive<"AM"> | caseInsensitive<"PM">) ~identPart
@@ -69,6 +78,8 @@ Formula {
     | "'" sqChar* "'"    -- single
   dqChar = "\"\"" | ~"\"" any
   sqChar = "''" | ~"'" any
+
+  not = caseInsensitive<"NOT"> ~identPart
 
   boolean = (caseInsensitive<"TRUE"> | caseInsensitive<"FALSE">) ~identPart
 

@@ -7,6 +7,7 @@ import type { AuditService } from '../service/audit.service.js';
 import type { OrganizationService } from '../service/organization.service.js';
 import type { SessionService } from '../service/session.service.js';
 import type { MemberService } from '../service/member.service.js';
+import type { IdentityService } from '../service/identity.service.js';
 import type { CredentialService } from '../service/credential.service.js';
 
 export function authGrpc(
@@ -18,6 +19,7 @@ export function authGrpc(
     credentials: CredentialService;
     admin: AdminService;
     audit: AuditService;
+    identities: IdentityService;
   },
   log: Logger,
 ): GrpcServiceRegistration {
@@ -56,12 +58,17 @@ export function authGrpc(
     verifyIntegration: (req) => s.credentials.verifyIntegration(req),
     getMembership: (req) => s.organizations.membership(req),
     getUsers: (req) => s.members.getUsers(req),
+    memberIds: (req) => s.members.memberIds(req),
     ensureMember: (req) => s.members.ensureMember(req),
     adminCreateUser: (req) => s.admin.createUser(req),
     adminCreateOrganization: (req) => s.admin.createOrganization(req),
     adminSetPassword: (req) => s.admin.setPassword(req),
     adminSetFeatures: (req) => s.admin.setFeatures(req),
     sendMail: (req) => s.admin.sendMail(req),
+    listIdentityProviders: (req) => Promise.resolve(s.identities.listProviders(req)),
+    startOidc: (req) => s.identities.start(req),
+    oidcCode: (req) => s.identities.code(req),
+    signUp: (req) => s.identities.signUp(req),
   };
   return {
     name: 'fieldwork.auth.v1.AuthService',

@@ -27,6 +27,16 @@ export const AUDIT_EVENTS = [
   'import_created',
   'sql_access_granted',
   'sql_access_revoked',
+  'collection_link_created',
+  'collection_link_expired',
+  'collection_link_revoked',
+  'project_deleted',
+  'project_purge_requested',
+  'project_purged',
+  'project_purge_failed',
+  'role_grant_refused',
+  'workspace_features_changed',
+  'signup',
 ] as const;
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
 

@@ -151,8 +151,14 @@ export class CredentialService {
   // Integrations: whoever manages the workspace's projects.
 
   async listIntegrations(req: auth.OrganizationRequest): Promise<auth.IntegrationList> {
-    const { org } = await this.allowed(req.caller, req.organization_id, 'projects');
-    return { results: (await this.store.integrations(org.id)).map(toIntegration) };
+    const { org, caller } = await this.allowed(req.caller, req.organization_id, 'projects');
+    const rows = await this.store.integrations(org.id);
+    if (rows.every((r) => r.projects.length === 0)) return { results: rows.map(toIntegration) };
+    // A deleted (or purged) project is in no list: attached projects are shown only while the workspace has them.
+    const live = await this.projectIdsOf(caller, org.id);
+    return {
+      results: rows.map((r) => toIntegration({ ...r, projects: r.projects.filter((id) => live.has(Number(id))) })),
+    };
   }
 
   async createIntegration(req: auth.CreateIntegrationRequest): Promise<auth.Integration> {

@@ -1,7 +1,7 @@
 // Workspace users (spec 000 §7 Workspaces, §6 edit rules) and the member lookups projects need.
 import { canEditWorkspaceUser, canInWorkspace } from '@fieldwork/access';
 import type { auth, common } from '@fieldwork/proto';
-import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
+import { isProblem, problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
 import {
   addFieldErrors,
   displayName,
@@ -30,6 +30,10 @@ const brief = (u: UserRow, member: boolean): auth.UserBrief => ({
   is_mobilemanager: u.is_mobilemanager,
 });
 
+/** Workspace member listings: 50 a page unless asked, at most 500 (a larger page size is capped and said so). */
+export const MEMBER_PAGE_SIZE = 50;
+export const MEMBER_MAX_PAGE_SIZE = 500;
+
 export class MemberService {
   private readonly orgs: OrganizationStore;
   private readonly users: UserStore;
@@ -42,13 +46,26 @@ export class MemberService {
     this.users = new UserStore(deps.sql);
   }
 
-  async list(req: auth.OrganizationRequest): Promise<auth.OrganizationUserList> {
+  /** A page of the workspace's active members, searched by name, username or email, with the total (no cap). */
+  async list(req: auth.ListOrganizationUsersRequest): Promise<auth.OrganizationUserList> {
     const caller = callerOf(req.caller);
     const { org, member } = await visibleWorkspace(this.orgs, caller, req.organization_id);
     const allowed = ['user_access', 'user_create'] as const;
     if (!allowed.some((p) => canInWorkspace(caller, member, p, org.flagged_features))) throw problems.forbidden();
-    const rows = (await this.orgs.members(org.id)).filter((m) => m.is_active);
-    return { results: rows.map(toMember), count: rows.length };
+    const asked = req.page_size > 0 ? req.page_size : MEMBER_PAGE_SIZE;
+    const size = Math.min(asked, MEMBER_MAX_PAGE_SIZE);
+    const page = Math.max(req.page || 1, 1);
+    const { rows, count } = await this.orgs.membersPage(org.id, {
+      search: req.search,
+      limit: size,
+      offset: (page - 1) * size,
+    });
+    return { results: rows.map(toMember), count, page_size: size, page_size_capped: asked > MEMBER_MAX_PAGE_SIZE };
+  }
+
+  /** The ids of the workspace's active members matching a search (internal: project user listings page on them). */
+  async memberIds(req: auth.MemberIdsRequest): Promise<auth.MemberIdList> {
+    return { user_ids: await this.orgs.memberIds(req.organization_id, req.search) };
   }
 
   async update(req: auth.UpdateOrganizationUserRequest): Promise<auth.OrganizationUser> {
@@ -127,10 +144,9 @@ export class MemberService {
   }
 
   async getUsers(req: auth.GetUsersRequest): Promise<auth.UserBriefList> {
-    const ids = [...new Set(req.user_ids)].slice(0, 10_000);
+    const ids = [...new Set(req.user_ids)];
     const users = await this.users.byIds(ids);
-    const members = req.organization_id > 0 ? await this.orgs.members(req.organization_id) : [];
-    const active = new Set(members.filter((m) => m.is_active).map((m) => m.user_id));
+    const active = req.organization_id > 0 ? await this.orgs.activeAmong(req.organization_id, ids) : new Set();
     return { results: users.map((u) => brief(u, active.has(u.id))) };
   }
 
@@ -146,6 +162,23 @@ export class MemberService {
       addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     const hash = password === '' ? null : await this.deps.hasher.hash(password);
+    const ensure = () => this.ensureOnce(org, email, hash, req);
+    try {
+      return await ensure();
+    } catch (err) {
+      // Two adds of one new address at once: the other created the account between this one's read and its insert
+      // (the unique email refused this insert); a second try finds that account and makes it a member.
+      if (isProblem(err) && err.fields?.email && (await new UserStore(this.deps.sql).byEmail(email))) return ensure();
+      throw err;
+    }
+  }
+
+  private ensureOnce(
+    org: { id: number; name: string },
+    email: string,
+    hash: string | null,
+    req: auth.EnsureMemberRequest,
+  ): Promise<auth.EnsureMemberReply> {
     return transaction(this.deps.sql, async (tx) => {
       const users = new UserStore(tx);
       const store = new OrganizationStore(tx);

@@ -1,5 +1,5 @@
 // Workspaces (organizations) and workspace users (spec 000 §7 Workspaces, §6).
-import { canInWorkspace } from '@fieldwork/access';
+import { canInWorkspace, canSetWorkspaceFeatures, WORKSPACE_FEATURES } from '@fieldwork/access';
 import type { auth, common } from '@fieldwork/proto';
 import { problems, type FieldErrors, transaction } from '@fieldwork/service-kit';
 import { addFieldErrors, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
@@ -62,11 +62,34 @@ export class OrganizationService {
     const caller = callerOf(req.caller);
     const { org, member } = await this.visible(caller, req.id);
     if (!canInWorkspace(caller, member, 'org_details', org.flagged_features)) throw problems.forbidden();
+    // Feature flags: staff and superusers only (spec 000 §6), each a known feature; left as they are when not sent
+    // or unchanged (an owner saving the workspace's details sends back what they read).
+    const features = req.flagged_features_given ? [...new Set(req.flagged_features)].sort() : undefined;
+    const featuresChange = features !== undefined && features.join() !== [...org.flagged_features].sort().join();
+    if (featuresChange) {
+      if (!canSetWorkspaceFeatures(caller)) throw problems.forbidden();
+      const unknown = features.filter((f) => !(WORKSPACE_FEATURES as readonly string[]).includes(f));
+      if (unknown.length > 0)
+        throw problems.invalidFields({
+          flagged_features: [`Unknown features: ${unknown.join(', ')}. Known: ${WORKSPACE_FEATURES.join(', ')}.`],
+        });
+    }
     const updated = await this.orgs.update(org.id, {
       name: this.checkName(req.name),
       ...(req.description !== undefined ? { description: req.description.trim() } : {}),
       ...(req.address !== undefined ? { address: req.address.trim() } : {}),
     });
+    if (featuresChange) {
+      await this.orgs.setFeatures(org.id, features);
+      updated!.flagged_features = features;
+      await this.deps.audit.record({
+        organization_id: org.id,
+        actor_user_id: caller.user_id,
+        event: 'workspace_features_changed',
+        target: String(org.id),
+        details: { before: org.flagged_features, after: features },
+      });
+    }
     return toOrganization(updated!, visibleMembers(caller, org, member, await this.orgs.members(org.id)));
   }
 

@@ -79,13 +79,21 @@ export class SessionService {
     await this.throttle.clear(keys.account);
     if (keys.address) await this.throttle.refund(keys.address);
 
+    return this.signIn(user, req.client_ip);
+  }
+
+  /**
+   * A new session for a user whose credentials were checked (password, identity provider, sign-up): the token
+   * pair, the user and the current workspace; refused without a workspace (spec 000 §8). Audited as a login.
+   */
+  async signIn(user: UserRow, clientIp: string, details?: Record<string, unknown>): Promise<auth.LoginReply> {
     const organizations = await this.orgs.ofUser(user.id);
     if (organizations.length === 0) throw problems.noWorkspace();
     const current = organizations.find((o) => o.id === user.current_organization_id) ?? organizations[0]!;
     if (current.id !== user.current_organization_id) await this.users.setCurrentOrganization(user.id, current.id);
 
     const sessionId = randomUUID();
-    await this.sessions.create(sessionId, user.id, req.client_ip);
+    await this.sessions.create(sessionId, user.id, clientIp);
     const refresh = await this.issueRefresh(sessionId);
     const logged = await this.users.recordLogin(user.id);
     this.deps.log.info({ userId: user.id, sessionId }, 'login');
@@ -94,7 +102,8 @@ export class SessionService {
       actor_user_id: user.id,
       event: 'login',
       target: user.username,
-      ip: req.client_ip,
+      ip: clientIp,
+      ...(details ? { details } : {}),
     });
     return {
       access: this.access(logged, sessionId),

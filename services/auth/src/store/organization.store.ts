@@ -88,6 +88,55 @@ export class OrganizationStore {
       order by m.id`;
   }
 
+  /**
+   * One page of a workspace's active members in membership order, with the total: those whose name, username or
+   * email contains `search` (case-insensitive) when it is not empty.
+   */
+  async membersPage(
+    organizationId: number,
+    q: { search: string; limit: number; offset: number },
+  ): Promise<{ rows: MemberRow[]; count: number }> {
+    const sql = this.sql;
+    const where = sql`m.organization_id = ${organizationId} and m.is_active ${this.matching(q.search)}`;
+    const rows = await sql<(MemberRow & { total: string })[]>`
+      select m.id, m.organization_id, m.user_id, m.owner, m.user_admin, m.project_admin, m.billing_admin, m.is_active, m.invited_at,
+             u.username, u.email, u.first_name, u.last_name, count(*) over () as total
+      from organization_users m join users u on u.id = m.user_id
+      where ${where}
+      order by m.id limit ${q.limit} offset ${q.offset}`;
+    if (rows.length === 0 && q.offset > 0) {
+      const [c] = await sql<{ n: string }[]>`
+        select count(*) as n from organization_users m join users u on u.id = m.user_id where ${where}`;
+      return { rows: [], count: Number(c!.n) };
+    }
+    return { rows: rows.map(({ total: _total, ...r }) => r), count: Number(rows[0]?.total ?? 0) };
+  }
+
+  /** The user ids of a workspace's active members matching `search` (all of them when empty). */
+  async memberIds(organizationId: number, search: string): Promise<number[]> {
+    const rows = await this.sql<{ user_id: number }[]>`
+      select m.user_id from organization_users m join users u on u.id = m.user_id
+      where m.organization_id = ${organizationId} and m.is_active ${this.matching(search)}`;
+    return rows.map((r) => r.user_id);
+  }
+
+  /** Which of `userIds` are active members of the workspace. */
+  async activeAmong(organizationId: number, userIds: number[]): Promise<Set<number>> {
+    const rows = await this.sql<{ user_id: number }[]>`
+      select user_id from organization_users
+      where organization_id = ${organizationId} and is_active and user_id = any(${userIds}::bigint[])`;
+    return new Set(rows.map((r) => r.user_id));
+  }
+
+  /** A search over a member's name, username and email (`%` and `_` taken literally). */
+  private matching(search: string) {
+    const s = search.trim().toLowerCase();
+    if (s === '') return this.sql``;
+    const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.sql`and (lower(u.username) like ${like} or lower(u.email) like ${like}
+      or lower(u.first_name || ' ' || u.last_name) like ${like})`;
+  }
+
   async member(organizationId: number, userId: number): Promise<MemberRow | undefined> {
     const [row] = await this.sql<MemberRow[]>`
       select m.id, m.organization_id, m.user_id, m.owner, m.user_admin, m.project_admin, m.billing_admin, m.is_active, m.invited_at,

@@ -103,6 +103,7 @@ describe('migrations', () => {
       '0004-invitations.sql',
       '0005-revocations.sql',
       '0006-login-throttle.sql',
+      '0007-identity-providers.sql',
     ]);
   });
 });
@@ -415,6 +416,8 @@ describe('workspaces', () => {
       id: owner.org!.id,
       name: 'Renamed',
       address: 'Nairobi',
+      flagged_features: [],
+      flagged_features_given: false,
     });
     expect(renamed).toMatchObject({ name: 'Renamed', address: 'Nairobi' });
   });

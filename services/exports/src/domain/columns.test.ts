@@ -4,7 +4,10 @@ import {
   answerCell,
   dictionaryRows,
   exportColumns,
+  exportLayout,
+  longRows,
   MULTI_DELIMITER,
+  REPEAT_COLUMN_LIMIT,
   time,
   type ExportResponse,
   type Names,
@@ -116,6 +119,19 @@ describe('export columns (spec 001 §7 Exports)', () => {
     expect(answerCell(body, item, undefined, 'named', 'en')).toBe('');
     expect(time('not a date')).toBe('');
   });
+  it('writes times and dates the same on the fast path for ISO text as through a Date', () => {
+    expect(time('2026-01-02T03:04:05.678Z')).toBe('2026-01-02 03:04:05');
+    expect(time('2026-01-02T03:04:05Z')).toBe('2026-01-02 03:04:05');
+    expect(time(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02 03:04:05');
+    // Days past the 28th go through Date as before (which rolls 30 February over), invalid months are refused.
+    expect(time('2026-02-30T00:00:00.000Z')).toBe('2026-03-02 00:00:00');
+    expect(time('2026-13-01T00:00:00.000Z')).toBe('');
+    expect(time('2026-01-02T03:04:05+02:00')).toBe('2026-01-02 01:04:05');
+    const visit = body.entities.items[ids.visit]!;
+    expect(answerCell(body, visit, '2025-02-28', 'named', 'en')).toBe('2025-02-28');
+    expect(answerCell(body, visit, '2025-02-29', 'named', 'en')).toBe('2025-03-01');
+    expect(answerCell(body, visit, '2025-13-01', 'named', 'en')).toBe('2025-13-01');
+  });
   it('describes every column in the data dictionary', () => {
     const rows = dictionaryRows(body, 'en');
     expect(rows[0]).toEqual(['column', 'code', 'label', 'type', 'required', 'choices (code = label)']);
@@ -124,5 +140,54 @@ describe('export columns (spec 001 §7 Exports)', () => {
     expect(fuel[5]).toMatch(/= Gas \| .* = Wood$/);
     expect(rows.filter((r) => r[2] === 'Where')).toHaveLength(2);
     expect(rows).toHaveLength(exportColumns(body, 'named', 'en').length + 1);
+  });
+});
+
+describe('repeats', () => {
+  const { body, ids } = form();
+  const names: Names = { site: String, group: String, team: String, user: String };
+  const row = (data: ExportResponse['data']): ExportResponse => ({
+    response_id: 'r',
+    parent_id: null,
+    user_id: 1,
+    site_id: null,
+    group_id: null,
+    team_id: null,
+    device_id: 'd',
+    completed: false,
+    time_created: '2026-01-01T00:00:00Z',
+    time_updated: '2026-01-01T00:00:00Z',
+    time_completed: null,
+    time_uploaded: null,
+    geotag: null,
+    data,
+  });
+
+  it('adds a column per further instance of a question answered in repeats, up to REPEAT_COLUMN_LIMIT', () => {
+    const cols = exportColumns(body, 'coded', 'en', new Map([[ids.members, 2]]));
+    const members = cols.filter((c) => c.item?.id === ids.members);
+    expect(members.map((c) => c.header)).toEqual(['members', 'members [2]', 'members [3]']);
+    const r = row({ '0': { [ids.members]: 4 }, '2': { [ids.members]: 6 } });
+    expect(members.map((c) => c.cell(r, names))).toEqual([4, '', 6]);
+    const capped = exportColumns(body, 'coded', 'en', new Map([[ids.members, 99]]));
+    expect(capped.filter((c) => c.item?.id === ids.members)).toHaveLength(REPEAT_COLUMN_LIMIT);
+  });
+
+  it('turns to a long table past the limit: one row per instance, a repeat column', () => {
+    expect(exportLayout(new Map([[ids.members, REPEAT_COLUMN_LIMIT - 1]]))).toBe('wide');
+    expect(exportLayout(new Map([[ids.members, REPEAT_COLUMN_LIMIT]]))).toBe('long');
+    expect(exportLayout(new Map(), 'long')).toBe('long');
+    const cols = exportColumns(body, 'coded', 'en', new Map([[ids.members, 30]]), 'long');
+    expect(cols.map((c) => c.header).filter((h) => h.startsWith('members') || h === 'repeat')).toEqual([
+      'repeat',
+      'members',
+    ]);
+    const rows = longRows(row({ '2': { [ids.members]: 6 }, '0': { [ids.members]: 4 } }));
+    const repeat = cols.find((c) => c.header === 'repeat')!;
+    const members = cols.find((c) => c.header === 'members')!;
+    expect(rows.map((r) => [repeat.cell(r, names), members.cell(r, names)])).toEqual([
+      [0, 4],
+      [2, 6],
+    ]);
   });
 });

@@ -3,6 +3,10 @@
 //   - multi-select answers are joined by MULTI_DELIMITER (" | ");
 //   - dates are YYYY-MM-DD, times YYYY-MM-DD HH:mm:ss in UTC (spec 001 §9 display format);
 //   - a geotag answer is two columns, latitude and longitude;
+//   - repeats (answers keyed by repeat number, spec 001 §3): every instance is exported. Up to REPEAT_COLUMN_LIMIT
+//     instances of a question are columns side by side ("Adults", "Adults [2]", "Adults [3]" ...); a form with a
+//     question answered in more instances than that is exported as a long table instead: one row per response and
+//     repeat instance, with a `repeat` column (0 the first);
 //   - image and signature answers are download links (presigned, living as long as the export file);
 //   - cells are plain values: the CSV writer guards every text cell against formula injection (export/csv-cell.ts),
 //     and XLSX cells are typed strings.
@@ -13,6 +17,31 @@ export const MULTI_DELIMITER = ' | ';
 export const HEADER_LIMIT = 100;
 
 export type ExportMode = 'named' | 'coded';
+
+/** Most instances of one question written as columns; beyond, the export is a long table (see exportLayout). */
+export const REPEAT_COLUMN_LIMIT = 20;
+
+/** Columns per instance (wide) or one row per response and instance (long). */
+export type ExportLayout = 'wide' | 'long';
+
+/** Per question answered in a repeat other than the first, its highest repeat number (what the responses service says). */
+export type Repeats = ReadonlyMap<number, number>;
+
+/** Wide unless some question was answered in more instances than REPEAT_COLUMN_LIMIT (or a long table was asked). */
+export function exportLayout(repeats: Repeats, asked: ExportLayout = 'wide'): ExportLayout {
+  if (asked === 'long') return 'long';
+  return [...repeats.values()].some((top) => top + 1 > REPEAT_COLUMN_LIMIT) ? 'long' : 'wide';
+}
+
+/** The rows of a long table: one per repeat instance of the response (its first always), the instance's answers as repeat 0. */
+export function longRows(r: ExportResponse): ExportResponse[] {
+  const keys = Object.keys(r.data ?? {})
+    .filter((k) => /^\d{1,4}$/.test(k))
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (!keys.includes(0)) keys.unshift(0);
+  return keys.map((k) => ({ ...r, repeat: k, data: { '0': r.data?.[String(k)] ?? {} } }));
+}
 
 export interface ExportResponse {
   response_id: string;
@@ -27,9 +56,12 @@ export interface ExportResponse {
   time_updated: Date | string;
   time_completed: Date | string | null;
   time_uploaded: Date | string | null;
-  geotag: { coordinates?: [number, number] } | null;
+  /** [longitude, latitude]. */
+  geotag: { coordinates?: number[] } | null;
   /** Answers keyed by repeat then question id. */
   data: Record<string, Record<string, unknown>>;
+  /** In a long table: the repeat instance this row holds. */
+  repeat?: number;
 }
 
 export interface Column {
@@ -37,6 +69,8 @@ export interface Column {
   /** The question, for question columns. */
   item?: Item;
   part?: 'lat' | 'lng';
+  /** The repeat instance of a question column (0 the first). */
+  repeat?: number;
   cell: (r: ExportResponse, names: Names) => string | number | null;
 }
 
@@ -52,13 +86,29 @@ export interface Names {
 
 const cut = (s: string) => (s.length > HEADER_LIMIT ? `${s.slice(0, HEADER_LIMIT - 3)}...` : s);
 
+// An ISO 8601 time in UTC as the responses service sends it (2026-01-02T03:04:05.678Z).
+const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
 export function time(v: Date | string | null | undefined): string {
   if (v === null || v === undefined || v === '') return '';
+  // The common case without a Date (an export writes four of these per row); `new Date` still judges validity.
+  if (typeof v === 'string' && ISO_UTC.test(v) && v.slice(5, 7) <= '12' && v.slice(8, 10) <= '28')
+    return `${v.slice(0, 10)} ${v.slice(11, 19)}`;
   const d = v instanceof Date ? v : new Date(v);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string): Column[] {
+/**
+ * The columns of an export. `repeats` (per question, its highest repeat number) adds a column per further instance
+ * in the wide layout; the long layout adds one `repeat` column instead.
+ */
+export function exportColumns(
+  body: SchemaBody,
+  mode: ExportMode,
+  lang: string,
+  repeats: Repeats = new Map(),
+  layout: ExportLayout = 'wide',
+): Column[] {
   const named = mode === 'named';
   const id =
     (pick: (r: ExportResponse) => number | null, name: (n: Names, id: number) => string) =>
@@ -106,39 +156,50 @@ export function exportColumns(body: SchemaBody, mode: ExportMode, lang: string):
     { header: 'latitude', cell: (r) => r.geotag?.coordinates?.[1] ?? '' },
     { header: 'longitude', cell: (r) => r.geotag?.coordinates?.[0] ?? '' },
   ];
+  if (layout === 'long') columns.push({ header: 'repeat', cell: (r) => r.repeat ?? 0 });
   for (const { item } of itemsInOrder(body)) {
     if (!isQuestion(item)) continue;
-    const base = named ? text(item.name, lang, body.primary_language) || item.codeName : item.codeName;
-    if (item.type === 'geotag') {
-      for (const part of ['lat', 'lng'] as const) {
-        columns.push({
-          header: cut(`${base} (${part === 'lat' ? 'latitude' : 'longitude'})`),
-          item,
-          part,
-          cell: (r) => geotagPart(answerOf(r, item), part),
-        });
+    const label = named ? text(item.name, lang, body.primary_language) || item.codeName : item.codeName;
+    const instances = layout === 'long' ? 1 : Math.min(REPEAT_COLUMN_LIMIT, (repeats.get(item.id) ?? 0) + 1);
+    for (let repeat = 0; repeat < instances; repeat++) {
+      const base = repeat === 0 ? label : `${label} [${repeat + 1}]`;
+      if (item.type === 'geotag') {
+        for (const part of ['lat', 'lng'] as const) {
+          columns.push({
+            header: cut(`${base} (${part === 'lat' ? 'latitude' : 'longitude'})`),
+            item,
+            part,
+            repeat,
+            cell: (r) => geotagPart(answerOf(r, item, repeat), part),
+          });
+        }
+        continue;
       }
-      continue;
+      if (item.type === 'image' || item.type === 'signature') {
+        columns.push({ header: cut(base), item, repeat, cell: (r, n) => mediaCell(answerOf(r, item, repeat), n) });
+        continue;
+      }
+      columns.push({
+        header: cut(base),
+        item,
+        repeat,
+        cell: (r) => answerCell(body, item, answerOf(r, item, repeat), mode, lang),
+      });
     }
-    if (item.type === 'image' || item.type === 'signature') {
-      columns.push({ header: cut(base), item, cell: (r, n) => mediaCell(answerOf(r, item), n) });
-      continue;
-    }
-    columns.push({ header: cut(base), item, cell: (r) => answerCell(body, item, answerOf(r, item), mode, lang) });
   }
   return columns;
 }
 
-const answerOf = (r: ExportResponse, item: Item) => r.data?.['0']?.[item.id];
+const answerOf = (r: ExportResponse, item: Item, repeat = 0) => r.data?.[String(repeat)]?.[item.id];
 
 /** Media keys of a page's responses for these columns (to be turned into links before the page is written). */
 export function mediaKeys(columns: Column[], rows: ExportResponse[]): string[] {
-  const items = columns.filter((c) => c.item?.type === 'image' || c.item?.type === 'signature').map((c) => c.item!);
-  if (items.length === 0) return [];
+  const media = columns.filter((c) => c.item?.type === 'image' || c.item?.type === 'signature');
+  if (media.length === 0) return [];
   const keys: string[] = [];
   for (const r of rows)
-    for (const item of items) {
-      const v = answerOf(r, item);
+    for (const c of media) {
+      const v = answerOf(r, c.item!, c.repeat);
       if (typeof v === 'string' && v !== '') keys.push(v);
     }
   return keys;
@@ -164,6 +225,11 @@ export function answerCell(body: SchemaBody, item: Item, v: unknown, mode: Expor
     case 'choice':
     case 'binary': {
       const ids = Array.isArray(v) ? v : [v];
+      if (ids.length === 1) {
+        // One choice (most answers): its label without the arrays of the general case.
+        const c = body.entities.choices[String(ids[0])];
+        return c ? (mode === 'named' ? text(c.name, lang, body.primary_language) : c.codeName) : String(ids[0]);
+      }
       return ids
         .map((cid) => body.entities.choices[String(cid)])
         .map((c, k) =>
@@ -178,6 +244,7 @@ export function answerCell(body: SchemaBody, item: Item, v: unknown, mode: Expor
       return Number.isFinite(n) ? n : String(v);
     }
     case 'date': {
+      if (typeof v === 'string' && /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])$/.test(v)) return v;
       const d = new Date(String(v));
       return Number.isNaN(d.getTime()) ? String(v) : d.toISOString().slice(0, 10);
     }

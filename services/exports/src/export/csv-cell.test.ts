@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { readRows } from '../import/read-rows.js';
-import { csvStringifier, guardCell, unguardCell } from './csv-cell.js';
+import { csvRecord, csvStringifier, guardCell, unguardCell } from './csv-cell.js';
 
 const TRIGGERS = ['=HYPERLINK("http://x","y")', '+1', '-cmd', '@SUM(A1)', '\tx', '\rx', '=', '-', '-3.5'];
 const SAFE = ['plain', '', ' =x', 'a=b', '1-2', 'x@y', "'plain", "it's"];
@@ -56,5 +56,31 @@ describe('CSV injection guard', () => {
     const back: unknown[][] = [];
     for await (const r of source.rows) back.push(r);
     expect(back).toEqual(rows.map((r) => r.map(String)).filter((r) => r.some((c) => c !== '')));
+  });
+});
+
+describe('csvRecord', () => {
+  it('writes every record exactly as the guarded stringifier does', async () => {
+    const cells = [
+      ...TRIGGERS,
+      ...SAFE,
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      'cr\rhere',
+      'ünïcödé',
+      -3.5,
+      0,
+      42,
+      NaN,
+      Infinity,
+      null,
+    ];
+    const rows = [cells, [...cells].reverse(), ['only'], [null, '', 7]];
+    expect(rows.map((r) => csvRecord(r)).join('')).toBe(await csvOf(rows));
+  });
+  it('quotes a cell with a comma, a quote or a line break and doubles its quotes', () => {
+    expect(csvRecord(['a,b', 'x"y', 'l\n', 'plain', -1, null])).toBe('"a,b","x""y","l\n",plain,-1,\n');
+    expect(csvRecord(['=1+1', '-x'])).toBe("'=1+1,'-x\n");
   });
 });

@@ -1,11 +1,12 @@
-// A CSV export written while it is read: pages of responses come in one at a time, csv-stringify turns rows into
-// text, and the object store takes the stream; nothing holds the whole file, so memory stays flat as rows grow.
-// A UTF-8 byte order mark comes first so that spreadsheet tools read accents right. Every cell, headers included,
-// passes the CSV injection guard of csv-cell.ts.
+// A CSV export written while it is read: pages of responses come in one at a time, each page becomes one block of
+// text (csvRecord: the cells of the column plan, guarded and quoted as csv-stringify would, without its per-field
+// machinery), and the object store takes the stream, with backpressure; nothing holds more than a page, so memory
+// stays flat as rows grow. A UTF-8 byte order mark comes first so that spreadsheet tools read accents right. Every
+// cell, headers included, passes the CSV injection guard of csv-cell.ts.
 import { PassThrough } from 'node:stream';
 import type { ObjectStore } from '@fieldwork/service-kit';
 import type { Column, ExportResponse, Names } from '../domain/columns.js';
-import { csvStringifier } from './csv-cell.js';
+import { csvRecord } from './csv-cell.js';
 
 /** What an export writer takes: where to write, the columns, and the pages of responses. */
 export interface WriterOptions {
@@ -30,26 +31,37 @@ export interface CsvExport {
  */
 export async function writeCsv(options: WriterOptions): Promise<CsvExport> {
   const { store, key, columns, names } = options;
-  const csv = csvStringifier({ bom: true });
-  const out = new PassThrough();
-  csv.pipe(out);
+  // The stream buffers up to 1 MB before it says wait.
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
   const stored = store.put(key, out, { contentType: 'text/csv; charset=utf-8' });
   let rows = 0;
-  const drained = () => new Promise<void>((r) => csv.once('drain', () => r()));
+  const write = async (text: string) => {
+    if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
+  };
+  const cells = columns.map((c) => c.cell);
+  const line: (string | number | null)[] = new Array<string | number | null>(cells.length);
   try {
-    if (!csv.write(columns.map((c) => c.header))) await drained();
+    await write(`\ufeff${csvRecord(columns.map((c) => c.header))}`);
     for await (const page of options.pages) {
       if (options.cancelled?.()) throw new ExportCancelled();
-      // Wait only when the stream asks for it (an await per row costs more than the row).
-      for (const r of page) if (!csv.write(columns.map((c) => c.cell(r, names) ?? ''))) await drained();
+      let text = '';
+      for (const r of page) {
+        for (let i = 0; i < cells.length; i++) line[i] = cells[i]!(r, names);
+        text += csvRecord(line);
+        // Small blocks: text that dies young costs the garbage collector little (a page-sized one got promoted).
+        if (text.length > 1 << 16) {
+          await write(text);
+          text = '';
+        }
+      }
+      await write(text);
       rows += page.length;
       await options.progress?.(rows);
     }
-    csv.end();
+    out.end();
   } catch (err) {
-    // The store's side sees the error and drops what it had; the stringifier just stops.
-    csv.unpipe(out);
-    csv.destroy();
+    // The store's side sees the error and drops what it had (it may not listen yet: the error is not left unhandled).
+    out.on('error', () => undefined);
     out.destroy(err as Error);
     await stored.catch(() => undefined);
     throw err;

@@ -20,6 +20,14 @@ const maize = addChoice(crop.body, crop.id, 'en', 'Maïs');
 const note = addItem(maize.body, b.id, 'open', 'en', 'Note');
 const body = note.body;
 
+// Text that needs escaping, or holds characters XML cannot (dropped), or characters outside the BMP (kept).
+const NOTES: Record<number, string> = {
+  3: '@evil',
+  7: 'a < b && c > d',
+  8: 'bell\u0007 nul\u0000 ok',
+  9: 'maïs 🌽 \uFFFE',
+};
+
 async function* pages(n: number, size: number): AsyncGenerator<ExportResponse[]> {
   for (let start = 0; start < n; start += size) {
     yield Array.from({ length: Math.min(size, n - start) }, (_, k) => {
@@ -38,7 +46,7 @@ async function* pages(n: number, size: number): AsyncGenerator<ExportResponse[]>
         time_completed: null,
         time_uploaded: null,
         geotag: null,
-        data: { '0': { [area.id]: i / 2, [crop.id]: [maize.id], [note.id]: i === 3 ? '@evil' : `n${i}` } },
+        data: { '0': { [area.id]: i / 2, [crop.id]: [maize.id], [note.id]: NOTES[i] ?? `n${i}` } },
       };
     });
   }
@@ -60,5 +68,6 @@ describe('XLSX export writer', () => {
     expect(row(3)[16]).toBe('@evil');
     expect(sheet.getRow(5).getCell(17).type).toBe(ExcelJS.ValueType.String);
     expect(row(2999)[0]).toBe('r2999');
+    expect([row(7)[16], row(8)[16], row(9)[16]]).toEqual(['a < b && c > d', 'bell nul ok', 'maïs 🌽 ']);
   });
 });

@@ -4,9 +4,9 @@
 // a CSV report (row, column, value, message) in the object store. New responses get ids made from the row
 // (importedResponseId), so importing the same file again (or a retried job) changes nothing.
 import { PassThrough } from 'node:stream';
-import { common } from '@fieldwork/proto';
+import { common, fromFieldMessages, projects, type responses } from '@fieldwork/proto';
 import type { SchemaBody } from '@fieldwork/sampler';
-import type { ObjectStore } from '@fieldwork/service-kit';
+import { GRANT_KEY, signGrant, type ObjectStore } from '@fieldwork/service-kit';
 import {
   IMPORT_MESSAGES,
   placesOf,
@@ -23,6 +23,12 @@ import { readRows } from './read-rows.js';
 
 export interface ImportParams {
   caller: unknown;
+  /**
+   * The caller's access to the project when the import was queued (a ProjectAccess, base64): the job's batches carry
+   * it to the responses service as a grant signed afresh, so the import runs with the access it was queued with and
+   * asks the projects service nothing (a job queued before this field existed has none, and the service asks).
+   */
+  access?: string;
   file_id: string;
   object_key: string;
   filename: string;
@@ -83,6 +89,11 @@ export async function runImport(
   const p = job.params as unknown as ImportParams;
   const ctx = { requestId: `job-${job.id}` };
   const caller = common.Caller.fromJSON(p.caller);
+  // The queued grant, signed again for each batch (a grant lives 15 s; an import may take minutes).
+  const queued = p.access ? projects.ProjectAccess.decode(Buffer.from(p.access, 'base64')) : undefined;
+  const secret = deps.contextSecret ?? '';
+  const batchCtx = () =>
+    queued && secret ? { ...ctx, headers: { [GRANT_KEY]: signGrant(secret, caller, queued, Date.now()) } } : ctx;
   const [doc, project, info] = await Promise.all([
     deps.forms.getSchemaInternal({ schema_id: job.schema_id }, ctx),
     deps.projects.getProject({ caller, project_id: job.project_id }, ctx),
@@ -138,10 +149,10 @@ export async function runImport(
   };
 
   /** What a batch's rows did: counts, and the refused ones in the report. */
-  const record = async (sent: typeof batch, reply: { results: { status: string; errors_json: string }[] }) => {
+  const record = async (sent: typeof batch, reply: responses.ImportBatchReply) => {
     for (const [k, r] of reply.results.entries()) {
       if (r.status === 'failed') {
-        const errors = JSON.parse(r.errors_json || '{}') as Record<string, string[]>;
+        const errors = fromFieldMessages(r.errors);
         const problems: Record<string, string> = {};
         for (const [field, messages] of Object.entries(errors)) {
           // data.0.<item id> → that question's column; other fields by name.
@@ -174,7 +185,7 @@ export async function runImport(
         payloads_json: sent.map((b) => JSON.stringify(b.payload)),
         actions: sent.map((b) => b.action),
       },
-      ctx,
+      batchCtx(),
     );
     request.catch(() => undefined); // awaited below, after the previous batch
     await inflight;

@@ -2,7 +2,7 @@
 // once done, a download link until the file expires; cancelled on request.
 import { PROJECT_OPERATIONS } from '@fieldwork/access';
 import { randomUUID } from 'node:crypto';
-import { common, type exports_ } from '@fieldwork/proto';
+import { common, exports_, projects, toFieldMessages } from '@fieldwork/proto';
 import { isQuestion, itemsInOrder, text, type SchemaBody } from '@fieldwork/sampler';
 import {
   IMPORT_MESSAGES,
@@ -23,16 +23,12 @@ export const KINDS: readonly ExportKind[] = ['named_csv', 'coded_csv', 'dictiona
 const LINK_S = 3600;
 const PREVIEW_ROWS = 10;
 
-/** A JSON object field of a request ('' is {}); a field error otherwise. */
-function jsonObject(json: string, field: string, errors: Record<string, string[]>): Record<string, unknown> {
-  if (!json.trim()) return {};
-  try {
-    const v = JSON.parse(json) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  errors[field] = ['Send an object of column header to question.'];
+/** A preview cell as its message; what JSON has no value for (a blank, NaN) is an empty cell, as JSON's null was. */
+function cellMessage(c: Cell): exports_.Cell {
+  if (typeof c === 'string') return { text: c };
+  if (typeof c === 'boolean') return { flag: c };
+  if (typeof c === 'number') return Number.isFinite(c) ? { number: c } : {};
+  if (c instanceof Date) return Number.isNaN(c.getTime()) ? {} : { text: c.toISOString() };
   return {};
 }
 
@@ -56,6 +52,14 @@ function mappableQuestions(body: SchemaBody, lang: string) {
   return out;
 }
 
+/** What a finished import did, from the job's stored result ({} until it is done, and for exports). */
+function jobResult(j: JobRow): Pick<exports_.Job, 'import_counts' | 'users_report'> {
+  if (!j.result || Object.keys(j.result).length === 0) return {};
+  if (j.kind === 'import_responses') return { import_counts: exports_.ImportCounts.fromPartial(j.result) };
+  if (j.kind === 'import_users') return { users_report: projects.BulkReport.fromPartial(j.result) };
+  return {};
+}
+
 export class ExportService {
   private readonly jobs: JobStore;
   /** The workspace of each project seen (from its access check), for the audit log. */
@@ -72,13 +76,23 @@ export class ExportService {
     ctx: Ctx,
     screens: readonly string[] = PROJECT_OPERATIONS.export,
   ): Promise<common.Caller> {
+    return (await this.granted(caller, projectId, ctx, screens)).caller;
+  }
+
+  /** The caller and their access to the project (the call's grant, else the projects service's answer), when it holds one of `screens`. */
+  private async granted(
+    caller: common.Caller | undefined,
+    projectId: number,
+    ctx: Ctx,
+    screens: readonly string[],
+  ): Promise<{ caller: common.Caller; access: projects.ProjectAccess }> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
-    const a = await projectAccess(this.deps.contextSecret ?? '', ctx.metadata, caller, projectId, () =>
+    const access = await projectAccess(this.deps.contextSecret ?? '', ctx.metadata, caller, projectId, () =>
       this.deps.projects.getAccess({ caller, project_id: projectId }, ctx),
     );
-    if (!screens.some((s) => a.screens.includes(s))) throw problems.forbidden();
-    this.orgOf.set(projectId, a.organization_id);
-    return caller;
+    if (!screens.some((s) => access.screens.includes(s))) throw problems.forbidden();
+    this.orgOf.set(projectId, access.organization_id);
+    return { caller, access };
   }
 
   /** Exports and imports in the workspace's audit log (auth); a failure to record is logged, not thrown. */
@@ -117,6 +131,7 @@ export class ExportService {
     const profile = req.profile.trim();
     if (profile.length > 200)
       throw problems.invalidFields({ profile: ['Ensure this field has no more than 200 characters.'] });
+    if (!['', 'wide', 'long'].includes(req.layout)) throw problems.invalidFields({ layout: ['Choose wide or long.'] });
     const job = await this.jobs.create({
       id: randomUUID(),
       project_id: req.project_id,
@@ -125,6 +140,7 @@ export class ExportService {
       created_by: caller.user_id,
       lang: req.lang || '',
       profile,
+      ...(req.layout === 'long' ? { params: { layout: 'long' } } : {}),
     });
     await this.deps.enqueue(job.id);
     this.deps.log.info({ jobId: job.id, projectId: job.project_id, kind: job.kind }, 'export queued');
@@ -134,7 +150,9 @@ export class ExportService {
 
   /** The form of an import (the top level when none is named), the uploaded file, and the mapping asked. */
   private async importSetup(req: exports_.ImportRequest, ctx: Ctx) {
-    const caller = await this.requireResults(req.caller, req.project_id, ctx, ['projectLevelIngestion']);
+    const { caller, access } = await this.granted(req.caller, req.project_id, ctx, ['projectLevelIngestion']);
+    // A deleted project takes no imports (the responses service would refuse every batch anyway).
+    if (access.project_state === 'D') throw problems.invalidProjectId();
     const schemas = (await this.deps.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
     const schema =
       req.schema_id === 0
@@ -148,18 +166,12 @@ export class ExportService {
     );
     if (!/\.(csv|xlsx)$/i.test(file.filename))
       throw problems.invalidFields({ file_identifier: ['Import a CSV or XLSX file.'] });
-    const fields: Record<string, string[]> = {};
-    const labelMap = jsonObject(req.label_map_json, 'label_map', fields) as Record<string, string>;
-    const mappedColumns = jsonObject(req.mapped_columns_json, 'mapped_columns', fields) as Record<
-      string,
-      string | number
-    >;
-    if (req.value_delimiter.length > 5) fields.value_delimiter = ['Ensure this field has no more than 5 characters.'];
-    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    if (req.value_delimiter.length > 5)
+      throw problems.invalidFields({ value_delimiter: ['Ensure this field has no more than 5 characters.'] });
     const doc = await this.deps.forms.getSchemaInternal({ schema_id: schema.id }, ctx);
     const body = JSON.parse(doc.body_json) as SchemaBody;
-    const mapping = { labelMap, droppedColumns: req.dropped_columns, mappedColumns };
-    return { caller, schema, file, body, mapping };
+    const mapping = { labelMap: req.label_map, droppedColumns: req.dropped_columns, mappedColumns: req.mapped_columns };
+    return { caller, access, schema, file, body, mapping };
   }
 
   /** The header and first rows of the file, and what each column would fill. */
@@ -191,17 +203,18 @@ export class ExportService {
           label: targetLabel(body, t, lang),
         };
       }),
-      rows_json: JSON.stringify(rows),
-      errors_json: JSON.stringify(resolved.errors),
-      row_problems_json: JSON.stringify(
-        Object.keys(resolved.errors).length > 0 ? [] : rows.map((cells, k) => rowToPayload(rc, cells, k + 1).problems),
-      ),
-      questions_json: JSON.stringify(mappableQuestions(body, lang)),
+      rows: rows.map((row) => ({ cells: Array.from(row, cellMessage) })),
+      errors: toFieldMessages(resolved.errors),
+      row_problems:
+        Object.keys(resolved.errors).length > 0
+          ? []
+          : rows.map((cells, k) => ({ problems: rowToPayload(rc, cells, k + 1).problems })),
+      questions: mappableQuestions(body, lang),
     };
   }
 
   async createImport(req: exports_.ImportRequest, ctx: Ctx): Promise<exports_.Job> {
-    const { caller, schema, file, body, mapping } = await this.importSetup(req, ctx);
+    const { caller, access, schema, file, body, mapping } = await this.importSetup(req, ctx);
     const { headers } = await this.firstRows(file.object_key, file.filename, 0);
     const resolved = resolveMapping(body, headers, mapping);
     if (Object.keys(resolved.errors).length > 0) throw problems.invalidFields(resolved.errors);
@@ -209,6 +222,7 @@ export class ExportService {
       throw problems.invalid('No column of the file is mapped to a question of this form.');
     const params: ImportParams = {
       caller: common.Caller.toJSON(caller),
+      access: Buffer.from(projects.ProjectAccess.encode(access).finish()).toString('base64'),
       file_id: file.file_id,
       object_key: file.object_key,
       filename: file.filename,
@@ -343,8 +357,8 @@ export class ExportService {
       expires_at: j.expires_at?.toISOString() ?? '',
       rows_failed: j.rows_failed,
       report_url: await link(j.report_key),
-      result_json: JSON.stringify(j.result ?? {}),
       profile: j.profile,
+      ...jobResult(j),
     };
   }
 }

@@ -1,13 +1,41 @@
 // One export job, start to end: the form, the names of sites, groups, teams and collectors, the total, then the
 // responses page by page from the responses service into a CSV in the object store. The file's key is the job's,
 // so a retried job writes the same object again, whole (the store replaces an object only once it is complete).
-import { common } from '@fieldwork/proto';
+import { common, type responses } from '@fieldwork/proto';
 import type { SchemaBody } from '@fieldwork/sampler';
-import { dictionaryRows, exportColumns, mediaKeys, type ExportResponse, type Names } from '../domain/columns.js';
+import {
+  dictionaryRows,
+  exportColumns,
+  exportLayout,
+  longRows,
+  mediaKeys,
+  type ExportResponse,
+  type Names,
+} from '../domain/columns.js';
 import { writeCsv } from '../export/csv-writer.js';
 import { writeXlsx } from '../export/xlsx-writer.js';
 import type { ExportsDeps } from '../service/deps.js';
 import type { JobRow } from '../store/job.store.js';
+
+/** A page row as the export columns read it: null where the response has no value, its answers parsed. */
+export function exportResponse(r: responses.ExportRow): ExportResponse {
+  return {
+    response_id: r.response_id,
+    parent_id: r.parent_id ?? null,
+    user_id: r.user_id,
+    site_id: r.site_id ?? null,
+    group_id: r.group_id ?? null,
+    team_id: r.team_id ?? null,
+    device_id: r.device_id,
+    completed: r.completed,
+    time_created: r.time_created,
+    time_updated: r.time_updated,
+    time_completed: r.time_completed ?? null,
+    time_uploaded: r.time_uploaded,
+    geotag: r.geotag ?? null,
+    data: JSON.parse(r.data_json) as ExportResponse['data'],
+  };
+}
 
 export async function runExport(
   job: JobRow,
@@ -58,33 +86,50 @@ export async function runExport(
     return writeCsv({ store: deps.store, key, columns, names, pages: one(), cancelled: options.cancelled });
   }
 
-  const columns = exportColumns(body, job.kind === 'coded_csv' ? 'coded' : 'named', lang);
+  // The first page, asked with the repeats of the whole export, decides the columns per repeat instance.
+  const request = (after: number) =>
+    deps.responses.exportPage(
+      {
+        project_id: job.project_id,
+        schema_id: job.schema_id,
+        after_id: after,
+        limit: options.pageSize,
+        profile: job.profile,
+        with_repeats: after === 0,
+      },
+      ctx,
+    );
+  const first = await request(0);
+  const repeats = new Map(Object.entries(first.repeats).map(([item, top]) => [Number(item), top]));
+  const layout = exportLayout(repeats, job.params?.layout === 'long' ? 'long' : 'wide');
+  const columns = exportColumns(body, job.kind === 'coded_csv' ? 'coded' : 'named', lang, repeats, layout);
   // Media answers become links that live as long as the file (S3 allows at most 7 days).
   const links = new Map<string, string>();
   const linkSeconds = Math.min(7 * 86_400, Math.max(60, deps.fileTtlHours * 3600));
   names.media = (k) => links.get(k) ?? k;
   async function* pages(): AsyncGenerator<ExportResponse[]> {
-    let after = 0;
-    do {
-      const page = await deps.responses.exportPage(
-        {
-          project_id: job.project_id,
-          schema_id: job.schema_id,
-          after_id: after,
-          limit: options.pageSize,
-          profile: job.profile,
-        },
-        ctx,
-      );
-      const rows = JSON.parse(page.rows_json) as ExportResponse[];
+    // The next page is asked for while this one is written (two pages in memory at most): the responses service
+    // reads and encodes it while this process parses and writes, instead of each waiting for the other.
+    let next: Promise<typeof first> = Promise.resolve(first);
+    for (;;) {
+      const page = await next;
+      const after = page.last_id;
+      if (after !== 0) {
+        next = options.pageDelayMs
+          ? new Promise((r) => setTimeout(r, options.pageDelayMs)).then(() => request(after))
+          : request(after);
+        // A job stopped while a page is on its way leaves that page's answer unread, not unhandled.
+        next.catch(() => undefined);
+      }
+      const read = page.rows.map(exportResponse);
+      const rows = layout === 'long' ? read.flatMap(longRows) : read;
       links.clear();
       for (const k of mediaKeys(columns, rows))
         if (!links.has(k))
           links.set(k, await deps.store.presignGet(k, { expiresInSeconds: linkSeconds, filename: k.split('/').pop() }));
       if (rows.length > 0) yield rows;
-      after = page.last_id;
-      if (after !== 0 && options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));
-    } while (after !== 0);
+      if (after === 0) return;
+    }
   }
   const write = job.kind === 'xlsx_excel' ? writeXlsx : writeCsv;
   return write({

@@ -150,6 +150,8 @@ export function formulaToXPath(formula: string, nameOf: (item: number) => Outcom
       }
       case 'name':
         return fail(`the name ${e.name} is not a question reference`);
+      case 'missing':
+        return fail('an empty argument has no XLSForm equivalent');
       case 'neg':
         return `-${print(e.x, false)}`;
       case 'pos':

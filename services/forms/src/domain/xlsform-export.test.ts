@@ -301,6 +301,8 @@ describe('formulaToXPath', () => {
     expect(x('Q1_*')).toEqual({ reason: 'Q1_* (every question of a category) has no XLSForm equivalent' });
     expect(x('Q1_9 + 1')).toEqual({ reason: 'no question 9' });
     expect(x('AVERAGE(Q1_1, Q1_2)')).toEqual({ reason: 'AVERAGE() has no XLSForm equivalent' });
+    expect(x('CONCATENATE(Q1_1,,"kg")')).toEqual({ reason: 'an empty argument has no XLSForm equivalent' });
+    expect(x('Q1_1 NOT 2')).toEqual({ ok: '${a} != 2' }); // the spec's infix NOT is <>
     expect('reason' in x('(')).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ export function formsGrpc(schemas: SchemaService, documents: DocumentService, lo
     countQuestions: (req) => schemas.countQuestions(req),
     duplicateSchemas: (req) => schemas.duplicate(req),
     deleteSchemas: (req) => schemas.delete(req),
+    purgeProject: (req) => schemas.purge(req),
     getSchemaDocument: (req, ctx) => documents.get(req, ctx),
     saveSchemaDocument: (req, ctx) => documents.save(req, ctx),
     listLanguages: () => documents.languages(),
@@ -19,6 +20,7 @@ export function formsGrpc(schemas: SchemaService, documents: DocumentService, lo
     getSchemaInternal: (req) => documents.getInternal(req),
     listSchemaVersions: (req, ctx) => documents.versions(req, ctx),
     restoreSchemaVersion: (req, ctx) => documents.restore(req, ctx),
+    getSchemaProject: (req) => documents.projectOf(req),
   };
   return {
     name: 'fieldwork.forms.v1.FormsService',

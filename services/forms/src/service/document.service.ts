@@ -142,6 +142,10 @@ export class DocumentService {
     return toDocument(row, false);
   }
 
+  async projectOf(req: forms.SchemaIdRequest): Promise<forms.SchemaProject> {
+    return { project_id: req.schema_id > 0 ? await this.store.projectOf(req.schema_id) : 0 };
+  }
+
   async languages(): Promise<forms.LanguageList> {
     return {
       results: ISO6391.getAllCodes()
@@ -410,7 +414,10 @@ export class DocumentService {
     if (!row) throw problems.invalidSchemaId();
     let access: projects.ProjectAccess;
     try {
-      access = await this.projects.getAccess({ caller, project_id: row.project_id }, ctx);
+      // The gateway's grant for the schema's project when the call carries one (it decided it for this request).
+      access = await projectAccess(this.contextSecret, ctx.metadata, caller, row.project_id, () =>
+        this.projects.getAccess({ caller, project_id: row.project_id }, ctx),
+      );
     } catch (err) {
       // A schema of a project the caller cannot see does not exist for them.
       if (err instanceof Error && 'code' in err && String(err.code).startsWith('404')) throw problems.invalidSchemaId();

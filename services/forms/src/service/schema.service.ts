@@ -1,5 +1,5 @@
 // Sampler schema use cases needed by projects: create (per project or level), list, count questions, duplicate.
-import type { forms } from '@fieldwork/proto';
+import type { common, forms } from '@fieldwork/proto';
 import { countQuestions, newSchemaBody } from '@fieldwork/sampler';
 import { problems, transaction, type Sql } from '@fieldwork/service-kit';
 import { SchemaStore, type SchemaRow } from '../store/schema.store.js';
@@ -60,5 +60,16 @@ export class SchemaService {
 
   async delete(req: forms.DeleteSchemasRequest): Promise<forms.SchemaList> {
     return { results: (await this.store.markDeleted(req.project_id, req.schema_ids)).map(toSchema) };
+  }
+
+  /** A deleted project's purge (an internal call of the projects service's purge job): its schemas and revisions. */
+  async purge(req: common.PurgeProjectRequest): Promise<common.PurgeCounts> {
+    if (req.project_id <= 0) throw problems.invalidProjectId();
+    const before = await this.store.projectTotals(req.project_id);
+    const counts = { schemas: before.schemas, schema_revisions: before.revisions };
+    if (req.dry_run) return { counts, remaining: before.schemas + before.revisions };
+    await this.store.removeProject(req.project_id);
+    const after = await this.store.projectTotals(req.project_id);
+    return { counts, remaining: after.schemas + after.revisions };
   }
 }

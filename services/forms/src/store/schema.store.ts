@@ -46,6 +46,13 @@ export class SchemaStore {
       select * from sampler_schemas where project_id = ${projectId} and not deleted order by level, id`;
   }
 
+  /** The project of a schema that is not deleted (0: none). */
+  async projectOf(id: number): Promise<number> {
+    const [row] = await this.sql<{ project_id: number }[]>`
+      select project_id from sampler_schemas where id = ${id} and not deleted`;
+    return row ? Number(row.project_id) : 0;
+  }
+
   async byId(id: number): Promise<SchemaRow | undefined> {
     const [row] = await this.sql<SchemaRow[]>`select * from sampler_schemas where id = ${id} and not deleted`;
     return row;
@@ -110,5 +117,18 @@ export class SchemaStore {
     return this.sql<SchemaRow[]>`
       update sampler_schemas set deleted = true, time_updated = now()
       where project_id = ${projectId} and id = any(${ids}) and not deleted returning *`;
+  }
+
+  /** A purged project's schemas (deleted ones too) and their revisions. */
+  async projectTotals(projectId: number): Promise<{ schemas: number; revisions: number }> {
+    const [r] = await this.sql<{ schemas: number; revisions: number }[]>`
+      select (select count(*) from sampler_schemas where project_id = ${projectId})::int as schemas,
+             (select count(*) from schema_revisions where schema_id in (select id from sampler_schemas where project_id = ${projectId}))::int as revisions`;
+    return r!;
+  }
+
+  /** Removes them (the revisions go with their schema: on delete cascade). */
+  async removeProject(projectId: number): Promise<number> {
+    return (await this.sql`delete from sampler_schemas where project_id = ${projectId}`).count;
   }
 }

@@ -69,8 +69,16 @@ describe('project rules', () => {
   });
   it('reads role names, with guest as no role', () => {
     expect(rolesFromNames(['Collector', 'data manager', 'guest', 'boss'])).toEqual({
-      roles: { project_owner: false, project_admin: false, researcher: false, collector: true, data_manager: true },
+      roles: {
+        project_owner: false,
+        project_admin: false,
+        researcher: false,
+        collector: true,
+        data_manager: true,
+        staff_admin: false,
+      },
       unknown: ['boss'],
     });
+    expect(rolesFromNames(['staff admin']).roles.staff_admin).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ export const NO_ROLES: ProjectRoles = {
   researcher: false,
   collector: false,
   data_manager: false,
+  staff_admin: false,
 };
 
 /** Role names to flags; `guest` (or nothing) is no role. Unknown names are returned separately. */

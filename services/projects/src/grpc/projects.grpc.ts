@@ -7,6 +7,7 @@ import type { CollectionService } from '../service/collection.service.js';
 import type { FolderService } from '../service/folder.service.js';
 import type { ProjectService } from '../service/project.service.js';
 import type { ProjectUserService } from '../service/project-user.service.js';
+import type { PurgeService } from '../service/purge.service.js';
 import type { SettingsService } from '../service/settings.service.js';
 import type { StructureService } from '../service/structure.service.js';
 
@@ -19,6 +20,7 @@ export interface ProjectsServices {
   bulk: BulkUserService;
   collection: CollectionService;
   advanced: AdvancedResultService;
+  purge: PurgeService;
 }
 
 export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegistration {
@@ -54,6 +56,7 @@ export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegis
     getSurvey: (req, ctx) => s.collection.getSurvey(req, ctx),
     listSurveys: (req, ctx) => s.collection.listSurveys(req, ctx),
     revokeSurvey: (req, ctx) => s.collection.revokeSurvey(req, ctx),
+    expireSurvey: (req, ctx) => s.collection.expireSurvey(req, ctx),
     listReferences: (req, ctx) => s.collection.listReferences(req, ctx),
     addReference: (req, ctx) => s.collection.addReference(req, ctx),
     listFolders: (req, ctx) => s.folders.list(req, ctx),
@@ -77,6 +80,9 @@ export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegis
     setPermissions: (req, ctx) => s.users.setPermissions(req, ctx),
     bulkAddProjectUsers: (req, ctx) => s.bulk.addList(req, ctx),
     bulkUploadProjectUsers: (req, ctx) => s.bulk.upload(req, ctx),
+    listPurges: (req, ctx) => s.purge.list(req, ctx),
+    getPurge: (req, ctx) => s.purge.get(req, ctx),
+    startPurge: (req, ctx) => s.purge.start(req, ctx),
   };
   return {
     name: 'fieldwork.projects.v1.ProjectsService',

@@ -38,6 +38,8 @@ export interface ProjectAccess extends WorkspaceAccess {
   manager: boolean;
   screens: Set<ScreenPermission>;
   actions: Set<ProjectAction>;
+  /** The screens the roles open but a workspace feature that is off closes. */
+  featureOff?: { feature: string; screens: ScreenPermission[] };
 }
 
 /**
@@ -147,6 +149,10 @@ export class AccessResolver {
     if (!manager && !projectUser) throw problems.invalidProjectId();
     const ingestion = ws.membership.flagged_features.includes(FEATURE_INGESTION);
     const screens = manager ? new Set(SCREEN_PERMISSIONS) : projectScreens(projectUser!);
+    const featureOff =
+      !ingestion && screens.has('projectLevelIngestion')
+        ? { feature: FEATURE_INGESTION, screens: ['projectLevelIngestion' as const] }
+        : undefined;
     if (!ingestion) screens.delete('projectLevelIngestion');
     const actions = new Set(
       PROJECT_ACTIONS.filter((a) =>
@@ -158,7 +164,7 @@ export class AccessResolver {
         ),
       ),
     );
-    return { ...ws, project, projectUser, manager, screens, actions };
+    return { ...ws, project, projectUser, manager, screens, actions, ...(featureOff ? { featureOff } : {}) };
   }
 
   /** Refuses unless the caller holds `screen` in the project. */

@@ -60,7 +60,8 @@ export function advancedResultFields(f: projects.AdvancedResult | undefined): Ad
   if (!DISPLAY_TYPES.includes(displayType)) errors.display_type = [`Choose one of ${DISPLAY_TYPES.join(', ')}.`];
   let editorState: unknown = {};
   try {
-    editorState = JSON.parse(f?.editor_state_json || '{}');
+    // null (JSON for "no state") is kept as an empty state: the column holds an object (a null answered 500).
+    editorState = JSON.parse(f?.editor_state_json || '{}') ?? {};
   } catch {
     errors.editor_state = ['Send the editor state as JSON.'];
   }

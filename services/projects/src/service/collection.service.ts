@@ -4,12 +4,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import type { projects } from '@fieldwork/proto';
 import { problems } from '@fieldwork/service-kit';
-import { CollectionStore } from '../store/collection.store.js';
+import { CollectionStore, type SurveyRow } from '../store/collection.store.js';
 import { ProjectStore, type ProjectRow } from '../store/project.store.js';
 import { ProjectUserStore } from '../store/project-user.store.js';
 import { StructureStore } from '../store/structure.store.js';
-import { CLOSED_STATES, linkExpired } from '../domain/link.js';
-import { AccessResolver } from './access.js';
+import { CLOSED_STATES, linkExpired, readNewLink } from '../domain/link.js';
+import { AccessResolver, type ProjectAccess } from './access.js';
 import type { Ctx, ProjectsDeps } from './deps.js';
 import { toProject, toSurvey } from './mappers.js';
 import type { ProjectService } from './project.service.js';
@@ -84,24 +84,28 @@ export class CollectionService {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters');
     if (CLOSED_STATES.includes(a.project.project_state)) throw problems.invalid(LINK_MESSAGES.closed);
-    const expiry = new Date(req.expiry_date.trim());
-    if (req.expiry_date.trim() === '' || Number.isNaN(expiry.getTime()))
-      throw problems.invalidFields({ expiry_date: ['Enter a valid date and time.'] });
-    if (expiry.getTime() <= Date.now())
-      throw problems.invalidFields({ expiry_date: ['The expiry date must be in the future.'] });
+    const read = readNewLink(req);
+    if ('errors' in read) throw problems.invalidFields(read.errors);
+    const { link } = read;
     if (req.site > 0 && !(await new StructureStore(this.deps.sql).site(a.project.id, req.site)))
       throw problems.invalidFields({ site: [problems.invalidSiteId().message] });
+    // A survey link is always answered without logging in; an anonymous link may send respondents to log in.
+    const proceed = link.kind === 'survey' || !req.proceed_unauthenticated_given || req.proceed_unauthenticated;
     const row = await this.store.createSurvey({
       project_id: a.project.id,
       token: randomBytes(18).toString('base64url'),
-      expiry_date: expiry,
+      expiry_date: link.expiry_date,
       created_by: a.caller.user_id,
       site_id: req.site > 0 ? req.site : null,
+      kind: link.kind,
+      name: link.name,
+      proceed_unauthenticated: proceed,
     });
     this.deps.log.info(
       { projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id },
       'collection link created',
     );
+    await this.audit(a, 'collection_link_created', row, ctx);
     return toSurvey(row, a.project.project_state);
   }
 
@@ -123,14 +127,59 @@ export class CollectionService {
   async revokeSurvey(req: projects.SurveyRef, ctx: Ctx): Promise<projects.Survey> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters');
-    const row =
+    const done =
       req.survey_id > 0 ? await this.store.revokeSurvey(a.project.id, req.survey_id, a.caller.user_id) : undefined;
-    if (!row) throw problems.notFound();
-    this.deps.log.info(
-      { projectId: a.project.id, surveyId: row.id, userId: a.caller.user_id },
-      'collection link revoked',
-    );
-    return toSurvey(row, a.project.project_state);
+    if (!done) throw problems.notFound();
+    // Revoking twice keeps the first revocation, and records it once.
+    if (done.changed) {
+      this.deps.log.info(
+        { projectId: a.project.id, surveyId: done.row.id, userId: a.caller.user_id },
+        'collection link revoked',
+      );
+      await this.audit(a, 'collection_link_revoked', done.row, ctx);
+    }
+    return toSurvey(done.row, a.project.project_state);
+  }
+
+  /** Ends a link now (its expiry date becomes now); an ended link keeps the time it ended. */
+  async expireSurvey(req: projects.SurveyRef, ctx: Ctx): Promise<projects.Survey> {
+    const a = await this.access.project(req.caller, req.project_id, ctx);
+    AccessResolver.require(a, 'parameters');
+    const done = req.survey_id > 0 ? await this.store.expireSurvey(a.project.id, req.survey_id) : undefined;
+    if (!done) throw problems.notFound();
+    if (done.changed) {
+      this.deps.log.info(
+        { projectId: a.project.id, surveyId: done.row.id, userId: a.caller.user_id },
+        'collection link expired',
+      );
+      await this.audit(a, 'collection_link_expired', done.row, ctx);
+    }
+    return toSurvey(done.row, a.project.project_state);
+  }
+
+  /** A link's creation or end in the workspace's audit log (auth); a failure to record is logged, not thrown. */
+  private async audit(a: ProjectAccess, event: string, row: SurveyRow, ctx: Ctx): Promise<void> {
+    await this.deps.auth
+      .recordAudit(
+        {
+          organization_id: a.organizationId,
+          actor_user_id: a.caller.user_id,
+          event,
+          target: `project ${a.project.id} link ${row.id}`,
+          ip: '',
+          // Never the token: it is the respondents' credential.
+          details_json: JSON.stringify({
+            kind: row.kind,
+            name: row.name,
+            expiry_date: row.expiry_date?.toISOString() ?? null,
+            site: row.site_id,
+          }),
+          id: 0,
+          time: '',
+        },
+        ctx,
+      )
+      .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
   /** The projects this one references that the caller may open (the others are not theirs to know of). */
@@ -188,6 +237,8 @@ export class CollectionService {
   async uploadFile(req: projects.UploadFileRequest, ctx: Ctx): Promise<projects.UploadFileReply> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'parameters', 'form');
+    // A deleted project takes no uploads (as the responses service refuses its responses and media).
+    if (a.project.project_state === 'D') throw problems.invalidProjectId();
     const name = safeFilename(req.filename);
     const ext = extname(name).toLowerCase();
     const type = UPLOAD_TYPES[ext];
@@ -292,10 +343,10 @@ export class CollectionService {
     return {
       survey_id: survey.id,
       project_id: project.id,
-      expiry_date: survey.expiry_date.toISOString(),
+      expiry_date: survey.expiry_date?.toISOString() ?? '',
       expired,
       project: toProject(project, await this.projects.logoUrl(project)),
-      proceed_unauthenticated: true,
+      proceed_unauthenticated: survey.proceed_unauthenticated,
     };
   }
 

@@ -41,15 +41,17 @@ export function toProject(row: ProjectRow, logoUrl = ''): projects.Project {
     current_collection_round_start: iso(row.current_collection_round_start),
     date_end: row.date_end ?? '',
     goal_count: row.goal_count,
-    total_responses: row.total_responses,
+    // Counted where they are (the results store) by list and full: the projects table's old columns were never kept.
+    total_responses: 0,
     complete_responses: 0,
     incomplete_responses: 0,
-    last_response: iso(row.last_response),
+    last_response: '',
     time_created: iso(row.time_created),
     time_updated: iso(row.time_updated),
     permissions: [],
     collect_sites: [],
     full: false,
+    projectuser_count: 0,
   };
 }
 
@@ -68,6 +70,7 @@ export function toSite(row: SiteRow, groups: GroupRow[] = []): projects.Site {
     groups: groups.filter((g) => g.site_id === row.id).map((g) => g.id),
     project: row.project_id,
     duration_days: durationDays(row.date_start, row.date_end),
+    goal_count: Number(row.goal_count ?? 0),
   };
 }
 
@@ -112,6 +115,7 @@ export function toProjectUser(
     researcher: row.researcher,
     collector: row.collector,
     data_manager: row.data_manager,
+    staff_admin: row.staff_admin,
   };
 }
 
@@ -125,5 +129,8 @@ export function toSurvey(row: SurveyRow, projectState: string): projects.Survey 
     revoked_at: row.revoked_at ? iso(row.revoked_at) : '',
     expired: linkExpired(row, projectState),
     site: row.site_id ?? 0,
+    kind: row.kind,
+    name: row.name,
+    proceed_unauthenticated: row.proceed_unauthenticated,
   };
 }

@@ -1,9 +1,15 @@
 // Project users and their permissions (spec 000 §7 Projects, Users; §6): editing one needs the admins screen, or
 // the target is a collector; nobody acts on themselves.
-import { canEditProjectUser, PROJECT_ROLES, type ProjectRoles } from '@fieldwork/access';
+import {
+  canEditProjectUser,
+  mayGrantRole,
+  PROJECT_ROLES,
+  rolesForPermissions,
+  type ProjectRoles,
+} from '@fieldwork/access';
 import type { auth, common, projects } from '@fieldwork/proto';
 import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
-import { NO_ROLES, rolesFromNames } from '../domain/roles.js';
+import { NO_ROLES } from '../domain/roles.js';
 import { ProjectUserStore, type ProjectUserPatch, type ProjectUserRow } from '../store/project-user.store.js';
 import { StructureStore } from '../store/structure.store.js';
 import { AccessResolver, type ProjectAccess } from './access.js';
@@ -38,7 +44,11 @@ export class ProjectUserService {
     this.structure = new StructureStore(deps.sql);
   }
 
-  /** Page, role filter (a role name or guest) and search over name, username and email. */
+  /**
+   * Page, role filter (a role name or guest) and search over name, username and email, all on the server: the
+   * workspace's active members matching the search come from auth (ids only), the page and its total from one query,
+   * the names of that page's users only. A page size over MAX_PAGE_SIZE is capped, and the answer says so.
+   */
   async list(req: projects.ListProjectUsersRequest, ctx: Ctx): Promise<projects.ProjectUserList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'admins', 'staff');
@@ -46,20 +56,26 @@ export class ProjectUserService {
     if (role !== '' && role !== 'guest' && !(PROJECT_ROLES as readonly string[]).includes(role)) {
       throw problems.invalidFields({ role: [`Choose one of ${[...PROJECT_ROLES, 'guest'].join(', ')}.`] });
     }
-    const rows = await this.store.ofProject(a.project.id);
-    const briefs = await this.briefs(a, rows, ctx);
-    const search = req.search.trim().toLowerCase();
-    const kept = rows.filter((r) => {
-      const u = briefs.get(r.user_id);
-      if (!u?.member) return false;
-      if (role === 'guest' && PROJECT_ROLES.some((p) => r[p])) return false;
-      if (role !== '' && role !== 'guest' && !r[role as keyof ProjectRoles]) return false;
-      return search === '' || [u.name, u.username, u.email].some((v) => v.toLowerCase().includes(search));
-    });
-    const size = Math.min(Math.max(req.page_size || PAGE_SIZE, 1), MAX_PAGE_SIZE);
+    const asked = req.page_size > 0 ? req.page_size : PAGE_SIZE;
+    const size = Math.min(asked, MAX_PAGE_SIZE);
     const page = Math.max(req.page || 1, 1);
-    const slice = kept.slice((page - 1) * size, page * size);
-    return { results: slice.map((r) => toProjectUser(r, briefs.get(r.user_id), a.organizationId)), count: kept.length };
+    const { user_ids } = await this.deps.auth.memberIds(
+      { organization_id: a.organizationId, search: req.search.trim() },
+      ctx,
+    );
+    const { rows, count } = await this.store.page(a.project.id, {
+      userIds: user_ids,
+      role,
+      limit: size,
+      offset: (page - 1) * size,
+    });
+    const briefs = await this.briefs(a, rows, ctx);
+    return {
+      results: rows.map((r) => toProjectUser(r, briefs.get(r.user_id), a.organizationId)),
+      count,
+      page_size: size,
+      page_size_capped: asked > MAX_PAGE_SIZE,
+    };
   }
 
   /** Creates (by email) or adds (by user id) a user to the project with roles and a place. */
@@ -72,7 +88,8 @@ export class ProjectUserService {
         .results;
       if (!brief?.member) throw problems.invalidUserId();
     }
-    this.checkEdit(a, userId, (userId > 0 ? await this.store.one(a.project.id, userId) : undefined) ?? roles, roles);
+    const existing = userId > 0 ? await this.store.one(a.project.id, userId) : undefined;
+    await this.checkEdit(a, userId, existing ?? roles, roles, ctx, existing ?? NO_ROLES);
     const placement = await this.placement(a.project.id, req, true);
     const readSites = await this.readSites(a.project.id, req.read_sites);
     if (userId <= 0) {
@@ -100,7 +117,7 @@ export class ProjectUserService {
   async update(req: projects.UpdateProjectUserRequest, ctx: Ctx): Promise<projects.ProjectUser> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     const current = await this.existing(a, req.user_id);
-    this.checkEdit(a, current.user_id, current, req.roles ?? current);
+    await this.checkEdit(a, current.user_id, current, req.roles ?? current, ctx);
     const patch: ProjectUserPatch = { ...(req.roles ?? {}) };
     if (req.team !== undefined || req.group !== undefined || req.site !== undefined) {
       Object.assign(
@@ -139,7 +156,7 @@ export class ProjectUserService {
   async remove(req: projects.ProjectUserRef, ctx: Ctx): Promise<common.Empty> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     const current = await this.existing(a, req.user_id);
-    this.checkEdit(a, current.user_id, current, current);
+    await this.checkEdit(a, current.user_id, current, current, ctx);
     await this.store.delete(a.project.id, current.user_id);
     this.deps.log.info(
       { projectId: a.project.id, userId: current.user_id, by: a.caller.user_id },
@@ -149,24 +166,34 @@ export class ProjectUserService {
     return {};
   }
 
-  /** Sets the same roles (`permissions`: role names) and/or read_sites on several users at once. */
+  /**
+   * Gives several users the same permissions and/or read_sites. `permissions` are the names a project user's
+   * permissions list (spec 000 §6 screens: home, results, staff ...), so what is read is written back as it is; each
+   * user gets the roles giving exactly them (rolesForPermissions; their own roles when these already do). Role names
+   * are read as their screens.
+   */
   async setPermissions(req: projects.SetPermissionsRequest, ctx: Ctx): Promise<projects.ProjectUserList> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     const fields: FieldErrors = {};
     if (req.user_ids.length === 0) fields.userIds = ['Choose at least one user.'];
-    const { roles, unknown } = rolesFromNames(req.permissions);
-    if (unknown.length > 0) fields.permissions = [`Unknown roles: ${unknown.join(', ')}.`];
+    const asked = rolesForPermissions(req.permissions);
+    if (asked.unknown.length > 0) fields.permissions = [`Unknown permissions: ${asked.unknown.join(', ')}.`];
+    else if (asked.unmatched.length > 0)
+      fields.permissions = [`No roles give exactly these permissions: ${asked.unmatched.join(', ')}.`];
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     const readSites = req.read_sites_given ? await this.readSites(a.project.id, req.read_sites) : undefined;
     const targets = await Promise.all([...new Set(req.user_ids)].map((id) => this.existing(a, id)));
-    for (const t of targets) this.checkEdit(a, t.user_id, t, req.permissions_given ? roles : t);
+    const rolesOfTarget = new Map(
+      targets.map((t) => [t.user_id, req.permissions_given ? rolesForPermissions(req.permissions, t).roles : t]),
+    );
+    for (const t of targets) await this.checkEdit(a, t.user_id, t, rolesOfTarget.get(t.user_id)!, ctx);
     const rows = await transaction(this.deps.sql, async (tx) => {
       const store = new ProjectUserStore(tx);
       const out: ProjectUserRow[] = [];
       for (const t of targets) {
         out.push(
           await store.update(a.project.id, t.user_id, {
-            ...(req.permissions_given ? roles : {}),
+            ...(req.permissions_given ? rolesOfTarget.get(t.user_id) : {}),
             ...(readSites ? { read_sites: readSites } : {}),
           }),
         );
@@ -179,14 +206,21 @@ export class ProjectUserService {
         'permissions_changed',
         t.user_id,
         {
-          ...(req.permissions_given ? { roles: rolesOf(roles) } : {}),
+          ...(req.permissions_given
+            ? { roles: rolesOf(rolesOfTarget.get(t.user_id)!), permissions: req.permissions }
+            : {}),
           ...(readSites ? { read_sites: readSites } : {}),
         },
         ctx,
       );
     }
     const briefs = await this.briefs(a, rows, ctx);
-    return { results: rows.map((r) => toProjectUser(r, briefs.get(r.user_id), a.organizationId)), count: rows.length };
+    return {
+      results: rows.map((r) => toProjectUser(r, briefs.get(r.user_id), a.organizationId)),
+      count: rows.length,
+      page_size: rows.length,
+      page_size_capped: false,
+    };
   }
 
   /** A role or permission change in the workspace's audit log (auth); a failure to record is logged, not thrown. */
@@ -214,18 +248,35 @@ export class ProjectUserService {
       .catch((err: unknown) => this.deps.log.error({ err, event }, 'audit event not recorded'));
   }
 
-  /** The caller may edit the target: admins, or the target stays a collector only; never oneself. */
-  checkEdit(a: ProjectAccess, targetUserId: number, before: ProjectRoles, after: ProjectRoles): void {
+  /**
+   * The caller may edit the target: admins, or the target stays a collector only; never oneself; and no role is
+   * granted that the caller does not hold (mayGrantRole), counted from `held` (what the target has now; none for a
+   * new project user). A refused grant is written to the audit log.
+   */
+  async checkEdit(
+    a: ProjectAccess,
+    targetUserId: number,
+    before: ProjectRoles,
+    after: ProjectRoles,
+    ctx: Ctx,
+    held: ProjectRoles = before,
+  ): Promise<void> {
     if (a.caller.is_staff || a.caller.is_superuser) return;
     if (!a.screens.has('admins') && !a.screens.has('staff')) throw problems.forbidden();
-    const onlyCollector = (r: ProjectRoles) =>
-      r.collector && !r.project_owner && !r.project_admin && !r.researcher && !r.data_manager;
+    const onlyCollector = (r: ProjectRoles) => r.collector && PROJECT_ROLES.every((p) => p === 'collector' || !r[p]);
     const allowed = (r: ProjectRoles) =>
       canEditProjectUser(a.caller.user_id, a.screens, {
         user_id: targetUserId,
         roles: onlyCollector(r) ? r : { ...r, collector: false },
       });
-    if (targetUserId === a.caller.user_id || !allowed(before) || !allowed(after)) throw problems.forbidden();
+    if (targetUserId === a.caller.user_id) throw problems.forbidden();
+    const granted = PROJECT_ROLES.filter((r) => after[r] && !held[r]);
+    const notHeld = granted.filter((r) => !mayGrantRole(a.screens, r));
+    if (notHeld.length > 0) {
+      await this.audit(a, 'role_grant_refused', targetUserId, { roles: notHeld }, ctx);
+      throw problems.forbidden();
+    }
+    if (!allowed(before) || !allowed(after)) throw problems.forbidden();
   }
 
   /** Site, group and team from ids (a team implies its group and site); none given: the default ones. */

@@ -11,6 +11,8 @@ import type { Ctx, ProjectsDeps } from './deps.js';
 import { toGroup, toProject, toProjectUser, toSite, toSurvey, toTeam } from './mappers.js';
 
 const LOGO_URL_TTL_S = 3600;
+/** How many of a project's users GET project/{id}/ embeds (projectuser_set); projectuser_count says how many there are. */
+export const PROJECT_USERS_EMBEDDED = 100;
 
 export class ProjectService {
   private readonly store: ProjectStore;
@@ -83,7 +85,52 @@ export class ProjectService {
     const ws = await this.access.workspace(req.caller, req.organization_id, ctx);
     const ids = ws.can('projects') ? undefined : await this.users.projectIdsOf(ws.caller.user_id, ws.organizationId);
     const rows = await this.store.ofOrganization(ws.organizationId, ids);
-    return { results: await Promise.all(rows.map(async (r) => toProject(r, await this.logoUrl(r)))) };
+    const counts = await this.countsOf(
+      rows.map((r) => r.id),
+      ctx,
+    );
+    return {
+      results: await Promise.all(
+        rows.map(async (r) => {
+          const c = counts.get(r.id);
+          const total = c?.total ?? 0;
+          const complete = c?.complete ?? 0;
+          return {
+            ...toProject(r, await this.logoUrl(r)),
+            total_responses: total,
+            complete_responses: complete,
+            incomplete_responses: total - complete,
+            last_response: c?.last_response ?? '',
+          };
+        }),
+      ),
+    };
+  }
+
+  /**
+   * The response counts of many projects (the projects page's cards): one query of the results store; per project
+   * from PostgreSQL through the responses service when the results service does not answer. The projects table
+   * holds no count (its old total_responses column was never kept up to date, so every card said 0).
+   */
+  private async countsOf(projectIds: number[], ctx: Ctx): Promise<Map<number, responses.Count>> {
+    if (projectIds.length === 0) return new Map();
+    try {
+      const { by_project } = await this.deps.results.countProjects({ project_ids: projectIds }, ctx);
+      return new Map(
+        Object.entries(by_project).map(([id, c]) => [
+          Number(id),
+          { total: Number(c.total), complete: Number(c.complete), last_response: c.last_response },
+        ]),
+      );
+    } catch (err) {
+      this.deps.log.warn({ err }, 'results service unavailable for project counts; counting in PostgreSQL');
+      const all = await Promise.all(
+        projectIds.map(
+          async (id) => [id, (await this.deps.responses.countResponses({ project_id: id }, ctx)).all] as const,
+        ),
+      );
+      return new Map(all.filter((e): e is readonly [number, responses.Count] => e[1] !== undefined));
+    }
   }
 
   async get(req: projects.ProjectRef, ctx: Ctx): Promise<projects.Project> {
@@ -93,21 +140,24 @@ export class ProjectService {
 
   async full(a: ProjectAccess, ctx: Ctx): Promise<projects.Project> {
     const p = a.project;
-    const [sites, groups, teams, members, schemas, counts, survey] = await Promise.all([
+    const [sites, groups, teams, members, firstUsers, schemas, counts, survey] = await Promise.all([
       this.structure.sites(p.id),
       this.structure.groups(p.id),
       this.structure.teams(p.id),
       this.users.ofProject(p.id),
+      this.users.firstOf(p.id, PROJECT_USERS_EMBEDDED),
       this.deps.forms.listSchemas({ project_id: p.id }, ctx),
       this.counts(p.id, ctx),
       this.collection.currentSurvey(p.id),
     ]);
+    // Only the first users are embedded, with their names (issue 19: a project of 10,000 users answered all of them,
+    // named one by one); the users screen pages through GET project/{id}/users/. Team member ids stay whole.
     const briefs = await this.deps.auth.getUsers(
-      { user_ids: members.map((m) => m.user_id), organization_id: p.organization_id },
+      { user_ids: firstUsers.rows.map((m) => m.user_id), organization_id: p.organization_id },
       ctx,
     );
     const byId = new Map(briefs.results.map((u) => [u.id, u]));
-    const active = members.filter((m) => byId.get(m.user_id)?.member);
+    const embedded = firstUsers.rows.filter((m) => byId.get(m.user_id)?.member);
     const levelOf = new Map(p.project_hierarchy.map((l) => [l.schema_id, l.level]));
     const all = counts.all;
     return {
@@ -118,8 +168,9 @@ export class ProjectService {
         last_response: counts.by_site[s.id]?.last_response ?? '',
       })),
       groups: groups.map((g) => toGroup(g, teams)),
-      teams: teams.map((t) => toTeam(t, active)),
-      projectuser_set: active.map((m) => toProjectUser(m, byId.get(m.user_id), p.organization_id)),
+      teams: teams.map((t) => toTeam(t, members)),
+      projectuser_set: embedded.map((m) => toProjectUser(m, byId.get(m.user_id), p.organization_id)),
+      projectuser_count: firstUsers.count,
       sampler_schemas: schemas.results.map((s) => ({
         id: s.id,
         name: s.name,
@@ -329,24 +380,9 @@ export class ProjectService {
     };
   }
 
-  /** The workspace's projects with their response counts (the advanced projects view). */
+  /** The workspace's projects with their response counts (the advanced projects view): the list carries them. */
   async listAdvanced(req: projects.OrganizationRef, ctx: Ctx): Promise<projects.ProjectList> {
-    const { results } = await this.list({ caller: req.caller, organization_id: req.organization_id }, ctx);
-    const counted = await Promise.all(
-      results.map(async (p) => {
-        const c = await this.counts(p.id, ctx);
-        const total = c.all?.total ?? 0;
-        const complete = c.all?.complete ?? 0;
-        return {
-          ...p,
-          total_responses: total,
-          complete_responses: complete,
-          incomplete_responses: total - complete,
-          last_response: c.all?.last_response ?? '',
-        };
-      }),
-    );
-    return { results: counted };
+    return this.list({ caller: req.caller, organization_id: req.organization_id }, ctx);
   }
 
   /** Projects other projects may reference: the workspace's entity and longitudinal projects the caller sees. */
@@ -370,6 +406,7 @@ export class ProjectService {
             researcher: a.projectUser.researcher,
             collector: a.projectUser.collector,
             data_manager: a.projectUser.data_manager,
+            staff_admin: a.projectUser.staff_admin,
           }
         : undefined,
       project_state: a.project.project_state,
@@ -391,6 +428,8 @@ export class ProjectService {
             )
           : [],
       link_created: a.link ? a.link.time_created.toISOString() : '',
+      feature_off_screens: a.featureOff?.screens ?? [],
+      feature_off: a.featureOff?.feature ?? '',
     };
   }
 

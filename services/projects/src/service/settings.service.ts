@@ -14,10 +14,12 @@ import {
   type TrendOptions,
 } from '../domain/project.js';
 import { ProjectStore } from '../store/project.store.js';
+import { PurgeStore } from '../store/purge.store.js';
 import { AccessResolver } from './access.js';
 import type { Ctx, ProjectsDeps } from './deps.js';
 import type { ProjectService } from './project.service.js';
 
+export const PURGING = 'This project is being purged: it cannot be restored.';
 export const LEVEL_HAS_RESPONSES = "You can't delete levels that already have responses.";
 
 export class SettingsService {
@@ -37,12 +39,30 @@ export class SettingsService {
     AccessResolver.require(a, 'canSetLive');
     const next = req.project_state.trim().toUpperCase();
     if (!isState(next)) throw problems.invalidFields({ project_state: [MESSAGES.state] });
+    if (a.project.project_state === 'D' && next !== 'D' && (await new PurgeStore(this.deps.sql).get(a.project.id)))
+      throw problems.invalidFields({ project_state: [PURGING] });
     const questions =
       next === 'O' ? (await this.deps.forms.countQuestions({ project_id: a.project.id }, ctx)).questions : 0;
     const refused = statusProblem(next, questions);
     if (refused) throw problems.invalidFields({ status: [refused] });
     await this.store.update(a.project.id, { project_state: next });
     this.deps.log.info({ projectId: a.project.id, from: a.project.project_state, to: next }, 'project state changed');
+    if (next === 'D' && a.project.project_state !== 'D')
+      await this.deps.auth
+        .recordAudit(
+          {
+            organization_id: a.organizationId,
+            actor_user_id: a.caller.user_id,
+            event: 'project_deleted',
+            target: `project ${a.project.id}`,
+            ip: '',
+            details_json: JSON.stringify({ name: a.project.name, from: a.project.project_state }),
+            id: 0,
+            time: '',
+          },
+          ctx,
+        )
+        .catch((err: unknown) => this.deps.log.error({ err }, 'audit event not recorded'));
     return { status: 'success', project_state: next };
   }
 

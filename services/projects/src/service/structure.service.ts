@@ -9,6 +9,12 @@ import type { Ctx, ProjectsDeps } from './deps.js';
 import { toGroup, toSite, toTeam } from './mappers.js';
 
 export const NEED_VALID_GEOTAG = 'Need Valid Geotag';
+/**
+ * Spec 000 §5: "A site counts as valid only if it is not named Default and has a geotag"; the word marks the default
+ * site each project starts with (Default Site). So no other site may take it, and a site needs a valid geotag.
+ */
+export const DEFAULT_NAME_RESERVED = 'Default is the name of the project’s default site: choose another name.';
+export const isDefaultName = (name: string) => /^default$|\bdefault site\b/i.test(name.trim().replace(/\s+/g, ' '));
 export const INVALID = {
   site: 'Invalid Project or Site Id!',
   group: 'Invalid Project or Group Id!',
@@ -36,7 +42,7 @@ export class StructureService {
   async createSite(req: projects.SiteRequest, ctx: Ctx): Promise<projects.Site> {
     const a = await this.access.project(req.caller, req.project_id, ctx);
     AccessResolver.require(a, 'sites');
-    const patch = this.sitePatch(req, true);
+    const patch = this.sitePatch(req, true, { date_start: null, date_end: null, is_default: false });
     const site = await this.store.createSite(a.project.id, {
       name: patch.name!,
       geotag: patch.geotag!,
@@ -45,6 +51,7 @@ export class StructureService {
       date_start: patch.date_start ?? null,
       date_end: patch.date_end ?? null,
       active_flag: true,
+      goal_count: patch.goal_count ?? 0,
     });
     return toSite(site);
   }
@@ -183,11 +190,13 @@ export class StructureService {
   private sitePatch(
     req: projects.SiteRequest,
     creating: boolean,
-    current?: { date_start: string | null; date_end: string | null },
+    current: { date_start: string | null; date_end: string | null; is_default: boolean },
   ): SitePatch {
     const fields: FieldErrors = {};
     const patch: SitePatch = {};
     const name = nameOf(creating || req.name !== '' ? req.name : undefined, fields);
+    if (name !== undefined && !fields.name && !current.is_default && isDefaultName(name))
+      fields.name = [DEFAULT_NAME_RESERVED];
     if (name !== undefined) patch.name = name;
     if (creating || req.geotag_given || req.geotag !== undefined) {
       if (!isValidGeotag(req.geotag)) fields.geotag = [NEED_VALID_GEOTAG];
@@ -213,8 +222,13 @@ export class StructureService {
         else patch[f] = d;
       }
     }
-    const start = patch.date_start !== undefined ? patch.date_start : (current?.date_start ?? null);
-    const end = patch.date_end !== undefined ? patch.date_end : (current?.date_end ?? null);
+    if (req.goal_count !== undefined) {
+      if (req.goal_count < 0 || !Number.isSafeInteger(req.goal_count))
+        fields.goal_count = ['Ensure this value is greater than or equal to 0.'];
+      else patch.goal_count = req.goal_count;
+    }
+    const start = patch.date_start !== undefined ? patch.date_start : current.date_start;
+    const end = patch.date_end !== undefined ? patch.date_end : current.date_end;
     if (start && end && end < start && !fields.date_end)
       fields.date_end = ['The end date must not be before the start date.'];
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);

@@ -23,6 +23,39 @@ export class ProjectUserStore {
     return this.sql<ProjectUserRow[]>`select * from project_users where project_id = ${projectId} order by id`;
   }
 
+  /**
+   * One page of a project's users in id order, with the total: only `userIds` when given (the workspace's active
+   * members matching a search, from auth), and the role filter (a role name, `guest` for none, '' for all).
+   */
+  async page(
+    projectId: number,
+    q: { userIds: number[] | undefined; role: string; limit: number; offset: number },
+  ): Promise<{ rows: ProjectUserRow[]; count: number }> {
+    const sql = this.sql;
+    const only = q.userIds === undefined ? sql`` : sql`and user_id = any(${q.userIds}::bigint[])`;
+    const role =
+      q.role === ''
+        ? sql``
+        : q.role === 'guest'
+          ? sql`and not (project_owner or project_admin or researcher or collector or data_manager or staff_admin)`
+          : sql`and ${sql(q.role)}`;
+    const rows = await sql<(ProjectUserRow & { total: string })[]>`
+      select *, count(*) over () as total from project_users
+      where project_id = ${projectId} ${only} ${role}
+      order by id limit ${q.limit} offset ${q.offset}`;
+    if (rows.length === 0 && q.offset > 0) {
+      const [c] = await sql<{ n: string }[]>`
+        select count(*) as n from project_users where project_id = ${projectId} ${only} ${role}`;
+      return { rows: [], count: Number(c!.n) };
+    }
+    return { rows: rows.map(({ total: _total, ...r }) => r), count: Number(rows[0]?.total ?? 0) };
+  }
+
+  /** The first `limit` users of a project in id order, with how many it has. */
+  async firstOf(projectId: number, limit: number): Promise<{ rows: ProjectUserRow[]; count: number }> {
+    return this.page(projectId, { userIds: undefined, role: '', limit, offset: 0 });
+  }
+
   async one(projectId: number, userId: number): Promise<ProjectUserRow | undefined> {
     const [row] = await this.sql<
       ProjectUserRow[]
@@ -54,10 +87,13 @@ export class ProjectUserStore {
   ): Promise<{ row: ProjectUserRow; created: boolean }> {
     const existing = await this.one(projectId, userId);
     if (!existing) {
+      // Two adds of one user at once (a double click, a retried request): the second finds the first's row and
+      // updates it, instead of failing on the unique key (it answered 500).
       const [row] = await this.sql<ProjectUserRow[]>`
         insert into project_users ${this.sql({ project_id: projectId, user_id: userId, ...values } as unknown as Record<string, never>)}
+        on conflict (project_id, user_id) do nothing
         returning *`;
-      return { row: row!, created: true };
+      if (row) return { row, created: true };
     }
     return { row: await this.update(projectId, userId, values), created: false };
   }

@@ -12,6 +12,8 @@ export interface SiteRow {
   date_end: string | null;
   active_flag: boolean;
   is_default: boolean;
+  /** Responses the site is expected to collect (tracking); 0: no target. */
+  goal_count: number;
 }
 
 export interface GroupRow {
@@ -31,10 +33,13 @@ export interface TeamRow {
 }
 
 const SITE_COLS = `id, project_id, name, geotag, frontend_icon, frontend_color, to_char(date_start, 'YYYY-MM-DD') as date_start,
-  to_char(date_end, 'YYYY-MM-DD') as date_end, active_flag, is_default`;
+  to_char(date_end, 'YYYY-MM-DD') as date_end, active_flag, is_default, goal_count::int4 as goal_count`;
 
 export type SitePatch = Partial<
-  Pick<SiteRow, 'name' | 'geotag' | 'frontend_icon' | 'frontend_color' | 'date_start' | 'date_end' | 'active_flag'>
+  Pick<
+    SiteRow,
+    'name' | 'geotag' | 'frontend_icon' | 'frontend_color' | 'date_start' | 'date_end' | 'active_flag' | 'goal_count'
+  >
 >;
 
 export class StructureStore {
@@ -79,11 +84,14 @@ export class StructureStore {
     return row;
   }
 
-  async createSite(projectId: number, s: Required<SitePatch> & { is_default?: boolean }): Promise<SiteRow> {
+  async createSite(
+    projectId: number,
+    s: Required<Omit<SitePatch, 'goal_count'>> & { is_default?: boolean; goal_count?: number },
+  ): Promise<SiteRow> {
     const [row] = await this.sql<{ id: number }[]>`
-      insert into sites (project_id, name, geotag, frontend_icon, frontend_color, date_start, date_end, active_flag, is_default)
+      insert into sites (project_id, name, geotag, frontend_icon, frontend_color, date_start, date_end, active_flag, is_default, goal_count)
       values (${projectId}, ${s.name}, ${s.geotag}, ${s.frontend_icon}, ${s.frontend_color}, ${s.date_start}, ${s.date_end},
-              ${s.active_flag}, ${s.is_default ?? false})
+              ${s.active_flag}, ${s.is_default ?? false}, ${s.goal_count ?? 0})
       returning id`;
     return (await this.site(projectId, row!.id))!;
   }

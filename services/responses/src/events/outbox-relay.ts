@@ -55,12 +55,12 @@ export function startOutboxRelay(options: {
   })();
 
   const publishBatch = async (
-    rows: { id: number; response_id: string; project_id: number; version: number; payload: unknown }[],
+    rows: { id: number; response_id: string; project_id: number; version: number; payload_json: string }[],
   ) => {
     const n = nats!;
     const results = await Promise.allSettled(
       rows.map((r) =>
-        n.js.publish(responseSubject(prefix, r.project_id), JSON.stringify(r.payload), {
+        n.js.publish(responseSubject(prefix, r.project_id), r.payload_json, {
           msgID: `${r.response_id}:${r.version}`,
           timeout: PUBLISH_TIMEOUT_MS,
         }),

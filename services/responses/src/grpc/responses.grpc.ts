@@ -3,6 +3,7 @@ import { responses } from '@fieldwork/proto';
 import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
 import type { CountService } from '../service/count.service.js';
 import type { MediaService } from '../service/media.service.js';
+import type { PurgeService } from '../service/purge.service.js';
 import type { ReadService } from '../service/read.service.js';
 import type { SqlAccessService } from '../service/sql-access.service.js';
 import type { UploadService } from '../service/upload.service.js';
@@ -14,6 +15,7 @@ export function responsesGrpc(
     reads: ReadService;
     media: MediaService;
     sqlAccess: SqlAccessService;
+    purge: PurgeService;
   },
   log: Logger,
 ): GrpcServiceRegistration {
@@ -32,6 +34,7 @@ export function responsesGrpc(
     lookup: (req, ctx) => s.reads.lookup(req, ctx),
     createMediaUpload: (req, ctx) => s.media.create(req, ctx),
     completeMediaUpload: (req, ctx) => s.media.complete(req, ctx),
+    purgeProject: (req) => s.purge.purge(req),
   };
   return {
     name: 'fieldwork.responses.v1.ResponsesService',

@@ -20,24 +20,28 @@ export class CountService {
   async exportPage(req: responses.ExportPageRequest): Promise<responses.ExportPageReply> {
     const limit = req.limit > 0 ? Math.min(req.limit, 10_000) : 5_000;
     const rows = await this.store.exportPage(req.project_id, req.schema_id, req.after_id, limit, req.profile);
-    const out = rows.map((r) => ({
+    const out = rows.map((r): responses.ExportRow => ({
       response_id: r.response_id,
       schema_id: r.schema_id,
-      parent_id: r.parent_id,
+      parent_id: r.parent_id ?? undefined,
       user_id: r.user_id ?? 0,
-      site_id: r.site_id,
-      group_id: r.group_id,
-      team_id: r.team_id,
+      site_id: r.site_id ?? undefined,
+      group_id: r.group_id ?? undefined,
+      team_id: r.team_id ?? undefined,
       device_id: r.device_id,
       completed: r.completed,
       time_created: r.time_created,
       time_updated: r.time_updated,
-      time_completed: r.time_completed,
+      time_completed: r.time_completed ?? undefined,
       time_uploaded: r.time_uploaded,
-      geotag: r.geotag,
-      data: r.data,
+      geotag: (r.geotag ?? undefined) as responses.ExportRow['geotag'],
+      data_json: r.data_json,
     }));
-    return { rows_json: JSON.stringify(out), last_id: rows.length === limit ? rows.at(-1)!.id : 0 };
+    const repeats =
+      req.with_repeats && req.after_id === 0
+        ? Object.fromEntries(await this.store.exportRepeats(req.project_id, req.schema_id, req.profile))
+        : {};
+    return { rows: out, last_id: rows.length === limit ? rows.at(-1)!.id : 0, repeats };
   }
 
   async counts(req: responses.CountResponsesRequest): Promise<responses.ResponseCounts> {

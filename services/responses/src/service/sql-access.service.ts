@@ -115,15 +115,21 @@ export class SqlAccessService {
 
   async disable(req: responses.SqlAccessRequest, ctx: Ctx): Promise<responses.SqlAccess> {
     const organizationId = await this.owner(req, ctx);
-    await transaction(this.deps.sql, async (tx) => {
-      const [old] = await tx<AccessRow[]>`delete from sql_access where project_id = ${req.project_id} returning *`;
-      if (!old) return;
-      await this.dropRole(tx, old.role_name);
-      await tx.unsafe(`drop schema if exists ${ident(`sql_p${Math.trunc(req.project_id)}`)} cascade`);
-    });
+    await this.drop(req.project_id);
     this.deps.log.info({ projectId: req.project_id }, 'sql access disabled');
     await this.audit(organizationId, req, 'sql_access_revoked', {}, ctx);
     return { enabled: false, host: '', port: 0, database: '', username: '', password: '', view: '', time_created: '' };
+  }
+
+  /** Ends a project's SQL access (its role and view), if it has one; also a purge's step (no caller: internal). */
+  async drop(projectId: number): Promise<boolean> {
+    return transaction(this.deps.sql, async (tx) => {
+      const [old] = await tx<AccessRow[]>`delete from sql_access where project_id = ${projectId} returning *`;
+      if (!old) return false;
+      await this.dropRole(tx, old.role_name);
+      await tx.unsafe(`drop schema if exists ${ident(`sql_p${Math.trunc(projectId)}`)} cascade`);
+      return true;
+    });
   }
 
   private async dropRole(tx: Sql, role: string): Promise<void> {

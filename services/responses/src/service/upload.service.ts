@@ -1,6 +1,6 @@
 // Uploads of responses (spec 001 §4 Response lifecycle, §7 Responses): validate against the schema with
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
-import type { responses } from '@fieldwork/proto';
+import { toFieldMessages, type responses } from '@fieldwork/proto';
 import {
   ANSWER_MESSAGES,
   checkProblems,
@@ -68,9 +68,7 @@ interface Batch {
 /** Inserts the batch's waiting new responses and their outbox rows, two statements for all of them. */
 async function flushPending(tx: Sql, batch: Batch): Promise<void> {
   if (batch.pending.length === 0) return;
-  const store = new ResponseStore(tx);
-  const rows = await store.insertMany(batch.pending);
-  await store.addOutboxMany(rows.map((row) => ({ row, payload: eventOf(row, undefined) })));
+  const rows = await new ResponseStore(tx).insertManyWithEvents(batch.pending);
   for (const row of rows) batch.stored.set(row.response_id, row);
   batch.pending = [];
   batch.pendingIds.clear();
@@ -82,6 +80,16 @@ const dataErrors = (p: Record<string, string>): Record<string, string[]> =>
 
 const savepoint = <T>(tx: Sql, fn: (sp: Sql) => Promise<T>): Promise<T> =>
   (tx as unknown as { savepoint: (f: (sp: Sql) => Promise<T>) => Promise<T> }).savepoint(fn);
+
+/** A payload that is not JSON at all (refused in uploadOne, as a row of its own in a batch). */
+const NOT_JSON = Symbol('not JSON');
+const parseJson = (json: string): unknown => {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+};
 
 const isUniqueViolation = (e: unknown) =>
   typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
@@ -99,7 +107,7 @@ export class UploadService {
     if (!access.can('collect') && !access.can('edit')) throw problems.forbidden();
     if (access.projectState === 'D') throw problems.invalidProjectId();
     const reply = await transaction(this.deps.sql, (tx) =>
-      this.uploadOne(tx, access, action, req.payload_json, req.project_id, ctx),
+      this.uploadOne(tx, access, action, parseJson(req.payload_json), req.project_id, ctx),
     );
     if (reply.status === 'stored') this.deps.published();
     return reply;
@@ -117,13 +125,11 @@ export class UploadService {
     const actions = req.payloads_json.map((_, i) => this.action(req.actions[i] || 'save'));
     const results = await transaction(this.deps.sql, async (tx) => {
       // One read of what is stored for the whole batch; savepoints only around writes that a unique key may refuse.
-      const ids = req.payloads_json.map((json) => {
-        try {
-          const id = (JSON.parse(json) as { response_id?: unknown }).response_id;
-          return typeof id === 'string' ? id : '';
-        } catch {
-          return '';
-        }
+      // Each payload parsed once: its response id here, the rest in uploadOne.
+      const raws = req.payloads_json.map(parseJson);
+      const ids = raws.map((raw) => {
+        const id = typeof raw === 'object' && raw !== null ? (raw as { response_id?: unknown }).response_id : '';
+        return typeof id === 'string' ? id : '';
       });
       const batch: Batch = {
         stored: await new ResponseStore(tx).forUpdateMany(ids.filter((id) => id !== '')),
@@ -135,13 +141,13 @@ export class UploadService {
         // A row naming a response still waiting (or a parent that may be) sees it stored first.
         if (batch.pendingIds.has(ids[i]!) || json.includes('"parent_id"')) await flushPending(tx, batch);
         try {
-          const reply = await this.uploadOne(tx, access, actions[i]!, json, req.project_id, ctx, batch);
-          out.push({ status: reply.status, errors_json: '' });
+          const reply = await this.uploadOne(tx, access, actions[i]!, raws[i], req.project_id, ctx, batch);
+          out.push({ status: reply.status, errors: {} });
         } catch (err) {
           if (!isProblem(err) || err.status >= 500) throw err;
           out.push({
             status: 'failed',
-            errors_json: JSON.stringify(err.fields ?? { non_field_errors: [err.message] }),
+            errors: toFieldMessages(err.fields ?? { non_field_errors: [err.message] }),
           });
         }
       }
@@ -161,13 +167,13 @@ export class UploadService {
     tx: Sql,
     access: ResponseAccess,
     action: UploadAction,
-    payloadJson: string,
+    raw: unknown,
     projectId: number,
     ctx: Ctx,
     batch?: Batch,
   ): Promise<responses.UploadReply> {
     const req = { project_id: projectId };
-    const p = this.parse(payloadJson, req.project_id);
+    const p = this.parse(raw, req.project_id);
     // Only a refusal from the forms service means there is no such form; an outage stays a 5xx, which clients retry.
     const schema = await this.schemas.get(p.sampler_schema, ctx).catch((err: unknown) => {
       if (isProblem(err) && err.status < 500)
@@ -297,7 +303,8 @@ export class UploadService {
 
       const decision = decide(stored, incoming);
       if (decision === 'ignored' || decision === 'unmodified') {
-        return { status: decision, response: toMessage(stored!) };
+        // A batch's caller reads only the status: no message made for it.
+        return { status: decision, response: batch ? undefined : toMessage(stored!) };
       }
       if (batch && !stored && incoming.lookup_key === null && !hasMedia) {
         batch.pending.push(incoming);
@@ -320,6 +327,7 @@ export class UploadService {
       }
       batch?.stored.set(row.response_id, row);
       await store.addOutbox(row, eventOf(row, stored?.data));
+      if (batch) return { status: 'stored', response: undefined };
       const media = hasMedia ? await store.pendingMedia(row.response_id) : { image: 0, signature: 0 };
       return { status: 'stored', response: toMessage(row, { media }) };
     }
@@ -354,13 +362,9 @@ export class UploadService {
     };
   }
 
-  private parse(json: string, projectId: number): UploadPayload {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(json);
-    } catch {
-      throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
-    }
+  /** The payload checked (`raw` its JSON parsed, NOT_JSON when it was no JSON). */
+  private parse(raw: unknown, projectId: number): UploadPayload {
+    if (raw === NOT_JSON) throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
       throw problems.invalidFields({ non_field_errors: [UPLOAD_MESSAGES.json] });
     const parsed = uploadPayload.safeParse({ project: projectId, ...raw });

@@ -71,7 +71,7 @@ export const PERIODS = [
 export type Period = (typeof PERIODS)[number];
 
 export const COMPARE_BY = ['site', 'group', 'team', 'collector', 'question', 'period'] as const;
-export type Comparison = { by: (typeof COMPARE_BY)[number]; item_id?: number; period?: Period };
+export type Comparison = { by: (typeof COMPARE_BY)[number]; item_id?: number; period?: Period; limit?: number };
 
 /** A time zone name as ClickHouse takes it (IANA names, UTC). */
 export const TIME_ZONE = /^(UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2})$/;

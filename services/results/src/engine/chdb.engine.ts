@@ -3,7 +3,7 @@
 // one directory were seen to stall ingestion under load, so correctness comes first (a query waits behind an insert
 // of at most one batch).
 import { Session } from 'chdb';
-import type { Engine } from './engine.js';
+import { QUERY_SETTINGS, type Engine } from './engine.js';
 
 function rows<T>(text: string): T[] {
   const out: T[] = [];
@@ -27,6 +27,11 @@ export class ChdbEngine implements Engine {
   constructor(path: string) {
     this.writer = new Session(path);
     this.reader = new Session(path);
+    // Session settings last for the session: set once, before any query (the queue runs them first).
+    const settings = Object.entries(QUERY_SETTINGS)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join(', ');
+    void this.serial(() => this.reader.queryAsync(`SET ${settings}`, { format: 'CSV' }));
   }
 
   async exec(sql: string): Promise<void> {

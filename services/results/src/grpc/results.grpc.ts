@@ -3,10 +3,12 @@ import { results } from '@fieldwork/proto';
 import { implement, type AsyncHandlers, type GrpcServiceRegistration, type Logger } from '@fieldwork/service-kit';
 import type { CountService } from '../service/count.service.js';
 import type { IngestService } from '../service/ingest.service.js';
+import type { PurgeService } from '../service/purge.service.js';
 import type { ResultsService } from '../service/results.service.js';
+import type { ViewsService } from '../service/views.service.js';
 
 export function resultsGrpc(
-  s: { ingest: IngestService; results: ResultsService; counts: CountService },
+  s: { ingest: IngestService; results: ResultsService; counts: CountService; purge: PurgeService; views: ViewsService },
   log: Logger,
 ): GrpcServiceRegistration {
   const handlers: AsyncHandlers<results.ResultsServiceServer> = {
@@ -17,6 +19,12 @@ export function resultsGrpc(
     advancedResults: (req, ctx) => s.results.advancedResults(req, ctx),
     countResponses: (req) => s.counts.counts(req),
     lookups: (req, ctx) => s.results.lookups(req, ctx),
+    countProjects: (req) => s.counts.countProjects(req),
+    purgeProject: (req) => s.purge.purge(req),
+    // The summary shows the advanced results flagged for it, computed by the advanced results use case.
+    summary: (req, ctx) => s.views.summary(req, ctx, (r, c) => s.results.advancedResults(r, c)),
+    performance: (req, ctx) => s.views.performance(req, ctx),
+    tracking: (req, ctx) => s.views.tracking(req, ctx),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

@@ -1,6 +1,6 @@
 // Response counts of a project from ClickHouse, for the project home and the summary by site (spec 000 §7): the
 // same figures the responses service counts in PostgreSQL, read where they stay fast at millions of responses.
-import type { responses } from '@fieldwork/proto';
+import type { responses, results } from '@fieldwork/proto';
 import type { CountRow, CountStore } from '../store/count.store.js';
 
 const iso = (t: string | null | undefined) => (t ? `${t.replace(' ', 'T')}Z` : '');
@@ -40,5 +40,20 @@ export class CountService {
       by_site: keyed(bySite),
       collectors_by_site: Object.fromEntries([...bySite].map(([k, a]) => [k, a.users.size])),
     };
+  }
+
+  /** The cards of the projects page: each project's counts in one query (a project without responses: zeros). */
+  async countProjects(req: results.CountProjectsRequest): Promise<results.ProjectCounts> {
+    const ids = [...new Set(req.project_ids)].filter((id) => id > 0);
+    const rows = await this.store.countsByProject(ids);
+    const byProject: results.ProjectCounts['by_project'] = {};
+    for (const id of ids) byProject[id] = { total: 0, complete: 0, last_response: '' };
+    for (const r of rows)
+      byProject[Number(r.project_id)] = {
+        total: Number(r.total),
+        complete: Number(r.complete),
+        last_response: iso(r.last),
+      };
+    return { by_project: byProject };
   }
 }

@@ -4,6 +4,7 @@ import { resultsScope } from '@fieldwork/access';
 import type { common, forms, projects, results } from '@fieldwork/proto';
 import {
   filterModel,
+  idList,
   isQuestion,
   LIMIT_MESSAGES,
   REQUEST_LIMITS,
@@ -16,7 +17,10 @@ import {
 import { parseJsonInput, problems, projectAccess, type PromiseClient } from '@fieldwork/service-kit';
 import type { CallContext } from '@fieldwork/service-kit';
 import { z } from 'zod';
-import { evaluateAdvanced } from './advanced.js';
+import { evaluateAdvanced, type Aggregate } from './advanced.js';
+import { filterProblems, namesQuestions, namesSites } from '../domain/filter-check.js';
+import { aggregated, aggregatorFor, COMPARISON_GROUPS, niceBins } from '../domain/charts.js';
+import { aggregatorOf, checkComparisons, comparedAll, planComparisons, textResults } from './charts.js';
 import {
   COMPARE_BY,
   numberStats,
@@ -35,6 +39,23 @@ type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsSe
 
 const NUMERIC = new Set(['number', 'currency', 'calculated']);
 
+/** Profiles a lookups page holds: 50 unless asked, at most 100 (spec-less; a picker shows a page as one types). */
+export const LOOKUP_PAGE = { default: 50, max: 100, maxOffset: 1_000_000, maxQuery: 200 } as const;
+
+/** The page and search of a lookups call, refused by field when out of bounds (never a scan without a limit). */
+function lookupPaging(req: results.ResultsRequest): { q: string; limit: number; offset: number } {
+  const fields: Record<string, string[]> = {};
+  if (req.limit < 0 || req.limit > LOOKUP_PAGE.max)
+    fields.limit = [`Ensure this value is between 1 and ${LOOKUP_PAGE.max}.`];
+  if (req.offset < 0 || req.offset > LOOKUP_PAGE.maxOffset)
+    fields.offset = [`Ensure this value is between 0 and ${LOOKUP_PAGE.maxOffset}.`];
+  const q = req.lookup_query.trim();
+  if (q.length > LOOKUP_PAGE.maxQuery)
+    fields.q = [`Ensure this field has no more than ${LOOKUP_PAGE.maxQuery} characters.`];
+  if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+  return { q, limit: req.limit || LOOKUP_PAGE.default, offset: req.offset };
+}
+
 const comparisonsModel = z
   .array(
     z
@@ -42,6 +63,8 @@ const comparisonsModel = z
         by: z.enum(COMPARE_BY),
         item_id: z.coerce.number().int().positive().optional(),
         period: z.enum(PERIODS).optional(),
+        /** At most this many groups per item (the largest; the latest periods), the rest as one other group. */
+        limit: z.number().int().min(1).max(COMPARISON_GROUPS.max).optional(),
       })
       .refine((c) => c.by !== 'question' || c.item_id !== undefined, {
         message: 'A comparison by question names its item_id.',
@@ -81,12 +104,12 @@ export class ResultsService {
   constructor(
     private readonly store: ResultsStore,
     private readonly projects: ProjectsClient,
-    private readonly forms: FormsClient,
+    protected readonly forms: FormsClient,
     /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when it carries one (empty: never). */
     private readonly secret = '',
   ) {}
 
-  private async scope(caller: common.Caller | undefined, projectId: number, ctx: CallContext): Promise<Scope> {
+  protected async scope(caller: common.Caller | undefined, projectId: number, ctx: CallContext): Promise<Scope> {
     if (!caller || caller.user_id <= 0) throw problems.notAuthenticated();
     const a = await projectAccess(this.secret, ctx.metadata, caller, projectId, () =>
       this.projects.getAccess({ caller, project_id: projectId }, ctx),
@@ -102,6 +125,9 @@ export class ResultsService {
     const filters = this.filters(req.filters_json);
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results;
     if (!schemas.some((s) => s.id === req.schema_id)) throw problems.invalidSchemaId();
+    await this.checkFilters(filters, req.caller, req.project_id, ctx, async () => [
+      await this.schemaBody(req.schema_id, ctx),
+    ]);
     return {
       response_ids: await this.store.responseIds(this.store.where(req.project_id, req.schema_id, filters, scope)),
     };
@@ -116,18 +142,17 @@ export class ResultsService {
         ? [...schemas].sort((a, b) => a.level - b.level)[0]
         : schemas.find((s) => s.id === req.schema_id);
     if (!schema) throw problems.invalidSchemaId();
+    const body = await this.schemaBody(schema.id, ctx);
+    await this.checkFilters(filters, req.caller, req.project_id, ctx, async () => [body]);
     const defs = (await this.projects.listAdvancedResults({ caller: req.caller, project_id: req.project_id }, ctx))
       .results;
-    const body = JSON.parse(
-      (await this.forms.getSchemaInternal({ schema_id: schema.id }, ctx)).body_json,
-    ) as SchemaBody;
     const where = this.store.where(req.project_id, schema.id, filters, scope);
     const evaluated = await evaluateAdvanced(defs, body, async (itemIds) => {
-      const out = new Map<number, number[]>();
+      const out = new Map<number, Aggregate>();
       if (itemIds.length === 0) return out;
-      // Numbers as they are; any other answer counts as 1.
-      const rows = await this.store.answerValues(where, itemIds);
-      for (const r of rows) out.set(Number(r.item_id), r.values.map(Number));
+      // Aggregated in ClickHouse (numbers as they are; any other answer counts as 1): no answer is loaded here.
+      for (const r of await this.store.itemAggregates(where, itemIds))
+        out.set(Number(r.item_id), { count: Number(r.count), sum: Number(r.sum), min: r.min, max: r.max });
       return out;
     });
     return {
@@ -139,6 +164,46 @@ export class ResultsService {
         })),
       }),
     };
+  }
+
+  /**
+   * Refuses (400, by field) a filter naming a question of none of the schemas read, a choice its question does not
+   * offer, a site of another project, or a date range ending before it starts. The forms (`bodies`) and the project
+   * are read only when the filter names questions or sites.
+   */
+  private async checkFilters(
+    f: FilterModel,
+    caller: common.Caller | undefined,
+    projectId: number,
+    ctx: CallContext,
+    bodies: () => Promise<SchemaBody[]>,
+  ): Promise<void> {
+    const forms = namesQuestions(f) ? await bodies() : [];
+    const sites = namesSites(f) ? await this.projectSites(caller, projectId, idList(f.site), ctx) : null;
+    const fields = filterProblems(f, forms, sites);
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+  }
+
+  /** The project's site ids, kept a minute (read again at once when a filter names one not kept). */
+  private readonly siteIds = new Map<number, { at: number; ids: Set<number> }>();
+  private async projectSites(
+    caller: common.Caller | undefined,
+    projectId: number,
+    wanted: number[],
+    ctx: CallContext,
+  ): Promise<Set<number>> {
+    const kept = this.siteIds.get(projectId);
+    if (kept && Date.now() - kept.at < 60_000 && wanted.every((s) => kept.ids.has(s))) return kept.ids;
+    const ids = new Set(
+      (await this.projects.getProject({ caller, project_id: projectId }, ctx)).sites.map((s) => s.id),
+    );
+    if (this.siteIds.size >= 1000) this.siteIds.clear();
+    this.siteIds.set(projectId, { at: Date.now(), ids });
+    return ids;
+  }
+
+  private async schemaBody(schemaId: number, ctx: CallContext): Promise<SchemaBody> {
+    return JSON.parse((await this.forms.getSchemaInternal({ schema_id: schemaId }, ctx)).body_json) as SchemaBody;
   }
 
   private filters(json: string): FilterModel {
@@ -161,16 +226,20 @@ export class ResultsService {
       empty: [],
       notJson: 'Send the comparisons as a JSON list.',
     });
+    const aggregator = aggregatorOf(req.aggregator);
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter(
       (s) => req.schema_id === 0 || s.id === req.schema_id,
     );
     if (schemas.length === 0) throw problems.invalidSchemaId();
+    const bodies = new Map<number, SchemaBody>();
+    for (const s of schemas) bodies.set(s.id, await this.schemaBody(s.id, ctx));
+    await this.checkFilters(filters, req.caller, req.project_id, ctx, async () => [...bodies.values()]);
+    checkComparisons(comparisons, [...bodies.values()]);
     const profileIds = req.profile_response_id ? await this.profile(req, scope) : null;
     const levels = [];
     const items = [];
     for (const s of schemas) {
-      const doc = await this.forms.getSchemaInternal({ schema_id: s.id }, ctx);
-      const body = JSON.parse(doc.body_json) as SchemaBody;
+      const body = bodies.get(s.id)!;
       const where = this.store.restrict(this.store.where(req.project_id, s.id, filters, scope), profileIds);
       levels.push({ schema_id: s.id, name: s.name, level: s.level, ...(await this.level(where, timing)) });
       const wanted = itemsInOrder(body).filter(
@@ -183,7 +252,6 @@ export class ResultsService {
         where: { sql: where.sql, params: { ...where.params, tz } },
         buckets: req.buckets || 10,
         tz,
-        ...(comparisons[0] ? { comparison: this.store.comparison(comparisons[0], timing) } : {}),
       };
       // One query per kind of question for all the wanted items of that kind, then comparisons item by item.
       const bases = await this.items(
@@ -191,12 +259,38 @@ export class ResultsService {
         body,
         shape,
       );
+      await textResults(
+        this.store,
+        wanted.map((w) => w.item),
+        bases,
+        shape.where,
+      );
+      const compares = await planComparisons(
+        this.store,
+        comparisons,
+        wanted.map((w) => w.item.id),
+        shape.where,
+        timing,
+        body,
+      );
       for (const { item } of wanted) {
         const base = bases.get(item.id) ?? (await this.geotag(item, shape));
-        const comparison = shape.comparison
-          ? { by: comparisons[0], groups: await this.compared(item, body, shape) }
-          : null;
-        items.push({ schema_id: s.id, item_id: item.id, type: item.type, ...labelsOf(item), ...base, comparison });
+        const all = await comparedAll(this.store, item, shape.where, compares, aggregator, (comparison) =>
+          this.compared(item, body, { ...shape, comparison }),
+        );
+        const used = aggregatorFor(item.type, aggregator);
+        items.push({
+          schema_id: s.id,
+          item_id: item.id,
+          type: item.type,
+          ...labelsOf(item),
+          ...base,
+          aggregator: used,
+          value: aggregated(base.stats as Record<string, unknown> | undefined, used),
+          // The first comparison as before; every comparison of the request in order.
+          comparison: all[0] ?? null,
+          comparisons: all,
+        });
       }
     }
     const profile = req.profile_response_id
@@ -206,7 +300,7 @@ export class ResultsService {
       payload_json: JSON.stringify({
         items,
         levels,
-        meta: { timing_column: timing, time_zone: tz, aggregator: 'count', processor: 'clickhouse' },
+        meta: { timing_column: timing, time_zone: tz, aggregator, processor: 'clickhouse' },
         profile,
       }),
     };
@@ -228,29 +322,37 @@ export class ResultsService {
     return ids;
   }
 
-  /** The profiles to choose from: responses of the schemas with lookup or primary key questions, with those answers. */
+  /**
+   * The profiles to choose from: responses of the schemas with lookup or primary key questions, with those answers,
+   * a page at a time (`limit` 1 to 100, default 50, after `offset`) and searched in ClickHouse (`lookup_query`, any
+   * of those answers holding it, case-insensitive). Each schema says how many match (`count`).
+   */
   async lookups(req: results.ResultsRequest, ctx: CallContext): Promise<results.ResultsReply> {
     const scope = await this.scope(req.caller, req.project_id, ctx);
+    const { q, limit, offset } = lookupPaging(req);
     const schemas = (await this.forms.listSchemas({ project_id: req.project_id }, ctx)).results.filter(
       (s) => req.schema_id === 0 || s.id === req.schema_id,
     );
     if (schemas.length === 0) throw problems.invalidSchemaId();
     const lookups = [];
     for (const s of schemas) {
-      const body = JSON.parse((await this.forms.getSchemaInternal({ schema_id: s.id }, ctx)).body_json) as SchemaBody;
+      const body = await this.schemaBody(s.id, ctx);
       const keys = itemsInOrder(body)
         .map(({ item }) => item)
         .filter((i) => i.options.isLookupQuestion || i.options.isPrimaryKey);
       if (keys.length === 0) continue;
       const where = this.store.where(req.project_id, s.id, filterModel.parse({}), scope);
-      const rows = await this.store.lookupAnswers(
-        where,
-        keys.map((k) => k.id),
-      );
-      const byResponse = new Map<string, Record<string, string>>();
-      for (const r of rows)
-        byResponse.set(r.response_id, { ...byResponse.get(r.response_id), [String(r.item_id)]: r.value });
+      // The primary key, else the first lookup question, identifies and orders the profiles.
       const primary = keys.find((k) => k.options.isPrimaryKey);
+      const page = await this.store.lookupPage(
+        where,
+        [...(primary ? [primary] : []), ...keys.filter((k) => k !== primary)].map((k) => k.id),
+        q,
+        limit,
+        offset,
+      );
+      const answersOf = new Map<string, Record<string, string>>(page.ids.map((id) => [id, {}]));
+      for (const r of page.rows) answersOf.get(r.response_id)![String(r.item_id)] = r.value;
       lookups.push({
         schema_id: s.id,
         name: s.name,
@@ -260,18 +362,21 @@ export class ResultsService {
           code_name: k.codeName,
           primary_key: k.options.isPrimaryKey === true,
         })),
-        responses: [...byResponse].map(([response_id, answers]) => ({
-          response_id,
-          key: primary ? (answers[String(primary.id)] ?? null) : null,
-          display_name: keys
-            .map((k) => answers[String(k.id)])
-            .filter(Boolean)
-            .join(' · '),
-          answers,
-        })),
+        count: page.count,
+        responses: [...answersOf].map(([response_id, answers]) => {
+          return {
+            response_id,
+            key: primary ? (answers[String(primary.id)] ?? null) : null,
+            display_name: keys
+              .map((k) => answers[String(k.id)])
+              .filter(Boolean)
+              .join(' · '),
+            answers,
+          };
+        }),
       });
     }
-    return { payload_json: JSON.stringify({ results: lookups }) };
+    return { payload_json: JSON.stringify({ results: lookups, q, limit, offset }) };
   }
 
   private async level(where: Where, timing: TimingColumn) {
@@ -294,12 +399,14 @@ export class ResultsService {
     if (numeric.length > 0) {
       const rows = await this.store.numberStats(shape.where, numeric);
       const stats = new Map(rows.map((r) => [Number(r.item_id), numberStats(r)]));
-      const histograms = await this.histograms(stats, shape.where, shape.buckets);
+      const whole = new Set(list.filter((i) => NUMERIC.has(i.type) && !i.options.allowDecimal).map((i) => i.id));
+      const histograms = await this.histograms(stats, shape.where, shape.buckets, whole);
       for (const id of numeric) {
         const st =
           stats.get(id) ??
           numberStats({ count: 0, sum: 0, avg: null, min: null, max: null, stddev: null, var: null, q: [] });
-        out.set(id, { stats: st, histogram: histograms.get(id) ?? [] });
+        const h = histograms.get(id);
+        out.set(id, { stats: st, histogram: h?.bins ?? [], ...(h?.integer ? { integer_bins: true } : {}) });
       }
     }
     if (choice.length > 0) {
@@ -339,35 +446,30 @@ export class ResultsService {
   }
 
   /**
-   * Histograms of equal-width bins between each item's minimum and maximum, for all the items in one grouped query
-   * (store's histogramBins).
+   * Histograms of round-width bins (domain/charts.ts niceBins: 1, 2 or 5 × 10^k, whole widths for whole numbers)
+   * from each item's minimum to its maximum, for all the items in one grouped query (store's histogramBins). A bin is
+   * [lower, upper), the last one holding the maximum; `integer`: the answers are whole numbers and so are the bins.
    */
-  private async histograms(stats: Map<number, NumberStats>, where: Where, buckets: number) {
-    const out = new Map<number, { lower: number; upper: number; count: number }[]>();
+  private async histograms(stats: Map<number, NumberStats>, where: Where, buckets: number, whole: Set<number>) {
+    const out = new Map<number, { integer: boolean; bins: { lower: number; upper: number; count: number }[] }>();
     const ranged = [...stats].filter(([, s]) => s.count > 0 && s.min !== null && s.max !== null);
     if (ranged.length === 0) return out;
-    const lo = ranged.map(([, s]) => s.min!);
-    const width = ranged.map(([, s]) => (s.max! > s.min! ? (s.max! - s.min!) / buckets : 1));
+    const plans = ranged.map(([id, s]) =>
+      niceBins(s.min!, s.max!, buckets, whole.has(id) && Number.isInteger(s.min) && Number.isInteger(s.max)),
+    );
     const rows = await this.store.histogramBins(
       where,
       ranged.map(([id]) => id),
-      lo,
-      width,
-      buckets,
+      plans.map((b) => b.lo),
+      plans.map((b) => b.width),
+      Math.max(...plans.map((b) => b.n)),
     );
-    ranged.forEach(([id, s], k) => {
-      const single = s.max === s.min;
-      const n = single ? 1 : buckets;
+    ranged.forEach(([id], k) => {
+      const { lo, width, n, integer } = plans[k]!;
       const counts = new Array<number>(n).fill(0);
       for (const r of rows) if (Number(r.item_id) === id) counts[Math.min(n - 1, Number(r.bin))]! += Number(r.count);
-      out.set(
-        id,
-        counts.map((count, b) => ({
-          lower: lo[k]! + b * width[k]!,
-          upper: single ? s.max! : b === n - 1 ? s.max! : lo[k]! + (b + 1) * width[k]!,
-          count,
-        })),
-      );
+      const edge = (b: number) => Number((lo + b * width).toPrecision(12));
+      out.set(id, { integer, bins: counts.map((count, b) => ({ lower: edge(b), upper: edge(b + 1), count })) });
     });
     return out;
   }

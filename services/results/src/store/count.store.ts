@@ -26,4 +26,17 @@ export class CountStore {
       { project: projectId },
     );
   }
+
+  /** Per project of `projectIds`: responses not deleted, complete ones and the last update (projects without any: absent). */
+  async countsByProject(
+    projectIds: readonly number[],
+  ): Promise<{ project_id: string; total: string; complete: string; last: string | null }[]> {
+    if (projectIds.length === 0) return [];
+    return this.engine.query(
+      `SELECT toString(project_id) AS project_id, count() AS total, countIf(completed = 1) AS complete,
+              toString(max(time_updated)) AS last
+       FROM ${this.db}.responses FINAL WHERE project_id IN {projects:Array(UInt64)} AND deleted = 0 GROUP BY project_id`,
+      { projects: projectIds },
+    );
+  }
 }

@@ -4,7 +4,7 @@
 import type { FilterModel } from '@fieldwork/sampler';
 import type { Engine } from '../engine/engine.js';
 import type { Comparison, Scope, TimingColumn } from '../domain/query.js';
-import { comparisonKey, whereOf, type ComparisonSql, type Where } from './where.js';
+import { cappedKey, comparisonKey, whereOf, type ComparisonSql, type Where } from './where.js';
 
 export type { ComparisonSql, Where };
 
@@ -20,7 +20,19 @@ export interface NumberRow {
   q: number[];
 }
 
+/** The choice key that counts answered rows in choiceCounts (no choice has this id: ids are small positive numbers). */
+const ANSWERED = 4294967295;
+
+/** The most distinct values of a number item whose distribution numberStats keeps for its histogram. */
+const DISTRIBUTION_MAX = 5000;
+
+/** A where's identity: its SQL and parameters. */
+const whereKey = (w: Where) => `${w.sql}\n${JSON.stringify(w.params)}`;
+
 export class ResultsStore {
+  /** Per where (whereKey), the value distributions of number items the last numberStats read, for histogramBins. */
+  private readonly distributions = new Map<string, Map<number, { values: number[]; counts: number[] }>>();
+
   constructor(
     private readonly engine: Engine,
     private readonly db: string,
@@ -45,21 +57,17 @@ export class ResultsStore {
     return comparisonKey(this.db, c, timing);
   }
 
+  /** The comparison cut to the groups `keys`, every other answer in one group of key ''. */
+  capped(c: ComparisonSql, keys: string[]): ComparisonSql {
+    return cappedKey(c, keys);
+  }
+
   async responseIds(where: Where): Promise<string[]> {
     const rows = await this.engine.query<{ response_id: string }>(
       `SELECT response_id FROM ${this.db}.responses FINAL WHERE ${where.sql} ORDER BY time_created, response_id LIMIT 1000000`,
       where.params,
     );
     return rows.map((r) => r.response_id);
-  }
-
-  /** Per item, its answers as numbers: numbers as they are; any other answer counts as 1. */
-  async answerValues(where: Where, itemIds: number[]): Promise<{ item_id: number; values: number[] }[]> {
-    return this.engine.query<{ item_id: number; values: number[] }>(
-      `SELECT item_id, groupArray(if(num IS NULL, 1, num)) AS values FROM ${this.db}.answers FINAL
-         WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0 GROUP BY item_id`,
-      { ...where.params, items: itemIds },
-    );
   }
 
   /** Whether the response is among those `own` selects. */
@@ -95,6 +103,79 @@ export class ResultsStore {
     );
   }
 
+  /**
+   * A page of profiles: the responses that answered the first of the lookup and primary-key questions `keys` (in
+   * their first instance: what identifies the record), `limit` after `offset`, in natural order of that answer (text
+   * case-insensitive, then the number in it by value: "Household 2" before "Household 10"), with their answers to
+   * all of `keys` as text; with `q`, only those where one of those answers holds it (case-insensitive). The count of
+   * all that match comes with the page. No grouping over every response: the page is a top-k of the first key's
+   * answers, and the other answers are read for the page's responses only.
+   */
+  async lookupPage(
+    where: Where,
+    keys: number[],
+    q: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: { response_id: string; item_id: number; value: string }[]; ids: string[]; count: number }> {
+    const answer = `if(num IS NULL, text, toString(num))`;
+    const live = `${this.db}.answers FINAL WHERE ${where.sql} AND removed = 0 AND repeat = 0`;
+    const holds = `positionCaseInsensitiveUTF8(${answer}, {q:String}) > 0`;
+    // One key (the usual profile): the search is a condition on the rows read anyway; several, a subquery.
+    const matching =
+      q === ''
+        ? ''
+        : keys.length === 1
+          ? ` AND ${holds}`
+          : ` AND response_id IN (SELECT response_id FROM ${live} AND item_id IN {keys:Array(UInt32)} AND ${holds})`;
+    const first = `SELECT response_id, ${answer} AS first_value FROM ${live} AND item_id = {first:UInt32}${matching}`;
+    const digits = `extract(first_value, '[0-9]+')`;
+    const params = { ...where.params, keys, first: keys[0] ?? 0, q, limit, offset };
+    const [page, [n]] = await Promise.all([
+      this.engine.query<{ response_id: string }>(
+        `SELECT response_id FROM (${first})
+         ORDER BY lowerUTF8(replaceRegexpOne(first_value, '[0-9]+', '')), length(${digits}), ${digits}, first_value, response_id
+         LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        params,
+      ),
+      this.engine.query<{ n: string }>(`SELECT count() AS n FROM (${first})`, params),
+    ]);
+    const ids = page.map((r) => r.response_id);
+    const rows =
+      ids.length === 0
+        ? []
+        : await this.engine.query<{ response_id: string; item_id: number; value: string }>(
+            `SELECT response_id, item_id, ${answer} AS value FROM ${live} AND item_id IN {keys:Array(UInt32)} AND response_id IN {ids:Array(String)}`,
+            { ...params, ids },
+          );
+    return { rows, ids, count: Number(n?.n ?? 0) };
+  }
+
+  /**
+   * Advanced results' aggregates per item, computed in ClickHouse over the filtered answers (numbers as they are; any
+   * other answer counts as 1): count, sum, min and max. No answer leaves ClickHouse.
+   */
+  async itemAggregates(
+    where: Where,
+    itemIds: number[],
+  ): Promise<
+    {
+      item_id: number;
+      count: string;
+      sum: number;
+      min: number | null;
+      max: number | null;
+    }[]
+  > {
+    return this.engine.query(
+      `SELECT item_id, count() AS count, sum(v) AS sum, min(v) AS min, max(v) AS max
+         FROM (SELECT item_id, if(num IS NULL, 1, num) AS v FROM ${this.db}.answers FINAL
+               WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0)
+         GROUP BY item_id`,
+      { ...where.params, items: itemIds },
+    );
+  }
+
   /** The count of responses and the first and last on the timing column. */
   async level(
     where: Where,
@@ -111,19 +192,43 @@ export class ResultsStore {
     return `FROM ${this.db}.answers FINAL WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0`;
   }
 
-  /** The number aggregates of each of `items`. */
+  /**
+   * The number aggregates of each of `items`, in one scan that groups the answers by (item, value) and computes
+   * everything from those counts: the sum, mean, extremes, sample variance (two-pass, about the mean), and the exact
+   * quartiles with the interpolation of quantilesExactInclusive. Survey numbers have few distinct values, so this
+   * costs about a third less than the aggregates over every answer; and an item's distribution, when it has at most
+   * DISTRIBUTION_MAX distinct values, is kept for the histogram that follows (histogramBins), which then needs no
+   * query at all.
+   */
   async numberStats(where: Where, items: number[]): Promise<(NumberRow & { item_id: number })[]> {
-    return this.engine.query<NumberRow & { item_id: number }>(
-      `SELECT item_id, count() AS count, sum(num) AS sum, avg(num) AS avg, min(num) AS min, max(num) AS max, stddevSamp(num) AS stddev,
-                varSamp(num) AS var, quantilesExactInclusive(0.25, 0.5, 0.75)(num) AS q
-         ${this.answersOf(where)} AND num IS NOT NULL GROUP BY item_id`,
-      { ...where.params, items },
+    const rows = await this.engine.query<NumberRow & { item_id: number; values: number[]; counts: string[] }>(
+      `SELECT item_id, count, sum, sum / count AS avg, min, max, var, sqrt(var) AS stddev,
+              arrayMap(pos -> vs[arrayFirstIndex(x -> x > floor(pos), cum)]
+                + (pos - floor(pos)) * (vs[arrayFirstIndex(x -> x > least(floor(pos) + 1, toFloat64(count - 1)), cum)]
+                  - vs[arrayFirstIndex(x -> x > floor(pos), cum)]),
+                arrayMap(p -> p * (count - 1), [0.25, 0.5, 0.75])) AS q,
+              if(length(vs) <= {most:UInt32}, vs, []) AS values, if(length(vs) <= {most:UInt32}, cs, []) AS counts
+       FROM (
+         SELECT item_id, sum(c) AS count, sum(v * c) AS sum, min(v) AS min, max(v) AS max,
+                arraySort(x -> x.1, groupArray((v, c))) AS pairs, arrayMap(x -> x.1, pairs) AS vs,
+                arrayMap(x -> x.2, pairs) AS cs, arrayCumSum(cs) AS cum,
+                if(count > 1, arraySum(arrayMap((x, k) -> k * (x - sum / count) * (x - sum / count), vs, cs)) / (count - 1), nan) AS var
+         FROM (SELECT item_id, assumeNotNull(num) AS v, count() AS c ${this.answersOf(where)} AND num IS NOT NULL GROUP BY item_id, v)
+         GROUP BY item_id)`,
+      { ...where.params, items, most: DISTRIBUTION_MAX },
     );
+    const kept = new Map<number, { values: number[]; counts: number[] }>();
+    for (const r of rows)
+      if (r.values.length > 0) kept.set(Number(r.item_id), { values: r.values, counts: r.counts.map(Number) });
+    this.distributions.set(whereKey(where), kept);
+    if (this.distributions.size > 8) this.distributions.delete(this.distributions.keys().next().value!);
+    return rows.map(({ values: _v, counts: _c, ...r }) => r);
   }
 
   /**
-   * Histograms of equal-width bins between each item's minimum (`lo`) and maximum, for all the items in one grouped
-   * query (ClickHouse's adaptive histogram() cost 150 ms of a 210 ms query at 1,000,000 answers; this costs about 13).
+   * Histograms of equal-width bins between each item's minimum (`lo`) and maximum, for all the items in one query
+   * grouped by item only: the bins are counted into an array per item (countResample), which costs about half of a
+   * GROUP BY item, bin (and ClickHouse's adaptive histogram() cost 150 ms of a 210 ms query at 1,000,000 answers).
    */
   async histogramBins(
     where: Where,
@@ -132,23 +237,56 @@ export class ResultsStore {
     width: number[],
     buckets: number,
   ): Promise<{ item_id: number; bin: number; count: string }[]> {
-    return this.engine.query<{ item_id: number; bin: number; count: string }>(
-      `SELECT item_id, least(toUInt32(floor((num - transform(item_id, {hi:Array(UInt32)}, {lo:Array(Float64)}, 0.)) / transform(item_id, {hi:Array(UInt32)}, {w:Array(Float64)}, 1.))), {last:UInt32}) AS bin,
-              count() AS count
-       ${this.answersOf(where)} AND num IS NOT NULL GROUP BY item_id, bin`,
-      { ...where.params, items, hi: items, lo, w: width, last: buckets - 1 },
+    const n = Math.max(1, Math.trunc(buckets));
+    // From the distributions numberStats kept for this where (same arithmetic as the SQL below: IEEE doubles).
+    const kept = this.distributions.get(whereKey(where));
+    if (kept && items.every((id) => kept.has(id))) {
+      this.distributions.delete(whereKey(where));
+      return items.flatMap((id, k) => {
+        const bins = new Array<number>(n).fill(0);
+        const d = kept.get(id)!;
+        d.values.forEach((v, i) => {
+          bins[Math.min(n - 1, Math.max(0, Math.floor((v - lo[k]!) / width[k]!)))]! += d.counts[i]!;
+        });
+        return bins.flatMap((count, bin) => (count > 0 ? [{ item_id: id, bin, count: String(count) }] : []));
+      });
+    }
+    const rows = await this.engine.query<{ item_id: number; bins: (string | number)[] }>(
+      `SELECT item_id, countResample(0, ${n}, 1)(least(toUInt32(floor((num - transform(item_id, {hi:Array(UInt32)}, {lo:Array(Float64)}, 0.)) / transform(item_id, {hi:Array(UInt32)}, {w:Array(Float64)}, 1.))), {last:UInt32})) AS bins
+       ${this.answersOf(where)} AND num IS NOT NULL GROUP BY item_id`,
+      { ...where.params, items, hi: items, lo, w: width, last: n - 1 },
+    );
+    return rows.flatMap((r) =>
+      r.bins.flatMap((count, bin) => (Number(count) > 0 ? [{ item_id: r.item_id, bin, count: String(count) }] : [])),
     );
   }
 
-  /** Per item: the answered count and a map of choice -> count in one pass. */
+  /**
+   * Per item: the answered count and a map of choice -> count in one pass. Each answered row is unfolded into its
+   * choices plus a marker (ANSWERED) that counts the row itself, grouped by (item, choice): a third of the cost of
+   * sumMap over the choice arrays.
+   */
   async choiceCounts(
     where: Where,
     items: number[],
   ): Promise<{ item_id: number; answered: string; m: [number[], string[]] }[]> {
-    return this.engine.query<{ item_id: number; answered: string; m: [number[], string[]] }>(
-      `SELECT item_id, countIf(notEmpty(choices)) AS answered, sumMap(choices, arrayMap(x -> toUInt64(1), choices)) AS m ${this.answersOf(where)} GROUP BY item_id`,
-      { ...where.params, items },
+    const rows = await this.engine.query<{ item_id: number; choice: number; count: string }>(
+      `SELECT item_id, arrayJoin(arrayPushFront(choices, {answered:UInt32})) AS choice, count() AS count
+       ${this.answersOf(where)} AND notEmpty(choices) GROUP BY item_id, choice ORDER BY item_id, choice`,
+      { ...where.params, items, answered: ANSWERED },
     );
+    const out = new Map<number, { item_id: number; answered: string; m: [number[], string[]] }>();
+    for (const r of rows) {
+      const id = Number(r.item_id);
+      let row = out.get(id);
+      if (!row) out.set(id, (row = { item_id: id, answered: '0', m: [[], []] }));
+      if (Number(r.choice) === ANSWERED) row.answered = String(r.count);
+      else {
+        row.m[0].push(Number(r.choice));
+        row.m[1].push(String(r.count));
+      }
+    }
+    return [...out.values()];
   }
 
   /** Per date item, the count of answers per date, in date order. */
@@ -227,6 +365,109 @@ export class ResultsStore {
         ...c.params,
         item,
       },
+    );
+  }
+
+  /**
+   * Per item, the `limit` largest groups of a comparison by answers (the latest `limit` keys when `latest`, for
+   * periods) and how many groups there are in all, in one query for all `items`: a comparison by collector over
+   * 10,000 users is cut here, before any statistics per group.
+   */
+  async comparisonTop(
+    where: Where,
+    c: ComparisonSql,
+    items: number[],
+    limit: number,
+    latest: boolean,
+  ): Promise<{ item_id: number; key: string; n: string; groups: string }[]> {
+    return this.engine.query<{ item_id: number; key: string; n: string; groups: string }>(
+      `SELECT item_id, key, n, groups FROM (
+         SELECT item_id, ${c.key} AS key, count() AS n, count() OVER (PARTITION BY item_id) AS groups
+           FROM ${this.db}.answers AS a FINAL ${c.join}
+          WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND removed = 0 GROUP BY item_id, key)
+       ORDER BY item_id, ${latest ? 'key DESC' : 'n DESC, key'} LIMIT {limit:UInt32} BY item_id`,
+      { ...where.params, ...c.params, items, limit },
+    );
+  }
+
+  /**
+   * How many groups a comparison on response fields (site, group, team, collector, period) makes, counted on the
+   * responses table (one row per response, not one per answer), to skip comparisonTop when they are few.
+   */
+  async comparisonGroups(where: Where, c: ComparisonSql): Promise<number> {
+    const [r] = await this.engine.query<{ n: string }>(
+      `SELECT uniqExact(${c.key}) AS n FROM ${this.db}.responses FINAL WHERE ${where.sql}`,
+      { ...where.params, ...c.params },
+    );
+    return Number(r?.n ?? 0);
+  }
+
+  /** A date item's count, first and last date per comparison key. */
+  async comparedDates(
+    where: Where,
+    c: ComparisonSql,
+    item: number,
+  ): Promise<{ key: string; count: string; min: string; max: string }[]> {
+    return this.engine.query<{ key: string; count: string; min: string; max: string }>(
+      `SELECT ${c.key} AS key, count() AS count, toString(min(date)) AS min, toString(max(date)) AS max
+         ${this.comparedOf(where, c)} AND date IS NOT NULL GROUP BY key ORDER BY key`,
+      { ...where.params, ...c.params, item },
+    );
+  }
+
+  /**
+   * The latest `limit` text answers of each of `items` (by time created), newest first, in two steps: the latest
+   * answers' response ids from the narrow columns (one partial sort, ORDER BY ... LIMIT, per item), then their texts
+   * by primary key. Sorting every answer with LIMIT BY item_id, text and all, took 3 to 4 times longer.
+   */
+  async textSamples(
+    where: Where,
+    items: number[],
+    limit: number,
+  ): Promise<{ item_id: number; text: string; time: string }[]> {
+    const params: Record<string, unknown> = { ...where.params, limit };
+    const parts = items.map((id, i) => {
+      params[`ti${i}`] = id;
+      return `(SELECT response_id FROM ${this.db}.answers FINAL
+         WHERE ${where.sql} AND item_id = {ti${i}:UInt32} AND removed = 0
+         ORDER BY time_created DESC, response_id LIMIT {limit:UInt32})`;
+    });
+    const latest = await this.engine.query<{ response_id: string }>(parts.join(' UNION ALL '), params);
+    if (latest.length === 0) return [];
+    return this.engine.query<{ item_id: number; text: string; time: string }>(
+      `SELECT item_id, text, toString(time_created) AS time ${this.answersOf(where)}
+         AND response_id IN {rids:Array(String)} AND text != '' ORDER BY item_id, time_created DESC, response_id`,
+      { ...where.params, items, rids: [...new Set(latest.map((r) => r.response_id))] },
+    );
+  }
+
+  /**
+   * The `limit` words found in most answers of each of `items` (a word counts once per answer): lower-cased tokens
+   * (ClickHouse's tokens(): split on ASCII non-alphanumerics, so accented and non-Latin letters stay in their words)
+   * of at least `minLength` characters, `stop` words and bare numbers left out. Each item reads one answer in
+   * `every[i]` (by hash of the response id), so that the words of 1,000,000 answers cost those of a sample of a fixed
+   * size; the sample is taken in PREWHERE, before the text is read (safe under FINAL: item_id and response_id are
+   * sorting key columns, so every version of an answer is kept or left together). A Unicode regular expression
+   * (extractAll with \p{L}) was 8 times slower than tokens() on the same sample.
+   */
+  async topWords(
+    where: Where,
+    items: number[],
+    every: number[],
+    limit: number,
+    minLength: number,
+    stop: string[],
+  ): Promise<{ item_id: number; word: string; count: string }[]> {
+    return this.engine.query<{ item_id: number; word: string; count: string }>(
+      `SELECT item_id, word, count() AS count FROM (
+         SELECT item_id, arrayJoin(arrayDistinct(tokens(lowerUTF8(text)))) AS word
+           FROM ${this.db}.answers FINAL
+        PREWHERE item_id IN {items:Array(UInt32)}
+             AND cityHash64(response_id) % transform(item_id, {hi:Array(UInt32)}, {every:Array(UInt64)}, toUInt64(1)) = 0
+           WHERE ${where.sql} AND removed = 0 AND text != '')
+        WHERE lengthUTF8(word) >= {minLength:UInt32} AND word NOT IN {stop:Array(String)} AND NOT match(word, '^[0-9]+$')
+        GROUP BY item_id, word ORDER BY item_id, count DESC, word LIMIT {limit:UInt32} BY item_id`,
+      { ...where.params, items, hi: items, every, limit, minLength, stop },
     );
   }
 }

@@ -143,3 +143,15 @@ export function comparisonKey(db: string, c: Comparison, timing: TimingColumn): 
       };
   }
 }
+
+/**
+ * A comparison cut to the groups `keys`: any other key becomes '' (no site, group, team, collector, choice or period
+ * key is empty), the one "other" group of the answers outside them.
+ */
+export function cappedKey(c: ComparisonSql, keys: string[]): ComparisonSql {
+  return {
+    key: `if(${c.key} IN {cmpTop:Array(String)}, ${c.key}, '')`,
+    join: c.join,
+    params: { ...c.params, cmpTop: keys },
+  };
+}

@@ -12,7 +12,9 @@ import { migrateClickhouse } from '../../src/engine/migrate.js';
 import { rowsOf, type ResponseEvent } from '../../src/domain/rows.js';
 import { CountStore } from '../../src/store/count.store.js';
 import { IngestStore } from '../../src/store/ingest.store.js';
+import { PurgeStore } from '../../src/store/purge.store.js';
 import { ResultsStore } from '../../src/store/results.store.js';
+import { WatermarkStore } from '../../src/store/watermark.store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-stores-'));
 const db = `fieldwork_stores_${Date.now()}`;
@@ -85,6 +87,37 @@ describe(ResultsStore.name, () => {
   });
 });
 
+describe('ResultsStore numbers', () => {
+  it('answers exact quartiles, the sample variance, and the same histogram from the kept distribution as in SQL', async () => {
+    const where = results.where(7, 1, filterModel.parse({}), all);
+    // Answers 10, 20, 30, 40: quartiles interpolated at (n - 1) p = 0.75, 1.5, 2.25; variance 500 / 3.
+    const [stats] = await results.numberStats(where, [10]);
+    expect(stats!.q).toEqual([17.5, 25, 32.5]);
+    expect(stats!.var).toBeCloseTo(500 / 3, 9);
+    expect(stats!.stddev).toBeCloseTo(Math.sqrt(500 / 3), 9);
+    expect(stats!.avg).toBe(25);
+    // Three bins of 10 from 10: 10 | 20 | 30 and 40 (the last bin holds the maximum).
+    const expected = [
+      { item_id: 10, bin: 0, count: '1' },
+      { item_id: 10, bin: 1, count: '1' },
+      { item_id: 10, bin: 2, count: '2' },
+    ];
+    expect(await results.histogramBins(where, [10], [10], [10], 3)).toEqual(expected);
+    // A store that read no distribution counts the bins in ClickHouse.
+    const fresh = new ResultsStore(engine, db);
+    expect(await fresh.histogramBins(where, [10], [10], [10], 3)).toEqual(expected);
+    const [choices] = await results.choiceCounts(where, [11]);
+    expect(choices).toEqual({
+      item_id: 11,
+      answered: '4',
+      m: [
+        [1, 2],
+        ['2', '2'],
+      ],
+    });
+  });
+});
+
 describe(CountStore.name, () => {
   it('counts per schema and site', async () => {
     const rows = await counts.countsBySchemaAndSite(7);
@@ -103,5 +136,39 @@ describe(IngestStore.name, () => {
     expect(await ingest.activeParts('responses')).toBeGreaterThan(1);
     await ingest.optimize('responses', '');
     expect(await ingest.activeParts('responses')).toBe(1);
+  });
+});
+
+describe(`${ResultsStore.name} lookupPage`, () => {
+  it('pages the profiles in natural order of their answer, searched case-insensitively, with the count of matches', async () => {
+    const names = ['Household 10', 'household 2', 'Household 1', 'Apple'];
+    const rows = names.map((name, i) => rowsOf(event(20 + i, { project: 8, data: { '0': { 20: name } } })));
+    await ingest.insertBatch(
+      rows.map((r) => r.response),
+      rows.flatMap((r) => r.answers),
+    );
+    const where = results.where(8, 1, filterModel.parse({}), all);
+    const page = async (q: string, limit: number, offset: number) => {
+      const p = await results.lookupPage(where, [20], q, limit, offset);
+      const value = new Map(p.rows.map((r) => [r.response_id, r.value]));
+      return [p.count, p.ids.map((id) => value.get(id))];
+    };
+    expect(await page('', 10, 0)).toEqual([4, ['Apple', 'Household 1', 'household 2', 'Household 10']]);
+    expect(await page('HOUSE', 2, 1)).toEqual([3, ['household 2', 'Household 10']]);
+    expect(await page('zebra', 2, 0)).toEqual([0, []]);
+  });
+});
+
+describe(WatermarkStore.name, () => {
+  it('moves when rows are inserted or deleted, and stays while nothing changes', async () => {
+    const marks = new WatermarkStore(engine, db);
+    const before = await marks.current();
+    expect(await marks.current()).toBe(before);
+    const other = rowsOf(event(6, { project: 8 }));
+    await ingest.insertBatch([other.response], other.answers);
+    const inserted = await marks.current();
+    expect(inserted).not.toBe(before);
+    await new PurgeStore(engine, db).remove(8);
+    expect(await marks.current()).not.toBe(inserted);
   });
 });

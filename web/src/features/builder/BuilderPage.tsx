@@ -154,7 +154,7 @@ export function BuilderPage() {
           >
             {project.project_hierarchy.map((l) => (
               <option key={l.schema_id} value={l.schema_id}>
-                {l.name || `Level ${l.level + 1}`}
+                {l.name || t('common.levelN', { level: l.level + 1 })}
               </option>
             ))}
           </select>

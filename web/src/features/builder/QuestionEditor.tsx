@@ -2,6 +2,7 @@
 // each type, and a live formula editor that shows parse and dependency errors as you type.
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDialogs } from '../../components/useDialogs';
 import {
   addChoice,
   addFollowUp,
@@ -50,6 +51,7 @@ export function QuestionEditor({
   onChange: (next: SchemaBody) => void;
 }) {
   const { t } = useTranslation();
+  const dialogs = useDialogs();
   const o = item.options;
   const set = (options: Item['options']) => onChange(updateItem(body, item.id, { options }));
   const formulaErrors = useMemo(() => (item.type === 'calculated' ? formulaProblems(body, item.id) : []), [body, item]);
@@ -107,6 +109,7 @@ export function QuestionEditor({
 
   return (
     <div className="question-editor card" data-testid="question-editor">
+      {dialogs.element}
       {problems.some((p) => !SHOWN_AT_FIELD.has(p.field)) && (
         <ul className="field-error" data-testid="item-problems">
           {problems
@@ -257,8 +260,13 @@ export function QuestionEditor({
                     className="link"
                     onClick={() => {
                       // Deleting a choice in a project with responses, or one used by a condition, asks first.
-                      if ((hasResponses || used.has(id)) && !window.confirm(t('builder.confirmDeleteChoice'))) return;
-                      onChange(deleteChoice(body, item.id, id));
+                      const ask =
+                        hasResponses || used.has(id)
+                          ? dialogs.confirm({ text: t('builder.confirmDeleteChoice'), danger: true })
+                          : Promise.resolve(true);
+                      void ask.then((yes) => {
+                        if (yes) void onChange(deleteChoice(body, item.id, id));
+                      });
                     }}
                   >
                     ×

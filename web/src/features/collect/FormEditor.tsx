@@ -10,6 +10,7 @@ import { session } from '../../app/session';
 import { FormRenderer, type GeotagValue } from './FormRenderer';
 import { deviceId, localStore, newResponseId, type LocalResponse } from './localStore';
 import { uploadOne, type Outcome } from './sync';
+import { translateKnown } from '../../i18n/known';
 import { checkForm, hasProblems, NO_PROBLEMS, problemsFromStored, type FormProblems } from './validation';
 
 export interface SchemaDoc extends SchemaBody {
@@ -287,7 +288,7 @@ export function FormEditor(props: {
       {problems.general.length > 0 && (
         <div className="banner error" role="alert" data-testid="validity-message">
           {problems.general.map((m) => (
-            <p key={m}>{m}</p>
+            <p key={m}>{translateKnown(m)}</p>
           ))}
         </div>
       )}

@@ -16,6 +16,7 @@ import {
   type Visibility,
 } from '@fieldwork/sampler';
 import { localStore } from './localStore';
+import { translateKnown } from '../../i18n/known';
 
 /** Spec 001 §9: location request timeout 30000 ms, maximum age 10000 ms; accuracy threshold 50 m. */
 export const LOCATION = { timeout: 30_000, maximumAge: 10_000, accuracy: 50 } as const;
@@ -211,7 +212,7 @@ function Question(p: {
         ) : 'value' in r ? (
           <output data-testid="calculated">{r.value}</output>
         ) : (
-          <span className="muted">{r.error}</span>
+          <span className="muted">{translateKnown(r.error)}</span>
         );
       break;
     }
@@ -221,7 +222,7 @@ function Question(p: {
         'value' in r ? (
           <output data-testid="concatenation">{r.value}</output>
         ) : (
-          <span className="muted">{r.error}</span>
+          <span className="muted">{translateKnown(r.error)}</span>
         );
       break;
     }
@@ -298,7 +299,7 @@ function Question(p: {
       </div>
       {p.problem !== undefined && (
         <p className="field-error" id={errorId} data-testid="question-error">
-          {p.problem}
+          {translateKnown(p.problem)}
         </p>
       )}
     </div>

@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { API_BASE } from '../../app/baseQuery';
+import { latestOnly } from '../../lib/latest';
+import { translateKnown } from '../../i18n/known';
 import { FormEditor, useSchemaDoc } from './FormEditor';
 import { localStore, onLocalChange, type SyncState } from './localStore';
 import { startSync } from './sync';
@@ -20,7 +22,7 @@ export function linkFailure(body: unknown): string {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   for (const k of ['details', 'detail', 'error']) if (typeof b[k] === 'string' && b[k] !== '') return b[k];
   if (Array.isArray(b.non_field_errors) && typeof b.non_field_errors[0] === 'string') return b.non_field_errors[0];
-  return 'This link has expired.';
+  return translateKnown('This link has expired.');
 }
 
 function fingerprint(): string {
@@ -109,7 +111,10 @@ function useQueued(responseId: string | undefined): SyncState | undefined {
   const [state, setState] = useState<SyncState | undefined>();
   useEffect(() => {
     if (!responseId) return;
-    const read = () => void localStore.get(responseId).then((r) => setState(r?.sync));
+    const read = latestOnly(
+      () => localStore.get(responseId),
+      (r) => setState(r?.sync),
+    );
     read();
     const stopSync = startSync();
     const stopListening = onLocalChange(read);

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../app/hooks';
-import { formatDate } from '../../lib/dates';
+import { formatDate } from '../../i18n/format';
+import { translateKnown } from '../../i18n/known';
 import type { LocalResponse, SyncState } from './localStore';
 import { resend, syncAll } from './sync';
 import { responsesChanged } from './collectApi';
@@ -64,7 +65,7 @@ export function QueuePanel({ projectId, unsent }: { projectId: number; unsent: L
               </div>
               {r.sync === 'failed' && r.error && (
                 <p className="field-error" data-testid="queue-error">
-                  {r.error}
+                  {translateKnown(r.error)}
                 </p>
               )}
             </div>

@@ -6,7 +6,7 @@ import { useEffect, useMemo } from 'react';
 import { Link, useOutletContext, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../app/hooks';
-import { formatDate } from '../../lib/dates';
+import { formatDate, formatInteger } from '../../i18n/format';
 import { errorMessage } from '../errors/messages';
 import type { Project } from '../projects/types';
 import { collectApi, PAGE_SIZES, SORTS, useResponsePageQuery, type ListQuery, type Sort } from './collectApi';
@@ -61,7 +61,7 @@ function useListQuery(
 }
 
 export function ResponseListPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const project = useOutletContext<Project>();
   const schemaId = Number(useParams().schemaId);
   const dispatch = useAppDispatch();
@@ -91,7 +91,6 @@ export function ResponseListPage() {
   const seesEveryone = mayDo(project.permissions, 'readAllResponses');
   const collectors = (project.projectuser_set ?? []).filter((u) => u.collector || u.data_manager || u.project_owner);
   const pages = data ? Math.max(1, Math.ceil(data.count / query.pageSize)) : 1;
-  const number = new Intl.NumberFormat(i18n.language);
 
   return (
     <section className="response-list" data-testid="response-list">
@@ -202,7 +201,7 @@ export function ResponseListPage() {
       {data && (
         <>
           <p className="muted" data-testid="list-count">
-            {t('collect.list.count', { count: data.count, formatted: number.format(data.count) })}
+            {t('collect.list.count', { count: data.count, formatted: formatInteger(data.count) })}
             {isFetching ? ` · ${t('app.loading')}` : ''}
           </p>
           <ul className="cards">
@@ -258,7 +257,7 @@ export function ResponseListPage() {
                 {t('collect.list.previous')}
               </button>
               <span data-testid="page-of">
-                {t('collect.list.pageOf', { page: number.format(query.page), pages: number.format(pages) })}
+                {t('collect.list.pageOf', { page: formatInteger(query.page), pages: formatInteger(pages) })}
               </span>
               <button
                 type="button"

@@ -120,6 +120,31 @@ describe('syncAll', () => {
     expect(await localStore.unsent(5)).toHaveLength(1);
   });
 
+  it('runs once more when the network comes back during a run that found no network', async () => {
+    await localStore.put(response('late'));
+    // A run is under way and its upload is about to fail: the network is not back yet.
+    let failFirst!: () => void;
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) => {
+        calls.push(url);
+        if (calls.length === 1)
+          return new Promise((_, reject) => (failFirst = () => reject(new TypeError('Failed to fetch'))));
+        return Promise.resolve(new Response(JSON.stringify({ upload_status: 'stored' }), { status: 201 }));
+      }),
+    );
+    const first = syncAll();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    // The online event arrives now: it must not just share the run that is failing.
+    const back = syncAll(true);
+    failFirst();
+    await first;
+    await back;
+    expect(calls).toHaveLength(2);
+    expect((await localStore.get('late'))!.sync).toBe('uploaded');
+  });
+
   it('keeps the server messages of a refusal by question, and sends it again when the person asks', async () => {
     await localStore.put(response('fix-me', { data: { '0': { 3: 500 } } }));
     let answer = new Response(JSON.stringify({ 'data.0.3': ['Ensure this value is less than or equal to 100.'] }), {

@@ -229,6 +229,7 @@ export async function resend(responseId: string): Promise<Outcome | undefined> {
 }
 
 let running: Promise<void> | undefined;
+let again: Promise<void> | undefined;
 
 /**
  * Uploads every response waiting on this device and due, oldest first; stops at the first failure that is not the
@@ -236,6 +237,17 @@ let running: Promise<void> | undefined;
  * `now` ignores the backoff (the network just came back).
  */
 export function syncAll(now = false): Promise<void> {
+  // The network came back while a run was under way: that run may have read the queue, or failed, before it did, so
+  // one more run follows it, without the backoff (several such calls share it).
+  if (running && now) {
+    again ??= running
+      .catch(() => undefined)
+      .then(() => {
+        again = undefined;
+        return syncAll(true);
+      });
+    return again;
+  }
   running ??= (async () => {
     const s = session.read();
     // A refused refresh ends the session: nothing goes up until the same user logs in again (the app's next call

@@ -2,6 +2,7 @@
 import { Component, useMemo, type ReactNode } from 'react';
 import { useRouteError } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import i18n from 'i18next';
 import { newReferenceId, reportError } from './report';
 
 /** A screen that fails to render: "Something went wrong." with an error reference ID. */
@@ -27,10 +28,11 @@ export function RouteError() {
 /** The root shows "Critical Failure". */
 export function RootError() {
   const error = useRouteError();
+  const { t } = useTranslation();
   useMemo(() => reportError(error, newReferenceId(), 'critical'), [error]);
   return (
     <div className="error-screen" role="alert">
-      <h1>Critical Failure</h1>
+      <h1>{t('known.criticalFailure')}</h1>
     </div>
   );
 }
@@ -45,6 +47,6 @@ export class TopLevelBoundary extends Component<{ children: ReactNode }, { faile
     reportError(error, newReferenceId(), 'critical');
   }
   override render() {
-    return this.state.failed ? <div className="error-screen">An error has occured</div> : this.props.children;
+    return this.state.failed ? <div className="error-screen">{i18n.t('known.errorOccured')}</div> : this.props.children;
   }
 }

@@ -1,6 +1,8 @@
-// The failure messages of spec 000 §8, and the backend messages it shows in friendlier words.
+// The failure messages of spec 000 §8, and the backend messages it shows in friendlier words; both are shown in the
+// user's language (i18n known.*) by their English text.
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import { translateKnown } from '../../i18n/known';
 import { errorMessage } from './messages';
 
 export const FAILURES = {
@@ -56,6 +58,6 @@ export function failure(error: FetchBaseQueryError | SerializedError | undefined
   if ('status' in error && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR'))
     return errorMessage(error);
   const m = firstMessage(error);
-  if (m === undefined) return fallback;
-  return FRIENDLIER[m] ?? m;
+  if (m === undefined) return translateKnown(fallback);
+  return translateKnown(FRIENDLIER[m] ?? m);
 }

@@ -1,6 +1,7 @@
 // The message shown for a failed call, by the rules of spec 000 §8.
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import { translateKnown } from '../../i18n/known';
 
 export const NETWORK_MESSAGE = 'Please connect to internet and try again.';
 export const ACCESS_MESSAGE = "You don't have access to this item.";
@@ -13,8 +14,15 @@ function firstString(v: unknown): string | undefined {
   return undefined;
 }
 
-/** One message for an error body and status. */
+/** One message for an error body and status, in the user's language when it is one of the spec's texts. */
 export function messageFor(
+  status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR' | string,
+  body: Body,
+): string {
+  return translateKnown(englishMessageFor(status, body));
+}
+
+function englishMessageFor(
   status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR' | string,
   body: Body,
 ): string {
@@ -42,7 +50,7 @@ export function messageFor(
 export function errorMessage(error: FetchBaseQueryError | SerializedError | undefined): string {
   if (!error) return '';
   if ('status' in error) return messageFor(error.status, error.data as Body);
-  return error.message ?? 'Something went wrong.';
+  return translateKnown(error.message ?? 'Something went wrong.');
 }
 
 /** Field errors of a 400 body (e.g. {"username": ["..."]}), without non_field_errors and detail. */
@@ -53,7 +61,7 @@ export function fieldErrors(error: FetchBaseQueryError | SerializedError | undef
   for (const [k, v] of Object.entries(error.data as Record<string, unknown>)) {
     if (k === 'non_field_errors' || k === 'detail') continue;
     const m = firstString(v);
-    if (m) out[k] = m;
+    if (m) out[k] = translateKnown(m);
   }
   return out;
 }
@@ -63,7 +71,7 @@ export function bannerMessage(error: FetchBaseQueryError | SerializedError | und
   if (!error) return '';
   if ('status' in error && error.status === 400 && typeof error.data === 'object' && error.data !== null) {
     const d = error.data as Record<string, unknown>;
-    return firstString(d.non_field_errors) ?? firstString(d.detail) ?? '';
+    return translateKnown(firstString(d.non_field_errors) ?? firstString(d.detail) ?? '');
   }
   return errorMessage(error);
 }

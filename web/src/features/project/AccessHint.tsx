@@ -27,7 +27,7 @@ export function AccessHint({
   }
   return (
     <section className="card access-hint" role="status" data-testid="access-hint">
-      <h2>{t('access.title')}</h2>
+      <h2>{feature ? t('hierarchy.featureOffTitle') : t('access.title')}</h2>
       <p>{text}</p>
     </section>
   );

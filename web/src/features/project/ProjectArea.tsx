@@ -15,6 +15,10 @@ const SECTIONS: { path: string; screens: ScreenPermission[] }[] = [
   { path: 'builder', screens: ['form'] },
   { path: 'create-form-from-upload', screens: ['form'] },
   { path: 'results', screens: ['results'] },
+  // The views of spec 001 §2 read results as the results screen does.
+  { path: 'summary', screens: ['results'] },
+  { path: 'performance', screens: ['results'] },
+  { path: 'tracking', screens: ['results'] },
   { path: 'collect', screens: ['collector', 'dataManager'] },
   { path: 'import', screens: ['parameters', 'projectLevelIngestion'] },
   ...(FEATURES.printResults ? [{ path: 'export', screens: [...PROJECT_OPERATIONS.export] as ScreenPermission[] }] : []),

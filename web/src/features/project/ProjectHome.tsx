@@ -1,7 +1,7 @@
 import { mayDo } from '@fieldwork/access';
 import { useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../lib/dates';
+import { formatDate, formatInteger } from '../../i18n/format';
 import { useProjectHomeQuery } from '../projects/projectsApi';
 import type { Project } from '../projects/types';
 import { AdvancedResults } from '../results/AdvancedResults';
@@ -28,7 +28,7 @@ export function ProjectHome() {
         {figures.map((f) => (
           <div key={f}>
             <dt>{t(`project.home.${f}`)}</dt>
-            <dd>{data ? String(data[f] ?? 0) : '…'}</dd>
+            <dd>{data ? formatInteger(Number(data[f] ?? 0)) : '…'}</dd>
           </div>
         ))}
       </dl>

@@ -237,6 +237,7 @@ export function DeleteProjectDialog({
   return (
     <Dialog title={t('projects.delete')} onClose={onClose} testId="delete-dialog">
       <p>{t('projects.deleteConfirm', { name: project.name })}</p>
+      <p data-testid="delete-explain">{t('lifecycle.deleteExplain')}</p>
       {error && <p className="banner error">{error}</p>}
       <button type="button" className="danger" data-testid="confirm-delete" onClick={onDelete}>
         {t('projects.delete')}

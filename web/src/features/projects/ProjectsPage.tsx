@@ -15,7 +15,8 @@ import { workspaceChosen } from '../session/sessionSlice';
 import type { ProjectSummary } from '../session/types';
 import { useWorkspace } from '../session/useWorkspace';
 import { DeleteProjectDialog, ProjectEditor } from './ProjectEditor';
-import { useCreateFolderMutation, useDeleteFolderMutation, useFoldersQuery, useSetStatusMutation } from './projectsApi';
+import { DeletedProjectsDialog, DuplicateDialog, MoveDialog, NewFolderDialog } from './LifecycleDialogs';
+import { useDeleteFolderMutation, useFoldersQuery, usePurgesQuery, useSetStatusMutation } from './projectsApi';
 import type { FolderItem, GeoPoint } from './types';
 
 type Summary = ProjectSummary & { folder_id: number | null; geotag: GeoPoint | null };
@@ -38,10 +39,16 @@ export function ProjectsPage() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Summary | null>(null);
   const [setStatus, statusState] = useSetStatusMutation();
-  const [createFolder] = useCreateFolderMutation();
   const [deleteFolder] = useDeleteFolderMutation();
+  const [dialog, setDialog] = useState<
+    { kind: 'folder' } | { kind: 'deleted' } | { kind: 'duplicate' | 'move'; project: Summary } | null
+  >(null);
+  const close = () => setDialog(null);
   // Projects and folders are made and removed by those who manage the workspace's projects (spec 000 §6).
   const manages = useWorkspace().can('projects');
+  // Deleted projects and their purge are the workspace owner's: the list answers only them.
+  const purges = usePurgesQuery(organizationId ?? 0, { skip: organizationId === null || !manages });
+  const ownsWorkspace = manages && purges.isSuccess;
 
   const folders = useMemo(() => (folderList?.results ?? []).filter((f) => f.type === 'folder'), [folderList]);
   const projects = ((org?.project_details ?? []) as Summary[]).filter((p) => (p.folder_id ?? 0) === folderId);
@@ -109,21 +116,13 @@ export function ProjectsPage() {
             ))}
           </select>
           {manages && (
-            <button
-              type="button"
-              onClick={() => {
-                const name = window.prompt(t('projects.folderName'));
-                if (name !== null && organizationId) {
-                  void createFolder({ organizationId, name, folder: folderId })
-                    .unwrap()
-                    .then(
-                      () => dispatch(notify(t('projects.folderCreated'))),
-                      (e: unknown) => window.alert(failure(e as never, 'Please provide a folder name')),
-                    );
-                }
-              }}
-            >
+            <button type="button" data-testid="new-folder" onClick={() => setDialog({ kind: 'folder' })}>
               {t('projects.newFolder')}
+            </button>
+          )}
+          {ownsWorkspace && (
+            <button type="button" data-testid="deleted-projects" onClick={() => setDialog({ kind: 'deleted' })}>
+              {t('lifecycle.deletedTitle')}
             </button>
           )}
           {manages && (
@@ -180,20 +179,48 @@ export function ProjectsPage() {
                 <span className="muted">{t('projects.updated', { date: formatDate(p.time_updated) })}</span>
               </Link>
               {manages && (
-                <button
-                  type="button"
-                  className="link muted"
-                  data-testid="delete-project"
-                  onClick={() => setDeleting(p)}
-                >
-                  {t('projects.delete')}
-                </button>
+                <div className="card-actions">
+                  <button
+                    type="button"
+                    className="link muted"
+                    data-testid="duplicate-project"
+                    onClick={() => setDialog({ kind: 'duplicate', project: p })}
+                  >
+                    {t('lifecycle.duplicate')}
+                  </button>
+                  <button
+                    type="button"
+                    className="link muted"
+                    data-testid="move-project"
+                    onClick={() => setDialog({ kind: 'move', project: p })}
+                  >
+                    {t('lifecycle.move')}
+                  </button>
+                  <button
+                    type="button"
+                    className="link muted"
+                    data-testid="delete-project"
+                    onClick={() => setDeleting(p)}
+                  >
+                    {t('projects.delete')}
+                  </button>
+                </div>
               )}
             </li>
           ))}
         </ul>
       )}
       {creating && <ProjectEditor folderId={folderId || undefined} onClose={() => setCreating(false)} />}
+      {organizationId !== null && dialog?.kind === 'folder' && (
+        <NewFolderDialog organizationId={organizationId} parent={folderId} onClose={close} />
+      )}
+      {dialog?.kind === 'duplicate' && <DuplicateDialog project={dialog.project} folders={folders} onClose={close} />}
+      {organizationId !== null && dialog?.kind === 'move' && (
+        <MoveDialog project={dialog.project} organizationId={organizationId} folders={folders} onClose={close} />
+      )}
+      {organizationId !== null && dialog?.kind === 'deleted' && (
+        <DeletedProjectsDialog organizationId={organizationId} onClose={close} />
+      )}
       {deleting && (
         <DeleteProjectDialog
           project={deleting}

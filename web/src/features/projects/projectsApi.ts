@@ -1,7 +1,7 @@
 // Spec 000 §7 Projects and Workspaces calls of the web app.
 import { api } from '../../app/api';
 import type { ApiBody, ApiReply } from '../../api/types';
-import type { BulkReport, FolderItem, Group, Level, Project, ProjectUser, Site, Team } from './types';
+import type { BulkReport, FolderItem, Group, Level, Project, ProjectUser, PurgeStatus, Site, Team } from './types';
 
 type Id = { projectId: number };
 const invalidateProject = (_r: unknown, _e: unknown, a: Id) => [{ type: 'Project' as const, id: a.projectId }];
@@ -114,15 +114,24 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: invalidateProject,
     }),
     // Project users.
+    // A page of the project's users, filtered and searched on the server (count: all that match).
     projectUsers: build.query<
-      { results: ProjectUser[]; count: number },
+      { results: ProjectUser[]; count: number; page_size: number },
       Id & { page: number; role: string; search: string }
     >({
       query: ({ projectId, page, role, search }) => ({
         url: `project/${projectId}/users/`,
-        params: { page, page_size: 20, role, search },
+        params: { page, page_size: 20, role, ...(search.trim() ? { search: search.trim() } : {}) },
       }),
       providesTags: ['ProjectUser'],
+    }),
+    /** The same permissions (spec 000 §6 screen names, as a user's permissions list them) and read_sites for users. */
+    setPermissions: build.mutation<
+      { results: ProjectUser[] },
+      Id & { userIds: number[]; permissions?: string[]; read_sites?: number[] }
+    >({
+      query: (body) => ({ url: 'project-users/permissions/', method: 'POST', body }),
+      invalidatesTags: (_r, _e, a) => ['ProjectUser', { type: 'Project', id: a.projectId }],
     }),
     addProjectUser: build.mutation<ProjectUser, Record<string, unknown>>({
       query: (body) => ({ url: 'api/v1/project-user/', method: 'POST', body }),
@@ -182,10 +191,26 @@ export const projectsApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Folder', 'Organization'],
     }),
+    // A deleted project's purge (the workspace owner's): the deleted projects, what a purge removes, the purge.
+    purges: build.query<{ results: PurgeStatus[]; count: number }, number>({
+      query: (org) => `organization/${org}/purges/`,
+      providesTags: ['Organization'],
+    }),
+    purge: build.query<PurgeStatus, number>({
+      query: (id) => `project/${id}/purge/`,
+      providesTags: (_r, _e, id) => [{ type: 'Project', id }],
+    }),
+    startPurge: build.mutation<PurgeStatus, Id>({
+      query: ({ projectId }) => ({ url: `project/${projectId}/purge/`, method: 'POST' }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Project', id: a.projectId }, 'Organization'],
+    }),
   }),
 });
 
 export const {
+  usePurgesQuery,
+  usePurgeQuery,
+  useStartPurgeMutation,
   useGetProjectQuery,
   useProjectHomeQuery,
   useCreateProjectMutation,
@@ -209,6 +234,7 @@ export const {
   useUpdateProjectUserMutation,
   useRemoveProjectUserMutation,
   useBulkUploadMutation,
+  useSetPermissionsMutation,
   useFoldersQuery,
   useCreateFolderMutation,
   useUpdateFolderMutation,

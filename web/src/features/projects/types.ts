@@ -18,6 +18,8 @@ export interface Site {
   total_responses: number;
   groups: number[];
   duration_days: number | null;
+  /** Tracking: the responses the site is expected to collect (0: no target). */
+  goal_count?: number;
 }
 
 /** A group and a team as the gateway answers them (generated from its OpenAPI document: src/api/schema.d.ts). */
@@ -40,6 +42,7 @@ export interface ProjectUser {
   researcher: boolean;
   collector: boolean;
   data_manager: boolean;
+  staff_admin: boolean;
 }
 
 export interface Level {
@@ -99,5 +102,23 @@ export interface BulkReport {
   rows: { row: number; email: string; status: string; errors: string[] }[];
 }
 
-export const ROLE_NAMES = ['project_owner', 'project_admin', 'researcher', 'collector', 'data_manager'] as const;
+export const ROLE_NAMES = [
+  'project_owner',
+  'project_admin',
+  'researcher',
+  'collector',
+  'data_manager',
+  'staff_admin',
+] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
+
+/** A deleted project's purge: what it removes (none, running, failed) or removed (done), by kind (gateway schema `purge`). */
+export interface PurgeStatus {
+  project_id: number;
+  name: string;
+  state: 'none' | 'running' | 'done' | 'failed';
+  counts: Record<string, number>;
+  requested_at: string | null;
+  finished_at: string | null;
+  error: string;
+}

@@ -1,6 +1,9 @@
 // Advanced results on the project view (spec 001 §2): each formula's value over the project's responses, marked
-// against its thresholds, with an editor for those who hold the results permission.
+// against its thresholds, with an editor for those who hold the results permission. On the results page the same
+// values are read (without the editor) through the page's filters, which the server applies in ClickHouse.
 import { useState } from 'react';
+import type { FilterModel } from '@fieldwork/sampler';
+import { useTranslation } from 'react-i18next';
 import { errorMessage, fieldErrors } from '../errors/messages';
 import type { Project } from '../projects/types';
 import { formatCurrency, formatNumber, formatPercent } from './format';
@@ -30,15 +33,34 @@ function shown(r: AdvancedValue): string {
   return formatNumber(r.value);
 }
 
-export function AdvancedResults({ project }: { project: Project }) {
-  const { data, error } = useAdvancedValuesQuery({ projectId: project.id });
+export function AdvancedResults({
+  project,
+  filters,
+  schemaId,
+  readOnly = false,
+}: {
+  project: Project;
+  /** The page's filters (the results page); none on the project view. */
+  filters?: Partial<FilterModel>;
+  /** The schema the formulas read (0 or none: the top level). */
+  schemaId?: number;
+  /** Values only, nothing when there are none (the results page). */
+  readOnly?: boolean;
+}) {
+  const { t } = useTranslation();
+  const { data, error } = useAdvancedValuesQuery({
+    projectId: project.id,
+    ...(filters ? { filters } : {}),
+    ...(schemaId ? { schemaId } : {}),
+  });
   const [editing, setEditing] = useState<AdvancedFields | null>(null);
   const [remove] = useDeleteAdvancedMutation();
   if (error) return null;
+  if (readOnly && (!data || data.results.length === 0)) return null;
   return (
     <section className="advanced-results" data-testid="advanced-results">
-      <h2>Advanced results</h2>
-      {data && data.results.length === 0 && <p className="muted">No advanced results yet.</p>}
+      <h2>{t('results.advanced.title')}</h2>
+      {data && data.results.length === 0 && <p className="muted">{t('results.advanced.none')}</p>}
       <ul className="advanced-list">
         {data?.results.map((r) => (
           <li key={r.id} className={`advanced ${r.status}`} data-testid="advanced-result">
@@ -46,22 +68,34 @@ export function AdvancedResults({ project }: { project: Project }) {
               {r.name}
             </span>
             <b className="value">{shown(r)}</b>
-            {r.status === 'above' && <span className="flag">Above {formatNumber(r.threshold_value_upper)}</span>}
-            {r.status === 'below' && <span className="flag">Below {formatNumber(r.threshold_value_lower)}</span>}
-            <button type="button" className="link" onClick={() => setEditing({ ...r })}>
-              Edit
-            </button>
-            <button type="button" className="link" onClick={() => void remove({ projectId: project.id, id: r.id })}>
-              Delete
-            </button>
+            {r.status === 'above' && (
+              <span className="flag">
+                {t('results.advanced.above', { value: formatNumber(r.threshold_value_upper) })}
+              </span>
+            )}
+            {r.status === 'below' && (
+              <span className="flag">
+                {t('results.advanced.below', { value: formatNumber(r.threshold_value_lower) })}
+              </span>
+            )}
+            {!readOnly && (
+              <>
+                <button type="button" className="link" onClick={() => setEditing({ ...r })}>
+                  {t('results.advanced.edit')}
+                </button>
+                <button type="button" className="link" onClick={() => void remove({ projectId: project.id, id: r.id })}>
+                  {t('results.advanced.delete')}
+                </button>
+              </>
+            )}
           </li>
         ))}
       </ul>
-      {editing ? (
+      {readOnly ? null : editing ? (
         <AdvancedEditor project={project} initial={editing} onDone={() => setEditing(null)} />
       ) : (
         <button type="button" data-testid="advanced-new" onClick={() => setEditing(EMPTY)}>
-          New advanced result
+          {t('results.advanced.new')}
         </button>
       )}
     </section>
@@ -77,6 +111,7 @@ function AdvancedEditor({
   initial: AdvancedFields;
   onDone: () => void;
 }) {
+  const { t } = useTranslation();
   const [f, setF] = useState(initial);
   const [save, { error, isLoading }] = useSaveAdvancedMutation();
   const errors = fieldErrors(error);
@@ -95,11 +130,12 @@ function AdvancedEditor({
       }}
     >
       <label>
-        Name <input name="name" value={f.name} onChange={(e) => set({ name: e.target.value })} />
+        {t('results.advanced.name')}{' '}
+        <input name="name" value={f.name} onChange={(e) => set({ name: e.target.value })} />
       </label>
       {errors.name && <p className="error">{errors.name}</p>}
       <label>
-        Formula{' '}
+        {t('results.advanced.formula')}{' '}
         <input
           name="formula"
           placeholder="=AVERAGE(Q1_2)"
@@ -109,7 +145,7 @@ function AdvancedEditor({
       </label>
       {errors.formula && <p className="error">{errors.formula}</p>}
       <label>
-        Lower threshold{' '}
+        {t('results.advanced.lower')}{' '}
         <input
           name="lower"
           type="number"
@@ -118,7 +154,7 @@ function AdvancedEditor({
         />
       </label>
       <label>
-        Upper threshold{' '}
+        {t('results.advanced.upper')}{' '}
         <input
           name="upper"
           type="number"
@@ -128,23 +164,25 @@ function AdvancedEditor({
       </label>
       {errors.threshold_value_lower && <p className="error">{errors.threshold_value_lower}</p>}
       <label>
-        Shown as{' '}
+        {t('results.advanced.shownAs')}{' '}
         <select value={f.display_type} onChange={(e) => set({ display_type: e.target.value })}>
-          <option value="number">Number</option>
-          <option value="percent">Percent</option>
-          <option value="currency">Currency</option>
+          {(['number', 'percent', 'currency'] as const).map((d) => (
+            <option key={d} value={d}>
+              {t(`results.advanced.displayTypes.${d}`)}
+            </option>
+          ))}
         </select>
       </label>
       <label>
-        Description{' '}
+        {t('results.advanced.description')}{' '}
         <input name="description" value={f.description} onChange={(e) => set({ description: e.target.value })} />
       </label>
       {error && Object.keys(errors).length === 0 && <p className="banner error">{errorMessage(error)}</p>}
       <button type="submit" disabled={isLoading} data-testid="advanced-save">
-        Save
+        {t('results.advanced.save')}
       </button>{' '}
       <button type="button" className="link" onClick={onDone}>
-        Cancel
+        {t('results.advanced.cancel')}
       </button>
     </form>
   );

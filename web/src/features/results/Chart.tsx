@@ -3,10 +3,14 @@
 // draws every trace of figure.ts (bar, box, pie, scatter with error bars) and histograms, at a third of the full
 // library's size.
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../i18n/format';
 import { cut, LABEL_LIMITS, tooltipColumns } from './format';
 import type { Figure } from './figure';
 
 type Plotly = typeof import('plotly.js');
+/** The chart transition (figure.ts, 2000 ms) and a margin. */
+const PURGE_AFTER_MS = 2_200;
 let loading: Promise<Plotly> | null = null;
 /** plotly, fetched once; a failed fetch (offline) is tried again on the next call. */
 export const loadPlotly = () =>
@@ -36,6 +40,7 @@ interface HoverPoint {
 }
 
 export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const [tip, setTip] = useState<Tip | null>(null);
   const [failed, setFailed] = useState(false);
@@ -67,8 +72,10 @@ export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
               name: cut(String(p.data.type === 'pie' ? p.label : (p.data.name ?? p.x ?? '')), LABEL_LIMITS.tooltipName),
               value:
                 p.data.type === 'pie'
-                  ? `${p.value ?? ''} (${((p.percent ?? 0) * 100).toFixed(1)} %)`
-                  : String(p.y ?? ''),
+                  ? `${formatNumber(p.value)} (${formatNumber((p.percent ?? 0) * 100, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %)`
+                  : typeof p.y === 'number'
+                    ? formatNumber(p.y)
+                    : String(p.y ?? ''),
               color: typeof p.color === 'string' ? p.color : '#888',
             })),
           });
@@ -83,20 +90,21 @@ export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
   useEffect(() => {
     const el = ref.current;
     return () => {
-      if (el && loading) void loading.then((Plotly) => Plotly.purge(el));
+      // After the chart's transition (2000 ms, spec 001 §9): purging a chart mid-transition left plotly's animation
+      // timers drawing into a purged chart ("Cannot read properties of undefined (reading '_plots')") when the screen
+      // was left while bars were still growing.
+      if (el && loading) void loading.then((Plotly) => setTimeout(() => Plotly.purge(el), PURGE_AFTER_MS));
     };
   }, []);
-  if (failed)
-    return (
-      <p className="banner error">
-        {
-          "Your visualization update failed. We've reverted to its previous state. Please contact support if you need assistance."
-        }
-      </p>
-    );
+  if (failed) return <p className="banner error">{t('known.chartFailed')}</p>;
   return (
     <div className="chart-wrap" style={figure.width ? { overflowX: 'auto' } : undefined}>
-      <div ref={ref} className="chart" data-testid={testId} style={{ width: figure.width ?? '100%', minHeight: 320 }} />
+      <div
+        ref={ref}
+        className="chart"
+        data-testid={testId}
+        style={{ width: figure.width ?? '100%', minHeight: figure.layout.height ?? 320 }}
+      />
       {tip && (
         <div
           className="chart-tip"

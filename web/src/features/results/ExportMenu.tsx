@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
+import { translateKnown } from '../../i18n/known';
 import { errorMessage } from '../errors/messages';
 import { JobProgress } from '../exports/JobProgress';
 import { isRunning, useJobProgress, useStartExportMutation } from '../exports/exportsApi';
@@ -34,11 +35,9 @@ export function useExport(projectId: number) {
       .then((r) => setJobId(r.job.id))
       .catch(() => setJobId(null));
   };
-  const error = startError
-    ? errorMessage(startError) || EXPORT_FAILED
-    : job?.status === 'failed'
-      ? job.error || EXPORT_FAILED
-      : '';
+  const error = translateKnown(
+    startError ? errorMessage(startError) || EXPORT_FAILED : job?.status === 'failed' ? job.error || EXPORT_FAILED : '',
+  );
   return { run, job: jobId ? job : undefined, done, error, dismiss: () => setDone(false) };
 }
 

@@ -1,21 +1,15 @@
 // The results filter bar (spec 001 §2 filter sets, §4): question, site, group, team, collector, created by and date
 // range filters; each chip toggles (disable/enable) on click and is removed with its ×, except permanent ones.
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Item } from '@fieldwork/sampler';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import type { Project } from '../projects/types';
+import { formatDay } from '../../i18n/format';
 import { localized } from './figure';
 import { resultsActions, type FilterType } from './resultsSlice';
 
-const TYPES: [FilterType, string][] = [
-  ['question', 'Question'],
-  ['site', 'Site'],
-  ['group', 'Group'],
-  ['team', 'Team'],
-  ['collector', 'Collector'],
-  ['createdBy', 'Created by'],
-  ['date_range', 'Date range'],
-];
+const TYPES: FilterType[] = ['question', 'site', 'group', 'team', 'collector', 'createdBy', 'date_range'];
 const OPERATORS = ['==', '!=', '>', '>=', '<', '<='];
 
 export function FilterBar({
@@ -27,6 +21,7 @@ export function FilterBar({
   items: Item[];
   choiceName: (id: number) => string;
 }) {
+  const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const chips = useAppSelector((s) => s.results.filters).filter((f) => !f.deleted);
   const [adding, setAdding] = useState<FilterType | ''>('');
@@ -37,7 +32,7 @@ export function FilterBar({
           <button
             type="button"
             className="link"
-            title={f.disabled ? 'Enable' : 'Disable'}
+            title={f.disabled ? t('results.filters.enable') : t('results.filters.disable')}
             aria-pressed={!f.disabled}
             onClick={() => dispatch(resultsActions.toggleFilter(f.key))}
           >
@@ -47,7 +42,7 @@ export function FilterBar({
             <button
               type="button"
               className="link"
-              aria-label={`Remove ${f.label}`}
+              aria-label={t('results.filters.remove', { label: f.label })}
               onClick={() => dispatch(resultsActions.removeFilter(f.key))}
             >
               ×
@@ -56,15 +51,15 @@ export function FilterBar({
         </span>
       ))}
       <select
-        aria-label="Add a filter"
+        aria-label={t('results.filters.add')}
         data-testid="add-filter"
         value={adding}
         onChange={(e) => setAdding(e.target.value as FilterType | '')}
       >
-        <option value="">Add a filter…</option>
-        {TYPES.map(([t, l]) => (
-          <option key={t} value={t}>
-            {l}
+        <option value="">{t('results.filters.addPlaceholder')}</option>
+        {TYPES.map((type) => (
+          <option key={type} value={type}>
+            {t(`results.filters.types.${type}`)}
           </option>
         ))}
       </select>
@@ -94,6 +89,8 @@ function FilterForm({
   choiceName: (id: number) => string;
   onDone: () => void;
 }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language.slice(0, 2);
   const dispatch = useAppDispatch();
   const [a, setA] = useState('');
   const [op, setOp] = useState('==');
@@ -115,8 +112,13 @@ function FilterForm({
   if (list) {
     return (
       <span className="filter-form">
-        <select aria-label="Filter value" data-testid="filter-value" value={a} onChange={(e) => setA(e.target.value)}>
-          <option value="">Choose…</option>
+        <select
+          aria-label={t('results.filters.value')}
+          data-testid="filter-value"
+          value={a}
+          onChange={(e) => setA(e.target.value)}
+        >
+          <option value="">{t('results.filters.choose')}</option>
           {list.map((x) => (
             <option key={x.id} value={x.id}>
               {x.name}
@@ -133,11 +135,11 @@ function FilterForm({
               type,
               level: 0,
               id: Number(a),
-              label: `${TYPES.find(([t]) => t === type)![1]}: ${list.find((x) => x.id === Number(a))?.name ?? a}`,
+              label: `${t(`results.filters.types.${type}`)}: ${list.find((x) => x.id === Number(a))?.name ?? a}`,
             })
           }
         >
-          Apply
+          {t('results.filters.apply')}
         </button>
       </span>
     );
@@ -146,8 +148,8 @@ function FilterForm({
     const secs = (d: string, end: boolean) => (d ? Date.parse(`${d}T${end ? '23:59:59' : '00:00:00'}Z`) / 1000 : null);
     return (
       <span className="filter-form">
-        <input type="date" aria-label="From" value={a} onChange={(e) => setA(e.target.value)} />
-        <input type="date" aria-label="To" value={b} onChange={(e) => setB(e.target.value)} />
+        <input type="date" aria-label={t('results.filters.from')} value={a} onChange={(e) => setA(e.target.value)} />
+        <input type="date" aria-label={t('results.filters.to')} value={b} onChange={(e) => setB(e.target.value)} />
         <button
           type="button"
           disabled={!a && !b}
@@ -160,11 +162,14 @@ function FilterForm({
               dateType: 'time_created',
               start: secs(a, false),
               end: secs(b, true),
-              label: `Created ${a || '…'} – ${b || '…'}`,
+              label: t('results.filters.created', {
+                from: a ? formatDay(`${a}T00:00:00`) : '…',
+                to: b ? formatDay(`${b}T00:00:00`) : '…',
+              }),
             })
           }
         >
-          Apply
+          {t('results.filters.apply')}
         </button>
       </span>
     );
@@ -172,7 +177,7 @@ function FilterForm({
   const question = items.find((x) => x.id === Number(a));
   const choices = question?.options.choices ?? [];
   const numeric = question && ['number', 'currency', 'calculated'].includes(question.type);
-  const name = (i: Item) => localized(i.name, 'en', i.codeName);
+  const name = (i: Item) => localized(i.name, lang, i.codeName);
   const apply = () => {
     if (!question) return;
     if (choices.length > 0)
@@ -209,12 +214,12 @@ function FilterForm({
   return (
     <span className="filter-form">
       <select
-        aria-label="Question"
+        aria-label={t('results.filters.question')}
         data-testid="filter-question"
         value={a}
         onChange={(e) => (setA(e.target.value), setB(''))}
       >
-        <option value="">Question…</option>
+        <option value="">{t('results.filters.questionPlaceholder')}</option>
         {items
           .filter((i) => !['image', 'signature', 'geotag', 'reference_project'].includes(i.type))
           .map((i) => (
@@ -224,7 +229,7 @@ function FilterForm({
           ))}
       </select>
       {numeric && (
-        <select aria-label="Operator" value={op} onChange={(e) => setOp(e.target.value)}>
+        <select aria-label={t('results.filters.operator')} value={op} onChange={(e) => setOp(e.target.value)}>
           {OPERATORS.map((o) => (
             <option key={o}>{o}</option>
           ))}
@@ -235,7 +240,7 @@ function FilterForm({
       ) : (
         question && (
           <input
-            aria-label="Value"
+            aria-label={t('results.filters.textValue')}
             data-testid="filter-text"
             type={numeric ? 'number' : 'text'}
             value={b}
@@ -244,7 +249,7 @@ function FilterForm({
         )
       )}
       <button type="button" disabled={!question || b === ''} data-testid="filter-apply" onClick={apply}>
-        Apply
+        {t('results.filters.apply')}
       </button>
     </span>
   );
@@ -261,9 +266,15 @@ function ChoiceSelect({
   onChange: (v: string) => void;
   name: (id: number) => string;
 }) {
+  const { t } = useTranslation();
   return (
-    <select aria-label="Choice" data-testid="filter-choice" value={value} onChange={(e) => onChange(e.target.value)}>
-      <option value="">Choice…</option>
+    <select
+      aria-label={t('results.filters.choice')}
+      data-testid="filter-choice"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      <option value="">{t('results.filters.choicePlaceholder')}</option>
       {ids.map((id) => (
         <option key={id} value={id}>
           {name(id)}

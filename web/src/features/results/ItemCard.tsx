@@ -2,8 +2,9 @@
 // screen and by the public item pages.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatInteger } from '../../i18n/format';
 import { Chart } from './Chart';
-import { figureOf, localized, type KeyNames } from './figure';
+import { boxFigure, figureOf, groupsOf, localized, OTHER, type KeyNames } from './figure';
 import {
   chartKind,
   cut,
@@ -20,6 +21,7 @@ import { useShareItemMutation } from './resultsApi';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { resultsActions } from './resultsSlice';
 
+/** The spec's text when an item has no results (shown in the user's language: known.noResults). */
 export const NO_RESULTS = 'Sorry. We could not find results for this item.';
 
 export interface ItemCardProps {
@@ -41,42 +43,136 @@ export function ItemCard({
   projectType,
   mode,
   view = 'results',
-  names = String,
+  names: keyNames = String,
   period,
   shareable,
   shared,
 }: ItemCardProps) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const lang = i18n.language.slice(0, 2);
+  const names = useMemo<KeyNames>(() => (key) => (key === OTHER ? t('results.other') : keyNames(key)), [keyNames, t]);
   const title = cut(localized(item.name, lang, item.code_name), LABEL_LIMITS.itemTitle);
   const kind = chartKind(item, projectType, view);
   const figure = useMemo(
     () => figureOf(item, kind, lang, names, title, period),
     [item, kind, lang, names, title, period],
   );
+  const box = useMemo(() => (kind === 'histogram' ? boxFigure(item, title) : null), [item, kind, title]);
   const forced = forcedMode(item.type, view);
   const showChart = figure !== null && forced === null && mode !== 'table';
-  const showTable = mode !== 'chart' || forced !== null || figure === null;
+  const showTable = kind !== 'text' && (mode !== 'chart' || forced !== null || figure === null);
+  const capped = item.comparison?.capped;
   return (
     <article className="result-card" data-testid={`result-${item.item_id}`} data-kind={kind}>
       <header>
         <h3 title={localized(item.name, lang, item.code_name)}>{title}</h3>
         <span className="muted">
-          {item.stats.count} {item.stats.count === 1 ? 'answer' : 'answers'}
+          {t('results.answers', { count: item.stats.count, formatted: formatInteger(item.stats.count) })}
         </span>
         {shareable && <ExportToggle item={item} />}
         {shareable && projectId !== undefined && (
           <ShareButton key={JSON.stringify(shared ?? {})} projectId={projectId} item={item} shared={shared} />
         )}
       </header>
+      <StatTiles item={item} />
+      {capped && (
+        <p className="muted" data-testid={`capped-${item.item_id}`}>
+          {t(item.comparison?.by.by === 'period' ? 'results.cappedPeriods' : 'results.capped', {
+            shown: formatInteger(capped.limit),
+            total: formatInteger(capped.groups),
+          })}
+        </p>
+      )}
       {showChart && figure && <Chart figure={figure} testId={`chart-${item.item_id}`} />}
+      {showChart && box && <Chart figure={box} testId={`box-${item.item_id}`} />}
+      {kind === 'text' && <TextResults item={item} />}
       {showTable && <ResultTable item={item} lang={lang} names={names} />}
     </article>
   );
 }
 
+/**
+ * The headline figures of an item: its answers (a whole number, grouped per language), and for numbers the value of
+ * the aggregator asked for, the median and the range; for dates the first and last.
+ */
+export function StatTiles({ item }: { item: ItemResult }) {
+  const { t } = useTranslation();
+  const s = item.stats;
+  const f = money(item);
+  const tiles: [string, string][] = [[t('results.stats.count'), formatInteger(s.count)]];
+  if (['number', 'currency', 'calculated'].includes(item.type) && s.count > 0) {
+    const agg = item.aggregator && item.aggregator !== 'count' ? item.aggregator : 'avg';
+    const v = agg === item.aggregator ? item.value : s.avg;
+    tiles.push([t(`results.stats.${agg}`), agg === 'var' ? formatNumber(v as number) : f(v as number | null)]);
+    if (s.quartiles) tiles.push([t('results.stats.median'), f(s.quartiles[1])]);
+    tiles.push(
+      [t('results.stats.min'), f(s.min as number | null)],
+      [t('results.stats.max'), f(s.max as number | null)],
+    );
+  }
+  if (item.type === 'date' && s.count > 0)
+    tiles.push(
+      [t('results.stats.first'), formatResultDate(s.min as string | null)],
+      [t('results.stats.last'), formatResultDate(s.max as string | null)],
+    );
+  return (
+    <dl className="stat-tiles" data-testid={`tiles-${item.item_id}`}>
+      {tiles.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A text question: the words found in most of its answers and its latest answers. */
+function TextResults({ item }: { item: ItemResult }) {
+  const { t } = useTranslation();
+  const words = item.words ?? [];
+  const samples = item.samples ?? [];
+  if (words.length === 0 && samples.length === 0) return <p className="muted">{t('known.noResults')}</p>;
+  return (
+    <div className="text-results" data-testid={`text-${item.item_id}`}>
+      {item.words_every && <p className="muted">{t('results.wordsSampled', { every: item.words_every })}</p>}
+      {words.length > 0 && (
+        <table className="result-table">
+          <thead>
+            <tr>
+              <th>{t('results.word')}</th>
+              <th>{t('results.answersWithWord')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {words.map((w) => (
+              <tr key={w.word}>
+                <td>{w.word}</td>
+                <td>{formatInteger(w.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {samples.length > 0 && (
+        <>
+          <h4>{t('results.latestAnswers')}</h4>
+          <ul className="samples">
+            {samples.map((x, i) => (
+              <li key={i}>
+                {cut(x.text, 200)} <span className="muted">{formatResultDate(x.time)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
 /** Adds the item to the results export list (spec 001 §4: matched by question and schema), or takes it out. */
 function ExportToggle({ item }: { item: ItemResult }) {
+  const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const key = { questionId: item.item_id, schemaId: item.schema_id };
   const listed = useAppSelector((s) =>
@@ -91,13 +187,14 @@ function ExportToggle({ item }: { item: ItemResult }) {
           dispatch(listed ? resultsActions.removeFromExportList(key) : resultsActions.addToExportList(key))
         }
       />{' '}
-      Export
+      {t('results.export')}
     </label>
   );
 }
 
 /** A share link of the item as it is shown now (its filters, comparison and time zone); a new view, a new link. */
 function ShareButton({ projectId, item, shared }: { projectId: number; item: ItemResult; shared?: SharedView }) {
+  const { t } = useTranslation();
   const [share, { data, error, isLoading }] = useShareItemMutation();
   const [open, setOpen] = useState(false);
   const base = typeof window === 'undefined' ? '' : window.location.origin;
@@ -112,13 +209,13 @@ function ShareButton({ projectId, item, shared }: { projectId: number; item: Ite
           if (!data) void share({ projectId, schemaId: item.schema_id, itemId: item.item_id, view: shared });
         }}
       >
-        Share
+        {t('results.share')}
       </button>
       {open && (
         <span className="share-links" data-testid={`share-${item.item_id}`}>
           {error && (
             <span className="error">
-              {'status' in error && error.status === 400 ? errorMessage(error) : NO_RESULTS}
+              {'status' in error && error.status === 400 ? errorMessage(error) : t('known.noResults')}
             </span>
           )}
           {data &&
@@ -136,22 +233,14 @@ function ShareButton({ projectId, item, shared }: { projectId: number; item: Ite
 const money = (item: ItemResult) => (n: number | null | undefined) =>
   n === null || n === undefined ? '—' : item.type === 'currency' ? formatCurrency(n, item.currency) : formatNumber(n);
 
-const STAT_ROWS: [keyof NumberStats, string][] = [
-  ['count', 'Count'],
-  ['sum', 'Sum'],
-  ['avg', 'Average'],
-  ['min', 'Minimum'],
-  ['max', 'Maximum'],
-  ['stddev', 'Standard deviation'],
-  ['var', 'Variance'],
-];
+const STAT_ROWS = ['count', 'sum', 'avg', 'min', 'max', 'stddev', 'var'] as const satisfies (keyof NumberStats)[];
 
 function statCells(item: ItemResult, s: Partial<NumberStats> | undefined): string[] {
   const f = money(item);
   const pair = (p: [number, number] | null | undefined) => (p ? `${f(p[0])} – ${f(p[1])}` : '—');
   return [
-    ...STAT_ROWS.map(([k]) =>
-      k === 'count' ? String(s?.count ?? 0) : k === 'var' ? formatNumber(s?.var) : f(s?.[k] as number | null),
+    ...STAT_ROWS.map((k) =>
+      k === 'count' ? formatInteger(s?.count ?? 0) : k === 'var' ? formatNumber(s?.var) : f(s?.[k] as number | null),
     ),
     s?.quartiles ? s.quartiles.map((q) => f(q)).join(' / ') : '—',
     pair(s?.ci95),
@@ -160,20 +249,21 @@ function statCells(item: ItemResult, s: Partial<NumberStats> | undefined): strin
 }
 
 export function ResultTable({ item, lang, names }: { item: ItemResult; lang: string; names: KeyNames }) {
-  const groups = item.comparison?.groups ?? [];
+  const { t } = useTranslation();
+  const groups = groupsOf(item);
   const head = (s: string) => <th title={s}>{cut(s, LABEL_LIMITS.columnHeader)}</th>;
-  if (item.stats.count === 0 && groups.length === 0) return <p className="muted">{NO_RESULTS}</p>;
+  if (item.stats.count === 0 && groups.length === 0) return <p className="muted">{t('known.noResults')}</p>;
   if (item.answers) {
     const total = Math.max(1, item.stats.count);
     return (
       <table className="result-table">
         <thead>
           <tr>
-            {head('Choice')}
+            {head(t('results.choice'))}
             {groups.length === 0 ? (
               <>
-                {head('Responses')}
-                {head('Percent')}
+                {head(t('results.responses'))}
+                {head(t('results.percent'))}
               </>
             ) : (
               groups.map((g) => <th key={g.key}>{cut(names(g.key), LABEL_LIMITS.columnHeader)}</th>)
@@ -186,12 +276,12 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
               <td>{localized(a.name, lang, a.code_name)}</td>
               {groups.length === 0 ? (
                 <>
-                  <td>{a.count}</td>
+                  <td>{formatInteger(a.count)}</td>
                   <td>{formatPercent((a.count / total) * 100)}</td>
                 </>
               ) : (
                 groups.map((g) => (
-                  <td key={g.key}>{g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0}</td>
+                  <td key={g.key}>{formatInteger(g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0)}</td>
                 ))
               )}
             </tr>
@@ -201,7 +291,7 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
     );
   }
   if (['number', 'currency', 'calculated'].includes(item.type)) {
-    const labels = [...STAT_ROWS.map(([, l]) => l), 'Quartiles', '95% interval', '99% interval'];
+    const labels = [...STAT_ROWS, 'quartiles', 'ci95', 'ci99'].map((k) => t(`results.stats.${k}`));
     const columns = groups.length > 0 ? groups.map((g) => statCells(item, g.stats)) : [statCells(item, item.stats)];
     return (
       <table className="result-table">
@@ -230,13 +320,13 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
   }
   const rows: [string, string][] =
     groups.length > 0
-      ? groups.map((g) => [names(g.key), String(g.stats?.count ?? 0)])
+      ? groups.map((g) => [names(g.key), formatInteger(g.stats?.count ?? 0)])
       : [
-          ['Count', String(item.stats.count)],
+          [t('results.stats.count'), formatInteger(item.stats.count)],
           ...(item.type === 'date'
             ? ([
-                ['First', formatResultDate(item.stats.min as string | null)],
-                ['Last', formatResultDate(item.stats.max as string | null)],
+                [t('results.stats.first'), formatResultDate(item.stats.min as string | null)],
+                [t('results.stats.last'), formatResultDate(item.stats.max as string | null)],
               ] as [string, string][])
             : []),
         ];

@@ -3,28 +3,34 @@
 // a time so that the first charts show while the rest load.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { isQuestion, itemsInOrder, type Item, type SchemaBody } from '@fieldwork/sampler';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Combobox } from '../../components/Combobox';
 import { LazyMap } from '../../components/LazyMap';
+import { useDebounced } from '../../components/useDebounced';
 import type { MapPoint } from '../../components/MapView';
 import { useSchemaQuery } from '../builder/builderApi';
 import type { Project } from '../projects/types';
+import { AdvancedResults } from './AdvancedResults';
 import { ExportMenu } from './ExportMenu';
 import { FilterBar } from './FilterBar';
 import { localized, type KeyNames } from './figure';
-import { formatResultDate } from './format';
 import { loadPlotly } from './Chart';
-import { ItemCard, NO_RESULTS } from './ItemCard';
-import { useItemResultsQuery, useLookupsQuery, type ItemsArgs, type Level } from './resultsApi';
+import { ItemCard } from './ItemCard';
+import { LevelSummary } from './LevelSummary';
+import { PROJECT_TYPE } from './format';
+import { AGGREGATORS, useItemResultsQuery, useLookupsQuery, type ItemsArgs, type Level } from './resultsApi';
 import { filterModelOf, resultsActions, type Comparison } from './resultsSlice';
 
 /** Items per results request of the queue. */
 export const QUEUE_CHUNK = 6;
-const LOAD_FAILED = 'Sorry. We could not load the results for this item.';
-const COMPARISON_FAILED = 'Sorry. We could not load the requested comparison.';
-const PERIODS = ['day', 'week', 'month', 'quarter', 'year'];
+const PERIODS = ['day', 'week', 'month', 'quarter', 'year'] as const;
+const COMPARE_BY = ['site', 'group', 'team', 'collector'] as const;
 
 export function ResultsPage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language.slice(0, 2);
   const project = useOutletContext<Project>();
   const params = useParams();
   const dispatch = useAppDispatch();
@@ -43,10 +49,17 @@ export function ResultsPage() {
   const filters = useMemo(() => filterModelOf(state.filters), [state.filters]);
   const comparison =
     state.comparison ??
-    (project.project_type === 'trend'
+    (project.project_type === PROJECT_TYPE.trend
       ? { by: 'period' as const, period: project.trend_series_options?.time_particle || 'month' }
       : null);
-  const names = useKeyNames(project, body);
+  // The value per item and group: the trend series' own aggregator (spec 000 trend_series_options), else the mean.
+  const [aggregator, setAggregator] = useState<string>(() => {
+    const own = project.trend_series_options?.aggregator ?? '';
+    return project.project_type === PROJECT_TYPE.trend && (AGGREGATORS as readonly string[]).includes(own)
+      ? own
+      : 'avg';
+  });
+  const names = useKeyNames(project, body, lang);
   const [levels, setLevels] = useState<Level | null>(null);
   useEffect(() => () => void dispatch(resultsActions.reset()), [dispatch, project.id]);
   // plotly is the largest download of this screen: fetch it alongside the first results requests, not after them.
@@ -54,14 +67,15 @@ export function ResultsPage() {
     if (state.mode === 'chart') void loadPlotly().catch(() => undefined);
   }, [state.mode]);
 
-  if (schemas.length === 0) return <p className="muted">{NO_RESULTS}</p>;
-  if (schemaError) return <p className="banner error">{NO_RESULTS}</p>;
+  if (schemas.length === 0) return <p className="muted">{t('known.noResults')}</p>;
+  if (schemaError) return <p className="banner error">{t('known.noResults')}</p>;
   const base = {
     projectId: project.id,
     schemaId,
     filters,
     comparison,
     timeZone: state.timeZone,
+    aggregator,
     ...(profile ? { profile } : {}),
   };
   const prefix = `/project/${project.id}/results${profile ? `/${profile.schemaId}/profile/${encodeURIComponent(profile.responseId)}` : ''}`;
@@ -70,7 +84,7 @@ export function ResultsPage() {
   const geotags = items.filter((x) => x.type === 'geotag').map((x) => x.id);
   return (
     <section className="results" data-testid="results-page">
-      <nav className="level-tabs">
+      <nav className="level-tabs" aria-label={t('results.levels')}>
         {schemas.map((s) => (
           <Link key={s.id} to={`${prefix}/schema/${s.id}`} className={s.id === schemaId ? 'active' : ''}>
             {s.name}
@@ -80,7 +94,7 @@ export function ResultsPage() {
       <div className="results-toolbar">
         <ProfilePicker projectId={project.id} profile={profile} schemaId={schemaId} />
         <ExportMenu projectId={project.id} schemaId={schemaId} profile={profile?.responseId} />
-        <div className="mode" role="group" aria-label="Chart or table">
+        <div className="mode" role="group" aria-label={t('results.chartOrTable')}>
           {(['chart', 'table'] as const).map((m) => (
             <button
               key={m}
@@ -90,38 +104,49 @@ export function ResultsPage() {
               onClick={() => dispatch(resultsActions.setMode(m))}
               data-testid={`mode-${m}`}
             >
-              {m === 'chart' ? 'Chart' : 'Table'}
+              {t(`results.${m}`)}
             </button>
           ))}
         </div>
         <label>
-          Compare by{' '}
+          {t('results.compareBy')}{' '}
           <select
             data-testid="compare"
             value={comparisonValue(comparison)}
             onChange={(e) => dispatch(resultsActions.setComparison(parseComparison(e.target.value)))}
           >
-            <option value="">Nothing</option>
-            <option value="site">Site</option>
-            <option value="group">Group</option>
-            <option value="team">Team</option>
-            <option value="collector">Collector</option>
+            <option value="">{t('results.nothing')}</option>
+            {COMPARE_BY.map((by) => (
+              <option key={by} value={by}>
+                {t(`results.by.${by}`)}
+              </option>
+            ))}
             {PERIODS.map((p) => (
               <option key={p} value={`period:${p}`}>
-                {p[0]!.toUpperCase() + p.slice(1)}
+                {t(`results.periods.${p}`)}
               </option>
             ))}
             {items
               .filter((x) => x.type === 'choice' || x.type === 'binary')
               .map((x) => (
                 <option key={x.id} value={`question:${x.id}`}>
-                  {localized(x.name, 'en', x.codeName).slice(0, 45)}
+                  {localized(x.name, lang, x.codeName).slice(0, 45)}
                 </option>
               ))}
           </select>
         </label>
         <label>
-          Time zone{' '}
+          {t('results.aggregator')}{' '}
+          <select data-testid="aggregator" value={aggregator} onChange={(e) => setAggregator(e.target.value)}>
+            {AGGREGATORS.map((a) => (
+              <option key={a} value={a}>
+                {t(`results.stats.${a}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('results.timeZone')}{' '}
           <select value={state.timeZone} onChange={(e) => dispatch(resultsActions.setTimeZone(e.target.value))}>
             {timeZones().map((z) => (
               <option key={z}>{z}</option>
@@ -131,23 +156,21 @@ export function ResultsPage() {
       </div>
       {state.exportList.length > 0 && (
         <p className="muted" data-testid="export-list">
-          {state.exportList.length} {state.exportList.length === 1 ? 'question' : 'questions'} in the export list{' '}
+          {t('results.exportList', { count: state.exportList.length })}{' '}
           <button type="button" className="link" onClick={() => dispatch(resultsActions.setExportList([]))}>
-            Clear
+            {t('results.clear')}
           </button>
         </p>
       )}
       <FilterBar
         project={project}
         items={items}
-        choiceName={(id) => localized(body?.entities.choices[id]?.name, 'en', String(id))}
+        choiceName={(id) => localized(body?.entities.choices[id]?.name, lang, String(id))}
       />
-      {levels && (
-        <p className="level-summary" data-testid="level-summary">
-          <b>{levels.total_filtered_responses}</b> responses
-          {levels.first_response && <> · first {formatResultDate(levels.first_response)}</>}
-          {levels.last_response && <> · last {formatResultDate(levels.last_response)}</>}
-        </p>
+      {levels && <LevelSummary level={levels} />}
+      {/* Advanced results read the top level's answers: shown with its results, through the same filters. */}
+      {view === 'results' && schemaId === schemas[0]?.id && (
+        <AdvancedResults project={project} filters={filters} schemaId={schemaId} readOnly />
       )}
       <ResultsMap project={project} args={{ ...base, itemIds: geotags, comparison: null }} mode={state.mode} />
       <ItemQueue
@@ -193,7 +216,7 @@ function timeZones(): string[] {
 }
 
 /** Names of comparison keys: sites, groups, teams, collectors, a compared question's choices. */
-function useKeyNames(project: Project, body: SchemaBody | undefined): KeyNames {
+function useKeyNames(project: Project, body: SchemaBody | undefined, lang: string): KeyNames {
   return useCallback(
     (key: string) => {
       const id = Number(key);
@@ -202,10 +225,10 @@ function useKeyNames(project: Project, body: SchemaBody | undefined): KeyNames {
         project.groups?.find((g) => g.id === id)?.name ??
         project.teams?.find((t) => t.id === id)?.name ??
         project.projectuser_set?.find((u) => u.user_id === id)?.display_name ??
-        (body ? localized(body.entities.choices[key]?.name, 'en') : '');
+        (body ? localized(body.entities.choices[key]?.name, lang) : '');
       return found || key;
     },
-    [project, body],
+    [project, body, lang],
   );
 }
 
@@ -260,6 +283,7 @@ function Chunk({
   onSettled: (i: number) => void;
   onLevel: (l: Level | null) => void;
 }) {
+  const { t } = useTranslation();
   const dispatch = useAppDispatch();
   // currentData: nothing of the previous filters or profile shows while the new answer loads.
   const { currentData: data, error, isFetching } = useItemResultsQuery(args);
@@ -281,10 +305,10 @@ function Chunk({
     return (
       <p className="banner error" data-testid="results-error">
         {detail && 'status' in error && error.status !== 500
-          ? `${detail}. Please click the browser's back button.`
+          ? t('results.backButton', { detail })
           : args.comparison
-            ? COMPARISON_FAILED
-            : LOAD_FAILED}
+            ? t('known.comparisonFailed')
+            : t('known.loadFailed')}
       </p>
     );
   }
@@ -296,7 +320,7 @@ function Chunk({
         if (!item)
           return (
             <p key={id} className="muted">
-              {NO_RESULTS}
+              {t('known.noResults')}
             </p>
           );
         return (
@@ -342,6 +366,7 @@ function useMapAfterCharts(mode: 'chart' | 'table'): boolean {
 
 /** Responses (the points of the form's geotag questions) and the project's sites on one map. */
 function ResultsMap({ project, args, mode }: { project: Project; args: ItemsArgs; mode: 'chart' | 'table' }) {
+  const { t } = useTranslation();
   const mapReady = useMapAfterCharts(mode);
   const { currentData: data } = useItemResultsQuery(args, { skip: args.itemIds.length === 0 });
   const points = useMemo(() => {
@@ -359,9 +384,9 @@ function ResultsMap({ project, args, mode }: { project: Project; args: ItemsArgs
     let n = 0;
     for (const item of data?.items ?? [])
       for (const [lng, lat] of item.points ?? [])
-        out.push({ id: -++n, name: 'Response', longitude: lng, latitude: lat, color: '2f6690' });
+        out.push({ id: -++n, name: t('results.response'), longitude: lng, latitude: lat, color: '2f6690' });
     return out;
-  }, [project.sites, data]);
+  }, [project.sites, data, t]);
   if (points.length === 0) return null;
   return (
     <div className="results-map" data-testid="results-map">
@@ -370,7 +395,13 @@ function ResultsMap({ project, args, mode }: { project: Project; args: ItemsArgs
   );
 }
 
-/** Choosing a profile (a response of a schema with lookup questions) switches to the profile view. */
+/** Labels of profiles chosen in this tab, by value: the view that opens may not have the chosen one in its page. */
+const chosenLabels = new Map<string, string>();
+
+/**
+ * Choosing a profile (a response of a schema with lookup questions) switches to the profile view. The server searches
+ * the profiles as the user types (debounced) and answers a page of them.
+ */
 function ProfilePicker({
   projectId,
   profile,
@@ -380,34 +411,40 @@ function ProfilePicker({
   profile?: { schemaId: number; responseId: string };
   schemaId: number;
 }) {
-  const { data } = useLookupsQuery(projectId);
+  const { t } = useTranslation();
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim(), 250);
+  // The server searches and pages; the previous page stays up while the next one loads.
+  const { data } = useLookupsQuery({ projectId, q });
   const navigate = useNavigate();
   const options = (data?.results ?? []).flatMap((l) =>
     l.responses.map((r) => ({ value: `${l.schema_id}/${r.response_id}`, label: r.display_name || r.response_id })),
   );
-  if (options.length === 0) return null;
+  const total = (data?.results ?? []).reduce((n, l) => n + (l.count ?? l.responses.length), 0);
+  // No form of the project has a lookup question: nothing to pick.
+  if (!data || data.results.length === 0 || (q === '' && total === 0)) return null;
   return (
-    <label>
-      Profile{' '}
-      <select
-        data-testid="profile"
-        value={profile ? `${profile.schemaId}/${profile.responseId}` : ''}
-        onChange={(e) => {
-          const v = e.target.value;
-          if (v === '') return void navigate(`/project/${projectId}/results/schema/${schemaId}`);
-          const [lookup, ...rest] = v.split('/');
-          void navigate(
-            `/project/${projectId}/results/${lookup}/profile/${encodeURIComponent(rest.join('/'))}/schema/${schemaId}`,
-          );
-        }}
-      >
-        <option value="">All responses</option>
-        {options.slice(0, 2000).map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label.slice(0, 45)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Combobox
+      testId="profile"
+      label={t('results.profile')}
+      options={options}
+      onQueryChange={setQuery}
+      total={total}
+      limit={options.length}
+      {...(profile
+        ? { chosenLabel: chosenLabels.get(`${profile.schemaId}/${profile.responseId}`) ?? profile.responseId }
+        : {})}
+      emptyLabel={t('results.allResponses')}
+      value={profile ? `${profile.schemaId}/${profile.responseId}` : ''}
+      onChange={(v) => {
+        const label = options.find((o) => o.value === v)?.label;
+        if (label !== undefined) chosenLabels.set(v, label);
+        if (v === '') return void navigate(`/project/${projectId}/results/schema/${schemaId}`);
+        const [lookup, ...rest] = v.split('/');
+        void navigate(
+          `/project/${projectId}/results/${lookup}/profile/${encodeURIComponent(rest.join('/'))}/schema/${schemaId}`,
+        );
+      }}
+    />
   );
 }

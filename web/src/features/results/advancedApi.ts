@@ -30,12 +30,13 @@ export const advancedApi = enhanced.injectEndpoints({
   endpoints: (build) => ({
     advancedValues: build.query<
       { schema_id: number; results: AdvancedValue[] },
-      { projectId: number; filters?: Partial<FilterModel> }
+      { projectId: number; filters?: Partial<FilterModel>; schemaId?: number }
     >({
-      query: ({ projectId, filters }) => ({
+      // The page's filters go with the call: the server computes the aggregates in ClickHouse through them.
+      query: ({ projectId, filters, schemaId }) => ({
         url: `project/${projectId}/advanced_results/list/`,
         method: 'POST',
-        body: { filters: filters ?? {} },
+        body: { filters: filters ?? {}, ...(schemaId ? { schema: schemaId } : {}) },
       }),
       providesTags: ['AdvancedResult'],
     }),

@@ -27,7 +27,19 @@ export interface ComparisonGroup {
   key: string;
   stats?: Partial<NumberStats> & { count: number };
   answers?: ChoiceCount[];
+  /** The value of the item's aggregator in this group. */
+  value?: number | string | null;
 }
+/** An item's results per group of one comparison; past its limit, the largest groups and the rest as `other`. */
+export interface ComparedItem {
+  by: Comparison;
+  groups: ComparisonGroup[];
+  capped?: { limit: number; groups: number; other: ComparisonGroup | null };
+}
+/** The periods of a timeline comparison asked for: the latest, at most the API's 100. */
+export const PERIODS_SHOWN = 100;
+/** Spec 001 §9 aggregators. */
+export const AGGREGATORS = ['sum', 'avg', 'count', 'min', 'max', 'stddev', 'var'] as const;
 export interface ItemResult {
   schema_id: number;
   item_id: number;
@@ -39,9 +51,20 @@ export interface ItemResult {
   stats: Partial<NumberStats> & { count: number; min?: number | string | null; max?: number | string | null };
   answers?: ChoiceCount[];
   histogram?: { lower: number; upper: number; count: number }[];
+  /** The answers are whole numbers and so are the histogram's bins. */
+  integer_bins?: boolean;
   series?: { date: string; count: number }[];
   points?: [number, number][];
-  comparison: { by: Comparison; groups: ComparisonGroup[] } | null;
+  /** Text questions: the latest answers, and for open questions the words found in most answers. */
+  samples?: { text: string; time: string }[];
+  words?: { word: string; count: number }[];
+  /** Words counted in one answer in this many (a sample past 5,000 answers). */
+  words_every?: number;
+  /** The aggregator the item is shown with (count where its type does not take the one asked) and its value. */
+  aggregator?: string;
+  value?: number | string | null;
+  comparison: ComparedItem | null;
+  comparisons?: ComparedItem[];
 }
 export interface Level {
   schema_id: number;
@@ -71,6 +94,8 @@ export interface ItemsArgs {
   filters: Partial<FilterModel>;
   comparison: Comparison | null;
   timeZone: string;
+  /** Spec 001 §9 aggregator of the value per item and group (the service's count when absent). */
+  aggregator?: string;
   /** The profile view: one response of a lookup schema and those below it. */
   profile?: { schemaId: number; responseId: string };
 }
@@ -80,14 +105,19 @@ export interface Lookups {
     schema_id: number;
     name: string;
     items: { item_id: number; name: Localized; code_name: string; primary_key: boolean }[];
+    /** How many profiles of this schema match the search (the responses are a page of them). */
+    count: number;
     responses: { response_id: string; key: string | null; display_name: string }[];
   }[];
 }
 
+/** Profiles a picker asks for at once (the server answers at most 100). */
+export const LOOKUP_PAGE = 50;
+
 export const resultsApi = api.injectEndpoints({
   endpoints: (build) => ({
     itemResults: build.query<ResultsPayload, ItemsArgs>({
-      query: ({ projectId, schemaId, itemIds, filters, comparison, timeZone, profile }) => ({
+      query: ({ projectId, schemaId, itemIds, filters, comparison, timeZone, aggregator, profile }) => ({
         url: profile
           ? `project/${projectId}/results/schema/${profile.schemaId}/response/${encodeURIComponent(profile.responseId)}/`
           : `project/${projectId}/results/schema/${schemaId}/item/`,
@@ -95,14 +125,25 @@ export const resultsApi = api.injectEndpoints({
         body: {
           item_ids: itemIds,
           filters,
-          ...(comparison ? { comparisons: [comparison] } : {}),
+          // A timeline keeps its latest 100 periods (the most the API gives), other comparisons their 50 largest groups.
+          ...(comparison
+            ? { comparisons: [comparison.by === 'period' ? { ...comparison, limit: PERIODS_SHOWN } : comparison] }
+            : {}),
           time_zone: timeZone,
+          ...(aggregator ? { aggregator } : {}),
           ...(profile ? { schema: schemaId } : {}),
         },
       }),
       keepUnusedDataFor: 30,
     }),
-    lookups: build.query<Lookups, number>({ query: (projectId) => `project/${projectId}/results/lookups/` }),
+    // Searched on the server, a page at a time: the picker asks again as the user types.
+    lookups: build.query<Lookups, { projectId: number; q: string }>({
+      query: ({ projectId, q }) => ({
+        url: `project/${projectId}/results/lookups/`,
+        params: { limit: LOOKUP_PAGE, ...(q ? { q } : {}) },
+      }),
+      keepUnusedDataFor: 30,
+    }),
     shareItem: build.mutation<
       { token: string; expires_in: number },
       { projectId: number; schemaId: number; itemId: number; view?: SharedView }

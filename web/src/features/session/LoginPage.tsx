@@ -1,16 +1,14 @@
 // Sign in (spec 000 §4 Login), with the forgot-password flow. Errors: non_field_errors or detail as a banner,
 // else field errors under username and password.
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useAppDispatch } from '../../app/hooks';
-import { session } from '../../app/session';
 import { LanguageSelect } from '../../components/LanguageSelect';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
-import { sessionApi, useLoginMutation, useRequestResetMutation } from './sessionApi';
-import { loggedIn } from './sessionSlice';
-import { api } from '../../app/api';
-import { afterLoginPath } from './redirects';
+import { useLoginMutation, useRequestResetMutation } from './sessionApi';
+import { useFinishLogin } from './finishLogin';
+import { useIdentityProvidersQuery } from './identityApi';
+import { IdentityProviderButtons } from './IdentityProviders';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -30,9 +28,9 @@ export function LoginPage() {
 
 function LoginForm({ onForgot }: { onForgot: () => void }) {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
+  const finish = useFinishLogin();
+  const { data: providers } = useIdentityProvidersQuery('');
   const [login, { isLoading, error }] = useLoginMutation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -43,19 +41,7 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
     e.preventDefault();
     try {
       const reply = await login({ username, password }).unwrap();
-      session.store(reply.access, reply.refresh);
-      session.recordLastLogin();
-      // Answers cached for an earlier session (a 401 from when it ended) must not end this one.
-      dispatch(api.util.resetApiState());
-      dispatch(loggedIn({ user: reply.user, organization: reply.organization }));
-      let onlyProject: number | undefined;
-      if (reply.organization) {
-        const org = await dispatch(sessionApi.endpoints.getOrganization.initiate(reply.organization.id))
-          .unwrap()
-          .catch(() => undefined);
-        if (org?.project_details?.length === 1) onlyProject = org.project_details[0]!.id;
-      }
-      await navigate(afterLoginPath(params.get('next'), onlyProject), { replace: true });
+      await finish(reply, params.get('next'));
     } catch {
       // shown from the mutation's error
     }
@@ -98,6 +84,18 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
       <button type="button" className="link" data-testid="forgot-password" onClick={onForgot}>
         {t('login.forgot')}
       </button>
+      <IdentityProviderButtons email={username} next={params.get('next')} />
+      {providers?.signup_enabled && (
+        <p>
+          <Link
+            to={`/login-home/signup${params.get('next') ? `?next=${encodeURIComponent(params.get('next')!)}` : ''}`}
+            data-testid="to-signup"
+            className="touch-link"
+          >
+            {t('identity.noAccount')}
+          </Link>
+        </p>
+      )}
     </form>
   );
 }

@@ -82,10 +82,14 @@ describe('legalStatus', () => {
 
 describe('protected routes', () => {
   it('redirect to login and remember the path when there is no session', async () => {
+    fetchMock.mockResolvedValue(json(200, { results: [], count: 0, signup_enabled: false }));
     const { router } = renderRoutes(routes, '/project/4/results?x=1');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login-home/login'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login-home/login'), { timeout: 5000 });
     expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/project/4/results?x=1')}`);
-    expect(fetchMock).not.toHaveBeenCalled();
+    // No session check without a session: the login page asks only for the identity providers.
+    expect(fetchMock.mock.calls.map(([input]) => new URL(urlOf(input)).pathname)).toEqual(
+      fetchMock.mock.calls.length === 0 ? [] : ['/api/api/v1/oauth/providers/'],
+    );
   });
 
   it('redirect to login when the session check fails, and clear the session', async () => {
@@ -110,13 +114,23 @@ describe('protected routes', () => {
       if (url.includes('/accounts/user/5/')) return json(200, current);
       if (url.includes('/organization/9/')) return json(200, org);
       if (url.endsWith('/organization/')) return json(200, { results: [org], count: 1 });
+      if (url.endsWith('/legal/'))
+        return json(200, {
+          terms: { version: '1.1', text: 'Our terms.\n\nSecond paragraph.' },
+          privacy: { version: '1.0', text: 'Our policy.' },
+        });
       return json(404, { detail: 'Not found.' });
     });
     const { router } = renderRoutes(routes, '/no/such/screen');
     await screen.findByTestId('legal-gate');
     expect(screen.queryByTestId('accept-privacy')).toBeNull();
+    // The deployment's texts are shown with their versions before anything is accepted.
+    expect(await screen.findByTestId('legal-terms-text')).toHaveTextContent('Our terms.Second paragraph.');
+    expect(screen.getByTestId('legal-terms-version')).toHaveTextContent('Terms of service, version 1.1');
+    expect(screen.getByTestId('legal-privacy-text')).toHaveTextContent('Our policy.');
     await userEvent.click(screen.getByTestId('accept-terms'));
-    await screen.findByTestId('projects-screen');
+    // The projects screen is its own chunk: on a busy machine it takes more than a second to load.
+    await screen.findByTestId('projects-screen', {}, { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/projects');
     const cards = await screen.findAllByTestId('project-card');
     expect(cards.map((c) => c.textContent)).toEqual([
@@ -124,7 +138,7 @@ describe('protected routes', () => {
       expect.stringContaining('Water Points'),
     ]);
     expect(screen.getByText('Workspace Home')).toBeInTheDocument();
-  });
+  }, 15_000);
 });
 
 describe('one-time token', () => {
@@ -151,18 +165,51 @@ describe('one-time token', () => {
 
 describe('login screen', () => {
   it('shows non_field_errors as a banner and field errors under the fields', async () => {
-    fetchMock.mockResolvedValueOnce(json(400, { non_field_errors: ['Unable to log in with provided credentials.'] }));
+    let answer = json(400, { non_field_errors: ['Unable to log in with provided credentials.'] });
+    fetchMock.mockImplementation(async (input) =>
+      urlOf(input).includes('api-token-auth') ? answer : json(200, { results: [], count: 0, signup_enabled: false }),
+    );
     renderRoutes(routes, '/login-home/login');
     await userEvent.type(await screen.findByRole('textbox', { name: /username/i }), ' Demo ');
     await userEvent.click(screen.getByTestId('login-submit'));
     expect(await screen.findByTestId('login-error')).toHaveTextContent('Unable to log in with provided credentials.');
-    const body = JSON.parse(await (fetchMock.mock.calls[0]![0] as Request).clone().text()) as unknown;
+    const login = fetchMock.mock.calls.find(([input]) => urlOf(input).includes('api-token-auth'))!;
+    const body = JSON.parse(await (login[0] as Request).clone().text()) as unknown;
     expect(body).toEqual({ username: 'demo', password: '' });
+    // No provider and no sign-up on this deployment: neither is offered.
+    expect(screen.queryByTestId('identity-providers')).toBeNull();
+    expect(screen.queryByTestId('to-signup')).toBeNull();
 
-    fetchMock.mockResolvedValueOnce(json(400, { password: ['This field may not be blank.'] }));
+    answer = json(400, { password: ['This field may not be blank.'] });
     await userEvent.click(screen.getByTestId('login-submit'));
     expect(await screen.findByText('This field may not be blank.')).toBeInTheDocument();
     expect(screen.queryByTestId('login-error')).toBeNull();
+  });
+
+  it("offers the deployment's identity providers and sign-up, and leaves for the provider with a PKCE challenge", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    fetchMock.mockImplementation(async (input) => {
+      const url = urlOf(input);
+      if (url.includes('/oauth/providers/'))
+        return json(200, { results: [{ id: 'acme', name: 'Acme SSO' }], count: 1, signup_enabled: true });
+      if (url.includes('/oauth/authorize/'))
+        return json(200, { authorization_url: 'https://idp.example/auth?x=1', state: 'st-1' });
+      return json(404, {});
+    });
+    renderRoutes(routes, '/login-home/login?next=%2Fuser-settings');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in with Acme SSO' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://idp.example/auth?x=1'));
+    expect(screen.getByTestId('to-signup')).toHaveAttribute('href', '/login-home/signup?next=%2Fuser-settings');
+    const started = fetchMock.mock.calls.find(([input]) => urlOf(input).includes('/oauth/authorize/'))!;
+    const body = JSON.parse(await (started[0] as Request).clone().text()) as Record<string, string>;
+    expect(body.identity_provider).toBe('acme');
+    // The challenge is S256 of the verifier kept for the callback (RFC 7636), computed here independently.
+    const pending = JSON.parse(sessionStorage.getItem('fieldwork.oidc')!) as Record<string, string>;
+    expect(pending).toMatchObject({ provider: 'acme', state: 'st-1', next: '/user-settings' });
+    const { createHash } = await import('node:crypto');
+    expect(body.code_challenge).toBe(createHash('sha256').update(pending.verifier!).digest('base64url'));
+    expect(pending.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('logs in, stores the session and goes to the remembered path', async () => {

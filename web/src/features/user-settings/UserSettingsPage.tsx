@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { session } from '../../app/session';
 import { notify } from '../../components/noticesSlice';
-import { formatDate } from '../../lib/dates';
+import { formatDate } from '../../i18n/format';
 import { splitName } from '../../lib/text';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
 import {

@@ -1,4 +1,4 @@
-// Workspace settings: users (rename, remove), API keys (the key is shown once), integrations (create, verify), folders.
+// Workspace settings: users (WorkspaceUsers.tsx), API keys (the key is shown once), integrations (create, verify), folders.
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,14 +11,12 @@ import {
   useCreateApiKeyMutation,
   useCreateIntegrationMutation,
   useIntegrationsQuery,
-  useRemoveWorkspaceUserMutation,
-  useRenameWorkspaceUserMutation,
   useRevokeApiKeyMutation,
   useVerifyIntegrationMutation,
-  useWorkspaceUsersQuery,
 } from './workspaceApi';
-import { splitName } from '../../lib/text';
+import { WorkspaceUsers } from './WorkspaceUsers';
 import { AccessHint } from '../project/AccessHint';
+import { useDialogs } from '../../components/useDialogs';
 import { useWorkspace } from '../session/useWorkspace';
 
 const TABS = ['users', 'apiKeys', 'integrations', 'folders'] as const;
@@ -52,70 +50,11 @@ export function WorkspaceSettingsPage() {
           </button>
         ))}
       </nav>
-      {tab === 'users' && <Users organizationId={organizationId} />}
+      {tab === 'users' && <WorkspaceUsers organizationId={organizationId} />}
       {tab === 'apiKeys' && <ApiKeys organizationId={organizationId} />}
       {tab === 'integrations' && <Integrations organizationId={organizationId} />}
       {tab === 'folders' && <Folders organizationId={organizationId} />}
     </section>
-  );
-}
-
-function Users({ organizationId }: { organizationId: number }) {
-  const { t } = useTranslation();
-  const { data, error } = useWorkspaceUsersQuery(organizationId);
-  const [rename, renamed] = useRenameWorkspaceUserMutation();
-  const [remove, removed] = useRemoveWorkspaceUserMutation();
-  return (
-    <div>
-      {error && <p className="banner error">{failure(error, FAILURES.usersLoad)}</p>}
-      {renamed.error && <p className="banner error">{failure(renamed.error, FAILURES.userSave)}</p>}
-      {removed.error && <p className="banner error">{failure(removed.error, FAILURES.userDelete)}</p>}
-      <table className="users">
-        <tbody>
-          {data?.results.map((u) => (
-            <tr key={u.user} data-testid="ws-user">
-              <td>{u.name}</td>
-              <td>{u.email}</td>
-              <td>
-                {[
-                  u.owner && 'owner',
-                  u.project_admin && 'project admin',
-                  u.user_admin && 'user admin',
-                  u.billing_admin && 'billing admin',
-                ]
-                  .filter(Boolean)
-                  .join(', ')}
-              </td>
-              <td>
-                {!u.owner && (
-                  <>
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() => {
-                        const name = window.prompt(t('settings.name'), u.name);
-                        if (name) void rename({ organizationId, userId: u.user, ...splitName(name) });
-                      }}
-                    >
-                      {t('workspace.rename')}
-                    </button>
-                    <button
-                      type="button"
-                      className="link danger"
-                      onClick={() =>
-                        window.confirm(t('workspace.confirmRemove')) && void remove({ organizationId, userId: u.user })
-                      }
-                    >
-                      {t('project.remove')}
-                    </button>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -214,18 +153,23 @@ function Folders({ organizationId }: { organizationId: number }) {
   const { data } = useFoldersQuery(organizationId);
   const [update] = useUpdateFolderMutation();
   const [remove] = useDeleteFolderMutation();
+  const dialogs = useDialogs();
   return (
     <ul>
+      {dialogs.element}
       {data?.results.map((f) => (
         <li key={f.id}>
           {f.name}{' '}
           <button
             type="button"
             className="link"
-            onClick={() => {
-              const name = window.prompt(t('projects.folderName'), f.name);
-              if (name) void update({ organizationId, folderId: f.id, name });
-            }}
+            onClick={() =>
+              void dialogs
+                .prompt({ title: t('workspace.rename'), label: t('projects.folderName'), value: f.name })
+                .then((name) => {
+                  if (name) void update({ organizationId, folderId: f.id, name });
+                })
+            }
           >
             {t('workspace.rename')}
           </button>

@@ -29,20 +29,40 @@ type Org = { organizationId: number };
 
 export const workspaceApi = api.injectEndpoints({
   endpoints: (build) => ({
-    workspaceUsers: build.query<{ results: WorkspaceUser[] }, number>({
-      query: (org) => `organization/${org}/organization-users/`,
+    // A page of members, searched on the server (count: all that match; page_size: the size used).
+    workspaceUsers: build.query<
+      { results: WorkspaceUser[]; count: number; page_size: number },
+      Org & { page: number; search: string; pageSize: number }
+    >({
+      query: ({ organizationId, page, search, pageSize }) => ({
+        url: `organization/${organizationId}/organization-users/`,
+        params: { page, page_size: pageSize, ...(search.trim() ? { search: search.trim() } : {}) },
+      }),
       providesTags: ['WorkspaceUser'],
     }),
-    renameWorkspaceUser: build.mutation<WorkspaceUser, Org & { userId: number; first_name: string; last_name: string }>(
-      {
-        query: ({ organizationId, userId, ...body }) => ({
-          url: `organization/${organizationId}/organization-users/${userId}/`,
-          method: 'PATCH',
-          body,
-        }),
-        invalidatesTags: ['WorkspaceUser', 'ProjectUser'],
-      },
-    ),
+    /** Staff only (spec 000 §6): the workspace's feature flags, sent with its name as PUT organization/{id}/ wants. */
+    setWorkspaceFeatures: build.mutation<unknown, Org & { name: string; flagged_features: string[] }>({
+      query: ({ organizationId, ...body }) => ({ url: `organization/${organizationId}/`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Organization', id: a.organizationId }, 'Project'],
+    }),
+    renameWorkspaceUser: build.mutation<
+      WorkspaceUser,
+      Org & {
+        userId: number;
+        first_name?: string;
+        last_name?: string;
+        user_admin?: boolean;
+        project_admin?: boolean;
+        billing_admin?: boolean;
+      }
+    >({
+      query: ({ organizationId, userId, ...body }) => ({
+        url: `organization/${organizationId}/organization-users/${userId}/`,
+        method: 'PATCH',
+        body,
+      }),
+      invalidatesTags: ['WorkspaceUser', 'ProjectUser'],
+    }),
     removeWorkspaceUser: build.mutation<null, Org & { userId: number }>({
       query: ({ organizationId, userId }) => ({
         url: `organization/${organizationId}/organization-users/${userId}/`,
@@ -107,6 +127,7 @@ export const workspaceApi = api.injectEndpoints({
 
 export const {
   useWorkspaceUsersQuery,
+  useSetWorkspaceFeaturesMutation,
   useRenameWorkspaceUserMutation,
   useRemoveWorkspaceUserMutation,
   useCreateWorkspaceUserMutation,

@@ -1,4 +1,5 @@
-// The settings children of a project: parameters (default), sites, duration, admins, guests, integrations, collectors.
+// The settings children of a project: parameters (default), sites, duration, admins, guests, integrations, collectors,
+// and the collection links (issue 19).
 import { NavLink, Outlet, useLocation, useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ScreenPermission } from '@fieldwork/access';
@@ -13,6 +14,7 @@ const TABS: { path: string; screens: ScreenPermission[] }[] = [
   { path: 'guests', screens: ['admins'] },
   { path: 'collectors', screens: ['admins', 'staff'] },
   { path: 'integrations', screens: ['parameters'] },
+  { path: 'links', screens: ['parameters'] },
 ];
 
 export function SettingsLayout() {

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { mayGrantRole, type ScreenPermission } from '@fieldwork/access';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/noticesSlice';
 import { FAILURES, failure } from '../../errors/failures';
@@ -12,7 +13,9 @@ import {
   useRemoveProjectUserMutation,
   useUpdateProjectUserMutation,
 } from '../../projects/projectsApi';
-import { ROLE_NAMES, type BulkReport, type Project, type RoleName } from '../../projects/types';
+import { ROLE_NAMES, type BulkReport, type Project, type ProjectUser, type RoleName } from '../../projects/types';
+import { Dialog } from '../../../components/Dialog';
+import { ProjectUserDialog } from './ProjectUserDialog';
 
 const ROLE_OF_PAGE: Record<string, string> = { admins: 'project_admin', guests: 'guest', collectors: 'collector' };
 
@@ -29,6 +32,8 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
   const [move, moved] = useUpdateProjectUserMutation();
   const [bulk, bulkState] = useBulkUploadMutation();
   const [report, setReport] = useState<BulkReport | null>(null);
+  const [editing, setEditing] = useState<ProjectUser | null>(null);
+  const [removing, setRemoving] = useState<ProjectUser | null>(null);
   const [form, setForm] = useState({
     email: '',
     first_name: '',
@@ -36,7 +41,7 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
     team: String(project.teams?.[0]?.id ?? ''),
     roles: new Set<RoleName>(kind === 'collectors' ? ['collector'] : kind === 'admins' ? ['project_admin'] : []),
   });
-  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / 20));
+  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / (data?.page_size || 20)));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -58,6 +63,8 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
 
   return (
     <div data-testid={`users-${kind}`}>
+      {/* The staff screen of spec 000 §6: the staff admin manages the project's collectors (its field staff). */}
+      {kind === 'collectors' && <p className="muted">{t('people.staffScreen')}</p>}
       {error && <p className="banner error">{failure(error, FAILURES.usersLoad)}</p>}
       {added.error && (
         <p className="banner error" role="alert">
@@ -94,68 +101,100 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
           }}
         />
       </div>
-      <table className="users">
-        <thead>
-          <tr>
-            <th>{t('settings.name')}</th>
-            <th>{t('settings.email')}</th>
-            <th>{t('project.rolesTitle')}</th>
-            <th>{t('project.team')}</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {data?.results.map((u) => (
-            <tr key={u.user_id} data-testid="user-row">
-              <td>{u.display_name}</td>
-              <td>{u.email}</td>
-              <td>
-                {ROLE_NAMES.filter((r) => u[r])
-                  .map((r) => t(`project.roles.${r}`))
-                  .join(', ') || t('project.roles.guest')}
-              </td>
-              <td>
-                {/* Changing the team moves the user between team, group and site (spec 000 §4). */}
-                <select
-                  aria-label={t('project.team')}
-                  data-testid="user-team"
-                  value={u.team ?? ''}
-                  onChange={(e) =>
-                    void move({ projectId: project.id, userId: u.user_id, team: Number(e.target.value) })
-                  }
-                >
-                  <option value="">—</option>
-                  {(project.teams ?? []).map((tm) => (
-                    <option key={tm.id} value={tm.id}>
-                      {tm.name}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => void remove({ projectId: project.id, userId: u.user_id })}
-                >
-                  {t('project.remove')}
-                </button>
-              </td>
+      <div className="table-scroll">
+        <table className="users">
+          <thead>
+            <tr>
+              <th>{t('settings.name')}</th>
+              <th>{t('settings.email')}</th>
+              <th>{t('project.rolesTitle')}</th>
+              <th>{t('project.team')}</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <div className="pager">
-        <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          </thead>
+          <tbody>
+            {data?.results.map((u) => (
+              <tr key={u.user_id} data-testid="user-row">
+                <td>{u.display_name}</td>
+                <td>{u.email}</td>
+                <td>
+                  {ROLE_NAMES.filter((r) => u[r])
+                    .map((r) => t(`project.roles.${r}`))
+                    .join(', ') || t('project.roles.guest')}
+                </td>
+                <td>
+                  {/* Changing the team moves the user between team, group and site (spec 000 §4). */}
+                  <select
+                    aria-label={t('project.team')}
+                    data-testid="user-team"
+                    value={u.team ?? ''}
+                    onChange={(e) =>
+                      void move({ projectId: project.id, userId: u.user_id, team: Number(e.target.value) })
+                    }
+                  >
+                    <option value="">—</option>
+                    {(project.teams ?? []).map((tm) => (
+                      <option key={tm.id} value={tm.id}>
+                        {tm.name}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <button type="button" className="link" data-testid="user-edit" onClick={() => setEditing(u)}>
+                    {t('people.edit')}
+                  </button>
+                  <button
+                    type="button"
+                    className="link danger"
+                    data-testid="user-remove"
+                    onClick={() => setRemoving(u)}
+                  >
+                    {t('project.remove')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="pager" data-testid="users-pager">
+        <button type="button" aria-label={t('people.previous')} disabled={page <= 1} onClick={() => setPage(page - 1)}>
           ‹
         </button>
         <span>
-          {page} / {pages} ({data?.count ?? 0})
+          {t('people.pageOf', { page, pages })} ({t('people.memberCount', { count: data?.count ?? 0 })})
         </span>
-        <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+        <button type="button" aria-label={t('people.next')} disabled={page >= pages} onClick={() => setPage(page + 1)}>
           ›
         </button>
       </div>
+      {editing && <ProjectUserDialog project={project} user={editing} onClose={() => setEditing(null)} />}
+      {removing && (
+        <Dialog title={t('people.removeFromProject')} onClose={() => setRemoving(null)} testId="user-remove-dialog">
+          <p>{t('people.removeProjectExplain', { name: removing.display_name || removing.email })}</p>
+          <div className="row">
+            <button type="button" onClick={() => setRemoving(null)}>
+              {t('people.cancel')}
+            </button>
+            <button
+              type="button"
+              className="danger"
+              data-testid="user-remove-confirm"
+              onClick={() =>
+                void remove({ projectId: project.id, userId: removing.user_id })
+                  .unwrap()
+                  .then(
+                    () => setRemoving(null),
+                    () => setRemoving(null),
+                  )
+              }
+            >
+              {t('project.remove')}
+            </button>
+          </div>
+        </Dialog>
+      )}
       <form className="card" onSubmit={(e) => void submit(e)} data-testid="add-user">
         <h2>{t('project.addUser')}</h2>
         <div className="row">
@@ -202,6 +241,7 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
                 type="checkbox"
                 name={`role-${r}`}
                 checked={form.roles.has(r)}
+                disabled={!form.roles.has(r) && !mayGrantRole(new Set(project.permissions as ScreenPermission[]), r)}
                 onChange={(e) => {
                   const roles = new Set(form.roles);
                   if (e.target.checked) roles.add(r);
@@ -220,7 +260,8 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
       <section className="card" data-testid="bulk">
         <h2>{t('project.bulk')}</h2>
         <p>
-          <a href="/bulk_user_template.csv" download>
+          {t('people.bulkHelp')}{' '}
+          <a href="/bulk_user_template.csv" download data-testid="bulk-template">
             bulk_user_template.csv
           </a>
         </p>

@@ -1,0 +1,299 @@
+// The auth service's use cases (SessionService, AccountService, OrganizationService, AdminService, as the gRPC
+// handlers call them) on a real PostgreSQL: logging in and its refusals and slow-down, refresh token rotation and
+// reuse, logout, password change, and who may see a workspace.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, common } from '@fieldwork/proto';
+import { createLogger, type Sql } from '@fieldwork/service-kit';
+import { migratedPool, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import { AccountService } from '../src/service/account.service.js';
+import { AdminService } from '../src/service/admin.service.js';
+import { AuditLog } from '../src/service/audit.service.js';
+import { argon2Hasher, TokenIssuer } from '../src/service/crypto.js';
+import type { AuthDeps } from '../src/service/deps.js';
+import { MemberService } from '../src/service/member.service.js';
+import { OrganizationService } from '../src/service/organization.service.js';
+import { SessionService } from '../src/service/session.service.js';
+
+let peers: Peers;
+let sql: Sql;
+let sessions: SessionService;
+let accounts: AccountService;
+let organizations: OrganizationService;
+let admin: AdminService;
+let members: MemberService;
+const PASSWORD = 'correct horse 42';
+
+beforeAll(async () => {
+  // No other service is called by these use cases: only the run's database.
+  peers = await startPeers([]);
+  sql = await migratedPool(peers, 'auth');
+  const log = createLogger('auth-service-test', 'silent');
+  const deps: AuthDeps = {
+    sql,
+    log,
+    hasher: argon2Hasher({ memoryKiB: 8192, timeCost: 1 }),
+    tokens: new TokenIssuer('s'.repeat(40), 300),
+    settings: {
+      refreshTtlSeconds: 3600,
+      refreshReuseGraceMs: 0,
+      resetNonceTtlSeconds: 3600,
+      setPasswordTtlSeconds: 3600,
+      publicUrl: 'http://fieldwork.test',
+      inviteNotifyEmail: '',
+      throttle: {
+        freeAttempts: 2,
+        addressFreeAttempts: 50,
+        baseDelayMs: 60_000,
+        maxDelayMs: 60_000,
+        windowMs: 600_000,
+      },
+    },
+    audit: new AuditLog(sql, log),
+  };
+  sessions = new SessionService(deps);
+  accounts = new AccountService(deps);
+  organizations = new OrganizationService(deps, accounts);
+  admin = new AdminService(deps);
+  members = new MemberService(deps, accounts);
+});
+
+afterAll(async () => {
+  await peers?.stop();
+});
+
+let n = 0;
+/** A user (and by default a workspace they own) made as the operator CLI makes them. */
+async function newUser(options: { workspace?: boolean } = {}) {
+  n++;
+  const email = `ana${n}@example.org`;
+  const user = await admin.createUser({
+    email,
+    password: PASSWORD,
+    username: '',
+    first_name: 'Ana',
+    last_name: `Lopez${n}`,
+    is_staff: false,
+    is_superuser: false,
+    if_not_exists: false,
+  });
+  const org =
+    options.workspace === false
+      ? undefined
+      : await admin.createOrganization({
+          name: `Workspace ${n}`,
+          description: '',
+          owner_username: user.username,
+          if_not_exists: false,
+        });
+  return { user, org, email, caller: common.Caller.fromPartial({ user_id: user.id }) };
+}
+
+describe(SessionService.name, () => {
+  describe('login', () => {
+    it('logs a workspace member in with tokens, the user and the current workspace', async () => {
+      const { user, org, email } = await newUser();
+      const reply = await sessions.login({ username: email.toUpperCase(), password: PASSWORD, client_ip: '10.0.0.1' });
+      expect(reply.access).not.toBe('');
+      expect(reply.refresh).not.toBe('');
+      expect(reply.user).toMatchObject({ id: user.id, email });
+      expect(reply.organization).toMatchObject({ id: org!.id, name: org!.name });
+    });
+
+    it('refuses blank fields by name and a wrong password: "Unable to log in with provided credentials."', async () => {
+      const { email } = await newUser();
+      await expect(sessions.login({ username: '', password: '', client_ip: '' })).rejects.toMatchObject({
+        code: '400.1',
+        fields: { username: [expect.any(String)], password: [expect.any(String)] },
+      });
+      await expect(
+        sessions.login({ username: email, password: 'wrong horse', client_ip: '10.0.0.2' }),
+      ).rejects.toMatchObject({
+        code: '400.3',
+        message: 'Unable to log in with provided credentials.',
+      });
+    });
+
+    it('refuses a user of no workspace: "User is not a member of any workspace, cannot continue."', async () => {
+      const { email } = await newUser({ workspace: false });
+      await expect(
+        sessions.login({ username: email, password: PASSWORD, client_ip: '10.0.0.3' }),
+      ).rejects.toMatchObject({
+        code: '400.4',
+        message: 'User is not a member of any workspace, cannot continue.',
+      });
+    });
+
+    it('slows an account down after its free attempts, even for the right password', async () => {
+      const { email } = await newUser();
+      for (let i = 0; i < 2; i++)
+        await expect(
+          sessions.login({ username: email, password: 'wrong horse', client_ip: '10.0.0.4' }),
+        ).rejects.toMatchObject({
+          code: '400.3',
+        });
+      await expect(
+        sessions.login({ username: email, password: PASSWORD, client_ip: '10.0.0.4' }),
+      ).rejects.toMatchObject({
+        code: '429.1',
+      });
+    });
+  });
+
+  describe('refresh and logout', () => {
+    it('rotates the refresh token, refuses the used one, and refuses every token of a logged-out session', async () => {
+      const { email, user } = await newUser();
+      const login = await sessions.login({ username: email, password: PASSWORD, client_ip: '10.0.0.5' });
+      const pair = await sessions.refresh({ refresh: login.refresh });
+      expect(pair.refresh).not.toBe(login.refresh);
+      await expect(sessions.refresh({ refresh: login.refresh })).rejects.toMatchObject({
+        code: '401.2',
+        message: 'Token is invalid or expired',
+      });
+      await sessions.logout({ caller: common.Caller.fromPartial({ user_id: user.id }), refresh: pair.refresh });
+      await expect(sessions.refresh({ refresh: pair.refresh })).rejects.toMatchObject({ code: '401.2' });
+    });
+
+    it('refuses a logout without a caller: "Authentication credentials were not provided."', async () => {
+      await expect(sessions.logout({ caller: undefined, refresh: '' })).rejects.toMatchObject({ code: '401.1' });
+    });
+  });
+});
+
+describe(AccountService.name, () => {
+  it('changes a password only with the old one, and the new one logs in', async () => {
+    const { email, caller } = await newUser();
+    await expect(
+      accounts.changePassword({
+        caller,
+        email,
+        old_password: 'not it at all',
+        new_password: 'battery staple 99',
+        firebase_id: '',
+      }),
+    ).rejects.toMatchObject({ code: '400.1', fields: { old_password: ['Wrong password.'] } });
+    await accounts.changePassword({
+      caller,
+      email,
+      old_password: PASSWORD,
+      new_password: 'battery staple 99',
+      firebase_id: '',
+    });
+    await expect(sessions.login({ username: email, password: PASSWORD, client_ip: '10.0.0.6' })).rejects.toMatchObject({
+      code: '400.3',
+    });
+    expect(
+      (await sessions.login({ username: email, password: 'battery staple 99', client_ip: '10.0.0.6' })).user?.email,
+    ).toBe(email);
+  });
+
+  it("refuses to change another user's password", async () => {
+    const { caller } = await newUser();
+    const other = await newUser();
+    await expect(
+      accounts.changePassword({
+        caller,
+        email: other.email,
+        old_password: PASSWORD,
+        new_password: 'battery staple 99',
+        firebase_id: '',
+      }),
+    ).rejects.toMatchObject({ code: '400.1', fields: { username: ['You can only change your own password.'] } });
+  });
+});
+
+describe(OrganizationService.name, () => {
+  it('makes the creator owner of a new workspace and hides it from others: "Invalid Organization Id!"', async () => {
+    const { caller } = await newUser({ workspace: false });
+    const org = await organizations.create({ caller, name: 'Field Office', description: '', address: '' });
+    expect(org.name).toBe('Field Office');
+    expect((await organizations.list({ caller })).results.map((o) => o.id)).toEqual([org.id]);
+    const outsider = await newUser();
+    await expect(organizations.get({ caller: outsider.caller, id: org.id })).rejects.toMatchObject({
+      code: '404.2',
+      message: 'Invalid Organization Id!',
+    });
+  });
+});
+
+describe(MemberService.name, () => {
+  it('makes a new email an active member who can log in, invites an existing account instead, and lists members', async () => {
+    const { org, caller } = await newUser();
+    const made = await members.ensureMember({
+      organization_id: org!.id,
+      email: 'new.member@example.org',
+      first_name: 'Nia',
+      last_name: 'New',
+      password: 'fresh member 77',
+      invited_by: caller.user_id,
+      project_name: 'Household Survey',
+    });
+    expect(made).toMatchObject({ created: true, invited: false, user: { email: 'new.member@example.org' } });
+    expect(
+      (await sessions.login({ username: 'new.member@example.org', password: 'fresh member 77', client_ip: '10.0.1.1' }))
+        .organization?.id,
+    ).toBe(org!.id);
+    // Someone with an account of their own is asked first: invited, not yet a member.
+    const existing = await newUser();
+    const invited = await members.ensureMember({
+      organization_id: org!.id,
+      email: existing.email,
+      first_name: '',
+      last_name: '',
+      password: '',
+      invited_by: caller.user_id,
+      project_name: '',
+    });
+    expect(invited).toMatchObject({ created: false, invited: true });
+    const listed = await members.list(
+      auth.ListOrganizationUsersRequest.fromPartial({ caller, organization_id: org!.id }),
+    );
+    expect(listed.results.map((m) => m.user).sort()).toEqual([caller.user_id, made.user!.id].sort());
+  });
+
+  it('refuses a malformed email by field, and an unknown workspace: "Invalid Organization Id!"', async () => {
+    const { org, caller } = await newUser();
+    await expect(
+      members.ensureMember({
+        organization_id: org!.id,
+        email: 'not an email',
+        first_name: '',
+        last_name: '',
+        password: '',
+        invited_by: caller.user_id,
+        project_name: '',
+      }),
+    ).rejects.toMatchObject({ code: '400.1', fields: { email: [expect.any(String)] } });
+    await expect(
+      members.ensureMember({
+        organization_id: 987_654,
+        email: 'someone@example.org',
+        first_name: '',
+        last_name: '',
+        password: '',
+        invited_by: caller.user_id,
+        project_name: '',
+      }),
+    ).rejects.toMatchObject({ code: '404.2', message: 'Invalid Organization Id!' });
+  });
+
+  it("refuses the member list to a plain member, and a removed member's login names no workspace", async () => {
+    const { org, caller } = await newUser();
+    const made = await members.ensureMember({
+      organization_id: org!.id,
+      email: `plain.${org!.id}@example.org`,
+      first_name: 'Pat',
+      last_name: 'Plain',
+      password: 'plain member 55',
+      invited_by: caller.user_id,
+      project_name: '',
+    });
+    const plain = common.Caller.fromPartial({ user_id: made.user!.id });
+    await expect(
+      members.list(auth.ListOrganizationUsersRequest.fromPartial({ caller: plain, organization_id: org!.id })),
+    ).rejects.toMatchObject({ code: '403.1' });
+    await members.remove({ caller, organization_id: org!.id, user_id: made.user!.id });
+    await expect(
+      sessions.login({ username: `plain.${org!.id}@example.org`, password: 'plain member 55', client_ip: '10.0.1.2' }),
+    ).rejects.toMatchObject({ code: '400.4' });
+  });
+});

@@ -1,0 +1,446 @@
+// The summary, performance and tracking views (ViewsService, as the gRPC handlers call it) on the real ClickHouse
+// engine (chDB), fed as in production: responses uploaded to the real responses service reach the stream through
+// its outbox and the ingestor. The real projects service decides access and holds the sites and their targets.
+// Every expected figure is counted by hand from the five responses below.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { common, forms, projects, responses, type views } from '@fieldwork/proto';
+import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
+import { createClient, createLogger, type CallContext } from '@fieldwork/service-kit';
+import { newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import { migrateResults } from '../src/app.js';
+import { loadResultsConfig } from '../src/config.js';
+import { ChdbEngine } from '../src/engine/chdb.engine.js';
+import { Ingestor } from '../src/ingest/consumer.js';
+import { CountService } from '../src/service/count.service.js';
+import { ResultsService } from '../src/service/results.service.js';
+import { ViewsService, type AdvancedResultsFn } from '../src/service/views.service.js';
+import { CountStore } from '../src/store/count.store.js';
+import { ResultsStore } from '../src/store/results.store.js';
+import { ViewsStore } from '../src/store/views.store.js';
+
+let peers: Peers;
+let engine: ChdbEngine;
+let ingestor: Ingestor;
+let service: ViewsService;
+/** The advanced results use case the summary is given (as the gRPC handler gives it). */
+let advanced: AdvancedResultsFn;
+let counts: CountService;
+const log = createLogger('views-service-test', 'silent');
+const connect = () => {
+  const secret = { secret: peers.contextSecret };
+  return {
+    projects: createClient(projects.ProjectsServiceClient, peers.address('projects'), secret),
+    forms: createClient(forms.FormsServiceClient, peers.address('forms'), secret),
+    responses: createClient(responses.ResponsesServiceClient, peers.address('responses'), secret),
+  };
+};
+let clients: ReturnType<typeof connect>;
+const ctx = { requestId: 'views-service-test', log, headers: {} } as unknown as CallContext;
+
+beforeAll(async () => {
+  peers = await startPeers(['auth', 'projects', 'forms', 'responses']);
+  const config = loadResultsConfig({ ...peers.env('results'), CLICKHOUSE_PATH: join(peers.dataDir, 'chdb-views') });
+  engine = new ChdbEngine(config.CLICKHOUSE_PATH);
+  await migrateResults(engine, config, log);
+  ingestor = new Ingestor(engine, {
+    natsUrl: peers.infra.natsUrl,
+    prefix: peers.infra.natsPrefix,
+    db: config.CLICKHOUSE_DATABASE,
+    log,
+  });
+  ingestor.start();
+  clients = connect();
+  const results = new ResultsService(
+    new ResultsStore(engine, config.CLICKHOUSE_DATABASE),
+    clients.projects,
+    clients.forms,
+    peers.contextSecret,
+  );
+  service = new ViewsService(
+    new ViewsStore(engine, config.CLICKHOUSE_DATABASE),
+    clients.projects,
+    clients.forms,
+    peers.contextSecret,
+  );
+  advanced = (req, c) => results.advancedResults(req, c);
+  counts = new CountService(new CountStore(engine, config.CLICKHOUSE_DATABASE));
+}, 120_000);
+
+afterAll(async () => {
+  await ingestor?.stop();
+  clients?.projects.close();
+  clients?.forms.close();
+  clients?.responses.close();
+  await peers?.stop();
+  await engine?.close();
+});
+
+const at = (s: string) => `2026-01-${s}Z`;
+
+/**
+ * Sites North (target 4, 1 to 10 January) and South (target 10), the project's goal 8, and five responses:
+ *   r0 owner  North  created 05 10:00, completed 10:10 (600 s)
+ *   r1 owner  North  created 06 09:00, completed 09:20 (1200 s)
+ *   r2 owner  South  created 06 12:00, in progress
+ *   r3 owner  South  created 13 08:00, deleted
+ *   r4 Cleo   South  created 13 09:00, completed 09:30 (1800 s)
+ * Cleo is a collector of South who reads North (read_sites): she sees r0, r1 and her r4.
+ */
+async function fixture() {
+  const { caller } = await newOwner(peers, 'views');
+  const project = await newProject(peers, caller, 'Views');
+  const schema = project.project_hierarchy[0]!.schema_id;
+  // One number question (a response with no answer is not stored).
+  const b = addBlock(newSchemaBody('S'), { en: 'Household' });
+  const adults = addItem(b.body, b.id, 'number', 'en', 'Adults');
+  const doc = await clients.forms.getSchemaDocument({ caller, schema_id: schema });
+  await clients.forms.saveSchemaDocument({
+    caller,
+    schema_id: schema,
+    body_json: JSON.stringify(adults.body),
+    revision: doc.revision,
+    name: '',
+  });
+  await clients.projects.updateProject(
+    projects.UpdateProjectRequest.fromPartial({ caller, project_id: project.id, goal_count: 8 }),
+  );
+  const site = (name: string, goal: number, dates: { date_start?: string; date_end?: string } = {}) =>
+    clients.projects.createSite(
+      projects.SiteRequest.fromPartial({
+        caller,
+        project_id: project.id,
+        name,
+        geotag: { longitude: 2.35, latitude: 48.85 },
+        goal_count: goal,
+        ...dates,
+      }),
+    );
+  const north = await site('North', 4, { date_start: '2026-01-01', date_end: '2026-01-10' });
+  const south = await site('South', 10);
+  const full = await clients.projects.getProject({ caller, project_id: project.id });
+  const defaultSite = full.sites.find((s: projects.Site) => s.id !== north.id && s.id !== south.id)!;
+  const added = await clients.projects.addProjectUser(
+    projects.AddProjectUserRequest.fromPartial({
+      caller,
+      project_id: project.id,
+      email: `views.collector.${peers.infra.runId}@example.org`,
+      first_name: 'Cleo',
+      last_name: 'Collector',
+      password: 'correct horse 42',
+      roles: { collector: true },
+      site: south.id,
+      read_sites: [north.id],
+    }),
+  );
+  const cleo = common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
+  const upload = (
+    who: common.Caller,
+    n: number,
+    siteId: number,
+    created: string,
+    completed: string | null,
+    extra: object = {},
+  ) =>
+    clients.responses.upload({
+      caller: who,
+      project_id: project.id,
+      action: completed ? 'complete' : 'save',
+      payload_json: JSON.stringify({
+        sampler_schema: schema,
+        device_id: 'd',
+        response_id: `${project.id}-${schema}-${who.user_id}-d-${n}`,
+        site: siteId,
+        time_created: at(created),
+        time_updated: at(created),
+        ...(completed ? { time_completed: at(completed) } : {}),
+        data: { '0': { [adults.id]: n + 1 } },
+        ...extra,
+      }),
+    });
+  await upload(caller, 0, north.id, '05T10:00:00', '05T10:10:00');
+  await upload(caller, 1, north.id, '06T09:00:00', '06T09:20:00');
+  await upload(caller, 2, south.id, '06T12:00:00', null);
+  await upload(caller, 3, south.id, '13T08:00:00', null);
+  await upload(caller, 3, south.id, '13T08:00:00', null, { deleted: true, data: { '0': { [adults.id]: 40 } } });
+  await upload(cleo, 4, south.id, '13T09:00:00', '13T09:30:00');
+  const end = Date.now() + 30_000;
+  // Four live responses, and the deleted one's latest version.
+  for (;;) {
+    const c = await counts.counts({ project_id: project.id });
+    const status = await engine.query<{ n: string }>(
+      `SELECT count() AS n FROM ${loadResultsConfig(peers.env('results')).CLICKHOUSE_DATABASE}.responses FINAL WHERE project_id = {p:UInt64} AND deleted = 1`,
+      { p: project.id },
+    );
+    if (c.all?.total === 4 && Number(status[0]?.n) === 1) break;
+    if (Date.now() > end)
+      throw new Error(`the responses never reached the results: ${JSON.stringify([c.all, status])}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { caller, cleo, project, schema, north, south, defaultSite, ownerId: caller.user_id };
+}
+
+const request = (fields: Partial<views.ViewRequest>): views.ViewRequest => ({
+  caller: undefined,
+  project_id: 0,
+  schema_id: 0,
+  filters: undefined,
+  page: 0,
+  page_size: 0,
+  period: '',
+  time_zone: '',
+  start_date: '',
+  end_date: '',
+  ...fields,
+});
+const noFilters = { site: [], group: [], team: [], collector: [], created_by: [] };
+
+let f: Awaited<ReturnType<typeof fixture>>;
+
+describe(ViewsService.name, () => {
+  beforeAll(async () => {
+    f = await fixture();
+  }, 90_000);
+
+  describe('summary', () => {
+    it('counts responses, completed, in progress and deleted, the first and last, and per site', async () => {
+      const out = await service.summary(request({ caller: f.caller, project_id: f.project.id }), ctx, advanced);
+      expect(out.totals).toEqual({
+        responses: 4,
+        completed: 3,
+        in_progress: 1,
+        deleted: 1,
+        first_response: '2026-01-05T10:00:00.000Z',
+        last_response: '2026-01-13T09:00:00.000Z',
+        collectors: 2,
+        sites: 2,
+      });
+      expect(out.by_site!.count).toBe(2);
+      // Most responses first, then by site id (North was made first).
+      expect(out.by_site!.results.map((r) => [r.name, r.responses, r.completed, r.collectors])).toEqual([
+        ['North', 2, 2, 1],
+        ['South', 2, 1, 2],
+      ]);
+      expect(out.advanced_results).toEqual([]);
+    });
+
+    it('keeps the filter set: a site, a collector', async () => {
+      const bySite = await service.summary(
+        request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, site: [f.south.id] } }),
+        ctx,
+        advanced,
+      );
+      expect(bySite.totals).toMatchObject({ responses: 2, completed: 1, in_progress: 1, deleted: 1 });
+      const byCollector = await service.summary(
+        request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, collector: [f.cleo.user_id] } }),
+        ctx,
+        advanced,
+      );
+      expect(byCollector.totals).toMatchObject({ responses: 1, completed: 1, deleted: 0 });
+    });
+
+    it('shows only what read_sites and their own responses give a collector', async () => {
+      const out = await service.summary(request({ caller: f.cleo, project_id: f.project.id }), ctx, advanced);
+      // r0 and r1 (North, read) and r4 (her own); not r2 nor the deleted r3 (South, the owner's).
+      expect(out.totals).toMatchObject({ responses: 3, completed: 3, in_progress: 0, deleted: 0, sites: 2 });
+      expect(out.by_site!.results.map((r) => [r.name, r.responses])).toEqual([
+        ['North', 2],
+        ['South', 1],
+      ]);
+    });
+
+    it('shows the advanced results flagged for the summary with their threshold state', async () => {
+      const save = (name: string, formula: string, flagged: boolean) =>
+        clients.projects.saveAdvancedResult(
+          projects.SaveAdvancedResultRequest.fromPartial({
+            caller: f.caller,
+            project_id: f.project.id,
+            id: 0,
+            fields: projects.AdvancedResult.fromPartial({
+              name,
+              formula,
+              threshold_value_upper: 2,
+              threshold_value_lower: 0,
+              show_on_project_summary: flagged,
+              editor_state_json: '{}',
+            }),
+          }),
+        );
+      await save('Three', '1+2', true);
+      await save('Hidden', '1', false);
+      const out = await service.summary(request({ caller: f.caller, project_id: f.project.id }), ctx, advanced);
+      expect(out.advanced_results).toEqual([
+        expect.objectContaining({ name: 'Three', value: 3, status: 'above', threshold_value_upper: 2 }),
+      ]);
+    });
+
+    it('refuses an unknown site, group or team with the spec message, and a bad time zone', async () => {
+      await expect(
+        service.summary(
+          request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, site: [999_999] } }),
+          ctx,
+          advanced,
+        ),
+      ).rejects.toMatchObject({ code: '400.1', fields: { site: ['Invalid Project or Site Id!'] } });
+      await expect(
+        service.summary(
+          request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, team: [999_999] } }),
+          ctx,
+          advanced,
+        ),
+      ).rejects.toMatchObject({ code: '400.1', fields: { team: ['Invalid Project or Team Id!'] } });
+      await expect(
+        service.summary(
+          request({ caller: f.caller, project_id: f.project.id, time_zone: 'Mars/Olympus' }),
+          ctx,
+          advanced,
+        ),
+      ).rejects.toMatchObject({ code: '400.1', fields: { time_zone: [expect.any(String)] } });
+    });
+
+    it('refuses a caller who may not read results', async () => {
+      const other = await newOwner(peers, 'views-other');
+      await expect(
+        service.summary(request({ caller: other.caller, project_id: f.project.id }), ctx, advanced),
+      ).rejects.toMatchObject({ code: '404.4' });
+    });
+  });
+
+  describe('performance', () => {
+    it('gives per collector and per site the responses, completed, durations, first and last', async () => {
+      const out = await service.performance(request({ caller: f.caller, project_id: f.project.id }), ctx);
+      expect(out.by_collector!.count).toBe(2);
+      const [owner, cleo] = out.by_collector!.results;
+      expect(owner).toMatchObject({
+        id: f.ownerId,
+        responses: 3,
+        completed: 2,
+        avg_duration_s: 900,
+        median_duration_s: 900,
+        first_response: '2026-01-05T10:00:00.000Z',
+        last_response: '2026-01-06T12:00:00.000Z',
+      });
+      expect(cleo).toMatchObject({ id: f.cleo.user_id, name: 'Cleo Collector', responses: 1, avg_duration_s: 1800 });
+      expect(out.by_site!.results.map((r) => [r.name, r.responses, r.avg_duration_s])).toEqual([
+        ['North', 2, 900],
+        ['South', 2, 1800],
+      ]);
+    });
+
+    it('gives the series per day, week and month, in the time zone asked', async () => {
+      const series = async (period: string, tz = '') =>
+        (
+          await service.performance(request({ caller: f.caller, project_id: f.project.id, period, time_zone: tz }), ctx)
+        ).series.map((s) => [s.period, s.responses, s.completed]);
+      expect(await series('day')).toEqual([
+        ['2026-01-05', 1, 1],
+        ['2026-01-06', 2, 1],
+        ['2026-01-13', 1, 1],
+      ]);
+      // Weeks start on Monday: 5 and 12 January 2026 are Mondays.
+      expect(await series('week')).toEqual([
+        ['2026-01-05', 3, 2],
+        ['2026-01-12', 1, 1],
+      ]);
+      expect(await series('month')).toEqual([['2026-01-01', 4, 3]]);
+      // Auckland is 13 hours ahead in January: r2 (12:00 UTC on the 6th) falls on the 7th.
+      expect(await series('day', 'Pacific/Auckland')).toEqual([
+        ['2026-01-05', 1, 1],
+        ['2026-01-06', 1, 1],
+        ['2026-01-07', 1, 0],
+        ['2026-01-13', 1, 1],
+      ]);
+    });
+
+    it('pages the tables and caps the page size', async () => {
+      const out = await service.performance(
+        request({ caller: f.caller, project_id: f.project.id, page: 2, page_size: 1 }),
+        ctx,
+      );
+      expect(out.by_collector).toMatchObject({ count: 2, results: [expect.objectContaining({ id: f.cleo.user_id })] });
+      const past = await service.performance(
+        request({ caller: f.caller, project_id: f.project.id, page: 9, page_size: 1 }),
+        ctx,
+      );
+      expect(past.by_site).toEqual({ count: 2, results: [] });
+    });
+
+    it('refuses an unknown period', async () => {
+      await expect(
+        service.performance(request({ caller: f.caller, project_id: f.project.id, period: 'fortnight' }), ctx),
+      ).rejects.toMatchObject({ code: '400.1', fields: { period: ['Choose one of day, week, month.'] } });
+    });
+  });
+
+  describe('tracking', () => {
+    it('sets each site and the project against their targets, sites without responses included', async () => {
+      const out = await service.tracking(request({ caller: f.caller, project_id: f.project.id }), ctx);
+      expect(out.project).toMatchObject({ responses: 4, completed: 3, target: 8, percent: 50 });
+      expect(out.by_site!.count).toBe(3);
+      const sites = Object.fromEntries(out.by_site!.results.map((r) => [r.id, r]));
+      expect(sites[f.north.id]).toMatchObject({ responses: 2, target: 4, percent: 50, expected: 4 });
+      expect(sites[f.south.id]).toMatchObject({ responses: 2, target: 10, percent: 20 });
+      expect(sites[f.south.id]!.expected).toBeUndefined();
+      expect(sites[f.defaultSite.id]).toMatchObject({ responses: 0, target: 0 });
+      expect(sites[f.defaultSite.id]!.percent).toBeUndefined();
+    });
+
+    it('keeps the permanent date range, both days included', async () => {
+      const out = await service.tracking(
+        request({ caller: f.caller, project_id: f.project.id, start_date: '2026-01-06', end_date: '2026-01-06' }),
+        ctx,
+      );
+      expect(out.project).toMatchObject({ responses: 2, percent: 25 });
+      const sites = Object.fromEntries(out.by_site!.results.map((r) => [r.id, r]));
+      expect(sites[f.north.id]).toMatchObject({ responses: 1, percent: 25 });
+      expect(sites[f.south.id]).toMatchObject({ responses: 1, percent: 10 });
+      expect(out).toMatchObject({ start_date: '2026-01-06', end_date: '2026-01-06' });
+    });
+
+    it("shows a collector only the sites they read and their own responses' sites", async () => {
+      const out = await service.tracking(request({ caller: f.cleo, project_id: f.project.id }), ctx);
+      expect(out.project).toMatchObject({ responses: 3 });
+      expect(out.by_site!.results.map((r) => [r.id, r.responses]).sort()).toEqual(
+        [
+          [f.north.id, 2],
+          [f.south.id, 1],
+        ].sort(),
+      );
+    });
+
+    it("keeps a site's target as set in Settings → Sites, and refuses one below 0", async () => {
+      const site = (goal_count: number) =>
+        clients.projects.updateSite(
+          projects.SiteRequest.fromPartial({
+            caller: f.caller,
+            project_id: f.project.id,
+            site_id: f.south.id,
+            goal_count,
+          }),
+        );
+      expect((await site(12)).goal_count).toBe(12);
+      await expect(site(-1)).rejects.toMatchObject({
+        code: '400.1',
+        fields: { goal_count: ['Ensure this value is greater than or equal to 0.'] },
+      });
+      const out = await service.tracking(request({ caller: f.caller, project_id: f.project.id }), ctx);
+      expect(out.by_site!.results.find((r) => r.id === f.south.id)).toMatchObject({ target: 12, percent: 16.7 });
+      await site(10);
+    });
+
+    it('refuses an inverted range and a date that does not exist', async () => {
+      await expect(
+        service.tracking(
+          request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-01', end_date: '2026-01-01' }),
+          ctx,
+        ),
+      ).rejects.toMatchObject({
+        code: '400.1',
+        fields: { end_date: ['The end date must not be before the start date.'] },
+      });
+      await expect(
+        service.tracking(request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-30' }), ctx),
+      ).rejects.toMatchObject({ code: '400.1', fields: { start_date: ['Enter a date as YYYY-MM-DD.'] } });
+    });
+  });
+});
