@@ -211,6 +211,21 @@ const unary = (f: (x: number) => number | FormulaError): FunctionDef => ({
   },
 });
 
+/**
+ * Upper case letter by letter, as LibreOffice does: ß becomes ẞ, and a letter whose capital is several letters
+ * (ŉ, ǰ, ligatures) stays as it is, so the text keeps its length (JavaScript's toUpperCase makes ß "SS").
+ */
+function upper(s: string): string {
+  const u = s.toUpperCase();
+  if (u.length === s.length) return u;
+  let out = '';
+  for (const c of s) {
+    const cu = c === 'ß' ? 'ẞ' : c.toUpperCase();
+    out += cu.length === c.length ? cu : c;
+  }
+  return out;
+}
+
 const text1 = (f: (s: string) => Value): FunctionDef => ({
   min: 1,
   max: 1,
@@ -378,7 +393,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       return [...s].slice(Math.trunc(p) - 1, Math.trunc(p) - 1 + Math.trunc(k)).join('');
     },
   },
-  UPPER: text1((s) => s.toUpperCase()),
+  UPPER: text1(upper),
   LOWER: text1((s) => s.toLowerCase()),
   // Excel's TRIM removes the space character (U+0020) only: tabs and non-breaking spaces stay.
   TRIM: text1((s) => s.replace(/^ +| +$/g, '').replace(/ {2,}/g, ' ')),
@@ -427,6 +442,7 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       // Excel takes a range only: a question or Q{b}_*. Unanswered questions and "" count.
       if (!a!.ref && !Array.isArray(a!.get())) return err('VALUE');
       const v = a!.get();
+      if (isErr(v)) return v; // a reference to no question: #REF!
       return (Array.isArray(v) ? v : [v]).filter((x) => x === null || x === '').length;
     },
   },

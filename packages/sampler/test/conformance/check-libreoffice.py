@@ -4,12 +4,16 @@
 # system Python (/usr/bin/python3):
 #
 #   /usr/bin/python3 packages/sampler/test/conformance/check-libreoffice.py [--only-source] [--verbose]
+#   /usr/bin/python3 packages/sampler/test/conformance/check-libreoffice.py --record
 #
-# --only-source checks only the cases that name their source (those added from issue 21 on). The document is set to
+# --only-source checks only the cases that name their source (those added from issue 21 on). --record writes what
+# LibreOffice gives for every formula of the table to libreoffice-results.json, from which generate.mjs takes the
+# expected values of the breadth cases (breadth.mjs) and the agreement of the others: run generate.mjs, then
+# --record, then generate.mjs again after adding formulas. The document is set to
 # ignore case in comparisons, as Excel does (LibreOffice's own default for a new document is case-sensitive).
 # Question references become cells (Q1_1..Q1_5 = Z1:Z5, Q1_* = Z1:Z5, Q2_1 = Y1, Q9_1 and other unknown ones =
 # #REF!), the separator becomes ";", single-quoted text becomes double-quoted, time literals become TIMEVALUE("..."),
-# and the spec's infix NOT becomes <>. Cases that do not compile for us are reported as LibreOffice's error codes.
+# the spec's infix NOT becomes <>, and TODAY() and NOW() become the table's clock (2026-11-22 12:00). Cases that do not compile for us are reported as LibreOffice's error codes.
 # It prints one line per disagreement and a summary; it exits 1 when a case marked as agreeing with LibreOffice
 # ("LO" in its source) disagrees.
 import json
@@ -63,6 +67,11 @@ def translate(formula):
             out.append(REFS.get(key, '#REF!'))
             i += len(m.group(0))
             continue
+        m = re.match(r'(?i)(today|now)\(\)', f[i:])
+        if m and (i == 0 or not (f[i - 1].isalnum() or f[i - 1] in '._')):
+            out.append('DATE(2026;11;22)' if m.group(1).lower() == 'today' else '(DATE(2026;11;22)+TIME(12;0;0))')
+            i += len(m.group(0))
+            continue
         m = re.match(r'(?i)not(?![\w.(])', f[i:])
         if m and i > 0 and not (f[i - 1].isalnum() or f[i - 1] in '._'):
             out.append('<>')
@@ -94,6 +103,7 @@ def connect():
 
 def main():
     only_source = '--only-source' in sys.argv
+    record = '--record' in sys.argv
     verbose = '--verbose' in sys.argv
     cases = json.load(open(os.path.join(HERE, 'formula-conformance.json')))['cases']
     if only_source:
@@ -115,6 +125,7 @@ def main():
             sheet.getCellByPosition(0, row).setFormula(translate(c['formula']))
         doc.calculateAll()
         agree = disagree = bad = 0
+        recorded = {}
         for row, c in enumerate(cases, start=1):
             cell = sheet.getCellByPosition(0, row)
             code = cell.getError()
@@ -129,8 +140,13 @@ def main():
                         got = bool(got)
                 except Exception:
                     pass
+            recorded[c['formula']] = got
             e = c['expected']
-            if isinstance(e, dict) and 'compile' in e:
+            if record:
+                continue
+            if e is None:
+                same = False
+            elif isinstance(e, dict) and 'compile' in e:
                 same = isinstance(got, dict) and 'error' in got
             elif isinstance(e, dict):
                 same = got == e
@@ -151,6 +167,14 @@ def main():
                 bad += marked
                 print('%s %-40s ours %r, LibreOffice %r (%s) [%s]' % (
                     'WRONG   ' if marked else 'differs ', c['formula'], e, got, translate(c['formula']), source))
+        if record:
+            version = subprocess.run(['soffice', '--version'], capture_output=True, text=True).stdout.strip()
+            with open(os.path.join(HERE, 'libreoffice-results.json'), 'w') as out:
+                json.dump({'libreoffice': version, 'results': recorded}, out, indent=1, ensure_ascii=False, sort_keys=True)
+                out.write('\n')
+            print('%d formulas recorded in libreoffice-results.json (%s)' % (len(recorded), version))
+            doc.close(True)
+            return 0
         print('%d cases: %d agree with LibreOffice, %d differ (%d of them marked as agreeing)' % (
             len(cases), agree, disagree, bad))
         doc.close(True)

@@ -4,7 +4,8 @@
 // a boolean, {"error": CODE} for an error value, {"compile": CODE} for a formula that does not compile.
 // Context of the question references: Q1_1 = 10, Q1_2 = 4, Q1_3 = "Nairobi", Q1_4 unanswered, Q1_5 = 2.5,
 // Q2_1 = 45000 (the date 2023-03-15); now = 2026-11-22T12:00:00Z.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { breadth } from './breadth.mjs';
 
 const E = (code) => ({ error: code });
 const C = (code) => ({ compile: code });
@@ -157,6 +158,85 @@ const issue21 = [
   ['TIME(10,30,0)=10:30 AM', true, XLO],
 ];
 
+// "LO": the expected value is what LibreOffice Calc gives (check-libreoffice.py recomputes it).
+const LO = 'LO';
+// Why Excel's value is taken where LibreOffice's differs. Excel's rules come from Microsoft's function pages ("Excel
+// doc"), or, where Microsoft's pages are silent, from spreadsheet engines written to match Excel and saying so
+// (IronCalc's and Apache POI's notes on logical arguments).
+const X_POW0 = 'Excel: 0^0 and POWER(0,0) are #NUM!, 0 to a negative power #DIV/0! (LibreOffice: 1 and #NUM!)';
+const X_LOG1 = 'Excel: LOG(x,1) divides by LN(1)=0, #DIV/0! (LibreOffice: #NUM!)';
+const X_LOGICAL_TEXT = 'Excel: a logical as text is "TRUE"/"FALSE" (LibreOffice\'s logicals are the numbers 1 and 0)';
+const X_LOGICAL = 'Excel: a logical stays a logical (LibreOffice shows it as the number 1 or 0)';
+const X_ORDER = 'Excel: comparisons order numbers < text < logicals (LibreOffice compares a logical as 1 or 0)';
+const X_TEXT_ARGS = 'Excel doc (SUM, AVERAGE, MIN, MAX): "text representations of numbers that you type directly into the list of arguments are counted" (LibreOffice: #VALUE!)';
+const X_LOGICAL_ARGS = 'Excel: text "TRUE"/"FALSE" typed as an argument of AND/OR is a logical (IronCalc and Apache POI notes; LibreOffice: #VALUE!)';
+const X_SLICE = 'Excel doc (LEFT, RIGHT, MID): a negative count or a start below 1 is #VALUE! (LibreOffice: #NUM!)';
+const X_CALENDAR = 'Excel doc (DATE): years 0-1899 are added to 1900, serial 1 is 1900-01-01 and 60 is 1900-02-29 (LibreOffice: serial 1 is 1899-12-31, years 0-99 are two-digit years)';
+const X_TIME = 'Excel doc (TIME): each argument is a whole number from 0 to 32767 (truncated; LibreOffice keeps fractions and larger values)';
+const X_ISNUMBER = 'Excel: ISNUMBER of a logical is FALSE (LibreOffice\'s logicals are numbers)';
+const SPEC_UNARY = 'spec 001 §5 "Unary minus or plus is allowed; if the result is not a number it becomes 0."';
+const SPEC_TIMES = 'spec 001 §5 "Times are accepted as 12-hour with AM or PM or as 24-hour, with optional seconds." (not a time: a compile error; LibreOffice\'s TIMEVALUE wraps)';
+const SPEC_ARGS = 'spec 001 §5 "Function calls must have exactly the argument count defined for the function" (Excel also refuses these)';
+const SPEC_PARSE = 'spec 001 §8 "parse errors report the line and the expected tokens" (Excel refuses the formula; LibreOffice completes it)';
+const FW_BLANK = 'Fieldwork: a formula whose result is an unanswered question is unanswered, not 0 as in a spreadsheet cell (spec 001 §5 "An empty string, null or undefined counts as unanswered")';
+// Sources of the hand-written cases where LibreOffice differs (the others agree with LibreOffice: "LO").
+const SOURCES = {
+  '0^0': X_POW0, '0^-1': X_POW0, '(-8)^(1/3)': 'Excel: a negative number to a fractional power is #NUM! (LibreOffice takes odd roots)',
+  '-"abc"': SPEC_UNARY, '+"abc"': SPEC_UNARY, '"x"&TRUE': X_LOGICAL_TEXT, '"x"&FALSE': X_LOGICAL_TEXT,
+  '1e15&""': 'Excel: the text of a number of 16 or more digits is in E notation (General format; LibreOffice writes every digit)',
+  'TRUE>1': X_ORDER, 'TRUE>"z"': X_ORDER, '25:00': SPEC_TIMES, '9:60': SPEC_TIMES, 'SUM()': SPEC_ARGS, 'IF(1)': SPEC_ARGS,
+  'ROUND(2.5)': SPEC_ARGS, 'SUM(1,"2",TRUE)': X_TEXT_ARGS, 'MIN(-1,"-2")': X_TEXT_ARGS, 'AND("TRUE",TRUE)': X_LOGICAL_ARGS,
+  'POWER(0,-2)': X_POW0, 'LOG(10,1)': X_LOG1, 'CONCATENATE(TRUE)': X_LOGICAL_TEXT, 'RIGHT(TRUE,2)': X_LOGICAL_TEXT,
+  'LEFT("abc",-1)': X_SLICE, 'MID("abc",0,1)': X_SLICE, 'MID("abc",1,-1)': X_SLICE,
+  'YEAR(-1)': 'Excel doc: serials before 0 are not dates, #NUM! (LibreOffice has dates before 1900)',
+  '(1+2': SPEC_PARSE, '"unterminated': SPEC_PARSE, '': SPEC_PARSE, true: X_LOGICAL,
+};
+// Breadth cases whose expected value is not LibreOffice's, written by hand from the rule named beside each.
+const DIFFERENCES = {};
+const differ = (source, entries) => {
+  for (const [formula, expected] of entries) DIFFERENCES[formula] = [expected, source];
+};
+differ(X_POW0, [
+  ['0^(-1)', E('DIV_ZERO')], ['0^(-2)', E('DIV_ZERO')], ['0^Q1_4', E('NUM')], ['Q1_4^0', E('NUM')], ['Q1_4^(-1)', E('DIV_ZERO')],
+  ['Q1_4^(-2)', E('DIV_ZERO')], ['Q1_4^Q1_4', E('NUM')], ['POWER(0,0)', E('NUM')], ['POWER(0,-1)', E('DIV_ZERO')],
+  ['POWER(0,-0.5)', E('DIV_ZERO')], ['POWER(0,Q1_4)', E('NUM')],
+]);
+differ(SPEC_UNARY, [['+"3"', 3]]);
+differ(X_ORDER, [['1<2<3', false], ['(1<2)<3', false]]);
+differ(X_LOG1, ['1', '2', '8', '100', '1000', '0.5', 'Q1_1', '"16"'].map((x) => [`LOG(${x},1)`, E('DIV_ZERO')]));
+differ(X_TEXT_ARGS, [
+  ['SUM("3")', 3], ['SUM("-2.5")', -2.5], ['SUM("1e2")', 100], ['SUM(3,"4",5)', 12], ['AVERAGE("3")', 3], ['AVERAGE("-2.5")', -2.5],
+  ['AVERAGE("1e2")', 100], ['AVERAGE(3,"4",5)', 4], ['MIN("3")', 3], ['MIN("-2.5")', -2.5], ['MIN("1e2")', 100], ['MIN(3,"4",5)', 3],
+  ['MAX("3")', 3], ['MAX("-2.5")', -2.5], ['MAX("1e2")', 100], ['MAX(3,"4",5)', 5],
+]);
+differ(X_LOGICAL_ARGS, [
+  ['AND("TRUE")', true], ['AND("false")', false], ['AND("false",TRUE)', false], ['AND(FALSE,"TRUE")', false], ['AND(FALSE,"false")', false],
+  ['OR("TRUE")', true], ['OR("false")', false], ['OR("TRUE",TRUE)', true], ['OR("false",TRUE)', true], ['OR(FALSE,"TRUE")', true],
+  ['OR(FALSE,"false")', false],
+]);
+differ(X_LOGICAL, [['IF(2>1,TRUE,FALSE)', true], ['IFERROR(TRUE,"err")', true], ['IFERROR(FALSE,"err")', false], ['IFNA(TRUE,"na")', true], ['IFNA(FALSE,"na")', false]]);
+differ(X_LOGICAL_TEXT, [['UPPER(TRUE)', 'TRUE'], ['LOWER(FALSE)', 'false'], ['LEN(TRUE)', 4]]);
+differ(X_ISNUMBER, [['ISNUMBER(FALSE)', false], ['ISNUMBER(IF(FALSE,1))', false]]);
+differ(FW_BLANK, [['IF(TRUE,Q1_4,0)', null], ['IFERROR(Q1_4,"err")', null], ['IFERROR(Q1_4,IFERROR(1/0,-1))', null], ['IFNA(Q1_4,"na")', null]]);
+differ(X_SLICE, [
+  ...['"Fieldwork"', '"abc"', '""', '"a b c"', '12345', '-1.5', 'Q1_3', 'Q1_4', 'Q1_1', '"é ü ß"', '"  x  "'].flatMap((s) => [
+    [`LEFT(${s},-1)`, E('VALUE')], [`RIGHT(${s},-1)`, E('VALUE')],
+  ]),
+  ...['"Fieldwork"', '"abc"', '""', '12345', 'Q1_3', '-1.5'].flatMap((s) => [[`MID(${s},0,1)`, E('VALUE')], [`MID(${s},1,-1)`, E('VALUE')]]),
+]);
+differ(X_CALENDAR, [
+  ['DATE(0,1,1)', 1], ['DATE(1899,1,1)', 693598], ['DATE(Q1_1,1,1)', 3654], ['DATE(TRUE,1,1)', 367],
+  ['YEAR(1)', 1900], ['YEAR(0.5)', 1900], ['YEAR(Q1_4)', 1900], ['MONTH(1)', 1], ['MONTH(0.5)', 1], ['MONTH(Q1_4)', 1],
+  ['DAY(1)', 1], ['DAY(59)', 28], ['DAY(0.5)', 0], ['DAY(Q1_4)', 0],
+]);
+differ('Excel: a reference to no question is #REF!, which COUNTBLANK passes on (LibreOffice, given the literal #REF!, answers #VALUE!)', [
+  ['COUNTBLANK(Q9_1)', E('REF')],
+]);
+differ(X_TIME, [
+  ['TIME(0,0,86400)', E('NUM')], ['TIME(0,0,86400)*24', E('NUM')], ['TIME(1.9,1.9,1.9)', (3600 + 60 + 1) / 86400],
+  ['TIME(Q1_1,Q1_2,Q1_5)', (10 * 3600 + 4 * 60 + 2) / 86400],
+]);
+
 const grid = [];
 const values = [-7, -2, 0, 3, 12.5];
 const others = [-3, 2, 4, 0.5];
@@ -171,8 +251,47 @@ for (const a of values) {
 for (let k = 0; k <= 9; k++) grid.push([`LEFT("Fieldwork",${k})`, 'Fieldwork'.slice(0, k)], [`RIGHT("Fieldwork",${k})`, k === 0 ? '' : 'Fieldwork'.slice(-k)]);
 for (const x of [0.125, 0.375, -0.625, 7.5, -7.5]) grid.push([`INT(${x})`, Math.floor(x)], [`ABS(${x})`, Math.abs(x)], [`ROUND(${x},0)`, Math.sign(x) * Math.round(Math.abs(x))]);
 
-const cases = [...hand, ...grid, ...issue21].map(([formula, expected, source]) =>
-  source ? { formula, expected, source } : { formula, expected },
+// LibreOffice's results for every formula of the table (check-libreoffice.py --record), absent on a first run.
+const loFile = new URL('./libreoffice-results.json', import.meta.url);
+const lo = existsSync(loFile) ? JSON.parse(readFileSync(loFile, 'utf8')) : { libreoffice: 'none', results: {} };
+
+/** Whether a value LibreOffice gave is the expected value (the comparison check-libreoffice.py makes). */
+function agrees(expected, got) {
+  if (got === undefined || expected === null) return false;
+  if (typeof expected === 'object' && 'compile' in expected) return typeof got === 'object' && 'error' in got;
+  if (typeof expected === 'object') return typeof got === 'object' && got.error === expected.error;
+  if (typeof expected === 'number')
+    return typeof got === 'number' && Math.abs(got - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
+  return got === expected;
+}
+
+const written = [...hand, ...grid, ...issue21].map(([formula, expected, source]) => {
+  const why = source ?? SOURCES[formula] ?? (agrees(expected, lo.results[formula]) ? LO : undefined);
+  return { formula, expected, source: why ?? 'none' };
+});
+const seen = new Set(written.map((c) => c.formula));
+const pending = [];
+const breadthCases = [];
+for (const formula of breadth()) {
+  if (seen.has(formula)) continue;
+  seen.add(formula);
+  const differs = DIFFERENCES[formula];
+  if (differs) breadthCases.push({ formula, expected: differs[0], source: differs[1] });
+  else if (formula in lo.results) breadthCases.push({ formula, expected: lo.results[formula], source: LO });
+  else {
+    pending.push(formula);
+    breadthCases.push({ formula, expected: null, source: LO });
+  }
+}
+const cases = [...written, ...breadthCases];
+writeFileSync(
+  new URL('./formula-conformance.json', import.meta.url),
+  JSON.stringify({ context: 'see generate.mjs', libreoffice: lo.libreoffice, cases }, null, 1) + '\n',
 );
-writeFileSync(new URL('./formula-conformance.json', import.meta.url), JSON.stringify({ context: 'see generate.mjs', cases }, null, 1) + '\n');
-console.log(`${cases.length} cases (${hand.length + issue21.length} hand-written, ${grid.length} grid)`);
+const unsourced = written.filter((c) => c.source === 'none').map((c) => c.formula);
+console.log(
+  `${cases.length} cases (${hand.length + issue21.length} hand-written, ${grid.length} grid, ${breadthCases.length} breadth)`,
+);
+if (pending.length)
+  console.log(`${pending.length} breadth formulas have no LibreOffice result yet: run check-libreoffice.py --record`);
+if (unsourced.length) console.log(`${unsourced.length} cases differ from LibreOffice without a source: ${unsourced.join('  ')}`);

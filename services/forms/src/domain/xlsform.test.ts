@@ -5,6 +5,7 @@ import { formProblems, type Block, type SchemaBody } from '@fieldwork/sampler';
 import { ConversionRefused } from './convert.js';
 import { convertUpload, REFUSALS, uploadKind } from './workbook.js';
 import { levelSchemaPlaceholder } from './xlsform.js';
+import { documentProblems } from './document.js';
 
 type Cell = string | number | ExcelJS.CellRichTextValue | null;
 async function xlsx(sheets: Record<string, Cell[][]>): Promise<Buffer> {
@@ -171,6 +172,38 @@ describe('fromXlsForm', () => {
         3,
         'constraint',
         'The constraint ".>0" is not converted: a strict bound (> 0) on a decimal answer has no equivalent.',
+      ],
+    ]);
+  });
+
+  it('never makes a negative count from a constraint below 0 (found by the property test: "0 > count-selected(.)")', async () => {
+    const c = await convert({
+      survey: [
+        ['type', 'name', 'label', 'constraint'],
+        ['select_multiple yn', 'none', 'None', '0 > count-selected(.)'],
+        ['text', 'short', 'Short', 'string-length(.) <= -2'],
+        ['select_multiple yn', 'any', 'Any', 'count-selected(.) >= -1 and count-selected(.) <= 1'],
+      ],
+      choices: [
+        ['list_name', 'name', 'label'],
+        ['yn', 'y', 'Yes'],
+        ['yn', 'n', 'No'],
+      ],
+    });
+    const i = items(c.body);
+    expect(documentProblems(c.body)).toEqual({});
+    expect(i.none!.options.maxChoices?.active ?? false).toBe(false);
+    expect(i.short!.options.maxLength?.active ?? false).toBe(false);
+    expect(i.any!.options.maxChoices).toEqual({ active: true, value: 1 });
+    expect(i.any!.options.minChoices?.active ?? false).toBe(false);
+    expect(c.notes.map((n) => [n.row, n.message])).toEqual([
+      [
+        2,
+        'The constraint "0 > count-selected(.)" is not converted: a length or a choice count is never below 0 (< 0).',
+      ],
+      [
+        3,
+        'The constraint "string-length(.) <= -2" is not converted: a length or a choice count is never below 0 (<= -2).',
       ],
     ]);
   });

@@ -231,15 +231,21 @@ export function toRules(src: string, type: ItemType, opts: { decimal: boolean; m
     n: number,
     integral: boolean,
   ): string | undefined => {
+    const given = n;
     if ((op === '>' || op === '<') && !integral)
       return `a strict bound (${op} ${n}) on a decimal answer has no equivalent`;
     if (integral && !Number.isInteger(n)) n = op === '>' || op === '>=' ? Math.ceil(n) : Math.floor(n);
     else if (op === '>') n += 1;
     else if (op === '<') n -= 1;
-    const set = (k: keyof RulePatch) => ((patch as Record<string, unknown>)[k] = { active: true, value: n });
-    if (op === '>' || op === '>=' || op === '=') set(min);
-    if (op === '<' || op === '<=' || op === '=') set(max);
     if (op === '!=') return 'a "not equal" test has no equivalent';
+    // A length or a choice count is never below 0: an upper bound below 0 can never hold (the builder refuses a
+    // negative count), a lower bound below 0 always holds.
+    const count = min !== 'minimum';
+    if (count && n < 0 && (op === '<' || op === '<=' || op === '='))
+      return `a length or a choice count is never below 0 (${op} ${given})`;
+    const set = (k: keyof RulePatch) => ((patch as Record<string, unknown>)[k] = { active: true, value: n });
+    if ((op === '>' || op === '>=' || op === '=') && !(count && n < 0)) set(min);
+    if (op === '<' || op === '<=' || op === '=') set(max);
     return undefined;
   };
   for (const p of parts) {
