@@ -21,10 +21,17 @@ export type Need =
   /** Some of the project's results: the results permission, or read_sites (spec 001 §6). */
   | { kind: 'results' }
   /** People with a role, and a collection link's anonymous respondents: decided by the service. */
-  | { kind: 'link' };
+  | { kind: 'link' }
+  /**
+   * Decided by the service alone, for a project that may no longer exist: a purge outlives its project's row (the
+   * purge removes it before it records itself done), and the projects service shows the purge to the workspace's
+   * owner only.
+   */
+  | { kind: 'service' };
 
 const member: Need = { kind: 'member' };
 const link: Need = { kind: 'link' };
+const service: Need = { kind: 'service' };
 const results: Need = { kind: 'results' };
 const screens = (...s: ScreenPermission[]): Need => ({ kind: 'screens', screens: s });
 const operation = (o: ProjectOperation): Need => ({ kind: 'operation', operation: o });
@@ -42,9 +49,11 @@ export const ROUTE_NEEDS: Readonly<Record<string, Need>> = {
   'POST /api/project/:id/duplicate/:folderId/': member,
   'POST /api/project/:id/upload/': screens('parameters', 'form'),
   'POST /api/project/:id/status/': screens('canSetLive'),
-  // A deleted project's purge: the projects service lets only the workspace owner see or start it.
-  'GET /api/project/:id/purge/': member,
-  'POST /api/project/:id/purge/': member,
+  // A deleted project's purge: the projects service lets only the workspace owner see or start it, and answers for
+  // it after the project's row is gone (a gateway check would then say "Invalid Project Id!" to the owner watching
+  // the purge end).
+  'GET /api/project/:id/purge/': service,
+  'POST /api/project/:id/purge/': service,
   'POST /api/project/:id/type/': screens('parameters'),
   'POST /api/project/:id/period/': screens('parameters'),
   'POST /api/project/:id/hierarchy/': screens('parameters'),
@@ -137,6 +146,7 @@ export const isProjectRoute = (url: string) => url.startsWith('/api/project/:id/
 export function allows(need: Need): ((access: projects.ProjectAccess) => boolean) | undefined {
   switch (need.kind) {
     case 'link':
+    case 'service':
       return undefined;
     case 'member':
       return () => true;

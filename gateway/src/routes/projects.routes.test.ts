@@ -571,6 +571,26 @@ describe('projects service routes', () => {
     expect([bad.statusCode, bad.json()]).toEqual([404, { detail: 'Invalid Project Id!' }]);
   });
 
+  it("answers a purge after its project's row is gone: the projects service decides, not the gateway's access check", async () => {
+    // Found by the project-lifecycle journey: the purge removes the project's row before it records itself done, and
+    // the owner's dialog, polling, was told "Invalid Project Id!" by the gateway instead of seeing the purge end.
+    t.answer('projects', 'getAccess', () => {
+      throw problems.invalidProjectId();
+    });
+    t.answer('projects', 'getPurge', () =>
+      projects.PurgeStatus.fromPartial({
+        project_id: 7,
+        name: 'Census',
+        state: 'done',
+        requested_at: '2026-11-26T10:00:00.000Z',
+        finished_at: '2026-11-26T10:00:05.000Z',
+      }),
+    );
+    const res = await t.inject({ method: 'GET', url: '/api/project/7/purge/', headers: t.as('owner') });
+    expect([res.statusCode, res.json()]).toMatchObject([200, { project_id: 7, state: 'done' }]);
+    expect(t.calls.find((c) => c.method === 'getPurge')?.req).toMatchObject({ project_id: 7 });
+  });
+
   it('has reached every route of its group', () => {
     const routes = [...routesTagged(['projects', 'sites, groups, teams', 'project users', 'surveys, references'])];
     expect(routes.length).toBeGreaterThan(1);
