@@ -4,7 +4,15 @@ import { FORM_LIMITS } from './form-limits.js';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, child: () => quiet } as never;
 const workerFile = new URL('./fixtures/pool-worker.mjs', import.meta.url);
-const pool = (o: Partial<{ workers: number; queue: number; timeoutMs: number; heapMb: number }> = {}) =>
+type Options = {
+  workers: number;
+  queue: number;
+  timeoutMs: number;
+  heapMb: number;
+  startupMs: number;
+  workerFile: URL;
+};
+const pool = (o: Partial<Options> = {}) =>
   new ConversionPool({ workerFile, workers: 1, queue: 0, timeoutMs: 5000, heapMb: 64, log: quiet, ...o });
 /** `filename` says what the fixture worker does; `projectType` is how long it waits before answering. */
 const job = (filename: string, waitMs = 0): ConversionJob => ({
@@ -35,6 +43,20 @@ describe(ConversionPool.name, () => {
     expect(ticks).toBeGreaterThan(5);
     // The pool is free again.
     await expect(p.run(job('after.xlsx'))).resolves.toMatchObject({ format: 'after.xlsx' });
+    await p.close();
+  });
+
+  it("counts a conversion's budget from when its worker has loaded its modules, not from when it was taken", async () => {
+    // Found by CI: on a loaded machine the spare worker was still loading exceljs when a tiny file took it, and the
+    // file "took too long to convert". This worker loads for 1.2 s; the budget is 0.6 s.
+    const p = pool({ workerFile: new URL('./fixtures/slow-start-worker.mjs', import.meta.url), timeoutMs: 600 });
+    await expect(p.run(job('form.xlsx'))).resolves.toEqual({ format: 'form.xlsx', converted: { questions: 3 } });
+    await p.close();
+  });
+
+  it('fails a conversion (400.14) whose worker never finishes loading, at the start-up bound', async () => {
+    const p = pool({ workerFile: new URL('./fixtures/never-ready-worker.mjs', import.meta.url), startupMs: 300 });
+    await expect(p.run(job('form.xlsx'))).rejects.toMatchObject({ code: '400.14' });
     await p.close();
   });
 

@@ -3,7 +3,10 @@
 // (503.2, answered with Retry-After) rather than queued without bound. A fresh thread per conversion (not a pool of
 // warm ones, as piscina keeps) because nothing a bad workbook did may outlive it: its heap is given back when it
 // ends, and its budget is counted from its own start, not from when it was queued. Loading a worker's modules
-// (exceljs, the sampler) takes 0.5-1.5 s, so one spare worker is started ahead and each conversion takes it.
+// (exceljs, the sampler) takes 0.5-1.5 s (more on a loaded machine), so one spare worker is started ahead and each
+// conversion takes it; the worker says when its modules are loaded, and the budget counts from then (the file's
+// work, not our start-up: a spare taken before it was ready made a tiny file "take too long" on a busy machine).
+// Loading is bounded on its own (`startupMs`).
 import { Worker } from 'node:worker_threads';
 import { Problem, problems, type FieldErrors } from '@fieldwork/service-kit/problems';
 import type { Logger } from '@fieldwork/service-kit';
@@ -17,6 +20,12 @@ export interface ConversionJob {
   projectType: string;
   limits: FormLimits;
 }
+
+/** What a worker says once its modules are loaded, before any job. */
+export const WORKER_READY = 'conversion-worker-ready';
+
+/** The most a worker may take to load its modules before its job's budget starts (the default of `startupMs`). */
+export const STARTUP_MS = 30_000;
 
 /** What a worker answers: the converted form, the problem that refused it, or an unexpected failure. */
 export type ConversionAnswer =
@@ -35,6 +44,8 @@ export interface ConversionPoolOptions {
   timeoutMs: number;
   /** Old-generation heap of a worker, in MB. */
   heapMb: number;
+  /** The most a worker may take to load its modules (STARTUP_MS when absent); past it the conversion fails (400.14). */
+  startupMs?: number;
   log: Logger;
 }
 
@@ -44,6 +55,7 @@ export class ConversionPool {
   private readonly waiting: { start: () => void }[] = [];
   private readonly live = new Set<Worker>();
   private readonly exited = new WeakSet<Worker>();
+  private readonly ready = new WeakSet<Worker>();
   private spare: Worker | undefined;
   private closed = false;
 
@@ -88,6 +100,12 @@ export class ConversionPool {
       },
     });
     this.live.add(worker);
+    const onReady = (m: unknown) => {
+      if (m !== WORKER_READY) return;
+      this.ready.add(worker);
+      worker.off('message', onReady);
+    };
+    worker.on('message', onReady);
     worker.once('exit', () => {
       this.exited.add(worker);
       this.live.delete(worker);
@@ -142,21 +160,25 @@ export class ConversionPool {
   }
 
   private inWorker(job: ConversionJob, signal?: AbortSignal): Promise<ConvertedFile> {
-    const { timeoutMs, heapMb, log } = this.options;
+    const { timeoutMs, heapMb, log, startupMs = STARTUP_MS } = this.options;
     return new Promise<ConvertedFile>((resolve, reject) => {
-      const started = performance.now();
+      const taken = performance.now();
+      let started = taken;
       const worker = this.take();
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (err: Error | undefined, result?: ConvertedFile) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
         void worker.terminate();
         this.refill();
         log.info(
           {
             ms: Math.round(performance.now() - started),
+            waitedForStartMs: Math.round(started - taken),
             code: err instanceof Problem ? err.code : err ? 'error' : 'ok',
           },
           'conversion finished',
@@ -164,22 +186,35 @@ export class ConversionPool {
         if (err) reject(err);
         else resolve(result!);
       };
-      const timer = setTimeout(() => {
-        log.warn({ timeoutMs, filename: job.filename }, 'conversion over its time budget: worker terminated');
-        finish(problems.conversionTimedOut(Math.round(timeoutMs / 100) / 10));
-      }, timeoutMs);
+      // The job's budget, from the moment the worker's modules are loaded.
+      const startBudget = () => {
+        started = performance.now();
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          log.warn({ timeoutMs, filename: job.filename }, 'conversion over its time budget: worker terminated');
+          finish(problems.conversionTimedOut(Math.round(timeoutMs / 100) / 10));
+        }, timeoutMs);
+      };
+      if (this.ready.has(worker)) startBudget();
+      else
+        timer = setTimeout(() => {
+          log.error({ startupMs, filename: job.filename }, 'conversion worker did not start: terminated');
+          finish(problems.conversionFailed());
+        }, startupMs);
       const onAbort = () => {
         log.info({ filename: job.filename }, 'conversion cancelled by its caller: worker terminated');
         finish(problems.timeout());
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.once('message', (answer: ConversionAnswer) => {
+      const onMessage = (answer: ConversionAnswer | typeof WORKER_READY) => {
+        if (answer === WORKER_READY) return startBudget();
         if ('result' in answer) return finish(undefined, answer.result);
         if ('problem' in answer)
           return finish(new Problem(answer.problem.code, answer.problem.message, answer.problem.fields));
         log.error({ failure: answer.failure, filename: job.filename }, 'conversion failed');
         finish(problems.conversionFailed());
-      });
+      };
+      worker.on('message', onMessage);
       worker.once('error', (err: Error & { code?: string }) => {
         if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
           log.warn({ heapMb, filename: job.filename }, 'conversion over its heap: worker stopped');

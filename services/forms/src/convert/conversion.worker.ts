@@ -3,10 +3,12 @@
 import { parentPort } from 'node:worker_threads';
 import { isProblem } from '@fieldwork/service-kit/problems';
 import { convertFile } from './convert-file.js';
-import type { ConversionAnswer, ConversionJob } from './conversion-pool.js';
+import { WORKER_READY, type ConversionAnswer, type ConversionJob } from './conversion-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('conversion.worker.js runs as a worker thread');
+// This module's imports are loaded (exceljs, the sampler): the job's time budget starts now.
+port.postMessage(WORKER_READY);
 port.once('message', (job: ConversionJob) => {
   const content = Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength);
   convertFile(job.filename, content, job.projectType, job.limits).then(
