@@ -819,6 +819,8 @@ export const ar: Translation = {
     or: 'أو',
     signInWith: 'تسجيل الدخول باستخدام {{name}}',
     continueWith: 'المتابعة باستخدام {{name}}',
+    providersUnavailable: 'تعذّر تحميل طرق تسجيل الدخول الأخرى.',
+    providersRetry: 'إعادة المحاولة',
     callbackTitle: 'تسجيل الدخول',
     signingIn: 'جارٍ تسجيل دخولك…',
     providerError: 'لم يُكمل موفّر الهوية تسجيل دخولك: {{error}}',

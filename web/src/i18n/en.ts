@@ -762,6 +762,8 @@ export const en = {
     or: 'or',
     signInWith: 'Sign in with {{name}}',
     continueWith: 'Continue with {{name}}',
+    providersUnavailable: 'Other ways to sign in could not be loaded.',
+    providersRetry: 'Try again',
     callbackTitle: 'Signing in',
     signingIn: 'Signing you in…',
     providerError: 'The identity provider did not sign you in: {{error}}',

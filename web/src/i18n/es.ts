@@ -785,6 +785,8 @@ export const es: Translation = {
     or: 'o',
     signInWith: 'Iniciar sesión con {{name}}',
     continueWith: 'Continuar con {{name}}',
+    providersUnavailable: 'No se pudieron cargar las otras formas de iniciar sesión.',
+    providersRetry: 'Reintentar',
     callbackTitle: 'Iniciando sesión',
     signingIn: 'Iniciando su sesión…',
     providerError: 'El proveedor de identidad no ha iniciado su sesión: {{error}}',

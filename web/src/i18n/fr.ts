@@ -786,6 +786,8 @@ export const fr: Translation = {
     or: 'ou',
     signInWith: 'Se connecter avec {{name}}',
     continueWith: 'Continuer avec {{name}}',
+    providersUnavailable: 'Les autres moyens de connexion n’ont pas pu être chargés.',
+    providersRetry: 'Réessayer',
     callbackTitle: 'Connexion',
     signingIn: 'Connexion en cours…',
     providerError: 'Le fournisseur d’identité ne vous a pas connecté : {{error}}',

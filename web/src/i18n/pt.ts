@@ -782,6 +782,8 @@ export const pt: Translation = {
     or: 'ou',
     signInWith: 'Entrar com {{name}}',
     continueWith: 'Continuar com {{name}}',
+    providersUnavailable: 'Não foi possível carregar as outras formas de entrar.',
+    providersRetry: 'Tentar novamente',
     callbackTitle: 'Entrando',
     signingIn: 'Fazendo seu login…',
     providerError: 'O provedor de identidade não concluiu seu login: {{error}}',

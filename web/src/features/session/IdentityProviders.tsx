@@ -30,10 +30,21 @@ export function IdentityProviderButtons({
 }) {
   const { t } = useTranslation();
   const settled = useSettledEmail(email);
-  const { data } = useIdentityProvidersQuery(settled);
+  const { data, isError, isFetching, refetch } = useIdentityProvidersQuery(settled);
   const [start, { isLoading, error }] = useStartOidcMutation();
   const [leaving, setLeaving] = useState(false);
   const providers = data?.results ?? [];
+  // The list could not be had (too many requests, no network): say so and offer to ask again, rather than showing a
+  // sign-in page that silently lacks the organisation's sign-in button.
+  if (providers.length === 0 && isError)
+    return (
+      <p className="banner warning" role="status" data-testid="providers-unavailable">
+        {t('identity.providersUnavailable')}{' '}
+        <button type="button" className="link" disabled={isFetching} onClick={() => void refetch()}>
+          {t('identity.providersRetry')}
+        </button>
+      </p>
+    );
   if (providers.length === 0) return null;
 
   const signIn = async (provider: string) => {

@@ -212,6 +212,26 @@ describe('login screen', () => {
     expect(pending.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('says when the identity providers could not be loaded (429), and shows them once asked again', async () => {
+    let refused = true;
+    fetchMock.mockImplementation(async (input) => {
+      const url = urlOf(input);
+      if (url.includes('/oauth/providers/'))
+        return refused
+          ? json(429, { detail: 'Request was throttled.' })
+          : json(200, { results: [{ id: 'acme', name: 'Acme SSO' }], count: 1, signup_enabled: false });
+      return json(404, {});
+    });
+    renderRoutes(routes, '/login-home/login');
+    expect(await screen.findByTestId('providers-unavailable')).toHaveTextContent(
+      'Other ways to sign in could not be loaded.',
+    );
+    refused = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Sign in with Acme SSO' })).toBeVisible();
+    expect(screen.queryByTestId('providers-unavailable')).toBeNull();
+  });
+
   it('logs in, stores the session and goes to the remembered path', async () => {
     fetchMock.mockImplementation(async (input) => {
       const url = urlOf(input);
