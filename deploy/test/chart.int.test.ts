@@ -133,7 +133,7 @@ describe('the Helm chart', () => {
       );
     expect(fromIngress('gateway') && fromIngress('web')).toBe(true);
     for (const name of GRPC) expect(fromIngress(name), name).toBe(false);
-    expect(callers('auth')).toEqual(['exports', 'gateway', 'projects', 'responses']);
+    expect(callers('auth')).toEqual(['exports', 'gateway', 'projects', 'responses', 'results']);
     expect(callers('exports')).toEqual(['gateway']);
     expect(callers('results')).toEqual(['gateway', 'projects']);
     expect(callers('results-ingest')).toEqual([]);

@@ -1,6 +1,6 @@
 // Wiring only: builds the results service from its dependencies.
 import { mkdir } from 'node:fs/promises';
-import { forms, projects } from '@fieldwork/proto';
+import { auth, forms, projects } from '@fieldwork/proto';
 import { createClient, type BuiltService, type Logger, type ServiceDeps } from '@fieldwork/service-kit';
 import type { ResultsConfig } from './config.js';
 import { ChdbEngine } from './engine/chdb.engine.js';
@@ -72,6 +72,7 @@ export async function buildResults(
   );
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed);
+  const authClient = createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR, sealed);
   return {
     services: [
       resultsGrpc(
@@ -94,6 +95,7 @@ export async function buildResults(
             new ViewsStore(engine, db),
             projectsClient,
             formsClient,
+            authClient,
             config.CONTEXT_SIGNING_SECRET ?? '',
           ),
         },
@@ -104,6 +106,7 @@ export async function buildResults(
     close: async () => {
       projectsClient.close();
       formsClient.close();
+      authClient.close();
       compactor.stop();
       await ingestor.stop();
       await engine.close();

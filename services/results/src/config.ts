@@ -11,6 +11,7 @@ export const resultsConfigShape = {
   /** Data directory of the embedded chDB engine (only one process may open it). */
   CLICKHOUSE_PATH: vars.string('.data/chdb'),
   /** Addresses (host:port) of the services results calls. */
+  AUTH_GRPC_ADDR: vars.string('127.0.0.1:50051'),
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   /** The ClickHouse database of Fieldwork's tables. */

@@ -4,7 +4,7 @@
 // Every expected figure is counted by hand from the five responses below.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { common, forms, projects, responses, type views } from '@fieldwork/proto';
+import { auth, common, forms, projects, responses, type views } from '@fieldwork/proto';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { createClient, createLogger, type CallContext } from '@fieldwork/service-kit';
 import { newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
@@ -33,6 +33,7 @@ const connect = () => {
     projects: createClient(projects.ProjectsServiceClient, peers.address('projects'), secret),
     forms: createClient(forms.FormsServiceClient, peers.address('forms'), secret),
     responses: createClient(responses.ResponsesServiceClient, peers.address('responses'), secret),
+    auth: createClient(auth.AuthServiceClient, peers.address('auth'), secret),
   };
 };
 let clients: ReturnType<typeof connect>;
@@ -61,6 +62,7 @@ beforeAll(async () => {
     new ViewsStore(engine, config.CLICKHOUSE_DATABASE),
     clients.projects,
     clients.forms,
+    clients.auth,
     peers.contextSecret,
   );
   advanced = (req, c) => results.advancedResults(req, c);
@@ -72,6 +74,7 @@ afterAll(async () => {
   clients?.projects.close();
   clients?.forms.close();
   clients?.responses.close();
+  clients?.auth.close();
   await peers?.stop();
   await engine?.close();
 });
@@ -441,6 +444,17 @@ describe(ViewsService.name, () => {
       await expect(
         service.tracking(request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-30' }), ctx),
       ).rejects.toMatchObject({ code: '400.1', fields: { start_date: ['Enter a date as YYYY-MM-DD.'] } });
+    });
+  });
+  // Last: it removes Cleo from the project.
+  it('names a collector the project no longer embeds (removed since) from the accounts, not as a number', async () => {
+    await clients.projects.deleteProjectUser({ caller: f.caller, project_id: f.project.id, user_id: f.cleo.user_id });
+    const project = await clients.projects.getProject({ caller: f.caller, project_id: f.project.id });
+    expect(project.projectuser_set.map((u) => u.user_id)).not.toContain(f.cleo.user_id);
+    const out = await service.performance(request({ caller: f.caller, project_id: f.project.id }), ctx);
+    expect(out.by_collector!.results.find((r) => r.id === f.cleo.user_id)).toMatchObject({
+      name: 'Cleo Collector',
+      responses: 1,
     });
   });
 });

@@ -1,10 +1,10 @@
 // The summary, performance and tracking views of a project (spec 001 §2 filter sets; issue 20). Summary and
 // performance take the filters site, group, team, collector and created by; tracking takes site, group, team and a
 // permanent date range, and sets the responses against the targets (the project's goal_count, each site's). Counts
-// come from ClickHouse (store/views.store.ts), names and targets from the projects service, all within the
-// caller's results scope.
+// come from ClickHouse (store/views.store.ts), names and targets from the projects service (collectors it does not
+// embed from the auth service), all within the caller's results scope.
 import { resultsScope } from '@fieldwork/access';
-import type { common, forms, projects, results, views } from '@fieldwork/proto';
+import type { auth, common, forms, projects, results, views } from '@fieldwork/proto';
 import { Problem, problems, projectAccess, type CallContext, type PromiseClient } from '@fieldwork/service-kit';
 import { TIME_ZONE, type Scope } from '../domain/query.js';
 import {
@@ -22,6 +22,7 @@ import type { Where } from '../store/where.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
+type AuthClient = PromiseClient<typeof auth.AuthServiceService, auth.AuthServiceClient>;
 /** The advanced results of a project over filtered responses (ResultsService.advancedResults). */
 export type AdvancedResultsFn = (req: results.ResultsRequest, ctx: CallContext) => Promise<results.ResultsReply>;
 
@@ -42,6 +43,8 @@ export class ViewsService {
     private readonly store: ViewsStore,
     private readonly projects: ProjectsClient,
     private readonly forms: FormsClient,
+    /** Names of the collectors the project does not embed (past its first users, or no longer in it). */
+    private readonly auth: AuthClient,
     /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when it carries one (empty: never). */
     private readonly secret = '',
   ) {}
@@ -50,7 +53,7 @@ export class ViewsService {
   async summary(req: views.ViewRequest, ctx: CallContext, advanced: AdvancedResultsFn): Promise<views.SummaryReply> {
     const p = await this.prepare(req, ctx);
     const totals = await this.totals(p);
-    const bySite = await this.table(p, 'site');
+    const bySite = await this.table(p, 'site', ctx);
     return { totals, by_site: bySite, advanced_results: await this.flaggedAdvanced(req, p, ctx, advanced) };
   }
 
@@ -59,8 +62,8 @@ export class ViewsService {
     if (!VIEW_PERIODS.includes(period)) throw problems.invalidFields({ period: [VIEW_MESSAGES.period] });
     const p = await this.prepare(req, ctx);
     const totals = await this.totals(p);
-    const byCollector = await this.table(p, 'collector');
-    const bySite = await this.table(p, 'site');
+    const byCollector = await this.table(p, 'collector', ctx);
+    const bySite = await this.table(p, 'site', ctx);
     const rows = await this.store.series(p.where, period, p.tz, SERIES_CAP);
     return {
       totals,
@@ -187,13 +190,22 @@ export class ViewsService {
     };
   }
 
-  /** A page of the responses per site or collector, most responses first, named from the project. */
-  private async table(p: Prepared, by: 'site' | 'collector'): Promise<views.ViewTable> {
+  /**
+   * A page of the responses per site or collector, most responses first, named from the project; collectors it does
+   * not embed (GET project embeds its first 100 users; a collector removed since still has responses) are named by
+   * the auth service, for this page's rows only.
+   */
+  private async table(p: Prepared, by: 'site' | 'collector', ctx: CallContext): Promise<views.ViewTable> {
     const rows = await this.store.grouped(p.where, by, p.tz, p.page);
     const names =
       by === 'site'
         ? new Map(p.project.sites.map((s) => [s.id, s.name]))
         : new Map(p.project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username || u.email]));
+    const unnamed = by === 'collector' ? rows.map((r) => Number(r.key)).filter((id) => id > 0 && !names.has(id)) : [];
+    if (unnamed.length > 0) {
+      const { results: briefs } = await this.auth.getUsers({ user_ids: unnamed, organization_id: 0 }, ctx);
+      for (const u of briefs) names.set(u.id, u.name || u.username || u.email);
+    }
     let count = Number(rows[0]?.groups ?? 0);
     // A page past the end has no rows to carry the count: ask for the first.
     if (rows.length === 0 && p.page.offset > 0)
