@@ -46,6 +46,14 @@ describe('shared item views', () => {
     expect(() => checkPublicView({ filters: { site: [4] } }, { filters: { site: [3] } })).toThrow(refusal('filters'));
   });
 
+  it('keeps the aggregator shared (an average stays an average), and refuses another', () => {
+    const shared = viewToShare({ aggregator: 'avg', time_zone: 'UTC' });
+    expect(shared).toEqual({ aggregator: 'avg', time_zone: 'UTC' });
+    expect(queryOfView(shared)).toMatchObject({ aggregator: 'avg' });
+    expect(() => checkPublicView({}, shared)).not.toThrow();
+    expect(() => checkPublicView({ aggregator: 'sum' }, shared)).toThrow(refusal('aggregator'));
+  });
+
   it('refuses a view too large for a link', () => {
     expect(() =>
       viewToShare({ filters: { filters: [{ question: 1, operator: 'contains', value: 'x'.repeat(600) }] } }),
@@ -59,6 +67,7 @@ describe('shared item views', () => {
       comparisons_json: '',
       buckets: 0,
       time_zone: '',
+      aggregator: '',
     });
     expect(queryOfView({ filters: { site: [3] }, buckets: 5, comparisons: [{ by: 'site' }] })).toMatchObject({
       filters_json: '{"site":[3]}',

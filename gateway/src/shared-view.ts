@@ -1,5 +1,5 @@
 // What a shared results item answers (issue 18 item 7): the view of the item its sharer chose when sharing (filters,
-// comparison, buckets, timing column, time zone), kept in the signed share token. The public route answers that
+// comparison, buckets, timing column, time zone, aggregator), kept in the signed share token. The public route answers that
 // view and nothing else: a request asking for another one is refused, so a link cannot be turned into an oracle on
 // other questions (a `contains` filter on a free-text answer) or people and places (a breakdown by collector).
 import { problems } from '@fieldwork/service-kit/problems';
@@ -14,6 +14,8 @@ export interface SharedView {
   buckets?: number;
   timing_column?: string;
   time_zone?: string;
+  /** Spec 001 §9 aggregator of the values (an average shared stays an average). */
+  aggregator?: string;
 }
 
 /** The most characters of a view as JSON: it travels in the link (the path's token), which must stay short. */
@@ -41,14 +43,15 @@ function compactFilters(f: unknown): Json | undefined {
   return Object.keys(out).length === 0 ? undefined : out;
 }
 
-/** The view a results body asks for: its filters, comparisons, buckets, timing column and time zone, as sent. */
+/** The view a results body asks for: its filters, comparisons, buckets, timing column, time zone and aggregator. */
 export function viewOf(body: Json): SharedView {
   const view: SharedView = {};
   const filters = compactFilters(boundFilters(body.filters));
   if (filters !== undefined) view.filters = filters;
   if (!blank(body.comparisons)) view.comparisons = boundComparisons(body.comparisons) as unknown[];
   if (!blank(body.buckets) && body.buckets !== 0) view.buckets = body.buckets as number;
-  for (const key of ['timing_column', 'time_zone'] as const) if (!blank(body[key])) view[key] = body[key] as string;
+  for (const key of ['timing_column', 'time_zone', 'aggregator'] as const)
+    if (!blank(body[key])) view[key] = body[key] as string;
   return view;
 }
 
@@ -88,5 +91,6 @@ export function queryOfView(view: SharedView) {
     comparisons_json: view.comparisons === undefined ? '' : JSON.stringify(view.comparisons),
     buckets: typeof view.buckets === 'number' && Number.isInteger(view.buckets) ? view.buckets : 0,
     time_zone: typeof view.time_zone === 'string' ? view.time_zone : '',
+    aggregator: typeof view.aggregator === 'string' ? view.aggregator : '',
   };
 }

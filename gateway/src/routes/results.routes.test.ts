@@ -278,6 +278,18 @@ describe('results routes', () => {
       expect(t.serviceCalls().at(-1)?.req).toMatchObject({ project_id: 7, schema_id: 2, item_ids: [9], buckets: 3 });
     });
 
+    it('keeps the aggregator of the view shared: the link answers the mean it was shared with', async () => {
+      t.answer('results', 'getResults', {
+        payload_json: JSON.stringify({ items: [{ item_id: 9 }], levels: [] }),
+      });
+      const made = await share({ aggregator: 'avg' });
+      expect(made.statusCode).toBe(200);
+      const { token } = made.json<{ token: string }>();
+      const read = await t.inject({ method: 'POST', url: `/api/item-results/${token}/`, payload: {} });
+      expect(read.json()).toMatchObject({ shared_view: { aggregator: 'avg' } });
+      expect(t.serviceCalls().at(-1)?.req).toMatchObject({ item_ids: [9], aggregator: 'avg' });
+    });
+
     it('404 when the sharer does not see the item', async () => {
       t.answer('results', 'getResults', { payload_json: JSON.stringify({ items: [] }) });
       const res = await share();

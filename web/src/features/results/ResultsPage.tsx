@@ -334,7 +334,12 @@ function Chunk({
             names={names}
             period={period}
             shareable={view === 'results'}
-            shared={{ filters: args.filters, comparison: args.comparison, timeZone: args.timeZone }}
+            shared={{
+              filters: args.filters,
+              comparison: args.comparison,
+              timeZone: args.timeZone,
+              aggregator: args.aggregator,
+            }}
           />
         );
       })}

@@ -80,11 +80,12 @@ export interface ResultsPayload {
   meta: { timing_column: string; time_zone: string; aggregator: string; processor: string };
 }
 
-/** The view of an item a share link answers: the filters, comparison and time zone it was shared with. */
+/** The view of an item a share link answers: the filters, comparison, time zone and aggregator it was shared with. */
 export interface SharedView {
   filters: Partial<FilterModel>;
   comparison: Comparison | null;
   timeZone: string;
+  aggregator?: string;
 }
 
 export interface ItemsArgs {
@@ -156,6 +157,7 @@ export const resultsApi = api.injectEndpoints({
               filters: view.filters,
               ...(view.comparison ? { comparisons: [view.comparison] } : {}),
               time_zone: view.timeZone,
+              ...(view.aggregator ? { aggregator: view.aggregator } : {}),
             }
           : {},
       }),
