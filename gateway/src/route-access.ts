@@ -102,6 +102,7 @@ export const ROUTE_NEEDS: Readonly<Record<string, Need>> = {
   'POST /api/project/:id/results/schema/:schemaId/item/': results,
   'POST /api/project/:id/results/schema/:schemaId/block/:blockId/': results,
   'GET /api/project/:id/results/lookups/': results,
+  'GET /api/project/:id/results/collectors/': results,
   'GET /api/project/:id/results/schema/:schemaId/lookups/': results,
   'POST /api/project/:id/results/schema/:schemaId/response/:profile/': results,
   'POST /api/project/:id/results/schema/:schemaId/responses/': results,

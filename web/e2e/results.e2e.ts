@@ -100,6 +100,14 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
   expect(filtered).toBeGreaterThan(0);
   expect(filtered).toBeLessThan(RESPONSES);
   await expect(firstCount).not.toHaveText(before);
+  // A collector filter, the person searched on the server as one types: the demo's responses are all Demo User's.
+  await page.getByTestId('add-filter').selectOption('collector');
+  await page.getByTestId('filter-person').getByRole('combobox').fill('demo');
+  await page.getByTestId('filter-person').getByRole('option', { name: 'Demo User' }).click();
+  await page.getByTestId('filter-apply').click();
+  await expect(page.getByTestId('filter-chip')).toHaveCount(2);
+  await expect(page.getByTestId('filter-chip').nth(1)).toContainText('Demo User');
+  await expect(summary).toHaveText(new RegExp(`^${filtered} responses`));
   await shot('filtered');
 
   // The profile view of one household: tables, except for numbers, whose charts are area-splines.

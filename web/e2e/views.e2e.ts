@@ -67,6 +67,16 @@ forEachViewport(['phone', 'desktop'], (size) => {
     await expect(collectors.locator('tbody tr')).toHaveCount(1);
     await expect(collectors.locator('tbody tr')).toContainText('10 min');
     await expect(page.locator('[data-testid="performance-chart"] .main-svg').first()).toBeVisible();
+    // The collector filter searches the people with responses on the server as one types.
+    const picker = page.getByTestId('view-filter-collector');
+    await picker.getByRole('combobox').fill('zzz-nobody');
+    await expect(picker.getByRole('option')).toHaveCount(0);
+    // The demo's owner is named Demo User.
+    await picker.getByRole('combobox').fill('demo us');
+    await picker.getByRole('option', { name: 'Demo User' }).click();
+    await expect(picker.getByRole('combobox')).toHaveValue('Demo User');
+    await expect(collectors.locator('tbody tr')).toHaveCount(1);
+    await expect(collectors.locator('tbody tr')).toContainText('Demo User');
     await expectNoHorizontalScroll(page);
     await shot('performance');
 

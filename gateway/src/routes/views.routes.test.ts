@@ -57,6 +57,7 @@ function answers() {
     start_date: '2026-01-01',
     end_date: '',
   });
+  t.answer('results', 'collectors', { results: [{ id: 101, name: 'Cleo Collector', responses: 4 }], count: 7 });
 }
 beforeEach(() => {
   t.reset();
@@ -169,9 +170,40 @@ describe('view routes', () => {
     expect(t.serviceCalls()).toEqual([]);
   });
 
+  it('who reads the collectors of the pickers: as results', async () => {
+    const { status, leaked } = await t.byRole({ method: 'GET', url: '/api/project/7/results/collectors/' }, answers);
+    expect(status).toEqual(READ);
+    expect(leaked).toEqual([]);
+  });
+
+  it('asks for the collectors matching a search, a page of them, and refuses a bad page before any service', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/project/7/results/collectors/?q=cleo&limit=20&offset=40',
+      headers: t.as('researcher'),
+    });
+    expect([res.statusCode, res.json()]).toEqual([
+      200,
+      { results: [{ id: 101, name: 'Cleo Collector', responses: 4 }], count: 7 },
+    ]);
+    expect(t.serviceCalls()[0]).toMatchObject({
+      service: 'results',
+      method: 'collectors',
+      req: { project_id: 7, q: 'cleo', limit: 20, offset: 40 },
+    });
+    t.reset();
+    const bad = await t.inject({
+      method: 'GET',
+      url: '/api/project/7/results/collectors/?limit=x',
+      headers: t.as('researcher'),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(t.serviceCalls()).toEqual([]);
+  });
+
   it('has reached every route of its group', () => {
     const routes = routesTagged(['views']);
-    expect(routes.length).toBe(3);
+    expect(routes.length).toBe(4);
     expect(uncovered(routes, t.requested)).toEqual([]);
   });
 });

@@ -86,6 +86,22 @@ export default async function viewRoutes(app: FastifyInstance, { clients }: { cl
       by_site: tableJson(out.by_site),
     };
   });
+  // The collector and created-by pickers of results and views: the people whose responses the caller sees.
+  app.get<{ Params: { id: string }; Querystring: { q?: string; limit?: string; offset?: string } }>(
+    '/api/project/:id/results/collectors/',
+    withSchema(opts, { params: S.params, querystring: S.collectorsQuery, response: { 200: S.collectors } }),
+    async (r) =>
+      clients.results.collectors(
+        {
+          caller: r.caller,
+          project_id: projectId(r),
+          q: r.query.q ?? '',
+          limit: Number(r.query.limit ?? 0),
+          offset: Number(r.query.offset ?? 0),
+        },
+        meta(r),
+      ),
+  );
   app.post<V>('/api/project/:id/tracking/', route(S.trackingBody, S.tracking), async (r) => {
     const out = await clients.results.tracking(request(r), meta(r));
     return {

@@ -1,7 +1,7 @@
 // Request and answer schemas of the summary, performance and tracking views (routes/views.ts; spec 001 §2 filter
 // sets; issue 20). The filter sets are strict: a filter the view does not offer is refused with 400.
 import { boundedInt } from '../schemas.js';
-import { body, optText, params, ref, refList } from './common.js';
+import { body, optText, params, query, ref, refList } from './common.js';
 
 const ids = refList(1000);
 /** Summary and performance: site (default), group, team, collector, created by. */
@@ -99,6 +99,19 @@ export const viewSchemas = {
     period: { type: 'string', enum: ['day', 'week', 'month'] },
     series: { type: 'array', items: obj({ period: s, responses: n, completed: n }) },
     series_truncated: { type: 'boolean' },
+  }),
+  /** The collector pickers: people with responses the caller sees, searched by name on the server. */
+  collectorsQuery: query(
+    {},
+    {
+      q: { type: 'string', maxLength: 200, description: 'Words every name holds (accents and case ignored).' },
+      limit: { type: 'string', pattern: '^[0-9]{1,9}$', description: 'People a page, 1 to 100 (default 50).' },
+      offset: { type: 'string', pattern: '^[0-9]{1,9}$', description: 'People to skip (default 0).' },
+    },
+  ),
+  collectors: obj({
+    results: { type: 'array', items: obj({ id: n, name: s, responses: n }) },
+    count: n,
   }),
   tracking: obj({
     project: viewRow,

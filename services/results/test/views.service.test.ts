@@ -330,6 +330,28 @@ describe(ViewsService.name, () => {
       ]);
     });
 
+    it('lists the people whose responses the caller sees, searched by name, for the collector pickers', async () => {
+      const ask = (caller: common.Caller, q = '', limit = 0, offset = 0) =>
+        service.collectors({ caller, project_id: f.project.id, q, limit, offset }, ctx);
+      const all = await ask(f.caller);
+      expect(all.count).toBe(2);
+      // The owner's three live responses (r3 is deleted), Cleo's one.
+      expect(all.results.find((r) => r.id === f.ownerId)).toMatchObject({ responses: 3 });
+      expect(all.results.find((r) => r.id === f.cleo.user_id)).toMatchObject({ name: 'Cleo Collector', responses: 1 });
+      expect(await ask(f.caller, 'cleo')).toEqual({
+        results: [{ id: f.cleo.user_id, name: 'Cleo Collector', responses: 1 }],
+        count: 1,
+      });
+      expect((await ask(f.caller, '', 1, 1)).results).toHaveLength(1);
+      // Cleo reads North (the owner's r0 and r1) and her own r4: the owner counts 2 for her.
+      const hers = await ask(f.cleo);
+      expect(hers.results.find((r) => r.id === f.ownerId)).toMatchObject({ responses: 2 });
+      await expect(ask(f.caller, '', 101)).rejects.toMatchObject({
+        code: '400.1',
+        fields: { limit: ['Ensure this value is between 1 and 100.'] },
+      });
+    });
+
     it('gives the series per day, week and month, in the time zone asked', async () => {
       const series = async (period: string, tz = '') =>
         (

@@ -5250,6 +5250,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project/{id}/results/collectors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description People a page, 1 to 100 (default 50). */
+                    limit?: string;
+                    /** @description People to skip (default 0). */
+                    offset?: string;
+                    /** @description Words every name holds (accents and case ignored). */
+                    q?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            results: {
+                                id: number;
+                                name: string;
+                                responses: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/project/{id}/results/lookups/": {
         parameters: {
             query?: never;

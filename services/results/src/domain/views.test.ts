@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedBy, pageOf, parseDay, percentOf } from './views.js';
+import { collectorPage, expectedBy, pageOf, parseDay, percentOf } from './views.js';
 
 describe('views', () => {
   it('pages 1-based with a default of 50 rows and a cap of 200', () => {
@@ -28,5 +28,40 @@ describe('views', () => {
     expect(expectedBy(100, '2026-01-01', '2026-01-10', '2026-03-01')).toBe(100);
     expect(expectedBy(100, '2026-01-01', null, '2026-01-03')).toBeUndefined();
     expect(expectedBy(0, '2026-01-01', '2026-01-10', '2026-01-03')).toBeUndefined();
+  });
+
+  describe('collectorPage', () => {
+    const rows = [
+      { id: 7, name: 'Zoé Kamau', responses: 3 },
+      { id: 3, name: 'collector 10', responses: 1 },
+      { id: 4, name: 'Collector 2', responses: 9 },
+      { id: 9, name: '', responses: 2 },
+      { id: 5, name: 'Amina Otieno', responses: 5 },
+    ];
+
+    it('orders names naturally (2 before 10, case and accents ignored), a nameless person as #id', () => {
+      expect(collectorPage(rows, '', 0, 50).results.map((r) => r.name)).toEqual([
+        '#9',
+        'Amina Otieno',
+        'Collector 2',
+        'collector 10',
+        'Zoé Kamau',
+      ]);
+    });
+
+    it('keeps the names holding every word of the query, accents and case ignored, and counts them all', () => {
+      expect(collectorPage(rows, 'ZOE', 0, 50)).toEqual({
+        results: [{ id: 7, name: 'Zoé Kamau', responses: 3 }],
+        count: 1,
+      });
+      expect(collectorPage(rows, 'collector 1', 0, 50).results.map((r) => r.id)).toEqual([3]);
+      expect(collectorPage(rows, 'nobody', 0, 50)).toEqual({ results: [], count: 0 });
+    });
+
+    it('answers a page and the count of all matches', () => {
+      const page = collectorPage(rows, 'o', 1, 2);
+      expect(page.count).toBe(4);
+      expect(page.results.map((r) => r.name)).toEqual(['Collector 2', 'collector 10']);
+    });
   });
 });

@@ -52,3 +52,32 @@ export function expectedBy(
   const gone = Math.min(total, Math.max(0, day(today) - day(start) + 1));
   return Math.floor((target * gone) / total);
 }
+
+/** The collector pickers: a page of 1 to 100 people (default 50); at most MAX people are read from a project. */
+export const COLLECTOR_PAGE = { default: 50, max: 100, most: 10_000 } as const;
+
+export interface CollectorRow {
+  id: number;
+  name: string;
+  responses: number;
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * The people whose name holds every word of `q` (accents and case ignored), in natural order of their names (then
+ * by id), a page of them, and how many match in all. A person without a name is named '#id'.
+ */
+export function collectorPage(
+  rows: readonly CollectorRow[],
+  q: string,
+  offset: number,
+  limit: number,
+): { results: CollectorRow[]; count: number } {
+  const words = fold(q).split(/\s+/).filter(Boolean);
+  const named = rows.map((r) => ({ ...r, name: r.name || `#${r.id}` }));
+  const hits = named.filter((r) => words.every((w) => fold(r.name).includes(w)));
+  hits.sort((a, b) => natural.compare(a.name, b.name) || a.id - b.id);
+  return { results: hits.slice(offset, offset + limit), count: hits.length };
+}

@@ -25,6 +25,7 @@ export function resultsGrpc(
     summary: (req, ctx) => s.views.summary(req, ctx, (r, c) => s.results.advancedResults(r, c)),
     performance: (req, ctx) => s.views.performance(req, ctx),
     tracking: (req, ctx) => s.views.tracking(req, ctx),
+    collectors: (req, ctx) => s.views.collectors(req, ctx),
   };
   return {
     name: 'fieldwork.results.v1.ResultsService',

@@ -8,6 +8,8 @@ import type { auth, common, forms, projects, results, views } from '@fieldwork/p
 import { Problem, problems, projectAccess, type CallContext, type PromiseClient } from '@fieldwork/service-kit';
 import { TIME_ZONE, type Scope } from '../domain/query.js';
 import {
+  COLLECTOR_PAGE,
+  collectorPage,
   expectedBy,
   pageOf,
   parseDay,
@@ -77,6 +79,38 @@ export class ViewsService {
       })),
       series_truncated: rows.length > SERIES_CAP,
     };
+  }
+
+  /**
+   * The people whose responses the caller may see (their results scope), named from the project and, for those it
+   * does not embed, from the accounts; searched by name and paged here (at most COLLECTOR_PAGE.most people read).
+   */
+  async collectors(req: views.CollectorsRequest, ctx: CallContext): Promise<views.CollectorList> {
+    const fields: Record<string, string[]> = {};
+    if (req.limit < 0 || req.limit > COLLECTOR_PAGE.max)
+      fields.limit = [`Ensure this value is between 1 and ${COLLECTOR_PAGE.max}.`];
+    if (req.offset < 0) fields.offset = ['Ensure this value is greater than or equal to 0.'];
+    if (req.q.length > 200) fields.q = ['Ensure this field has no more than 200 characters.'];
+    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
+    const scope = await this.scope(req.caller, req.project_id, ctx);
+    const project = await this.projects.getProject({ caller: req.caller, project_id: req.project_id }, ctx);
+    const none: ViewFilterIds = { site: [], group: [], team: [], user: [] };
+    const rows = await this.store.collectors(viewWhere(req.project_id, 0, none, scope), COLLECTOR_PAGE.most);
+    const names = new Map(project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username || u.email]));
+    const unnamed = rows.map((r) => Number(r.id)).filter((id) => !names.has(id));
+    for (let i = 0; i < unnamed.length; i += 1000) {
+      const { results: briefs } = await this.auth.getUsers(
+        { user_ids: unnamed.slice(i, i + 1000), organization_id: 0 },
+        ctx,
+      );
+      for (const u of briefs) names.set(u.id, u.name || u.username || u.email);
+    }
+    return collectorPage(
+      rows.map((r) => ({ id: Number(r.id), name: names.get(Number(r.id)) ?? '', responses: Number(r.n) })),
+      req.q,
+      req.offset,
+      req.limit || COLLECTOR_PAGE.default,
+    );
   }
 
   async tracking(req: views.ViewRequest, ctx: CallContext): Promise<views.TrackingReply> {

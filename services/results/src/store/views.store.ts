@@ -114,6 +114,15 @@ export class ViewsStore {
    * The responses not deleted per site, collector, group or team: a page of groups, most responses first (or only
    * the groups `keys`, when given), each with the count of all groups.
    */
+  /** The people with responses (not deleted) in `where`, with their counts: the most active `most`. */
+  async collectors(where: Where, most: number): Promise<{ id: string; n: string }[]> {
+    return this.engine.query<{ id: string; n: string }>(
+      `SELECT toString(user_id) AS id, count() AS n FROM ${this.db}.responses FINAL
+       WHERE ${where.sql} AND deleted = 0 AND user_id > 0 GROUP BY user_id ORDER BY n DESC, user_id LIMIT {most:UInt32}`,
+      { ...where.params, most },
+    );
+  }
+
   async grouped(
     where: Where,
     by: GroupBy,

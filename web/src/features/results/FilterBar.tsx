@@ -8,6 +8,7 @@ import type { Project } from '../projects/types';
 import { formatDay } from '../../i18n/format';
 import { localized } from './figure';
 import { resultsActions, type FilterType } from './resultsSlice';
+import { PeoplePicker } from './PeoplePicker';
 
 const TYPES: FilterType[] = ['question', 'site', 'group', 'team', 'collector', 'createdBy', 'date_range'];
 const OPERATORS = ['==', '!=', '>', '>=', '<', '<='];
@@ -100,14 +101,38 @@ function FilterForm({
     dispatch(resultsActions.addFilter(chip));
     onDone();
   };
-  const users = (project.projectuser_set ?? []).map((u) => ({ id: u.user_id, name: u.display_name || u.username }));
   const lists: Partial<Record<FilterType, { id: number; name: string }[]>> = {
     site: project.sites ?? [],
     group: project.groups ?? [],
     team: project.teams ?? [],
-    collector: users,
-    createdBy: users,
   };
+  if (type === 'collector' || type === 'createdBy') {
+    // People: searched on the server (a project may have thousands), not the project's first embedded users.
+    return (
+      <span className="filter-form">
+        <PeoplePicker
+          projectId={project.id}
+          label={t('results.filters.value')}
+          testId="filter-person"
+          value={a}
+          onChange={(v, name) => {
+            setA(v);
+            setB(name);
+          }}
+        />
+        <button
+          type="button"
+          disabled={a === ''}
+          data-testid="filter-apply"
+          onClick={() =>
+            add({ key, type, level: 0, id: Number(a), label: `${t(`results.filters.types.${type}`)}: ${b || a}` })
+          }
+        >
+          {t('results.filters.apply')}
+        </button>
+      </span>
+    );
+  }
   const list = lists[type];
   if (list) {
     return (

@@ -114,6 +114,14 @@ export interface Lookups {
 
 /** Profiles a picker asks for at once (the server answers at most 100). */
 export const LOOKUP_PAGE = 50;
+/** People a page in the collector pickers. */
+export const PEOPLE_PAGE = 50;
+
+/** A page of the people with responses in a project (GET project/{id}/results/collectors/). */
+export interface People {
+  results: { id: number; name: string; responses: number }[];
+  count: number;
+}
 
 export const resultsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -145,6 +153,14 @@ export const resultsApi = api.injectEndpoints({
       }),
       keepUnusedDataFor: 30,
     }),
+    // The people whose responses the caller sees (collector and created-by pickers), searched on the server.
+    collectors: build.query<People, { projectId: number; q: string }>({
+      query: ({ projectId, q }) => ({
+        url: `project/${projectId}/results/collectors/`,
+        params: { limit: PEOPLE_PAGE, ...(q ? { q } : {}) },
+      }),
+      keepUnusedDataFor: 30,
+    }),
     shareItem: build.mutation<
       { token: string; expires_in: number },
       { projectId: number; schemaId: number; itemId: number; view?: SharedView }
@@ -172,4 +188,5 @@ export const resultsApi = api.injectEndpoints({
   }),
 });
 
-export const { useItemResultsQuery, useLookupsQuery, useShareItemMutation, useSharedItemQuery } = resultsApi;
+export const { useItemResultsQuery, useLookupsQuery, useCollectorsQuery, useShareItemMutation, useSharedItemQuery } =
+  resultsApi;

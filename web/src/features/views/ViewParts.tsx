@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatDateTime, formatInteger, formatNumber } from '../../i18n/format';
 import type { Project } from '../projects/types';
+import { PeoplePicker } from '../results/PeoplePicker';
 import type { ViewRow, ViewTable } from './viewsApi';
 
 export type FilterKey = 'site' | 'group' | 'team' | 'collector' | 'createdBy';
@@ -28,41 +29,50 @@ export function ViewFilters({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const users = (project.projectuser_set ?? []).map((u) => ({ id: u.user_id, name: u.display_name || u.username }));
-  const lists: Record<FilterKey, { id: number; name: string }[]> = {
-    // Groups and teams narrow to the site and group chosen.
+  // Groups and teams narrow to the site and group chosen; people are searched on the server (PeoplePicker).
+  const lists: Record<'site' | 'group' | 'team', { id: number; name: string }[]> = {
     site: project.sites ?? [],
     group: (project.groups ?? []).filter((g) => !value.site || g.site === value.site),
     team: (project.teams ?? []).filter((tm) => !value.group || tm.group === value.group),
-    collector: users,
-    createdBy: users,
   };
   return (
     <fieldset className="view-filters" data-testid="view-filters">
       <legend>{t('views.filters.label')}</legend>
-      {keys.map((k) => (
-        <label key={k}>
-          {t(`views.filters.${k}`)}
-          <select
-            data-testid={`view-filter-${k}`}
-            value={value[k] ?? ''}
-            onChange={(e) => {
-              const next = { ...value, [k]: e.target.value === '' ? undefined : Number(e.target.value) };
-              // A group or team outside the new site or group is dropped.
-              if (k === 'site') delete next.group;
-              if (k === 'site' || k === 'group') delete next.team;
-              onChange(next);
-            }}
-          >
-            <option value="">{t('views.filters.all')}</option>
-            {lists[k].map((x) => (
-              <option key={x.id} value={x.id}>
-                {x.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      ))}
+      {keys.map((k) =>
+        k === 'collector' || k === 'createdBy' ? (
+          <PeoplePicker
+            key={k}
+            projectId={project.id}
+            label={t(`views.filters.${k}`)}
+            testId={`view-filter-${k}`}
+            emptyLabel={t('views.filters.all')}
+            value={value[k] ? String(value[k]) : ''}
+            onChange={(v) => onChange({ ...value, [k]: v === '' ? undefined : Number(v) })}
+          />
+        ) : (
+          <label key={k}>
+            {t(`views.filters.${k}`)}
+            <select
+              data-testid={`view-filter-${k}`}
+              value={value[k] ?? ''}
+              onChange={(e) => {
+                const next = { ...value, [k]: e.target.value === '' ? undefined : Number(e.target.value) };
+                // A group or team outside the new site or group is dropped.
+                if (k === 'site') delete next.group;
+                if (k === 'site' || k === 'group') delete next.team;
+                onChange(next);
+              }}
+            >
+              <option value="">{t('views.filters.all')}</option>
+              {lists[k].map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ),
+      )}
       {children}
     </fieldset>
   );
