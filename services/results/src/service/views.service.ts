@@ -96,15 +96,11 @@ export class ViewsService {
     const project = await this.projects.getProject({ caller: req.caller, project_id: req.project_id }, ctx);
     const none: ViewFilterIds = { site: [], group: [], team: [], user: [] };
     const rows = await this.store.collectors(viewWhere(req.project_id, 0, none, scope), COLLECTOR_PAGE.most);
-    const names = new Map(project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username || u.email]));
-    const unnamed = rows.map((r) => Number(r.id)).filter((id) => !names.has(id));
-    for (let i = 0; i < unnamed.length; i += 1000) {
-      const { results: briefs } = await this.auth.getUsers(
-        { user_ids: unnamed.slice(i, i + 1000), organization_id: 0 },
-        ctx,
-      );
-      for (const u of briefs) names.set(u.id, u.name || u.username || u.email);
-    }
+    const names = await this.peopleNames(
+      project,
+      rows.map((r) => Number(r.id)),
+      ctx,
+    );
     return collectorPage(
       rows.map((r) => ({ id: Number(r.id), name: names.get(Number(r.id)) ?? '', responses: Number(r.n) })),
       req.q,
@@ -234,12 +230,11 @@ export class ViewsService {
     const names =
       by === 'site'
         ? new Map(p.project.sites.map((s) => [s.id, s.name]))
-        : new Map(p.project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username || u.email]));
-    const unnamed = by === 'collector' ? rows.map((r) => Number(r.key)).filter((id) => id > 0 && !names.has(id)) : [];
-    if (unnamed.length > 0) {
-      const { results: briefs } = await this.auth.getUsers({ user_ids: unnamed, organization_id: 0 }, ctx);
-      for (const u of briefs) names.set(u.id, u.name || u.username || u.email);
-    }
+        : await this.peopleNames(
+            p.project,
+            rows.map((r) => Number(r.key)),
+            ctx,
+          );
     let count = Number(rows[0]?.groups ?? 0);
     // A page past the end has no rows to carry the count: ask for the first.
     if (rows.length === 0 && p.page.offset > 0)
@@ -248,6 +243,23 @@ export class ViewsService {
       count,
       results: rows.map((r) => this.rowOf(Number(r.key), names.get(Number(r.key)) ?? '', r)),
     };
+  }
+
+  /**
+   * The names of people by id: from the project's embedded users, and for the others (past its first 100 users, or
+   * removed since) from the auth service, a thousand at a time.
+   */
+  private async peopleNames(project: projects.Project, ids: number[], ctx: CallContext): Promise<Map<number, string>> {
+    const names = new Map(project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username || u.email]));
+    const unnamed = ids.filter((id) => id > 0 && !names.has(id));
+    for (let i = 0; i < unnamed.length; i += 1000) {
+      const { results: briefs } = await this.auth.getUsers(
+        { user_ids: unnamed.slice(i, i + 1000), organization_id: 0 },
+        ctx,
+      );
+      for (const u of briefs) names.set(u.id, u.name || u.username || u.email);
+    }
+    return names;
   }
 
   private rowOf(id: number, name: string, r: GroupRow | undefined): views.ViewRow {
