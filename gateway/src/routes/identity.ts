@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PRIVACY_VERSION, TERMS_VERSION } from '@fieldwork/access';
 import type { Clients } from '../clients.js';
 import { identitySchemas as schemas } from '../schemas/identity.js';
 import { userJson } from '../schemas.js';
@@ -16,9 +17,8 @@ import { limit, meta } from './util.js';
 type Json = Record<string, unknown>;
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Current versions of the terms of service and the privacy policy (spec 000 §9). */
-export const TERMS_VERSION = '1.1';
-export const PRIVACY_VERSION = '1.0';
+/** Current versions of the terms of service and the privacy policy (spec 000 §9), kept in packages/access. */
+export { PRIVACY_VERSION, TERMS_VERSION };
 
 /** The deployment's texts: terms.md and privacy.md of `dir` (LEGAL_DIR), read once at start. */
 export function readLegalTexts(dir: string): { terms: string; privacy: string } {

@@ -318,3 +318,11 @@ export function canEditProjectUser(
   if (target.user_id === actorUserId) return false;
   return actorScreens.has('admins') || target.roles.collector;
 }
+
+/**
+ * The versions of the terms of service and the privacy policy a user must have accepted to use the app (spec 000 §9
+ * "Terms of service version 1.1; privacy policy version 1.0."): one place for the auth service, the gateway and the
+ * web app's terms gate.
+ */
+export const TERMS_VERSION = '1.1';
+export const PRIVACY_VERSION = '1.0';

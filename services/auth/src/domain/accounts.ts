@@ -2,9 +2,9 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import type { FieldErrors } from '@fieldwork/service-kit/problems';
 
-/** Current versions of the terms of service and the privacy policy (spec 000 §9). */
-export const TERMS_VERSION = '1.1';
-export const PRIVACY_VERSION = '1.0';
+/** Current versions of the terms of service and the privacy policy (spec 000 §9), kept in packages/access. */
+import { PRIVACY_VERSION, TERMS_VERSION } from '@fieldwork/access';
+export { PRIVACY_VERSION, TERMS_VERSION };
 
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

@@ -2,9 +2,9 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Organization, User } from './types';
 
-/** Current versions (spec 000 §9). */
-export const TERMS_VERSION = '1.1';
-export const PRIVACY_VERSION = '1.0';
+/** Current versions of the terms of service and the privacy policy (spec 000 §9), kept in packages/access. */
+import { PRIVACY_VERSION, TERMS_VERSION } from '@fieldwork/access';
+export { PRIVACY_VERSION, TERMS_VERSION };
 
 export interface SessionState {
   user: User | null;
