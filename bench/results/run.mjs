@@ -8,7 +8,7 @@
 //   10M:   BENCH_RESPONSES=10000000 BENCH_RUNS=3 BENCH_PG=0 BENCH_UNMERGED=0 pnpm bench:results
 //   smoke: node bench/results/run.mjs --smoke
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, totalmem, release, tmpdir } from 'node:os';
+import { cpus, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
@@ -24,6 +24,8 @@ import { WatermarkStore } from '../../services/results/dist/store/watermark.stor
 import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
+// The machine's load when the run began: other work on it inflates wall times (the CPU column much less).
+const loadAtStart = loadavg()[0];
 const N = smoke ? 20_000 : Number(process.env.BENCH_RESPONSES ?? 1_000_000);
 const RUNS = smoke ? 3 : Number(process.env.BENCH_RUNS ?? 15);
 const PG = process.env.BENCH_PG !== '0';
@@ -280,7 +282,7 @@ try {
         ? '## Results: ClickHouse (chDB) vs PostgreSQL JSONB'
         : `## Results at ${N.toLocaleString('en')} responses`;
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}, shared with four other engineers' builds and tests while it ran (wall times include waiting for the cores; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables, one query per kind of question), cold (no cache); the warm row is the whole form again through CachedResultsService (a hit: the watermark query, the key, the lookup)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. "Results" columns are after the compaction the results service runs once ingestion has been idle (CLICKHOUSE_COMPACT_IDLE_S, default 30; it took ${compactS.toFixed(1)} s here); "before compaction" is the same query over the parts as loaded, which is what results cost while uploads keep arriving.\n\n${table}\n\nTargets (issue 20): ${targets.replace(/^targets \(issue 20\): /, '')}.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables, one query per kind of question), cold (no cache); the warm row is the whole form again through CachedResultsService (a hit: the watermark query, the key, the lookup)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. "Results" columns are after the compaction the results service runs once ingestion has been idle (CLICKHOUSE_COMPACT_IDLE_S, default 30; it took ${compactS.toFixed(1)} s here); "before compaction" is the same query over the parts as loaded, which is what results cost while uploads keep arriving.\n\n${table}\n\nTargets (issue 20): ${targets.replace(/^targets \(issue 20\): /, '')}.\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
   }
 } catch (err) {

@@ -6,7 +6,7 @@
 //   full:  node bench/views/run.mjs          (records the figures in docs/benchmarks.md)
 //   smoke: node bench/views/run.mjs --smoke
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@fieldwork/service-kit';
 import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
@@ -72,7 +72,7 @@ try {
   const section = [
     title,
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Linux ${release()}, chDB; **the machine was shared with four other engineers' builds and tests while this ran**, so the figures are upper bounds.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Linux ${release()}, chDB, load average ${loadavg()[0].toFixed(1)} at the end (other work on the machine adds to these figures).`,
     `${N.toLocaleString('en')} responses (200 sites, 2,000 collectors, 400 groups, 800 teams; a third completed), loaded in ${(loadMs / 1000).toFixed(1)} s; ${RUNS} runs after a warm-up, each query alone, through ViewsStore (no gRPC hop). Reproduce: \`pnpm run build && node bench/views/run.mjs\`.`,
     '',
     '| query | p50 ms | p99 ms |',

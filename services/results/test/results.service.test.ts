@@ -740,4 +740,55 @@ describe(`${ResultsService.name}: charts (issue 20)`, () => {
     ).toEqual([]);
     expect(open.words.length).toBeLessThanOrEqual(30);
   });
+
+  it("answers each text question's latest answers newest first, even one answered only long ago", async () => {
+    // 225 responses, one a minute: Note answered in each, Rare only in the two oldest. The latest 200 responses hold
+    // none of Rare's answers, so they are read on their own.
+    const { caller } = fixture;
+    const project = await newProject(peers, caller, 'Latest texts');
+    const schema = project.project_hierarchy[0]!.schema_id;
+    const b = addBlock(newSchemaBody('S'), { en: 'Notes' });
+    const note = addItem(b.body, b.id, 'open', 'en', 'Note');
+    const rare = addItem(note.body, b.id, 'open', 'en', 'Rare');
+    const doc = await clients.forms.getSchemaDocument({ caller, schema_id: schema });
+    await clients.forms.saveSchemaDocument({
+      caller,
+      schema_id: schema,
+      body_json: JSON.stringify(rare.body),
+      revision: doc.revision,
+      name: '',
+    });
+    const N = 225;
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+    for (let from = 0; from < N; from += 25)
+      await Promise.all(
+        Array.from({ length: Math.min(25, N - from) }, (_, k) => {
+          const i = from + k;
+          return clients.responses.upload({
+            caller,
+            project_id: project.id,
+            action: 'save',
+            payload_json: JSON.stringify({
+              sampler_schema: schema,
+              device_id: 'd',
+              response_id: `${project.id}-${schema}-1-d-${i}`,
+              time_created: at(i),
+              time_updated: at(i),
+              data: { '0': { [note.id]: `note ${i}`, ...(i < 2 ? { [rare.id]: `rare ${i}` } : {}) } },
+            }),
+          });
+        }),
+      );
+    const end = Date.now() + 30_000;
+    while ((await counts.counts({ project_id: project.id })).all?.total !== N) {
+      if (Date.now() > end) throw new Error('the responses never reached the results');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const out = payloadOf(await service.results(request({ caller, project_id: project.id }), ctx));
+    const samples = (id: number) =>
+      (out.items.find((i) => (i as { item_id: number }).item_id === id) as unknown as { samples: { text: string }[] })
+        .samples;
+    expect(samples(note.id).map((x) => x.text)).toEqual(Array.from({ length: 20 }, (_, k) => `note ${N - 1 - k}`));
+    expect(samples(rare.id).map((x) => x.text)).toEqual(['rare 1', 'rare 0']);
+  });
 });
