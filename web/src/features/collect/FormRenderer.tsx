@@ -27,6 +27,11 @@ export interface GeotagValue {
   accuracy?: number;
 }
 
+/** Whether a number question's answer cannot be negative (an active minimum of 0 or more). */
+export function nonNegative(o: { minimum?: { active: boolean; value: number | string } }): boolean {
+  return !!o.minimum?.active && o.minimum.value !== '' && Number(o.minimum.value) >= 0;
+}
+
 export function FormRenderer(props: {
   body: SchemaBody;
   lang: string;
@@ -170,8 +175,10 @@ function Question(p: {
         <input
           {...a11y}
           type="number"
-          // The phone's number keyboard: digits only for whole numbers, with a decimal separator otherwise.
-          inputMode={o.allowDecimal === false ? 'numeric' : 'decimal'}
+          // The phone's number pad (digits; a decimal separator when decimals are allowed) only when the answer
+          // cannot be negative: iOS's pads have no minus sign, so a question that takes negative numbers (a
+          // temperature, a balance) keeps the keyboard type="number" gives, which has one.
+          inputMode={nonNegative(o) ? (o.allowDecimal === false ? 'numeric' : 'decimal') : undefined}
           step={o.allowDecimal === false ? 1 : 'any'}
           min={o.minimum?.active && o.minimum.value !== '' ? Number(o.minimum.value) : undefined}
           max={o.maximum?.active && o.maximum.value !== '' ? Number(o.maximum.value) : undefined}

@@ -178,11 +178,11 @@ export function ProjectEditor({
         <div className="row">
           <label>
             {t('projects.latitude')}
-            <input data-testid="project-lat" inputMode="decimal" value={lat} onChange={(e) => setLat(e.target.value)} />
+            <input data-testid="project-lat" value={lat} onChange={(e) => setLat(e.target.value)} />
           </label>
           <label>
             {t('projects.longitude')}
-            <input data-testid="project-lng" inputMode="decimal" value={lng} onChange={(e) => setLng(e.target.value)} />
+            <input data-testid="project-lng" value={lng} onChange={(e) => setLng(e.target.value)} />
           </label>
         </div>
         <p className="muted">

@@ -1,7 +1,7 @@
 // Sites with their groups and teams; the site popup shows the duration in days or "not set". A site is edited (name,
 // geotag, dates) and groups and teams are added and renamed in the app's dialogs; the server refuses a wrong geotag
 // ("Need Valid Geotag") and a site named Default, and the dialog shows its message.
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
@@ -231,40 +231,7 @@ export function SitesPage() {
       </ul>
       <form className="card" onSubmit={(e) => void submit(e)} data-testid="site-form">
         <h2>{t('project.newSite')}</h2>
-        <label>
-          {t('projects.name')}
-          <input name="site-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-        </label>
-        <div className="row">
-          <label>
-            {t('projects.latitude')}
-            <input name="site-lat" value={form.lat} onChange={(e) => setForm({ ...form, lat: e.target.value })} />
-          </label>
-          <label>
-            {t('projects.longitude')}
-            <input name="site-lng" value={form.lng} onChange={(e) => setForm({ ...form, lng: e.target.value })} />
-          </label>
-        </div>
-        <div className="row">
-          <label>
-            {t('project.dateStart')}
-            <input
-              type="date"
-              name="site-start"
-              value={form.date_start}
-              onChange={(e) => setForm({ ...form, date_start: e.target.value })}
-            />
-          </label>
-          <label>
-            {t('project.dateEnd')}
-            <input
-              type="date"
-              name="site-end"
-              value={form.date_end}
-              onChange={(e) => setForm({ ...form, date_end: e.target.value })}
-            />
-          </label>
-        </div>
+        <SiteFields prefix="site" form={form} onChange={setForm} />
         <button type="submit" data-testid="site-save">
           {t('project.createSite')}
         </button>
@@ -286,6 +253,62 @@ export function SitesPage() {
       {editing && <SiteDialog project={project} site={editing} onClose={() => setEditing(null)} />}
       {dialogs.element}
     </div>
+  );
+}
+
+/** What a site is made or edited with, as typed. */
+interface SiteForm {
+  name: string;
+  lat: string;
+  lng: string;
+  date_start: string;
+  date_end: string;
+}
+
+/**
+ * A site's name, geotag and dates, in the new-site form and the edit dialog alike; the inputs are named
+ * `{prefix}-name`, `-lat`, `-lng`, `-start` and `-end`. The coordinates take the text keyboard: iOS's decimal pad
+ * has no minus sign, and half the world's coordinates are negative.
+ */
+function SiteFields<F extends SiteForm>({
+  prefix,
+  form,
+  onChange,
+}: {
+  prefix: string;
+  form: F;
+  onChange: (f: F) => void;
+}) {
+  const { t } = useTranslation();
+  const set = (key: keyof SiteForm) => (e: ChangeEvent<HTMLInputElement>) =>
+    onChange({ ...form, [key]: e.target.value });
+  return (
+    <>
+      <label>
+        {t('projects.name')}
+        <input name={`${prefix}-name`} value={form.name} onChange={set('name')} />
+      </label>
+      <div className="row">
+        <label>
+          {t('projects.latitude')}
+          <input name={`${prefix}-lat`} value={form.lat} onChange={set('lat')} />
+        </label>
+        <label>
+          {t('projects.longitude')}
+          <input name={`${prefix}-lng`} value={form.lng} onChange={set('lng')} />
+        </label>
+      </div>
+      <div className="row">
+        <label>
+          {t('project.dateStart')}
+          <input type="date" name={`${prefix}-start`} value={form.date_start} onChange={set('date_start')} />
+        </label>
+        <label>
+          {t('project.dateEnd')}
+          <input type="date" name={`${prefix}-end`} value={form.date_end} onChange={set('date_end')} />
+        </label>
+      </div>
+    </>
   );
 }
 
@@ -337,50 +360,7 @@ function SiteDialog({ project, site, onClose }: { project: Project; site: Site; 
             {error}
           </p>
         )}
-        <label>
-          {t('projects.name')}
-          <input name="edit-site-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-        </label>
-        <div className="row">
-          <label>
-            {t('projects.latitude')}
-            <input
-              name="edit-site-lat"
-              inputMode="decimal"
-              value={form.lat}
-              onChange={(e) => setForm({ ...form, lat: e.target.value })}
-            />
-          </label>
-          <label>
-            {t('projects.longitude')}
-            <input
-              name="edit-site-lng"
-              inputMode="decimal"
-              value={form.lng}
-              onChange={(e) => setForm({ ...form, lng: e.target.value })}
-            />
-          </label>
-        </div>
-        <div className="row">
-          <label>
-            {t('project.dateStart')}
-            <input
-              type="date"
-              name="edit-site-start"
-              value={form.date_start}
-              onChange={(e) => setForm({ ...form, date_start: e.target.value })}
-            />
-          </label>
-          <label>
-            {t('project.dateEnd')}
-            <input
-              type="date"
-              name="edit-site-end"
-              value={form.date_end}
-              onChange={(e) => setForm({ ...form, date_end: e.target.value })}
-            />
-          </label>
-        </div>
+        <SiteFields prefix="edit-site" form={form} onChange={setForm} />
         <label>
           {t('views.tracking.siteTarget')}
           <input
