@@ -7,6 +7,7 @@ import { WORKSPACE_FEATURES } from '@fieldwork/access';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Dialog } from '../../components/Dialog';
 import { notify } from '../../components/noticesSlice';
+import { Pager } from '../../components/Pager';
 import { FAILURES, failure } from '../errors/failures';
 import { useGetOrganizationQuery } from '../session/sessionApi';
 import { useWorkspace } from '../session/useWorkspace';
@@ -104,15 +105,7 @@ export function WorkspaceUsers({ organizationId }: { organizationId: number }) {
           </tbody>
         </table>
       </div>
-      <div className="pager" data-testid="ws-user-pager">
-        <button type="button" aria-label={t('people.previous')} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          ‹
-        </button>
-        <span>{t('people.pageOf', { page, pages })}</span>
-        <button type="button" aria-label={t('people.next')} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          ›
-        </button>
-      </div>
+      <Pager testId="ws-user-pager" page={page} pages={pages} onPage={setPage} />
       {creating && <CreateUser organizationId={organizationId} onClose={() => setCreating(false)} />}
       {editing && <EditUser organizationId={organizationId} user={editing} onClose={() => setEditing(null)} />}
       {removing && <RemoveUser organizationId={organizationId} user={removing} onClose={() => setRemoving(null)} />}

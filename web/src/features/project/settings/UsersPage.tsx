@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { mayGrantRole, type ScreenPermission } from '@fieldwork/access';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/noticesSlice';
+import { Pager } from '../../../components/Pager';
 import { FAILURES, failure } from '../../errors/failures';
 import {
   useAddProjectUserMutation,
@@ -158,17 +159,9 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
           </tbody>
         </table>
       </div>
-      <div className="pager" data-testid="users-pager">
-        <button type="button" aria-label={t('people.previous')} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          ‹
-        </button>
-        <span>
-          {t('people.pageOf', { page, pages })} ({t('people.memberCount', { count: data?.count ?? 0 })})
-        </span>
-        <button type="button" aria-label={t('people.next')} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          ›
-        </button>
-      </div>
+      <Pager testId="users-pager" page={page} pages={pages} onPage={setPage}>
+        ({t('people.memberCount', { count: data?.count ?? 0 })})
+      </Pager>
       {editing && <ProjectUserDialog project={project} user={editing} onClose={() => setEditing(null)} />}
       {removing && (
         <Dialog title={t('people.removeFromProject')} onClose={() => setRemoving(null)} testId="user-remove-dialog">
