@@ -1,7 +1,7 @@
 // Sign-up where the deployment allows it (SIGNUP_ENABLED): a new account and the workspace it owns (spec 000 §7
 // newOrgName, orgDescription), signed in at once; or through an identity provider. An address already in use is
 // said so as soon as it is typed (accounts/email-check/), with the way to sign in or reset the password.
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../../components/LanguageSelect';
@@ -52,8 +52,7 @@ export function SignUpPage() {
                 {banner}
               </p>
             )}
-            <label>
-              {t('identity.name')}
+            <Field label={t('identity.name')} error={fields.name}>
               <input
                 name="name"
                 autoComplete="name"
@@ -61,10 +60,8 @@ export function SignUpPage() {
                 onChange={set('name')}
                 aria-invalid={!!fields.name}
               />
-            </label>
-            {fields.name && <p className="field-error">{fields.name}</p>}
-            <label>
-              {t('login.email')}
+            </Field>
+            <Field label={t('login.email')} error={fields.email} errorTestId="signup-email-error">
               <input
                 name="email"
                 type="email"
@@ -73,14 +70,8 @@ export function SignUpPage() {
                 onChange={set('email')}
                 aria-invalid={!!fields.email}
               />
-            </label>
-            {fields.email && (
-              <p className="field-error" data-testid="signup-email-error">
-                {fields.email}
-              </p>
-            )}
-            <label>
-              {t('login.password')}
+            </Field>
+            <Field label={t('login.password')} error={fields.password}>
               <input
                 name="password"
                 type="password"
@@ -89,10 +80,8 @@ export function SignUpPage() {
                 onChange={set('password')}
                 aria-invalid={!!fields.password}
               />
-            </label>
-            {fields.password && <p className="field-error">{fields.password}</p>}
-            <label>
-              {t('identity.workspaceName')}
+            </Field>
+            <Field label={t('identity.workspaceName')} error={fields.newOrgName}>
               <input
                 name="newOrgName"
                 autoComplete="organization"
@@ -100,8 +89,7 @@ export function SignUpPage() {
                 onChange={set('newOrgName')}
                 aria-invalid={!!fields.newOrgName}
               />
-            </label>
-            {fields.newOrgName && <p className="field-error">{fields.newOrgName}</p>}
+            </Field>
             <label>
               {t('identity.workspaceDescription')}
               <textarea name="orgDescription" rows={2} value={form.orgDescription} onChange={set('orgDescription')} />
@@ -120,5 +108,32 @@ export function SignUpPage() {
         </p>
       </div>
     </div>
+  );
+}
+
+/** A labelled input and, below it, the server's message for that field. */
+function Field({
+  label,
+  error,
+  errorTestId,
+  children,
+}: {
+  label: string;
+  error: string | undefined;
+  errorTestId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <label>
+        {label}
+        {children}
+      </label>
+      {error && (
+        <p className="field-error" data-testid={errorTestId}>
+          {error}
+        </p>
+      )}
+    </>
   );
 }

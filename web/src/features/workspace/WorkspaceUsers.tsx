@@ -8,6 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Dialog } from '../../components/Dialog';
 import { notify } from '../../components/noticesSlice';
 import { Pager } from '../../components/Pager';
+import { PersonFields } from '../../components/PersonFields';
 import { FAILURES, failure } from '../errors/failures';
 import { useGetOrganizationQuery } from '../session/sessionApi';
 import { useWorkspace } from '../session/useWorkspace';
@@ -145,32 +146,7 @@ function CreateUser({ organizationId, onClose }: { organizationId: number; onClo
             {failure(created.error, FAILURES.userCreate)}
           </p>
         )}
-        <label>
-          {t('settings.email')}
-          <input
-            name="ws-email"
-            type="email"
-            required
-            value={form.email}
-            onChange={(e) => setForm({ ...form, email: e.target.value })}
-          />
-        </label>
-        <label>
-          {t('project.firstName')}
-          <input
-            name="ws-first"
-            value={form.first_name}
-            onChange={(e) => setForm({ ...form, first_name: e.target.value })}
-          />
-        </label>
-        <label>
-          {t('project.lastName')}
-          <input
-            name="ws-last"
-            value={form.last_name}
-            onChange={(e) => setForm({ ...form, last_name: e.target.value })}
-          />
-        </label>
+        <PersonFields prefix="ws" form={form} onChange={setForm} emailRequired />
         <label>
           {t('people.password')}
           <input

@@ -6,6 +6,7 @@ import { mayGrantRole, type ScreenPermission } from '@fieldwork/access';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/noticesSlice';
 import { Pager } from '../../../components/Pager';
+import { PersonFields } from '../../../components/PersonFields';
 import { FAILURES, failure } from '../../errors/failures';
 import {
   useAddProjectUserMutation,
@@ -191,31 +192,7 @@ export function UsersPage({ kind }: { kind: 'admins' | 'guests' | 'collectors' }
       <form className="card" onSubmit={(e) => void submit(e)} data-testid="add-user">
         <h2>{t('project.addUser')}</h2>
         <div className="row">
-          <label>
-            {t('settings.email')}
-            <input
-              name="user-email"
-              type="email"
-              value={form.email}
-              onChange={(e) => setForm({ ...form, email: e.target.value })}
-            />
-          </label>
-          <label>
-            {t('project.firstName')}
-            <input
-              name="user-first"
-              value={form.first_name}
-              onChange={(e) => setForm({ ...form, first_name: e.target.value })}
-            />
-          </label>
-          <label>
-            {t('project.lastName')}
-            <input
-              name="user-last"
-              value={form.last_name}
-              onChange={(e) => setForm({ ...form, last_name: e.target.value })}
-            />
-          </label>
+          <PersonFields prefix="user" form={form} onChange={setForm} />
         </div>
         <label>
           {t('project.team')}
