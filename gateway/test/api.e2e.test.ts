@@ -206,13 +206,25 @@ describe('login and session', () => {
       body: { refresh: s.refresh },
     });
     expect(r1.status).toBe(200);
-    expect(await api('POST', 'api-token-refresh/', { body: { refresh: s.refresh } })).toMatchObject({
+    // The same token again at once, as a phone does whose first answer was lost: a new pair, and the unused one it
+    // replaces stops working.
+    const r2 = await api<{ access: string; refresh: string }>('POST', 'api-token-refresh/', {
+      body: { refresh: s.refresh },
+    });
+    expect(r2.status).toBe(200);
+    expect(await api('POST', 'api-token-refresh/', { body: { refresh: r1.body.refresh } })).toMatchObject({
       status: 401,
       body: { detail: 'Token is invalid or expired' },
     });
-    const out = await api('POST', 'accounts/logout/', { token: r1.body.access, body: { refresh: r1.body.refresh } });
+    const r3 = await api<{ access: string; refresh: string }>('POST', 'api-token-refresh/', {
+      body: { refresh: r2.body.refresh },
+    });
+    expect(r3.status).toBe(200);
+    // Once its successor was used, the first token is refused.
+    expect((await api('POST', 'api-token-refresh/', { body: { refresh: s.refresh } })).status).toBe(401);
+    const out = await api('POST', 'accounts/logout/', { token: r3.body.access, body: { refresh: r3.body.refresh } });
     expect(out).toMatchObject({ status: 200, body: { detail: 'Successfully logged out.' } });
-    expect((await api('POST', 'api-token-refresh/', { body: { refresh: r1.body.refresh } })).status).toBe(401);
+    expect((await api('POST', 'api-token-refresh/', { body: { refresh: r3.body.refresh } })).status).toBe(401);
   });
 });
 

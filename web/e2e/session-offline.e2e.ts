@@ -111,4 +111,54 @@ forEachViewport(['phone'], () => {
     await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
     await expect.poll(async () => (await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(2);
   });
+  // The network is cut by routing the refresh, which Playwright does not see behind a service worker: none here.
+  test.describe(() => {
+    test.use({ serviceWorkers: 'block' });
+    test('a refresh whose answer is lost on the way keeps the session: the next try gets a new pair', async ({
+      page,
+      api,
+      shot,
+    }) => {
+      const { ids, project, schemaId, collector } = await householdProject(api, 'Patchy signal');
+      const list = `/project/${project.id}/collect/${schemaId}/list`;
+      await page.clock.install();
+      await page.goto(`/login-home/login?next=${encodeURIComponent(list)}`);
+      await logIn(page, collector, page.getByTestId('response-list'));
+
+      // 31 minutes later the app refreshes first. The server rotates the refresh token, but its answer never reaches
+      // the phone (the network drops on the way back): the phone still holds the token it just spent.
+      let lost = 0;
+      const answered: number[] = [];
+      await page.route('**/api/api-token-refresh/', async (route) => {
+        if (lost === 0) {
+          lost++;
+          const res = await route.fetch();
+          answered.push(res.status());
+          await route.abort('internetdisconnected').catch(() => undefined); // the page may have moved on
+          return;
+        }
+        const res = await route.fetch();
+        answered.push(res.status());
+        await route.fulfill({ response: res });
+      });
+      await page.clock.fastForward('31:00');
+      await page.reload();
+      await expect(page.getByTestId('response-list')).toBeVisible();
+      // The next try presents the same token again, and gets a new pair instead of ending the session.
+      await expect.poll(() => answered, { timeout: 30_000 }).toEqual([200, 200]);
+      await page.unroute('**/api/api-token-refresh/');
+
+      await page.getByTestId('new-record').click();
+      await page.locator(`#q${ids.age}-input`).fill('37');
+      await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
+      await page.getByTestId('complete-response').click();
+      await expect(page.getByTestId('response-list')).toBeVisible();
+      await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
+      await expect.poll(async () => (await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(1);
+      await page.reload();
+      await expect(page.getByTestId('response-list')).toBeVisible();
+      await expect(page).not.toHaveURL(/login-home/);
+      await shot('lost-refresh-answer');
+    });
+  });
 });

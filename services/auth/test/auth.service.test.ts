@@ -17,6 +17,8 @@ import { SessionService } from '../src/service/session.service.js';
 let peers: Peers;
 let sql: Sql;
 let sessions: SessionService;
+/** The same service with the deployment's default grace for a refresh token presented again (30 s). */
+let graceful: SessionService;
 let accounts: AccountService;
 let organizations: OrganizationService;
 let admin: AdminService;
@@ -51,6 +53,7 @@ beforeAll(async () => {
     audit: new AuditLog(sql, log),
   };
   sessions = new SessionService(deps);
+  graceful = new SessionService({ ...deps, settings: { ...deps.settings, refreshReuseGraceMs: 30_000 } });
   accounts = new AccountService(deps);
   organizations = new OrganizationService(deps, accounts);
   admin = new AdminService(deps);
@@ -150,6 +153,49 @@ describe(SessionService.name, () => {
         message: 'Token is invalid or expired',
       });
       await sessions.logout({ caller: common.Caller.fromPartial({ user_id: user.id }), refresh: pair.refresh });
+      await expect(sessions.refresh({ refresh: pair.refresh })).rejects.toMatchObject({ code: '401.2' });
+    });
+
+    it('answers a token presented again before its successor was used (the answer was lost) with a new pair', async () => {
+      const { email } = await newUser();
+      const login = await graceful.login({ username: email, password: PASSWORD, client_ip: '10.0.0.6' });
+      // The phone's network drops after the server rotated the token: the pair never arrives.
+      const lost = await graceful.refresh({ refresh: login.refresh });
+      // The phone tries again with the token it still holds, and gets a pair that works.
+      const again = await graceful.refresh({ refresh: login.refresh });
+      expect(again.refresh).not.toBe(lost.refresh);
+      // The pair it never received is retired: a copy of it cannot be used.
+      await expect(graceful.refresh({ refresh: lost.refresh })).rejects.toMatchObject({ code: '401.2' });
+      const next = await graceful.refresh({ refresh: again.refresh });
+      expect(next.access).not.toBe('');
+      // Once the chain has moved on, the old token is refused: its successor was used.
+      await expect(graceful.refresh({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2' });
+      // The session lives on: no request above was taken for a stolen token.
+      expect((await graceful.refresh({ refresh: next.refresh })).refresh).not.toBe('');
+    });
+
+    it('leaves one working pair after two tries of the same lost answer, at once or one after the other', async () => {
+      for (const atOnce of [true, false]) {
+        const { email } = await newUser();
+        const login = await graceful.login({ username: email, password: PASSWORD, client_ip: '10.0.0.7' });
+        await graceful.refresh({ refresh: login.refresh });
+        const again = () => graceful.refresh({ refresh: login.refresh });
+        const tries = atOnce
+          ? await Promise.allSettled([again(), again()])
+          : [await Promise.allSettled([again()]), await Promise.allSettled([again()])].flat();
+        const pairs = tries.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
+        expect(pairs.length).toBeGreaterThan(0);
+        const works = await Promise.allSettled(pairs.map((p) => graceful.refresh({ refresh: p.refresh })));
+        expect(works.filter((w) => w.status === 'fulfilled')).toHaveLength(1);
+      }
+    });
+
+    it('revokes the session when a used token comes back after the grace (copied), whatever its successor', async () => {
+      const { email } = await newUser();
+      const login = await sessions.login({ username: email, password: PASSWORD, client_ip: '10.0.0.8' });
+      const pair = await sessions.refresh({ refresh: login.refresh });
+      await new Promise((r) => setTimeout(r, 5));
+      await expect(sessions.refresh({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2' });
       await expect(sessions.refresh({ refresh: pair.refresh })).rejects.toMatchObject({ code: '401.2' });
     });
 

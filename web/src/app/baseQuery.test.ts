@@ -139,4 +139,18 @@ describe('baseQuery', () => {
     expect(sent).toEqual(['ref-a']);
     expect(session.read()).toMatchObject({ access: 'acc-after-ref-a', refresh: 'after-ref-a' });
   });
+
+  it('waits for another tab refreshing at the same time and takes the pair it stored, spending nothing', async () => {
+    session.store('acc-tab', 'ref-tab', Date.now() - REFRESH_THRESHOLD_MS);
+    // The other tab holds the browser's lock and stores its new pair before this tab gets the lock.
+    const request = vi.fn(async (_name: string, run: () => Promise<unknown>) => {
+      session.store('acc-other-tab', 'ref-other-tab');
+      return run();
+    });
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { locks: { request } }));
+    expect(await refreshSession()).toBe('ok');
+    expect(request).toHaveBeenCalledWith('fw-session-refresh', expect.any(Function));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(session.read()).toMatchObject({ access: 'acc-other-tab', refresh: 'ref-other-tab' });
+  });
 });

@@ -37,16 +37,28 @@ let lastSuccess = { at: Number.NEGATIVE_INFINITY, refresh: '' };
 const SHARE_SUCCESS_MS = 10_000;
 
 /**
+ * Runs `refresh` while no other tab of the browser refreshes (Web Locks): tabs share the stored tokens, and two of
+ * them spending the same refresh token at once would leave one of them holding a token the server retired.
+ */
+async function acrossTabs(refresh: () => Promise<RefreshOutcome>): Promise<RefreshOutcome> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? await locks.request('fw-session-refresh', refresh) : refresh();
+}
+
+/**
  * Exchanges the refresh token for a new pair; concurrent callers share one request, and so do callers that decided
- * to refresh just before another refresh completed (the server takes each refresh token once: a second use of the
- * same one is refused).
+ * to refresh just before another refresh completed, in this tab or another (the server takes each refresh token
+ * once: a second use soon after only stands in for an answer that was lost, and retires the pair it had given).
  */
 export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<RefreshOutcome> {
   if (session.read().refresh === lastSuccess.refresh && performance.now() - lastSuccess.at < SHARE_SUCCESS_MS)
     return Promise.resolve('ok');
-  inFlight ??= (async (): Promise<RefreshOutcome> => {
+  const decidedWith = session.read().refresh;
+  inFlight ??= acrossTabs(async (): Promise<RefreshOutcome> => {
     const { refresh } = session.read();
     if (!refresh) return 'refused';
+    // Another tab of this browser refreshed while this one waited: the pair it stored serves this tab too.
+    if (refresh !== decidedWith) return 'ok';
     let res: Response;
     try {
       res = await fetchImpl(`${API_BASE}api-token-refresh/`, {
@@ -69,7 +81,7 @@ export function refreshSession(fetchImpl: typeof fetch = fetch): Promise<Refresh
     } catch {
       return 'unavailable';
     }
-  })().finally(() => {
+  }).finally(() => {
     inFlight = null;
   });
   return inFlight;

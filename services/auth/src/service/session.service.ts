@@ -119,18 +119,33 @@ export class SessionService {
     const found = await this.sessions.lookup(hash);
     const now = Date.now();
     if (!found || found.revoked_at !== null || found.expires_at.getTime() <= now) throw problems.tokenInvalid();
+    let replacing = [hash];
     if (found.used_at !== null || !(await this.sessions.markUsed(hash))) {
-      // A rotated token presented again long after its use means it was copied: end the whole session.
-      if (found.used_at !== null && now - found.used_at.getTime() > this.deps.settings.refreshReuseGraceMs) {
-        // Its access tokens stop too: the revocation reaches the gateways' revocation list.
+      const usedMs = now - (found.used_at?.getTime() ?? now);
+      if (usedMs > this.deps.settings.refreshReuseGraceMs) {
+        // A rotated token presented again long after its use means it was copied: end the whole session. Its
+        // access tokens stop too: the revocation reaches the gateways' revocation list.
         await this.sessions.revoke(found.session_id);
         this.deps.log.warn({ sessionId: found.session_id }, 'refresh token reused; session revoked');
+        throw problems.tokenInvalid();
       }
-      throw problems.tokenInvalid();
+      // Presented again soon after its use: the answer to that use was lost on the way (a phone whose network
+      // dropped mid-refresh keeps the old token) or two tabs raced. While the token it was exchanged for has never
+      // been used, that one is retired and this request gets a new pair; otherwise it fails alone.
+      const retired = await this.sessions.retireUnusedSuccessor(hash);
+      if (!retired) throw problems.tokenInvalid();
+      this.deps.log.info(
+        { sessionId: found.session_id },
+        'refresh token presented again before its successor was used',
+      );
+      replacing = [hash, retired];
     }
     const user = await this.users.byId(found.user_id);
     if (!user || !user.is_active) throw problems.tokenInvalid();
-    return { access: this.access(user, found.session_id), refresh: await this.issueRefresh(found.session_id) };
+    return {
+      access: this.access(user, found.session_id),
+      refresh: await this.issueRefresh(found.session_id, replacing),
+    };
   }
 
   async logout(req: auth.LogoutRequest): Promise<common.Empty> {
@@ -193,10 +208,11 @@ export class SessionService {
     });
   }
 
-  private async issueRefresh(sessionId: string): Promise<string> {
+  /** A new refresh token of the session; `replacing` are the used tokens it succeeds. */
+  private async issueRefresh(sessionId: string, replacing: Buffer[] = []): Promise<string> {
     const token = randomToken();
     const expires = new Date(Date.now() + this.deps.settings.refreshTtlSeconds * 1000);
-    await this.sessions.addRefreshToken(sessionId, sha256(token), expires);
+    await this.sessions.addRefreshToken(sessionId, sha256(token), expires, replacing);
     return token;
   }
 

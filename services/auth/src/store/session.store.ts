@@ -16,10 +16,32 @@ export class SessionStore {
     await this.sql`insert into sessions (id, user_id, client_ip) values (${id}, ${userId}, ${clientIp})`;
   }
 
-  async addRefreshToken(sessionId: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+  /** Adds a session's new refresh token; the tokens in `replacing` (already used) now name it as their successor. */
+  async addRefreshToken(
+    sessionId: string,
+    tokenHash: Buffer,
+    expiresAt: Date,
+    replacing: Buffer[] = [],
+  ): Promise<void> {
     await this.sql`
       insert into refresh_tokens (token_hash, session_id, expires_at) values (${tokenHash}, ${sessionId}, ${expiresAt})`;
+    if (replacing.length > 0)
+      await this.sql`update refresh_tokens set replaced_by = ${tokenHash} where token_hash in ${this.sql(replacing)}`;
     await this.sql`update sessions set last_refreshed_at = now() where id = ${sessionId}`;
+  }
+
+  /**
+   * Retires the token a used refresh token was exchanged for, if that one has never been used (its holder never
+   * received it): it expires now. Answers the retired token's hash, or undefined when it was used already (or there
+   * is none).
+   */
+  async retireUnusedSuccessor(tokenHash: Buffer): Promise<Buffer | undefined> {
+    const [row] = await this.sql<{ token_hash: Buffer }[]>`
+      update refresh_tokens next set used_at = now(), expires_at = now()
+      from refresh_tokens prev
+      where prev.token_hash = ${tokenHash} and next.token_hash = prev.replaced_by and next.used_at is null
+      returning next.token_hash`;
+    return row?.token_hash;
   }
 
   async lookup(tokenHash: Buffer): Promise<RefreshLookup | undefined> {

@@ -104,6 +104,7 @@ describe('migrations', () => {
       '0005-revocations.sql',
       '0006-login-throttle.sql',
       '0007-identity-providers.sql',
+      '0008-refresh-successor.sql',
     ]);
   });
 });
@@ -192,17 +193,18 @@ describe('login', () => {
 });
 
 describe('refresh and logout', () => {
-  it('rotates refresh tokens: the new one works, the used one fails', async () => {
+  it('rotates refresh tokens: the new one works, the used one fails once its successor was used', async () => {
     const { email } = await newUser();
     const login = await client.login({ username: email, password: PASSWORD, client_ip: '' });
     const next = await client.refreshToken({ refresh: login.refresh });
     expect(next.refresh).not.toBe(login.refresh);
     expect(claims(next.access).sid).toBe(claims(login.access).sid);
+    const after = await client.refreshToken({ refresh: next.refresh });
     await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({
       code: '401.2',
       message: 'Token is invalid or expired',
     });
-    await expect(client.refreshToken({ refresh: next.refresh })).resolves.toHaveProperty('access');
+    await expect(client.refreshToken({ refresh: after.refresh })).resolves.toHaveProperty('access');
     await expect(client.refreshToken({ refresh: 'made-up' })).rejects.toMatchObject({ code: '401.2' });
   });
 

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../app/hooks';
 import { formatDate } from '../../i18n/format';
+import { useOnline } from '../../lib/online';
 import { translateKnown } from '../../i18n/known';
 import type { LocalResponse, SyncState } from './localStore';
 import { resend, syncAll } from './sync';
@@ -24,6 +25,7 @@ export function QueuePanel({ projectId, unsent }: { projectId: number; unsent: L
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState(false);
+  const online = useOnline();
   if (unsent.length === 0) return null;
   const attention = unsent.filter((r) => r.sync === 'failed').length;
   const sendAll = async () => {
@@ -39,12 +41,7 @@ export function QueuePanel({ projectId, unsent }: { projectId: number; unsent: L
           {t('collect.queue.summary', { count: unsent.length })}
           {attention > 0 ? ` · ${t('collect.queue.attention', { count: attention })}` : ''}
         </span>
-        <button
-          type="button"
-          onClick={() => void sendAll()}
-          disabled={busy || !navigator.onLine}
-          data-testid="send-all"
-        >
+        <button type="button" onClick={() => void sendAll()} disabled={busy || !online} data-testid="send-all">
           {t('collect.queue.sendAll')}
         </button>
       </header>
