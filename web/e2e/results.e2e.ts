@@ -16,6 +16,9 @@ test('a manager sees charts of the seeded project, switches to tables, filters b
   stack,
   shot,
 }) => {
+  // The longest journey (seed, charts, tables, an export, filters, a profile, an advanced result, three shared
+  // links): about a minute on a quiet machine; room for a CI machine at half speed.
+  test.setTimeout(240_000);
   // The demo's generated responses, in the owner's own "Household Survey".
   const addresses = {
     projects: grpcAddress(stack, 'projects'),

@@ -209,13 +209,8 @@ export class ResponseStore {
     } as unknown as Record<string, never>;
   }
 
-  async insert(r: NewResponse): Promise<ResponseRow> {
-    const [row] = await this.sql<ResponseRow[]>`insert into responses ${this.sql(this.values(r))} returning *`;
-    return row!;
-  }
-
   /**
-   * New responses in one statement (an import batch), in the order given, each with its outbox row made by
+   * New responses in one statement (an upload, or an import batch), in the order given, each with its outbox row made by
    * PostgreSQL from the inserted row: the event `eventOf(row)` of a new response (nothing removed), its times in
    * ISO 8601 as toISOString writes them. The answers cross the wire once (the event
    * made here and sent back took a third of a batch's time).
