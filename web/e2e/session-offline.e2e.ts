@@ -2,12 +2,33 @@
 // response on the device. Only the server refusing the refresh token ends the session, and even then the waiting
 // responses stay on the device, bound to their user, and go up when that user logs in again.
 import type { Page } from '@playwright/test';
+import type { Api } from './support/api.js';
 import { expect, forEachViewport, test } from './support/fixtures.js';
 import { householdProject } from './support/forms.js';
 import { setOffline, setOnline } from './support/network.js';
 import { logIn } from './support/ui.js';
 
 type List = { count: number };
+type Household = Awaited<ReturnType<typeof householdProject>>;
+
+/** A collector of a new household project, logged in on its response list; the page's clock is Playwright's. */
+async function collectorOnList(page: Page, api: Api, name: string): Promise<Household> {
+  const household = await householdProject(api, name);
+  const list = `/project/${household.project.id}/collect/${household.schemaId}/list`;
+  await page.clock.install();
+  await page.goto(`/login-home/login?next=${encodeURIComponent(list)}`);
+  await logIn(page, household.collector, page.getByTestId('response-list'));
+  return household;
+}
+
+/** Fills a new household response (age, not sick) and completes it, back on the list. */
+async function completeResponse(page: Page, ids: Household['ids'], age: string): Promise<void> {
+  await page.getByTestId('new-record').click();
+  await page.locator(`#q${ids.age}-input`).fill(age);
+  await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
+  await page.getByTestId('complete-response').click();
+  await expect(page.getByTestId('response-list')).toBeVisible();
+}
 
 /** The responses this device keeps (IndexedDB), as the app stored them. */
 function onDevice(page: Page): Promise<{ response_id: string; sync: string; user: number }[]> {
@@ -37,24 +58,12 @@ forEachViewport(['phone'], () => {
     api,
     shot,
   }) => {
-    const { ids, project, schemaId, collector } = await householdProject(api, 'Long day offline');
-    const list = `/project/${project.id}/collect/${schemaId}/list`;
-    await page.clock.install();
-    await page.goto(`/login-home/login?next=${encodeURIComponent(list)}`);
-    await logIn(page, collector, page.getByTestId('response-list'));
+    const { ids, project, collector } = await collectorOnList(page, api, 'Long day offline');
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     // Once with the network: the page is read from the server, and kept by the service worker.
     await page.reload();
     await expect(page.getByTestId('list-count')).toBeVisible();
     await expect(page.getByTestId('offline-ready')).toBeVisible();
-
-    const fill = async (age: string) => {
-      await page.getByTestId('new-record').click();
-      await page.locator(`#q${ids.age}-input`).fill(age);
-      await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
-      await page.getByTestId('complete-response').click();
-      await expect(page.getByTestId('response-list')).toBeVisible();
-    };
 
     // Offline, and 31 minutes later: the next call must refresh first, and cannot reach the server.
     await setOffline(page);
@@ -70,7 +79,7 @@ forEachViewport(['phone'], () => {
         localStorage.getItem('fw.refresh') !== null,
       ]),
     ).toEqual([true, true]);
-    await fill('44');
+    await completeResponse(page, ids, '44');
     await expect(page.getByTestId('queue-row')).toHaveCount(1);
     await shot('offline-after-failed-refresh');
 
@@ -92,7 +101,7 @@ forEachViewport(['phone'], () => {
     });
     expect(revoked.status).toBeLessThan(300);
     await setOffline(page);
-    await fill('52');
+    await completeResponse(page, ids, '52');
     await expect(page.getByTestId('queue-row')).toHaveCount(1);
     await page.clock.fastForward('31:00');
     await setOnline(page);
@@ -119,27 +128,17 @@ forEachViewport(['phone'], () => {
       api,
       shot,
     }) => {
-      const { ids, project, schemaId, collector } = await householdProject(api, 'Patchy signal');
-      const list = `/project/${project.id}/collect/${schemaId}/list`;
-      await page.clock.install();
-      await page.goto(`/login-home/login?next=${encodeURIComponent(list)}`);
-      await logIn(page, collector, page.getByTestId('response-list'));
+      const { ids, project } = await collectorOnList(page, api, 'Patchy signal');
 
       // 31 minutes later the app refreshes first. The server rotates the refresh token, but its answer never reaches
       // the phone (the network drops on the way back): the phone still holds the token it just spent.
-      let lost = 0;
       const answered: number[] = [];
       await page.route('**/api/api-token-refresh/', async (route) => {
-        if (lost === 0) {
-          lost++;
-          const res = await route.fetch();
-          answered.push(res.status());
-          await route.abort('internetdisconnected').catch(() => undefined); // the page may have moved on
-          return;
-        }
         const res = await route.fetch();
         answered.push(res.status());
-        await route.fulfill({ response: res });
+        // The first answer is lost (the page may have moved on meanwhile); the others arrive.
+        if (answered.length === 1) await route.abort('internetdisconnected').catch(() => undefined);
+        else await route.fulfill({ response: res });
       });
       await page.clock.fastForward('31:00');
       await page.reload();
@@ -148,11 +147,7 @@ forEachViewport(['phone'], () => {
       await expect.poll(() => answered, { timeout: 30_000 }).toEqual([200, 200]);
       await page.unroute('**/api/api-token-refresh/');
 
-      await page.getByTestId('new-record').click();
-      await page.locator(`#q${ids.age}-input`).fill('37');
-      await page.locator(`[data-item="${ids.sick}"]`).getByText('No', { exact: true }).click();
-      await page.getByTestId('complete-response').click();
-      await expect(page.getByTestId('response-list')).toBeVisible();
+      await completeResponse(page, ids, '37');
       await expect(page.getByTestId('queue-row')).toHaveCount(0, { timeout: 30_000 });
       await expect.poll(async () => (await api.get<List>(`project/${project.id}/response/`)).body.count).toBe(1);
       await page.reload();
