@@ -12,6 +12,7 @@ import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
 import { migrateClickhouse } from '../../services/results/dist/engine/migrate.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
 import { ResultsStore } from '../../services/results/dist/store/results.store.js';
+import { AggregatesStore } from '../../services/results/dist/store/aggregates.store.js';
 import { STOP_WORDS } from '../../services/results/dist/domain/charts.js';
 const N = Number(process.env.BENCH_RESPONSES ?? 1_000_000);
 const log = createLogger('bench', 'silent');
@@ -45,6 +46,7 @@ console.log('load+optimize s', ((performance.now() - t0) / 1000).toFixed(1));
 const store = new ResultsStore(engine, db);
 const service = new ResultsService(
   store,
+  new AggregatesStore(engine, db),
   {
     getAccess: async () => ({ screens: ['results'], read_sites: [] }),
     // The project's sites (1-20, as loaded above): a filter naming a site is checked against them.

@@ -15,6 +15,7 @@ import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
 import { migrateClickhouse } from '../../services/results/dist/engine/migrate.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
 import { ResultsStore } from '../../services/results/dist/store/results.store.js';
+import { AggregatesStore } from '../../services/results/dist/store/aggregates.store.js';
 import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
@@ -80,6 +81,7 @@ try {
   const store = new ResultsStore(engine, db);
   const service = new ResultsService(
     store,
+    new AggregatesStore(engine, db),
     {
       getAccess: async () => ({ screens: ['results'], read_sites: [] }),
       listAdvancedResults: async () => ({ results: defs }),

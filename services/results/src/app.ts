@@ -10,7 +10,6 @@ import { ServerEngine } from './engine/server.engine.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
 import { ViewsService } from './service/views.service.js';
 import { ViewsStore } from './store/views.store.js';
-import { Compactor } from './ingest/compactor.js';
 import { Ingestor } from './ingest/consumer.js';
 import { CountService } from './service/count.service.js';
 import { IngestService } from './service/ingest.service.js';
@@ -20,6 +19,7 @@ import { CountStore } from './store/count.store.js';
 import { IngestStore } from './store/ingest.store.js';
 import { PurgeStore } from './store/purge.store.js';
 import { ResultsStore } from './store/results.store.js';
+import { AggregatesStore } from './store/aggregates.store.js';
 import { WatermarkStore } from './store/watermark.store.js';
 
 export async function openEngine(config: ResultsConfig): Promise<Engine> {
@@ -53,19 +53,10 @@ export async function buildResults(
     prefix: config.NATS_PREFIX,
     db,
     log,
-  });
-  const compactor = new Compactor(engine, {
-    db,
-    idleMs: config.CLICKHOUSE_COMPACT_IDLE_S * 1000,
-    log,
-    lastWriteAt: () => ingestor.stats.lastBatchAt,
     cluster: config.CLICKHOUSE_CLUSTER,
   });
-  // With a ClickHouse server, query replicas leave the stream and the merges to the one writer.
-  if (writer) {
-    ingestor.start();
-    compactor.start();
-  }
+  // With a ClickHouse server, query replicas leave the stream and the aggregates to the one writer.
+  if (writer) ingestor.start();
   log.info(
     { writer, cluster: config.CLICKHOUSE_CLUSTER || undefined },
     writer ? 'results: writer and queries' : 'results: queries only',
@@ -85,6 +76,7 @@ export async function buildResults(
             new ResultsStore(engine, db),
             new WatermarkStore(engine, db, config.CLICKHOUSE_CLUSTER),
             Math.max(0, config.RESULTS_CACHE_MB) * 2 ** 20,
+            new AggregatesStore(engine, db),
             projectsClient,
             formsClient,
             config.CONTEXT_SIGNING_SECRET ?? '',
@@ -107,7 +99,6 @@ export async function buildResults(
       projectsClient.close();
       formsClient.close();
       authClient.close();
-      compactor.stop();
       await ingestor.stop();
       await engine.close();
     },

@@ -16,13 +16,11 @@ export const resultsConfigShape = {
   FORMS_GRPC_ADDR: vars.string('127.0.0.1:50053'),
   /** The ClickHouse database of Fieldwork's tables. */
   CLICKHOUSE_DATABASE: vars.string('fieldwork'),
-  /** Seconds of ingestion idleness after which tables with several parts are merged into one (0: never). */
-  CLICKHOUSE_COMPACT_IDLE_S: vars.int(30),
   /** A ClickHouse cluster name (remote_servers): Replicated tables on every node and Distributed tables over them. */
   CLICKHOUSE_CLUSTER: vars.string(''),
   /** Megabytes of whole results payloads cached in this process, invalidated by new data (0: no cache). */
   RESULTS_CACHE_MB: vars.int(64),
-  /** This process reads the RESPONSES stream into ClickHouse and compacts (the writer); false: queries only. */
+  /** This process reads the RESPONSES stream into ClickHouse and keeps the aggregates (the writer); false: queries only. */
   RESULTS_INGEST: vars.bool(true),
 };
 export const loadResultsConfig = (env?: Record<string, string | undefined>) => loadConfig(resultsConfigShape, env);

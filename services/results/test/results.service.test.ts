@@ -16,6 +16,7 @@ import { CountService } from '../src/service/count.service.js';
 import { ResultsService } from '../src/service/results.service.js';
 import { CountStore } from '../src/store/count.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
+import { AggregatesStore } from '../src/store/aggregates.store.js';
 import { WatermarkStore } from '../src/store/watermark.store.js';
 import { loadResultsConfig } from '../src/config.js';
 
@@ -53,6 +54,7 @@ beforeAll(async () => {
   clients = connect();
   service = new ResultsService(
     new ResultsStore(engine, config.CLICKHOUSE_DATABASE),
+    new AggregatesStore(engine, config.CLICKHOUSE_DATABASE),
     clients.projects,
     clients.forms,
     peers.contextSecret,
@@ -62,6 +64,7 @@ beforeAll(async () => {
     new ResultsStore(engine, config.CLICKHOUSE_DATABASE),
     new WatermarkStore(engine, config.CLICKHOUSE_DATABASE),
     2 ** 20,
+    new AggregatesStore(engine, config.CLICKHOUSE_DATABASE),
     clients.projects,
     clients.forms,
     peers.contextSecret,

@@ -17,6 +17,7 @@ import { ResultsService } from '../src/service/results.service.js';
 import { ViewsService, type AdvancedResultsFn } from '../src/service/views.service.js';
 import { CountStore } from '../src/store/count.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
+import { AggregatesStore } from '../src/store/aggregates.store.js';
 import { ViewsStore } from '../src/store/views.store.js';
 
 let peers: Peers;
@@ -54,6 +55,7 @@ beforeAll(async () => {
   clients = connect();
   const results = new ResultsService(
     new ResultsStore(engine, config.CLICKHOUSE_DATABASE),
+    new AggregatesStore(engine, config.CLICKHOUSE_DATABASE),
     clients.projects,
     clients.forms,
     peers.contextSecret,

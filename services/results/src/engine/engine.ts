@@ -1,10 +1,10 @@
 // The ClickHouse port: one SQL dialect, two engines (DESIGN.md §3): the embedded chDB engine by default, a
 // ClickHouse server through @clickhouse/client when CLICKHOUSE_URL is set.
 /**
- * Settings of every query, on both engines. `do_not_merge_across_partitions_select_final`: a FINAL read skips the
- * merge of a partition that is one part already merged (level > 0), which is what the compactor leaves once ingestion
- * is idle, so FINAL then costs what a plain read costs (bench/results/variants.mjs). Correct because every version of
- * a row is in one partition: the tables have no PARTITION BY (a partition key must stay a function of the sort key).
+ * Settings of every query, on both engines. `do_not_merge_across_partitions_select_final`: a FINAL read (the scans
+ * of the answers' tables) skips the merge of a partition that ClickHouse's own background merges have already made
+ * one part. Correct because every version of a row is in one partition: each partition key is a function of the sort
+ * key (project_id) or there is none.
  */
 export const QUERY_SETTINGS = { do_not_merge_across_partitions_select_final: 1 } as const;
 

@@ -30,4 +30,29 @@ describe('ClickHouse migrations on a cluster', () => {
     // A cluster name that is not a plain identifier is quoted.
     expect(clusterStatements(all, 'prod-eu', 'fw')[0]).toContain('ON CLUSTER `prod-eu`');
   });
+
+  it('makes the aggregates replicated and distributed by project, the Null table local, and the views local to local', () => {
+    const out = clusterStatements(all, 'main', 'fw');
+    const values = out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.agg_values/.test(s));
+    expect(values[0]).toMatch(
+      /^CREATE TABLE IF NOT EXISTS fw\.agg_values_local ON CLUSTER main \([\s\S]*\) ENGINE = ReplicatedSummingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/agg_values', '\{replica\}'\)\nPARTITION BY/,
+    );
+    expect(values[1]).toBe(
+      'CREATE TABLE IF NOT EXISTS fw.agg_values ON CLUSTER main AS fw.agg_values_local ENGINE = Distributed(main, fw, agg_values_local, cityHash64(project_id))',
+    );
+    const changes = out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.state_changes/.test(s));
+    expect(changes[0]).toMatch(/ENGINE = Null$/);
+    expect(changes[1]).toContain('Distributed(main, fw, state_changes_local, cityHash64(project_id))');
+    const view = out.find((s) => s.includes('fw.agg_cube_mv'))!;
+    expect(view).toMatch(
+      /^CREATE MATERIALIZED VIEW IF NOT EXISTS fw\.agg_cube_mv ON CLUSTER main TO fw\.agg_cube_local AS/,
+    );
+    expect(view).toContain('FROM fw.state_changes_local');
+    expect(view).not.toMatch(/fw\.state_changes\b(?!_local)/);
+    // The journal has no project: spread at random.
+    expect(out.find((s) => s.includes('fw.agg_journal ON CLUSTER main AS'))).toContain('rand()');
+    expect(out.find((s) => s.includes('fw.response_state_local'))).toContain(
+      "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/fw/response_state', '{replica}', version)",
+    );
+  });
 });

@@ -16,25 +16,43 @@ export function statements(text: string, db: string): string[] {
 }
 
 /**
- * The statements for a ClickHouse cluster (CLICKHOUSE_CLUSTER): each data table becomes `<table>_local`, a
- * ReplicatedReplacingMergeTree on every node (`{shard}` and `{replica}` come from the servers' macros), with a
- * Distributed table `<table>` over them, sharded by project so that every version of a response lands on one shard
- * (FINAL then deduplicates within the shard). ALTERs go to both. Every statement runs ON CLUSTER. Pure.
+ * The statements for a ClickHouse cluster (CLICKHOUSE_CLUSTER): each data table becomes `<table>_local` on every node
+ * (a MergeTree-family engine becomes its Replicated form, `{shard}` and `{replica}` from the servers' macros; a Null
+ * table stays Null), with a Distributed table `<table>` over them, sharded by project so that every version of a
+ * response, its state and its aggregates land on one shard (FINAL and the signed sums then work within the shard; a
+ * table without project_id is spread at random). A materialized view reads and writes the local tables of its node.
+ * ALTERs go to both. Every statement runs ON CLUSTER. Pure.
  */
 export function clusterStatements(stmts: string[], cluster: string, db: string): string[] {
   const on = `ON CLUSTER ${quoteIdent(cluster)}`;
   const out: string[] = [];
   for (const s of stmts) {
     const create =
-      /^CREATE TABLE IF NOT EXISTS (\S+)\.(\w+)\s*\(([\s\S]*)\)\s*ENGINE\s*=\s*ReplacingMergeTree\((\w*)\)([\s\S]*)$/i.exec(
+      /^CREATE TABLE IF NOT EXISTS (\S+)\.(\w+)\s*\(([\s\S]*)\)\s*ENGINE\s*=\s*(\w*MergeTree|Null)(?:\((\w*)\))?([\s\S]*)$/i.exec(
         s,
       );
+    const view = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\S+)\.(\w+) TO (\S+)\.(\w+) AS([\s\S]*)$/i.exec(s);
     const alter = /^ALTER TABLE (\S+)\.(\w+)\s+([\s\S]*)$/i.exec(s);
     if (create) {
-      const [, database, table, columns, version, rest] = create;
+      const [, database, table, columns, engine, args, rest] = create;
+      const local =
+        engine!.toLowerCase() === 'null'
+          ? 'Null'
+          : `Replicated${engine}('/clickhouse/tables/{shard}/${db}/${table}', '{replica}'${args ? `, ${args}` : ''})`;
+      const shard = /^\s*project_id\s/m.test(columns!) ? 'cityHash64(project_id)' : 'rand()';
       out.push(
-        `CREATE TABLE IF NOT EXISTS ${database}.${table}_local ${on} (${columns}) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/${db}/${table}', '{replica}'${version ? `, ${version}` : ''})${rest}`,
-        `CREATE TABLE IF NOT EXISTS ${database}.${table} ${on} AS ${database}.${table}_local ENGINE = Distributed(${quoteIdent(cluster)}, ${database}, ${table}_local, cityHash64(project_id))`,
+        `CREATE TABLE IF NOT EXISTS ${database}.${table}_local ${on} (${columns}) ENGINE = ${local}${rest}`,
+        `CREATE TABLE IF NOT EXISTS ${database}.${table} ${on} AS ${database}.${table}_local ENGINE = Distributed(${quoteIdent(cluster)}, ${database}, ${table}_local, ${shard})`,
+      );
+    } else if (view) {
+      const [, database, name, targetDb, target, select] = view;
+      // The view's source and target are the node's local tables.
+      const local = select!.replace(
+        new RegExp(`\\b${database!.replace(/[.]/g, '\\.')}\\.(\\w+)\\b`, 'g'),
+        `${database}.$1_local`,
+      );
+      out.push(
+        `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${name} ${on} TO ${targetDb}.${target}_local AS${local}`,
       );
     } else if (alter) {
       const [, database, table, change] = alter;
@@ -80,10 +98,28 @@ export async function migrateClickhouse(
   return applied;
 }
 
+/** The tables of the migrations (clickhouse/*.sql), and the materialized views among them. */
+export const DATA_TABLES = [
+  'answers',
+  'responses',
+  'response_state',
+  'state_changes',
+  'agg_values',
+  'agg_cube',
+  'agg_responses',
+  'agg_words',
+  'agg_times',
+  'agg_projects',
+  'agg_journal',
+] as const;
+export const DATA_VIEWS = ['agg_values_mv', 'agg_cube_mv', 'agg_responses_mv', 'agg_words_mv', 'agg_times_mv'] as const;
+
 /** Drops the data tables (the migrations run again afterwards): the first step of a rebuild. */
 export async function dropClickhouse(engine: Engine, db: string, cluster = ''): Promise<void> {
   const on = cluster ? ` ON CLUSTER ${quoteIdent(cluster)} SYNC` : '';
-  const tables = cluster ? ['answers', 'answers_local', 'responses', 'responses_local'] : ['answers', 'responses'];
+  // Views first (they read the tables), then every table of the migrations.
+  for (const v of DATA_VIEWS) await engine.exec(`DROP VIEW IF EXISTS ${db}.${v}${on}`);
+  const tables = DATA_TABLES.flatMap((t) => (cluster ? [t, `${t}_local`] : [t]));
   for (const t of [...tables, 'fieldwork_migrations'])
     await engine.exec(`DROP TABLE IF EXISTS ${db}.${t}${t === 'fieldwork_migrations' ? '' : on}`);
 }

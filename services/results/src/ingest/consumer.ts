@@ -18,6 +18,8 @@ import {
 import type { Engine } from '../engine/engine.js';
 import { IngestStore } from '../store/ingest.store.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
+import { StateStore } from '../store/state.store.js';
+import { Aggregator } from './aggregator.js';
 
 /** Seconds before an unacknowledged message is delivered again. */
 const ACK_WAIT_S = 10;
@@ -40,12 +42,15 @@ export class Ingestor {
   private stopped = false;
   readonly stats: IngestStats = { batches: 0, lastBatchSize: 0, messages: 0, failures: 0, lastBatchAt: 0 };
   private readonly store: IngestStore;
+  /** Keeps the aggregates exact; also what a time zone change or a rebuild goes through. */
+  readonly aggregator: Aggregator;
 
   constructor(
     engine: Engine,
-    private readonly options: { natsUrl: string; prefix: string; db: string; log: Logger },
+    private readonly options: { natsUrl: string; prefix: string; db: string; log: Logger; cluster?: string },
   ) {
     this.store = new IngestStore(engine, options.db);
+    this.aggregator = new Aggregator(new StateStore(engine, options.db, options.cluster ?? ''), options.log);
   }
 
   get stream(): string {
@@ -104,6 +109,7 @@ export class Ingestor {
   private async write(msgs: JsMsg[]): Promise<void> {
     const responses: object[] = [];
     const answers: object[] = [];
+    const events: ResponseEvent[] = [];
     const good: JsMsg[] = [];
     for (const m of msgs) {
       let event: ResponseEvent;
@@ -116,11 +122,14 @@ export class Ingestor {
         continue;
       }
       const rows = rowsOf(event);
+      events.push(event);
       responses.push(rows.response);
       answers.push(...rows.answers);
       good.push(m);
     }
-    // Acked by the pull loop once both are in; nak'ed by it when one throws.
+    // Acked by the pull loop once all are in; nak'ed by it when one throws. The aggregates first: a project seen for
+    // the first time is counted from the answers' tables as they were before this batch.
+    await this.aggregator.write(events);
     await this.store.insertBatch(responses, answers);
     metrics.clickhouseInsertRows.observe({ table: 'responses' }, responses.length);
     metrics.clickhouseInsertRows.observe({ table: 'answers' }, answers.length);
@@ -144,6 +153,7 @@ export class Ingestor {
     await this.pulling?.pause();
     try {
       await reset();
+      this.aggregator.reset();
       const n = this.nats ?? (await this.connect());
       if (!n) throw new Error('stopped');
       await n.jsm.consumers.delete(this.stream, this.durable).catch(() => false);

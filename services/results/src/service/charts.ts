@@ -17,6 +17,8 @@ import {
 } from '../domain/charts.js';
 import type { Comparison, TimingColumn } from '../domain/query.js';
 import type { ComparisonSql, ResultsStore, Where } from '../store/results.store.js';
+import type { AggregatesStore, AggWhere } from '../store/aggregates.store.js';
+import type { Source } from './source.js';
 
 const CHOICES = new Set(['choice', 'binary']);
 /** Text questions: a sample of their latest answers; open answers also by their most frequent words. */
@@ -58,13 +60,16 @@ export function checkComparisons(comparisons: Comparison[], bodies: SchemaBody[]
 
 /**
  * Text questions: the latest TEXT_SAMPLES answers of each, and for open questions the TOP_WORDS words found in most
- * answers, both bounded in ClickHouse (no answer list is loaded here). Added to each item's `bases` entry.
+ * answers, both bounded in ClickHouse (no answer list is loaded here). Added to each item's `bases` entry. With
+ * `counted` (an unfiltered request of a project whose aggregates are ready) the words are counted over every answer
+ * from the aggregates; else from a sample of the answers.
  */
 export async function textResults(
   store: ResultsStore,
   list: Item[],
   bases: Map<number, Record<string, unknown>>,
   where: Where,
+  counted?: { store: AggregatesStore; where: AggWhere },
 ): Promise<void> {
   const texts = list.filter((i) => TEXTS.has(i.type)).map((i) => i.id);
   if (texts.length === 0) return;
@@ -72,8 +77,13 @@ export async function textResults(
   const samples = await store.textSamples(where, texts, TEXT_SAMPLES);
   // Words from at most about WORD_SAMPLE answers per question: one in `every` by hash of the response id.
   const answered = (id: number) => Number((bases.get(id)?.stats as { count?: number } | undefined)?.count ?? 0);
-  const every = open.map((id) => Math.max(1, Math.ceil(answered(id) / WORD_SAMPLE)));
-  const words = open.length > 0 ? await store.topWords(where, open, every, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS) : [];
+  const every = open.map((id) => (counted ? 1 : Math.max(1, Math.ceil(answered(id) / WORD_SAMPLE))));
+  const words =
+    open.length === 0
+      ? []
+      : counted
+        ? await counted.store.topWords(counted.where, open, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS)
+        : await store.topWords(where, open, every, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS);
   for (const id of texts) {
     const k = open.indexOf(id);
     bases.set(id, {
@@ -96,7 +106,7 @@ export async function textResults(
  * on the responses table first.
  */
 export async function planComparisons(
-  store: ResultsStore,
+  store: Source,
   comparisons: Comparison[],
   items: number[],
   where: Where,
@@ -133,7 +143,7 @@ export async function planComparisons(
  * and the rest summed into `capped.other`.
  */
 export async function comparedAll(
-  store: ResultsStore,
+  store: Source,
   item: Item,
   where: Where,
   compares: Compare[],

@@ -13,8 +13,9 @@ export class PurgeService {
     const before = await this.store.rows(req.project_id);
     const counts = { results_rows: before.responses + before.answers, results_responses: before.responses };
     if (req.dry_run) return { counts, remaining: counts.results_rows };
-    if (counts.results_rows > 0) await this.store.remove(req.project_id);
+    if (counts.results_rows > 0 || (await this.store.derivedRows(req.project_id)) > 0)
+      await this.store.remove(req.project_id);
     const after = await this.store.rows(req.project_id);
-    return { counts, remaining: after.responses + after.answers };
+    return { counts, remaining: after.responses + after.answers + (await this.store.derivedRows(req.project_id)) };
   }
 }

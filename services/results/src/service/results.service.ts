@@ -33,6 +33,9 @@ import {
   type TimingColumn,
 } from '../domain/query.js';
 import type { ComparisonSql, ResultsStore, Where } from '../store/results.store.js';
+import type { AggregatesStore } from '../store/aggregates.store.js';
+import { planResults, type Plan } from '../domain/planner.js';
+import type { Source } from './source.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
@@ -74,7 +77,12 @@ const comparisonsModel = z
   .max(REQUEST_LIMITS.comparisonsPerQuery, LIMIT_MESSAGES.list(REQUEST_LIMITS.comparisonsPerQuery));
 
 interface Shape {
+  /** The scans' where (text samples, map points, and everything when the plan scans). */
   where: Where;
+  /** What answers the statistics, and its where. */
+  src: Source;
+  srcWhere: Where;
+  plan: Plan;
   comparison?: ComparisonSql;
   buckets: number;
   tz: string;
@@ -100,9 +108,20 @@ function liveChoices(item: Item, body: SchemaBody) {
     .filter((c): c is Choice => c !== undefined && !c.deleted);
 }
 
+/**
+ * What served a results request, for its `meta`: `path` 'aggregates' (every statistic from the aggregates; text
+ * samples and map points, which are answers themselves, are read from the latest answers) or 'scan' with `scan`
+ * saying why.
+ */
+function pathMeta(plans: Plan[]): { path: 'aggregates' | 'scan'; scan?: string[] } {
+  const reasons = [...new Set(plans.flatMap((p) => (p.path === 'scan' ? p.reasons : [])))];
+  return reasons.length > 0 || plans.length === 0 ? { path: 'scan', scan: reasons } : { path: 'aggregates' };
+}
+
 export class ResultsService {
   constructor(
     private readonly store: ResultsStore,
+    private readonly aggregates: AggregatesStore,
     private readonly projects: ProjectsClient,
     protected readonly forms: FormsClient,
     /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when it carries one (empty: never). */
@@ -238,21 +257,46 @@ export class ResultsService {
     const profileIds = req.profile_response_id ? await this.profile(req, scope) : null;
     const levels = [];
     const items = [];
+    const counted = await this.aggregates.project(req.project_id);
+    const plans: Plan[] = [];
     for (const s of schemas) {
       const body = bodies.get(s.id)!;
       const where = this.store.restrict(this.store.where(req.project_id, s.id, filters, scope), profileIds);
-      levels.push({ schema_id: s.id, name: s.name, level: s.level, ...(await this.level(where, timing)) });
+      // One planner decides, per schema, what answers the statistics (docs/results.md "Which path").
+      const plan = planResults({
+        filters,
+        comparisons,
+        tz,
+        timing,
+        profile: profileIds !== null,
+        scoped: !scope.all,
+        aggregates: counted,
+      });
+      plans.push(plan);
+      const aggWhere =
+        plan.path === 'aggregates' ? this.aggregates.where(req.project_id, s.id, filters, scope, plan) : undefined;
+      const src: Source = aggWhere ? (this.aggregates as unknown as Source) : this.store;
+      const srcWhere = aggWhere ?? where;
+      const shape: Shape = {
+        where: { sql: where.sql, params: { ...where.params, tz } },
+        src,
+        srcWhere: { ...srcWhere, params: { ...srcWhere.params, tz } },
+        plan,
+        buckets: req.buckets || 10,
+        tz,
+      };
+      levels.push({
+        schema_id: s.id,
+        name: s.name,
+        level: s.level,
+        ...(await this.level(src, shape.srcWhere, timing)),
+      });
       const wanted = itemsInOrder(body).filter(
         ({ item, blockId, topBlockId }) =>
           isQuestion(item) &&
           (req.block_id === 0 || blockId === req.block_id || topBlockId === req.block_id) &&
           (req.item_ids.length === 0 || req.item_ids.includes(item.id)),
       );
-      const shape: Shape = {
-        where: { sql: where.sql, params: { ...where.params, tz } },
-        buckets: req.buckets || 10,
-        tz,
-      };
       // One query per kind of question for all the wanted items of that kind, then comparisons item by item.
       const bases = await this.items(
         wanted.map((w) => w.item),
@@ -264,18 +308,21 @@ export class ResultsService {
         wanted.map((w) => w.item),
         bases,
         shape.where,
+        aggWhere && plan.path === 'aggregates' && plan.table === 'values'
+          ? { store: this.aggregates, where: shape.srcWhere as typeof aggWhere }
+          : undefined,
       );
       const compares = await planComparisons(
-        this.store,
+        src,
         comparisons,
         wanted.map((w) => w.item.id),
-        shape.where,
+        shape.srcWhere,
         timing,
         body,
       );
       for (const { item } of wanted) {
         const base = bases.get(item.id) ?? (await this.geotag(item, shape));
-        const all = await comparedAll(this.store, item, shape.where, compares, aggregator, (comparison) =>
+        const all = await comparedAll(src, item, shape.srcWhere, compares, aggregator, (comparison) =>
           this.compared(item, body, { ...shape, comparison }),
         );
         const used = aggregatorFor(item.type, aggregator);
@@ -300,7 +347,7 @@ export class ResultsService {
       payload_json: JSON.stringify({
         items,
         levels,
-        meta: { timing_column: timing, time_zone: tz, aggregator, processor: 'clickhouse' },
+        meta: { timing_column: timing, time_zone: tz, aggregator, processor: 'clickhouse', ...pathMeta(plans) },
         profile,
       }),
     };
@@ -379,8 +426,8 @@ export class ResultsService {
     return { payload_json: JSON.stringify({ results: lookups, q, limit, offset }) };
   }
 
-  private async level(where: Where, timing: TimingColumn) {
-    const r = await this.store.level(where, timing);
+  private async level(src: Source, where: Where, timing: TimingColumn) {
+    const r = await src.level(where, timing);
     const iso = (t: string | null | undefined) => (t ? `${t.replace(' ', 'T')}Z` : null);
     return { total_filtered_responses: Number(r?.n ?? 0), first_response: iso(r?.first), last_response: iso(r?.last) };
   }
@@ -397,10 +444,10 @@ export class ResultsService {
     const dates = ids((i) => i.type === 'date');
     const rest = ids((i) => !NUMERIC.has(i.type) && !CHOICES.has(i.type) && i.type !== 'date' && i.type !== 'geotag');
     if (numeric.length > 0) {
-      const rows = await this.store.numberStats(shape.where, numeric);
+      const rows = await shape.src.numberStats(shape.srcWhere, numeric);
       const stats = new Map(rows.map((r) => [Number(r.item_id), numberStats(r)]));
       const whole = new Set(list.filter((i) => NUMERIC.has(i.type) && !i.options.allowDecimal).map((i) => i.id));
-      const histograms = await this.histograms(stats, shape.where, shape.buckets, whole);
+      const histograms = await this.histograms(shape.src, stats, shape.srcWhere, shape.buckets, whole);
       for (const id of numeric) {
         const st =
           stats.get(id) ??
@@ -411,7 +458,7 @@ export class ResultsService {
     }
     if (choice.length > 0) {
       // Per item: the answered count and a map of choice -> count in one pass.
-      const rows = await this.store.choiceCounts(shape.where, choice);
+      const rows = await shape.src.choiceCounts(shape.srcWhere, choice);
       const byItem = new Map(rows.map((r) => [Number(r.item_id), r]));
       for (const id of choice) {
         const r = byItem.get(id);
@@ -427,7 +474,7 @@ export class ResultsService {
       }
     }
     if (dates.length > 0) {
-      const series = await this.store.dateSeries(shape.where, dates);
+      const series = await shape.src.dateSeries(shape.srcWhere, dates);
       for (const id of dates) {
         const mine = series.filter((x) => Number(x.item_id) === id);
         const count = mine.reduce((n, x) => n + Number(x.count), 0);
@@ -438,7 +485,7 @@ export class ResultsService {
       }
     }
     if (rest.length > 0) {
-      const rows = await this.store.answerCounts(shape.where, rest);
+      const rows = await shape.src.answerCounts(shape.srcWhere, rest);
       const byItem = new Map(rows.map((r) => [Number(r.item_id), Number(r.count)]));
       for (const id of rest) out.set(id, { stats: { count: byItem.get(id) ?? 0 } });
     }
@@ -450,14 +497,20 @@ export class ResultsService {
    * from each item's minimum to its maximum, for all the items in one grouped query (store's histogramBins). A bin is
    * [lower, upper), the last one holding the maximum; `integer`: the answers are whole numbers and so are the bins.
    */
-  private async histograms(stats: Map<number, NumberStats>, where: Where, buckets: number, whole: Set<number>) {
+  private async histograms(
+    src: Source,
+    stats: Map<number, NumberStats>,
+    where: Where,
+    buckets: number,
+    whole: Set<number>,
+  ) {
     const out = new Map<number, { integer: boolean; bins: { lower: number; upper: number; count: number }[] }>();
     const ranged = [...stats].filter(([, s]) => s.count > 0 && s.min !== null && s.max !== null);
     if (ranged.length === 0) return out;
     const plans = ranged.map(([id, s]) =>
       niceBins(s.min!, s.max!, buckets, whole.has(id) && Number.isInteger(s.min) && Number.isInteger(s.max)),
     );
-    const rows = await this.store.histogramBins(
+    const rows = await src.histogramBins(
       where,
       ranged.map(([id]) => id),
       plans.map((b) => b.lo),
@@ -476,7 +529,7 @@ export class ResultsService {
 
   /** A geotag question: its count and the points for the map of responses (all up to MAP_POINTS, an even sample beyond). */
   private async geotag(item: Item, shape: Shape) {
-    const count = await this.store.geotagCount(shape.where, item.id);
+    const count = await shape.src.geotagCount(shape.srcWhere, item.id);
     const points = await this.store.geotagPoints(
       shape.where,
       item.id,
@@ -490,11 +543,11 @@ export class ResultsService {
   private async compared(item: Item, body: SchemaBody, shape: Shape) {
     const c = shape.comparison!;
     if (NUMERIC.has(item.type)) {
-      const rows = await this.store.comparedNumbers(shape.where, c, item.id);
+      const rows = await shape.src.comparedNumbers(shape.srcWhere, c, item.id);
       return rows.map((r) => ({ key: r.key, stats: numberStats(r) }));
     }
     if (CHOICES.has(item.type)) {
-      const rows = await this.store.comparedChoices(shape.where, c, item.id);
+      const rows = await shape.src.comparedChoices(shape.srcWhere, c, item.id);
       const keys = [...new Set(rows.map((r) => r.key))];
       const live = liveChoices(item, body);
       return keys.map((key) => ({
@@ -505,7 +558,7 @@ export class ResultsService {
         })),
       }));
     }
-    const rows = await this.store.comparedCounts(shape.where, c, item.id);
+    const rows = await shape.src.comparedCounts(shape.srcWhere, c, item.id);
     return rows.map((r) => ({ key: r.key, stats: { count: Number(r.count) } }));
   }
 }

@@ -1,5 +1,4 @@
-// The ClickHouse SQL of ingestion: the batch inserts, what the tables hold (status), and the compactor's part counts
-// and merges.
+// The ClickHouse SQL of ingestion: the batch inserts and what the tables hold (status).
 import type { Engine } from '../engine/engine.js';
 
 export class IngestStore {
@@ -34,22 +33,5 @@ export class IngestStore {
       { p: projectId },
     );
     return Number(a?.answers ?? 0);
-  }
-
-  /** Active parts of a table on this node. */
-  async activeParts(table: string): Promise<number> {
-    const [r] = await this.engine.query<{ parts: string }>(
-      `SELECT count() AS parts FROM system.parts WHERE database = {db:String} AND table = {table:String} AND active`,
-      {
-        db: this.db,
-        table,
-      },
-    );
-    return Number(r?.parts ?? 0);
-  }
-
-  /** Merges a table's parts into one (on every node of `cluster` when there is one). */
-  async optimize(table: string, cluster: string): Promise<void> {
-    await this.engine.exec(`OPTIMIZE TABLE ${this.db}.${table}${cluster ? ` ON CLUSTER ${cluster}` : ''} FINAL`);
   }
 }

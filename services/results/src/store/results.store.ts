@@ -32,9 +32,82 @@ const DISTRIBUTION_MAX = 5000;
 /** A where's identity: its SQL and parameters. */
 const whereKey = (w: Where) => `${w.sql}\n${JSON.stringify(w.params)}`;
 
+/**
+ * The number aggregates per group `g` of a query of value counts (`valueCounts`: rows g, v, c), computed from those
+ * counts: the sum, mean, extremes, sample variance (two-pass, about the mean) and the exact quartiles with the
+ * interpolation of quantilesExactInclusive; and each group's distribution when it has at most DISTRIBUTION_MAX
+ * distinct values. Shared by the scans (counts of answers) and the aggregates (sums of signed counts). The group
+ * comes back as `name`.
+ */
+export async function numberStatsSql(
+  engine: Engine,
+  valueCounts: string,
+  params: Record<string, unknown>,
+  name: 'item_id' | 'key',
+): Promise<(NumberRow & { item_id: number; key: string; values: number[]; counts: string[] })[]> {
+  return engine.query(
+    `SELECT g AS ${name}, count, sum, sum / count AS avg, min, max, var, sqrt(var) AS stddev,
+            arrayMap(pos -> vs[arrayFirstIndex(x -> x > floor(pos), cum)]
+              + (pos - floor(pos)) * (vs[arrayFirstIndex(x -> x > least(floor(pos) + 1, toFloat64(count - 1)), cum)]
+                - vs[arrayFirstIndex(x -> x > floor(pos), cum)]),
+              arrayMap(p -> p * (count - 1), [0.25, 0.5, 0.75])) AS q,
+            if(length(vs) <= {most:UInt32}, vs, []) AS values, if(length(vs) <= {most:UInt32}, cs, []) AS counts
+     FROM (
+       SELECT g, sum(c) AS count, sum(v * c) AS sum, min(v) AS min, max(v) AS max,
+              arraySort(x -> x.1, groupArray((v, c))) AS pairs, arrayMap(x -> x.1, pairs) AS vs,
+              arrayMap(x -> x.2, pairs) AS cs, arrayCumSum(cs) AS cum,
+              if(count > 1, arraySum(arrayMap((x, k) -> k * (x - sum / count) * (x - sum / count), vs, cs)) / (count - 1), nan) AS var
+       FROM (${valueCounts})
+       GROUP BY g)`,
+    { ...params, most: DISTRIBUTION_MAX },
+  );
+}
+
+/**
+ * Per where (whereKey), the value distributions of the number items a numberStats read (those with at most
+ * DISTRIBUTION_MAX distinct values), so that the histograms that follow need no query.
+ */
+export class Distributions {
+  private readonly byWhere = new Map<string, Map<number, { values: number[]; counts: number[] }>>();
+
+  /** Keeps the rows' distributions; answers the rows without them. */
+  keep<R extends { item_id: number; values: number[]; counts: string[] }>(
+    where: Where,
+    rows: R[],
+  ): Omit<R, 'values' | 'counts'>[] {
+    const kept = new Map<number, { values: number[]; counts: number[] }>();
+    for (const r of rows)
+      if (r.values.length > 0) kept.set(Number(r.item_id), { values: r.values, counts: r.counts.map(Number) });
+    this.byWhere.set(whereKey(where), kept);
+    if (this.byWhere.size > 8) this.byWhere.delete(this.byWhere.keys().next().value!);
+    return rows.map(({ values: _v, counts: _c, ...r }) => r);
+  }
+
+  /** The bins of `items` from their kept distributions (same arithmetic as the SQL: IEEE doubles), or null. */
+  bins(
+    where: Where,
+    items: number[],
+    lo: number[],
+    width: number[],
+    n: number,
+  ): { item_id: number; bin: number; count: string }[] | null {
+    const kept = this.byWhere.get(whereKey(where));
+    if (!kept || !items.every((id) => kept.has(id))) return null;
+    this.byWhere.delete(whereKey(where));
+    return items.flatMap((id, k) => {
+      const bins = new Array<number>(n).fill(0);
+      const d = kept.get(id)!;
+      d.values.forEach((v, i) => {
+        bins[Math.min(n - 1, Math.max(0, Math.floor((v - lo[k]!) / width[k]!)))]! += d.counts[i]!;
+      });
+      return bins.flatMap((count, bin) => (count > 0 ? [{ item_id: id, bin, count: String(count) }] : []));
+    });
+  }
+}
+
 export class ResultsStore {
-  /** Per where (whereKey), the value distributions of number items the last numberStats read, for histogramBins. */
-  private readonly distributions = new Map<string, Map<number, { values: number[]; counts: number[] }>>();
+  /** The value distributions of number items the last numberStats read, for histogramBins. */
+  private readonly distributions = new Distributions();
 
   constructor(
     private readonly engine: Engine,
@@ -204,28 +277,13 @@ export class ResultsStore {
    * query at all.
    */
   async numberStats(where: Where, items: number[]): Promise<(NumberRow & { item_id: number })[]> {
-    const rows = await this.engine.query<NumberRow & { item_id: number; values: number[]; counts: string[] }>(
-      `SELECT item_id, count, sum, sum / count AS avg, min, max, var, sqrt(var) AS stddev,
-              arrayMap(pos -> vs[arrayFirstIndex(x -> x > floor(pos), cum)]
-                + (pos - floor(pos)) * (vs[arrayFirstIndex(x -> x > least(floor(pos) + 1, toFloat64(count - 1)), cum)]
-                  - vs[arrayFirstIndex(x -> x > floor(pos), cum)]),
-                arrayMap(p -> p * (count - 1), [0.25, 0.5, 0.75])) AS q,
-              if(length(vs) <= {most:UInt32}, vs, []) AS values, if(length(vs) <= {most:UInt32}, cs, []) AS counts
-       FROM (
-         SELECT item_id, sum(c) AS count, sum(v * c) AS sum, min(v) AS min, max(v) AS max,
-                arraySort(x -> x.1, groupArray((v, c))) AS pairs, arrayMap(x -> x.1, pairs) AS vs,
-                arrayMap(x -> x.2, pairs) AS cs, arrayCumSum(cs) AS cum,
-                if(count > 1, arraySum(arrayMap((x, k) -> k * (x - sum / count) * (x - sum / count), vs, cs)) / (count - 1), nan) AS var
-         FROM (SELECT item_id, assumeNotNull(num) AS v, count() AS c ${this.answersOf(where)} AND num IS NOT NULL GROUP BY item_id, v)
-         GROUP BY item_id)`,
-      { ...where.params, items, most: DISTRIBUTION_MAX },
+    const rows = await numberStatsSql(
+      this.engine,
+      `SELECT item_id AS g, assumeNotNull(num) AS v, count() AS c ${this.answersOf(where)} AND num IS NOT NULL GROUP BY g, v`,
+      { ...where.params, items },
+      'item_id',
     );
-    const kept = new Map<number, { values: number[]; counts: number[] }>();
-    for (const r of rows)
-      if (r.values.length > 0) kept.set(Number(r.item_id), { values: r.values, counts: r.counts.map(Number) });
-    this.distributions.set(whereKey(where), kept);
-    if (this.distributions.size > 8) this.distributions.delete(this.distributions.keys().next().value!);
-    return rows.map(({ values: _v, counts: _c, ...r }) => r);
+    return this.distributions.keep(where, rows);
   }
 
   /**
@@ -241,19 +299,8 @@ export class ResultsStore {
     buckets: number,
   ): Promise<{ item_id: number; bin: number; count: string }[]> {
     const n = Math.max(1, Math.trunc(buckets));
-    // From the distributions numberStats kept for this where (same arithmetic as the SQL below: IEEE doubles).
-    const kept = this.distributions.get(whereKey(where));
-    if (kept && items.every((id) => kept.has(id))) {
-      this.distributions.delete(whereKey(where));
-      return items.flatMap((id, k) => {
-        const bins = new Array<number>(n).fill(0);
-        const d = kept.get(id)!;
-        d.values.forEach((v, i) => {
-          bins[Math.min(n - 1, Math.max(0, Math.floor((v - lo[k]!) / width[k]!)))]! += d.counts[i]!;
-        });
-        return bins.flatMap((count, bin) => (count > 0 ? [{ item_id: id, bin, count: String(count) }] : []));
-      });
-    }
+    const kept = this.distributions.bins(where, items, lo, width, n);
+    if (kept) return kept;
     const rows = await this.engine.query<{ item_id: number; bins: (string | number)[] }>(
       `SELECT item_id, countResample(0, ${n}, 1)(least(toUInt32(floor((num - transform(item_id, {hi:Array(UInt32)}, {lo:Array(Float64)}, 0.)) / transform(item_id, {hi:Array(UInt32)}, {w:Array(Float64)}, 1.))), {last:UInt32})) AS bins
        ${this.answersOf(where)} AND num IS NOT NULL GROUP BY item_id`,

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@fieldwork/service-kit';
 import { ChdbEngine } from '../../src/engine/chdb.engine.js';
-import { Compactor } from '../../src/ingest/compactor.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { dropClickhouse, migrateClickhouse } from '../../src/engine/migrate.js';
 import { ServerEngine } from '../../src/engine/server.engine.js';
@@ -81,12 +80,9 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
             )[0]!.n,
           ),
         ).toBe(0);
-        // Compaction merges the parts of the two inserts into one, keeping the newest versions.
-        const compactor = new Compactor(engine, { db, idleMs: 0, log, lastWriteAt: () => 0 });
-        expect(await compactor.compact()).toEqual(['responses']);
-        expect(await compactor.compact()).toEqual([]);
+        // FINAL keeps the newest version of each response, whatever the parts.
         const merged = await engine.query<{ n: string; deleted: string }>(
-          `SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses WHERE project_id = {p:UInt64}`,
+          `SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses FINAL WHERE project_id = {p:UInt64}`,
           { p: 7 },
         );
         expect(merged.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);

@@ -130,12 +130,9 @@ describe(CountStore.name, () => {
 });
 
 describe(IngestStore.name, () => {
-  it('reports what it holds, and merges a table of several parts into one', async () => {
+  it('reports what it holds', async () => {
     expect(Number((await ingest.responseStatus(7))?.responses)).toBe(5);
     expect(await ingest.answerCount(0)).toBe(10);
-    expect(await ingest.activeParts('responses')).toBeGreaterThan(1);
-    await ingest.optimize('responses', '');
-    expect(await ingest.activeParts('responses')).toBe(1);
   });
 });
 

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { filterModel } from '@fieldwork/sampler';
+import { planResults, type PlanInput } from './planner.js';
+
+const base = (over: Partial<PlanInput> & { filters?: unknown } = {}): PlanInput => ({
+  comparisons: [],
+  tz: 'UTC',
+  timing: 'time_created',
+  profile: false,
+  scoped: false,
+  aggregates: { tz: 'UTC', ready: true },
+  ...over,
+  filters: filterModel.parse(over.filters ?? {}),
+});
+const day = (iso: string) => Date.parse(iso) / 1000;
+
+describe('planResults', () => {
+  it('answers an unfiltered request from the per-value counts, and a filtered one from the cube', () => {
+    expect(planResults(base())).toEqual({ path: 'aggregates', table: 'values', days: [] });
+    expect(planResults(base({ filters: { showOnlyCompleted: true } }))).toMatchObject({ table: 'values' });
+    expect(planResults(base({ filters: { site: [1, 2] } }))).toMatchObject({ path: 'aggregates', table: 'cube' });
+    expect(planResults(base({ scoped: true }))).toMatchObject({ path: 'aggregates', table: 'cube' });
+    expect(planResults(base({ comparisons: [{ by: 'collector' }] }))).toMatchObject({ table: 'cube' });
+    expect(planResults(base({ comparisons: [{ by: 'period', period: 'week' }] }))).toMatchObject({ table: 'cube' });
+  });
+
+  it('takes date ranges of whole days in the aggregates time zone as days', () => {
+    const range = {
+      entity: 'response',
+      dateType: 'time_updated',
+      startDateTime: day('2026-03-01T00:00:00Z'),
+      endDateTime: day('2026-03-31T23:59:59.999Z'),
+    };
+    expect(planResults(base({ filters: { date_ranges: [range] } }))).toEqual({
+      path: 'aggregates',
+      table: 'cube',
+      days: [{ column: 'time_updated', from: '2026-03-01', to: '2026-03-31' }],
+    });
+    // Paris: midnight is 23:00 UTC the day before in winter; 29 March 2026 has 23 hours.
+    const paris = {
+      entity: 'response',
+      dateType: 'time_created',
+      startDateTime: day('2026-03-28T23:00:00Z'),
+      endDateTime: day('2026-03-29T21:59:59.999Z'),
+    };
+    expect(
+      planResults(
+        base({
+          tz: 'Europe/Paris',
+          aggregates: { tz: 'Europe/Paris', ready: true },
+          filters: { date_ranges: [paris] },
+        }),
+      ),
+    ).toMatchObject({ path: 'aggregates', days: [{ from: '2026-03-29', to: '2026-03-29' }] });
+    // An open end, and an open start.
+    expect(planResults(base({ filters: { date_ranges: [{ ...range, endDateTime: null }] } }))).toMatchObject({
+      days: [{ from: '2026-03-01', to: null }],
+    });
+  });
+
+  it('scans what the aggregates cannot answer, and says why', () => {
+    const notWhole = {
+      entity: 'response',
+      dateType: 'time_created',
+      startDateTime: day('2026-03-01T00:00:00Z'),
+      // The last second, not the last millisecond: answers from 23:59:59.001 on are outside it.
+      endDateTime: day('2026-03-31T23:59:59Z'),
+    };
+    const cases: [Partial<PlanInput> & { filters?: unknown }, string][] = [
+      [{ aggregates: undefined }, 'the project has no aggregates yet'],
+      [{ aggregates: { tz: 'UTC', ready: false } }, "the project's aggregates are being counted"],
+      [{ profile: true }, 'a profile'],
+      [{ filters: { filters: [{ question: 3, operator: '>', value: 2 }] } }, 'a filter on answers'],
+      [{ filters: { date_ranges: [notWhole] } }, 'a date range that is not whole days'],
+      [{ filters: { date_ranges: [{ ...notWhole, entity: 7 }] } }, 'a date question range'],
+      [{ comparisons: [{ by: 'question', item_id: 4 }] }, 'a comparison by question'],
+      [{ comparisons: [{ by: 'period', period: 'hour' }] }, 'a period shorter than a day'],
+      [{ comparisons: [{ by: 'period', period: 'day' }], timing: 'time_completed' }, 'periods of time_completed'],
+      [
+        { comparisons: [{ by: 'period', period: 'day' }], tz: 'Asia/Tokyo' },
+        'the time zone Asia/Tokyo (the aggregates count days in UTC)',
+      ],
+    ];
+    for (const [input, reason] of cases) expect(planResults(base(input))).toEqual({ path: 'scan', reasons: [reason] });
+    // Another time zone matters only when days do.
+    expect(planResults(base({ tz: 'Asia/Tokyo' }))).toMatchObject({ path: 'aggregates' });
+  });
+});

@@ -1,0 +1,102 @@
+// The results query planner (docs/results.md "Which path serves a request"): whether a request is answered from the
+// aggregates, and from which, or by scanning the answers, and why. Whole days are checked instant by instant, so
+// days of 23 or 25 hours (daylight saving) are whole days too. Pure.
+import { idList, type FilterModel } from '@fieldwork/sampler';
+import type { Comparison, TimingColumn } from './query.js';
+import { dayIn } from './state.js';
+
+/** Periods the aggregates' days can group by (a day or longer). */
+export const DAY_PERIODS = ['day', 'week', 'month', 'quarter', 'year', 'decade', 'century', 'millennium'] as const;
+
+/** A whole-day range on a timing column: days (YYYY-MM-DD, inclusive) in the aggregates' time zone. */
+export interface DayRange {
+  column: TimingColumn;
+  from: string | null;
+  to: string | null;
+}
+
+export type Plan =
+  | {
+      path: 'aggregates';
+      /** values: per value only (no filter but deleted/completed, no comparison); cube: per site, collector, day ... */
+      table: 'values' | 'cube';
+      days: DayRange[];
+    }
+  | { path: 'scan'; reasons: string[] };
+
+export interface PlanInput {
+  filters: FilterModel;
+  comparisons: readonly Comparison[];
+  /** The request's time zone. */
+  tz: string;
+  timing: TimingColumn;
+  /** The caller sees only some responses (their own and their read sites'). */
+  scoped: boolean;
+  /** A profile restricts the responses to one record and those below it. */
+  profile: boolean;
+  /** The project's aggregates: undefined when never counted, not ready while counted again. */
+  aggregates: { tz: string; ready: boolean } | undefined;
+}
+
+/** Whether `s` (seconds) is the first millisecond of its day in `tz`; that day. */
+function dayStart(s: number, tz: string): string | null {
+  const ms = Math.round(s * 1000);
+  if (!Number.isFinite(ms) || Math.abs(ms - s * 1000) > 1e-3) return null;
+  const day = dayIn(ms, tz);
+  return dayIn(ms - 1, tz) !== day ? day : null;
+}
+
+/** Whether `s` (seconds) is the last millisecond of its day in `tz` (the range's end is inclusive); that day. */
+function dayEnd(s: number, tz: string): string | null {
+  const ms = Math.round(s * 1000);
+  if (!Number.isFinite(ms) || Math.abs(ms - s * 1000) > 1e-3) return null;
+  const day = dayIn(ms, tz);
+  return dayIn(ms + 1, tz) !== day ? day : null;
+}
+
+/**
+ * The path of a results request. Aggregates answer: no filter on answers (question filters, date questions), date
+ * ranges on the timing columns made of whole days in the aggregates' time zone, comparisons by site, group, team,
+ * collector and by periods of a day or longer (not on time_completed, which may be empty), no profile. Anything else
+ * scans, with the reasons.
+ */
+export function planResults(input: PlanInput): Plan {
+  const reasons: string[] = [];
+  const f = input.filters;
+  const agg = input.aggregates;
+  if (!agg) reasons.push('the project has no aggregates yet');
+  else if (!agg.ready) reasons.push("the project's aggregates are being counted");
+  if (input.profile) reasons.push('a profile');
+  if (f.filters.length > 0) reasons.push('a filter on answers');
+  const days: DayRange[] = [];
+  const tz = agg?.tz ?? input.tz;
+  const dated = f.date_ranges.length > 0 || input.comparisons.some((c) => c.by === 'period');
+  if (dated && agg && input.tz !== agg.tz)
+    reasons.push(`the time zone ${input.tz} (the aggregates count days in ${agg.tz})`);
+  for (const r of f.date_ranges) {
+    if (r.entity !== 'response') {
+      reasons.push('a date question range');
+      continue;
+    }
+    const from = r.startDateTime === null || r.startDateTime === undefined ? null : dayStart(r.startDateTime, tz);
+    const to = r.endDateTime === null || r.endDateTime === undefined ? null : dayEnd(r.endDateTime, tz);
+    if ((from === null && r.startDateTime != null) || (to === null && r.endDateTime != null))
+      reasons.push('a date range that is not whole days');
+    else days.push({ column: r.dateType as TimingColumn, from, to });
+  }
+  for (const c of input.comparisons) {
+    if (c.by === 'question') reasons.push('a comparison by question');
+    if (c.by === 'period') {
+      if (!(DAY_PERIODS as readonly string[]).includes(c.period ?? 'month'))
+        reasons.push('a period shorter than a day');
+      if (input.timing === 'time_completed') reasons.push('periods of time_completed');
+    }
+  }
+  if (reasons.length > 0) return { path: 'scan', reasons };
+  const dims =
+    days.length > 0 ||
+    input.comparisons.length > 0 ||
+    input.scoped ||
+    [f.site, f.group, f.team, f.collector, f.createdBy].some((x) => idList(x).length > 0);
+  return { path: 'aggregates', table: dims ? 'cube' : 'values', days };
+}

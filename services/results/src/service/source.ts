@@ -1,0 +1,25 @@
+// The common face of the two ways a results request is answered (docs/results.md "Which path serves a request").
+import type { ResultsStore } from '../store/results.store.js';
+
+/**
+ * What answers the statistics of a results request: the scans of the answers' tables (ResultsStore) or the
+ * aggregates (AggregatesStore), with the where each builds. The same rows either way.
+ */
+export type Source = Pick<
+  ResultsStore,
+  | 'level'
+  | 'numberStats'
+  | 'histogramBins'
+  | 'choiceCounts'
+  | 'dateSeries'
+  | 'answerCounts'
+  | 'geotagCount'
+  | 'comparison'
+  | 'capped'
+  | 'comparisonGroups'
+  | 'comparisonTop'
+  | 'comparedNumbers'
+  | 'comparedChoices'
+  | 'comparedCounts'
+  | 'comparedDates'
+>;

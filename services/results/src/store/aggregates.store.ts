@@ -1,0 +1,322 @@
+// The results queries answered from the aggregates (docs/results.md "Aggregates"): the same rows as ResultsStore's
+// scans, from signed counts summed per group, with no FINAL and no answer read. Groups whose counts add up to zero
+// (everything in them was retracted) are left out with HAVING.
+import type { FilterModel } from '@fieldwork/sampler';
+import { idList } from '@fieldwork/sampler';
+import type { Engine } from '../engine/engine.js';
+import type { DayRange, Plan } from '../domain/planner.js';
+import type { Comparison, Scope, TimingColumn } from '../domain/query.js';
+import { NO_DAY } from '../domain/state.js';
+import { Distributions, numberStatsSql, type NumberRow } from './results.store.js';
+import type { ComparisonSql, Where } from './where.js';
+
+/** The marker choice that counts the answers holding at least one choice (as in the scans). */
+const ANSWERED = 4294967295;
+
+/** A where on the aggregates: its conditions, and the table of per-value counts they apply to. */
+export interface AggWhere extends Where {
+  table: 'agg_values' | 'agg_cube';
+}
+
+const DAY_COLUMN: Record<TimingColumn, string> = {
+  time_created: 'd_created',
+  time_updated: 'd_updated',
+  time_completed: 'd_completed',
+  time_uploaded: 'd_uploaded',
+};
+const TIME_CODE: Record<TimingColumn, number> = {
+  time_created: 0,
+  time_updated: 1,
+  time_completed: 2,
+  time_uploaded: 3,
+};
+
+/** The text key of a period of a day column, as periodKey() gives it for the same instant in the same time zone. */
+function dayPeriodKey(period: string, column: string): string {
+  switch (period) {
+    case 'decade':
+      return `toString(intDiv(toYear(${column}), 10) * 10)`;
+    case 'century':
+      return `toString(intDiv(toYear(${column}), 100) * 100)`;
+    case 'millennium':
+      return `toString(intDiv(toYear(${column}), 1000) * 1000)`;
+    default:
+      return `toString(dateTrunc('${period}', ${column}))`;
+  }
+}
+
+export class AggregatesStore {
+  private readonly distributions = new Distributions();
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly db: string,
+  ) {}
+
+  /** A project's aggregates: their time zone and whether they are ready (undefined: never counted). */
+  async project(projectId: number): Promise<{ tz: string; ready: boolean } | undefined> {
+    const [r] = await this.engine.query<{ tz: string; ready: number }>(
+      `SELECT tz, ready FROM ${this.db}.agg_projects FINAL WHERE project_id = {p:UInt64}`,
+      { p: projectId },
+    );
+    return r ? { tz: r.tz, ready: Number(r.ready) === 1 } : undefined;
+  }
+
+  /**
+   * The conditions of a results query on the aggregates (a plan of path 'aggregates'): deleted and completed on
+   * every table; site, group, team, collector, the caller's scope and whole days only on the cube's dimensions.
+   */
+  where(
+    projectId: number,
+    schemaId: number,
+    f: FilterModel,
+    scope: Scope,
+    plan: Plan & { path: 'aggregates' },
+  ): AggWhere {
+    const params: Record<string, unknown> = { project: projectId, schema: schemaId };
+    const parts = ['project_id = {project:UInt64}', 'schema_id = {schema:UInt64}'];
+    if (!f.showDeleted) parts.push('deleted = 0');
+    if (f.showOnlyCompleted) parts.push('completed = 1');
+    if (plan.table === 'cube') {
+      const lists: [string, number[]][] = [
+        ['site_id', idList(f.site)],
+        ['group_id', idList(f.group)],
+        ['team_id', idList(f.team)],
+        ['user_id', [...idList(f.collector), ...idList(f.createdBy)]],
+      ];
+      for (const [column, ids] of lists) {
+        if (ids.length === 0) continue;
+        params[column] = ids;
+        parts.push(`${column} IN {${column}:Array(UInt64)}`);
+      }
+      if (!scope.all) {
+        params.me = scope.userId;
+        params.readSites = scope.sites;
+        parts.push('(user_id = {me:UInt64} OR site_id IN {readSites:Array(UInt64)})');
+      }
+      plan.days.forEach((r: DayRange, i) => {
+        const d = DAY_COLUMN[r.column];
+        if (r.column === 'time_completed') parts.push(`d_completed > toDate32('${NO_DAY}')`);
+        if (r.from !== null) {
+          params[`df${i}`] = r.from;
+          parts.push(`${d} >= toDate32({df${i}:String})`);
+        }
+        if (r.to !== null) {
+          params[`dt${i}`] = r.to;
+          parts.push(`${d} <= toDate32({dt${i}:String})`);
+        }
+      });
+    }
+    return { sql: parts.join(' AND '), params, table: plan.table === 'cube' ? 'agg_cube' : 'agg_values' };
+  }
+
+  /** The grouping key of a comparison on the cube's dimensions (by question is never planned here). */
+  comparison(c: Comparison, timing: TimingColumn): ComparisonSql {
+    switch (c.by) {
+      case 'site':
+        return { key: 'toString(site_id)', join: '', params: {} };
+      case 'group':
+        return { key: 'toString(group_id)', join: '', params: {} };
+      case 'team':
+        return { key: 'toString(team_id)', join: '', params: {} };
+      case 'collector':
+        return { key: 'toString(user_id)', join: '', params: {} };
+      case 'period':
+        return { key: dayPeriodKey(c.period ?? 'month', DAY_COLUMN[timing]), join: '', params: {} };
+      case 'question':
+        throw new Error('a comparison by question is answered by the scans');
+    }
+  }
+
+  capped(c: ComparisonSql, keys: string[]): ComparisonSql {
+    return {
+      key: `if(${c.key} IN {cmpTop:Array(String)}, ${c.key}, '')`,
+      join: '',
+      params: { ...c.params, cmpTop: keys },
+    };
+  }
+
+  private of(where: AggWhere, kind: number, table = where.table): string {
+    return `FROM ${this.db}.${table} WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND k = ${kind}`;
+  }
+
+  /** Responses counted, and the first and last on the timing column (exact: from agg_times, read in order). */
+  async level(
+    where: AggWhere,
+    timing: TimingColumn,
+  ): Promise<{ n: string; first: string | null; last: string | null } | undefined> {
+    const params = { ...where.params, col: TIME_CODE[timing] };
+    const times = `FROM ${this.db}.agg_times WHERE ${where.sql} AND col = {col:UInt8} GROUP BY t HAVING sum(n) > 0`;
+    const [[count], [first], [last]] = await Promise.all([
+      this.engine.query<{ n: string }>(
+        `SELECT toString(sum(n)) AS n FROM ${this.db}.agg_responses WHERE ${where.sql}`,
+        where.params,
+      ),
+      this.engine.query<{ t: string }>(`SELECT toString(t) AS t ${times} ORDER BY t LIMIT 1`, params),
+      this.engine.query<{ t: string }>(`SELECT toString(t) AS t ${times} ORDER BY t DESC LIMIT 1`, params),
+    ]);
+    const n = count?.n ?? '0';
+    return { n, first: first?.t ?? null, last: last?.t ?? null };
+  }
+
+  async numberStats(where: AggWhere, items: number[]): Promise<(NumberRow & { item_id: number })[]> {
+    const rows = await numberStatsSql(
+      this.engine,
+      `SELECT item_id AS g, v, sum(n) AS c ${this.of(where, 1)} GROUP BY g, v HAVING c > 0`,
+      { ...where.params, items },
+      'item_id',
+    );
+    return this.distributions.keep(where, rows);
+  }
+
+  async histogramBins(
+    where: AggWhere,
+    items: number[],
+    lo: number[],
+    width: number[],
+    buckets: number,
+  ): Promise<{ item_id: number; bin: number; count: string }[]> {
+    const n = Math.max(1, Math.trunc(buckets));
+    const kept = this.distributions.bins(where, items, lo, width, n);
+    if (kept) return kept;
+    return this.engine.query<{ item_id: number; bin: number; count: string }>(
+      `SELECT item_id, least(toUInt32(floor((v - transform(item_id, {hi:Array(UInt32)}, {lo:Array(Float64)}, 0.)) / transform(item_id, {hi:Array(UInt32)}, {w:Array(Float64)}, 1.))), {last:UInt32}) AS bin,
+              toString(sum(n)) AS count
+       ${this.of(where, 1)} GROUP BY item_id, bin HAVING sum(n) > 0`,
+      { ...where.params, items, hi: items, lo, w: width, last: n - 1 },
+    );
+  }
+
+  async choiceCounts(
+    where: AggWhere,
+    items: number[],
+  ): Promise<{ item_id: number; answered: string; m: [number[], string[]] }[]> {
+    const rows = await this.engine.query<{ item_id: number; choice: number; count: string }>(
+      `SELECT item_id, toUInt32(v) AS choice, toString(sum(n)) AS count ${this.of(where, 2)}
+        GROUP BY item_id, choice HAVING sum(n) > 0 ORDER BY item_id, choice`,
+      { ...where.params, items },
+    );
+    const out = new Map<number, { item_id: number; answered: string; m: [number[], string[]] }>();
+    for (const r of rows) {
+      const id = Number(r.item_id);
+      let row = out.get(id);
+      if (!row) out.set(id, (row = { item_id: id, answered: '0', m: [[], []] }));
+      if (Number(r.choice) === ANSWERED) row.answered = String(r.count);
+      else {
+        row.m[0].push(Number(r.choice));
+        row.m[1].push(String(r.count));
+      }
+    }
+    return [...out.values()];
+  }
+
+  async dateSeries(where: AggWhere, items: number[]): Promise<{ item_id: number; date: string; count: string }[]> {
+    return this.engine.query(
+      `SELECT item_id, toString(toDate32(toInt32(v))) AS date, toString(sum(n)) AS count ${this.of(where, 3)}
+        GROUP BY item_id, v HAVING sum(n) > 0 ORDER BY item_id, v`,
+      { ...where.params, items },
+    );
+  }
+
+  async answerCounts(where: AggWhere, items: number[]): Promise<{ item_id: number; count: string }[]> {
+    return this.engine.query(
+      `SELECT item_id, toString(sum(n)) AS count ${this.of(where, 0)} GROUP BY item_id HAVING sum(n) > 0`,
+      { ...where.params, items },
+    );
+  }
+
+  async geotagCount(where: AggWhere, item: number): Promise<number> {
+    const [r] = await this.answerCounts(where, [item]);
+    return Number(r?.count ?? 0);
+  }
+
+  /** The words found in most answers of each of `items` (every answer counted: no sample). Unfiltered only. */
+  async topWords(
+    where: AggWhere,
+    items: number[],
+    limit: number,
+    minLength: number,
+    stop: string[],
+  ): Promise<{ item_id: number; word: string; count: string }[]> {
+    return this.engine.query(
+      `SELECT item_id, word, toString(sum(n)) AS count FROM ${this.db}.agg_words
+        WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND lengthUTF8(word) >= {minLength:UInt32}
+          AND word NOT IN {stop:Array(String)} AND NOT match(word, '^[0-9]+$')
+        GROUP BY item_id, word HAVING sum(n) > 0 ORDER BY item_id, sum(n) DESC, word LIMIT {limit:UInt32} BY item_id`,
+      { ...where.params, items, limit, minLength, stop },
+    );
+  }
+
+  /** How many groups a comparison makes, from the responses counted per dimension. */
+  async comparisonGroups(where: AggWhere, c: ComparisonSql): Promise<number> {
+    const [r] = await this.engine.query<{ n: string }>(
+      `SELECT count() AS n FROM (SELECT ${c.key} AS key FROM ${this.db}.agg_responses WHERE ${where.sql} GROUP BY key HAVING sum(n) > 0)`,
+      { ...where.params, ...c.params },
+    );
+    return Number(r?.n ?? 0);
+  }
+
+  async comparisonTop(
+    where: AggWhere,
+    c: ComparisonSql,
+    items: number[],
+    limit: number,
+    latest: boolean,
+  ): Promise<{ item_id: number; key: string; n: string; groups: string }[]> {
+    return this.engine.query(
+      `SELECT item_id, key, toString(n) AS n, toString(groups) AS groups FROM (
+         SELECT item_id, ${c.key} AS key, sum(n) AS n, count() OVER (PARTITION BY item_id) AS groups
+           ${this.of(where, 0, 'agg_cube')} GROUP BY item_id, key HAVING n > 0)
+       ORDER BY item_id, ${latest ? 'key DESC' : 'n DESC, key'} LIMIT {limit:UInt32} BY item_id`,
+      { ...where.params, ...c.params, items, limit },
+    );
+  }
+
+  private compared(where: AggWhere, kind: number): string {
+    return `FROM ${this.db}.agg_cube WHERE ${where.sql} AND item_id = {item:UInt32} AND k = ${kind}`;
+  }
+
+  async comparedNumbers(where: AggWhere, c: ComparisonSql, item: number): Promise<(NumberRow & { key: string })[]> {
+    const rows = await numberStatsSql(
+      this.engine,
+      `SELECT ${c.key} AS g, v, sum(n) AS c ${this.compared(where, 1)} GROUP BY g, v HAVING c > 0`,
+      { ...where.params, ...c.params, item },
+      'key',
+    );
+    return rows
+      .map(({ values: _v, counts: _c, item_id: _i, ...r }) => r as NumberRow & { key: string })
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async comparedChoices(
+    where: AggWhere,
+    c: ComparisonSql,
+    item: number,
+  ): Promise<{ key: string; choice: number; count: string }[]> {
+    return this.engine.query(
+      `SELECT ${c.key} AS key, toUInt32(v) AS choice, toString(sum(n)) AS count ${this.compared(where, 2)} AND v != ${ANSWERED}
+        GROUP BY key, choice HAVING sum(n) > 0 ORDER BY key`,
+      { ...where.params, ...c.params, item },
+    );
+  }
+
+  async comparedCounts(where: AggWhere, c: ComparisonSql, item: number): Promise<{ key: string; count: string }[]> {
+    return this.engine.query(
+      `SELECT ${c.key} AS key, toString(sum(n)) AS count ${this.compared(where, 0)} GROUP BY key HAVING sum(n) > 0 ORDER BY key`,
+      { ...where.params, ...c.params, item },
+    );
+  }
+
+  async comparedDates(
+    where: AggWhere,
+    c: ComparisonSql,
+    item: number,
+  ): Promise<{ key: string; count: string; min: string; max: string }[]> {
+    return this.engine.query(
+      `SELECT key, toString(sum(c)) AS count, toString(toDate32(toInt32(min(v)))) AS min, toString(toDate32(toInt32(max(v)))) AS max
+         FROM (SELECT ${c.key} AS key, v, sum(n) AS c ${this.compared(where, 3)} GROUP BY key, v HAVING c > 0)
+        GROUP BY key ORDER BY key`,
+      { ...where.params, ...c.params, item },
+    );
+  }
+}
