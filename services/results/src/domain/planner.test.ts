@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { filterModel } from '@fieldwork/sampler';
 import { planResults, type PlanInput } from './planner.js';
 
-const base = (over: Partial<PlanInput> & { filters?: unknown } = {}): PlanInput => ({
+type Over = Omit<Partial<PlanInput>, 'filters'> & { filters?: unknown };
+const base = (over: Over = {}): PlanInput => ({
   comparisons: [],
   tz: 'UTC',
   timing: 'time_created',
@@ -66,7 +67,7 @@ describe('planResults', () => {
       // The last second, not the last millisecond: answers from 23:59:59.001 on are outside it.
       endDateTime: day('2026-03-31T23:59:59Z'),
     };
-    const cases: [Partial<PlanInput> & { filters?: unknown }, string][] = [
+    const cases: [Over, string][] = [
       [{ aggregates: undefined }, 'the project has no aggregates yet'],
       [{ aggregates: { tz: 'UTC', ready: false } }, "the project's aggregates are being counted"],
       [{ profile: true }, 'a profile'],
