@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Results benchmark: N responses of 20 questions (default 1,000,000) in the results store (chDB, the tables of the
-// results service's migrations, loaded with INSERT ... SELECT), each results query type run through the results
-// service's own code (ResultsService, minus the gRPC hop) cold (no cache), the whole form again warm (through the
-// results cache, CachedResultsService), and the same aggregates over PostgreSQL responses with a JSONB data column
-// (the way comparable platforms store answers) in the same run, as the baseline (BENCH_PG=0 leaves it out).
+// results service's migrations, the answers' tables loaded with INSERT ... SELECT and the aggregates built from them
+// as an upgraded deployment builds them), each results query type run through the results service's own code
+// (ResultsService: planner, aggregates or scans, minus the gRPC hop) cold (no cache), the whole form through the
+// scans and warm (through the results cache, CachedResultsService), and the same aggregates over PostgreSQL
+// responses with a JSONB data column (the way comparable platforms store answers) in the same run, as the baseline
+// (BENCH_PG=0 leaves it out).
 //   full:  pnpm bench:results            (records the figures in docs/benchmarks.md)
-//   10M:   BENCH_RESPONSES=10000000 BENCH_RUNS=3 BENCH_PG=0 BENCH_UNMERGED=0 pnpm bench:results
+//   10M:   BENCH_RESPONSES=10000000 BENCH_RUNS=5 BENCH_PG=0 pnpm bench:results
 //   smoke: node bench/results/run.mjs --smoke
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release, tmpdir } from 'node:os';
@@ -16,7 +18,8 @@ import { testInfra } from '@fieldwork/launcher';
 import { createLogger } from '@fieldwork/service-kit';
 import { ChdbEngine } from '../../services/results/dist/engine/chdb.engine.js';
 import { migrateClickhouse } from '../../services/results/dist/engine/migrate.js';
-import { Compactor } from '../../services/results/dist/ingest/compactor.js';
+import { StateStore } from '../../services/results/dist/store/state.store.js';
+import { AggregatesStore } from '../../services/results/dist/store/aggregates.store.js';
 import { CachedResultsService } from '../../services/results/dist/service/cached-results.service.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
 import { ResultsStore } from '../../services/results/dist/store/results.store.js';
@@ -29,8 +32,8 @@ const loadAtStart = loadavg()[0];
 const N = smoke ? 20_000 : Number(process.env.BENCH_RESPONSES ?? 1_000_000);
 const RUNS = smoke ? 3 : Number(process.env.BENCH_RUNS ?? 15);
 const PG = process.env.BENCH_PG !== '0';
-// BENCH_UNMERGED=0 skips the runs over the parts as loaded (FINAL merging at read time), long at 10,000,000.
-const UNMERGED = process.env.BENCH_UNMERGED !== '0';
+// BENCH_SCAN=0 skips the whole form through the scans (the path every request took before the aggregates).
+const SCAN = process.env.BENCH_SCAN !== '0';
 const log = createLogger('bench', 'silent');
 
 // The form: 8 numbers, 7 choices of 4, 4 open texts, 1 date (item ids 1-20 in that order).
@@ -88,12 +91,33 @@ try {
     FROM (SELECT number AS n, toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(number * ${Math.floor(31_536_000 / N)}) AS t FROM numbers(${N}))
     ARRAY JOIN range(1, 21) AS item`);
   const chLoadS = (performance.now() - t0) / 1000;
+  // The aggregates, built as a deployment upgraded with data builds them (the results writer's backfill): the
+  // counted states from the newest versions, then every state counted through the views.
+  t0 = performance.now();
+  const cpuAgg0 = process.cpuUsage();
+  const states = new StateStore(engine, db);
+  await states.setProject(1, 'UTC', false);
+  await states.statesFromAnswers(1, 'UTC');
+  await states.recount(1);
+  await states.setProject(1, 'UTC', true);
+  const aggLoadS = (performance.now() - t0) / 1000;
+  const aggCpuS = ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpuAgg0));
 
-  const disk = await engine.query(
-    `SELECT sum(bytes_on_disk) AS bytes, sum(data_uncompressed_bytes) AS raw FROM system.parts WHERE database = '${db}' AND table IN ('responses', 'answers') AND active`,
+  const parts = await engine.query(
+    `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes, sum(data_uncompressed_bytes) AS raw, count() AS parts
+       FROM system.parts WHERE database = '${db}' AND active GROUP BY table ORDER BY table`,
   );
-  const diskGiB = Number(disk[0].bytes) / 2 ** 30;
-  const rawGiB = Number(disk[0].raw) / 2 ** 30;
+  const sizeOf = (names) => parts.filter((p) => names.includes(p.table));
+  const gib = (rows, k) => rows.reduce((a, r) => a + Number(r[k]), 0) / 2 ** 30;
+  const diskGiB = gib(sizeOf(['responses', 'answers']), 'bytes');
+  const rawGiB = gib(sizeOf(['responses', 'answers']), 'raw');
+  const aggTables = ['agg_values', 'agg_cube', 'agg_responses', 'agg_words', 'agg_times', 'response_state'];
+  const sizes = aggTables
+    .map((t) => {
+      const r = parts.find((p) => p.table === t);
+      return `${t} ${Number(r?.rows ?? 0).toLocaleString('en')} rows, ${(Number(r?.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB`;
+    })
+    .join('; ');
 
   // PostgreSQL: the same responses as JSONB documents.
   t0 = performance.now();
@@ -134,11 +158,20 @@ try {
       getSchemaInternal: async () => ({ body_json: JSON.stringify(body) }),
     },
   ];
-  const service = new ResultsService(new ResultsStore(engine, db), ...peers);
+  const service = new ResultsService(new ResultsStore(engine, db), new AggregatesStore(engine, db), ...peers);
+  // The same code sent to the scans (the planner is told the project has no aggregates): the path of every request
+  // before the aggregates, and of the requests they cannot answer.
+  class NoAggregates extends AggregatesStore {
+    project() {
+      return Promise.resolve(undefined);
+    }
+  }
+  const scanning = new ResultsService(new ResultsStore(engine, db), new NoAggregates(engine, db), ...peers);
   const cached = new CachedResultsService(
     new ResultsStore(engine, db),
     new WatermarkStore(engine, db),
     64 * 2 ** 20,
+    new AggregatesStore(engine, db),
     ...peers,
   );
   const caller = { user_id: 1 };
@@ -165,8 +198,9 @@ try {
       {
         entity: 'response',
         dateType: 'time_created',
+        // Six whole months: 1 March 00:00 to 31 August 23:59:59.999.
         startDateTime: Date.UTC(2025, 2, 1) / 1000,
-        endDateTime: Date.UTC(2025, 8, 1) / 1000,
+        endDateTime: (Date.UTC(2025, 8, 1) - 1) / 1000,
       },
     ],
   });
@@ -190,11 +224,11 @@ try {
         ),
     ],
     [
-      'one number question, filtered by 5 sites and a 6-month range',
+      'one number question, filtered by 5 sites and 6 whole months',
       () => ask({ item_ids: [3], filters_json: sites }),
       () =>
         sql.unsafe(
-          `select count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and site_id in (1,2,3,4,5) and time_created between '2025-03-01' and '2025-09-01' and data->'0' ? '3'`,
+          `select count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and site_id in (1,2,3,4,5) and time_created >= '2025-03-01' and time_created < '2025-09-01' and data->'0' ? '3'`,
         ),
     ],
     [
@@ -231,6 +265,40 @@ try {
         }
       },
     ],
+    [
+      'the whole form, filtered by 5 sites and 6 whole months',
+      () => ask({ filters_json: sites }),
+      async () => {
+        for (let item = 1; item <= 20; item++) {
+          const v = `((data->'0'->>'${item}')::numeric)`;
+          const w = `${pgWhere} and site_id in (1,2,3,4,5) and time_created >= '2025-03-01' and time_created < '2025-09-01'`;
+          if (item <= 8)
+            await sql.unsafe(
+              `select count(${v}), avg(${v}), stddev_samp(${v}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${v}) from bench_responses where ${w} and data->'0' ? '${item}'`,
+            );
+          else if (item <= 15)
+            await sql.unsafe(
+              `select c, count(*) from bench_responses, jsonb_array_elements_text(data->'0'->'${item}') c where ${w} group by c`,
+            );
+          else await sql.unsafe(`select count(*) from bench_responses where ${w} and data->'0' ? '${item}'`);
+        }
+      },
+    ],
+    [
+      "one number question, filtered on another question's answer (the scans)",
+      () =>
+        ask({
+          item_ids: [3],
+          filters_json: JSON.stringify({ filters: [{ question: 9, operator: 'in', value: [1] }] }),
+        }),
+      () =>
+        sql.unsafe(
+          `select count(${num}), avg(${num}), stddev_samp(${num}), percentile_cont(array[0.25,0.5,0.75]) within group (order by ${num}) from bench_responses where ${pgWhere} and data->'0'->'9' @> '[1]' and data->'0' ? '3'`,
+        ),
+    ],
+    ...(SCAN
+      ? [['the whole form through the scans (every request before the aggregates)', () => ask({}, scanning), null]]
+      : []),
     ['the whole form, warm (results cache hit: watermark read, key, lookup)', () => ask({}, cached), null],
   ];
   // The results answer what PostgreSQL answers.
@@ -238,43 +306,52 @@ try {
   if (check.items[0].stats.count !== N || check.levels[0].total_filtered_responses !== N)
     throw new Error(`the results store holds ${check.items[0].stats.count} answers, not ${N}`);
 
-  // First as loaded (several parts: FINAL merges versions at read time, as while uploads keep arriving), then after
-  // the compaction the results service runs once ingestion has been idle (one part per table).
+  // The aggregates answer what the scans answer (numbers to 12 significant digits; the scans count the words of
+  // large questions in a sample, the aggregates in every answer).
+  const skip = new Set(['meta', 'words', 'words_every']);
+  const rounded = (json) =>
+    JSON.stringify(
+      JSON.parse(json, (k, v) => (skip.has(k) ? undefined : typeof v === 'number' ? Number(v.toPrecision(12)) : v)),
+    );
+  {
+    const x = rounded((await ask({}, scanning)).payload_json);
+    const y = rounded((await ask({})).payload_json);
+    if (x !== y) {
+      const i = [...x].findIndex((c, k) => c !== y[k]);
+      throw new Error(
+        `the aggregates answer differently from the scans:\n${x.slice(i - 300, i + 200)}\n${y.slice(i - 300, i + 200)}`,
+      );
+    }
+  }
   const rows = [];
-  for (const [name, ch] of queries) rows.push({ name, unmerged: UNMERGED ? await time(ch) : null });
-  t0 = performance.now();
-  const compacted = await new Compactor(engine, { db, idleMs: 0, log, lastWriteAt: () => 0 }).compact();
-  const compactS = (performance.now() - t0) / 1000;
-  for (const [i, [, ch, pg]] of queries.entries()) {
+  for (const [name, ch, pg] of queries) {
+    const path = JSON.parse((await ch()).payload_json).meta.path;
     const a = await time(ch);
     const b = PG && pg ? await time(pg) : null;
-    Object.assign(rows[i], { ch: a, pg: b, ratio: b ? b.p50 / a.p50 : null });
+    rows.push({ name, path, ch: a, pg: b, ratio: b ? b.p50 / a.p50 : null });
   }
-  // The cache answers what the service answers (numbers to 12 significant digits: ClickHouse's parallel sums may
-  // differ in the last bits from one run to the next).
-  const rounded = (json) =>
-    JSON.stringify(JSON.parse(json, (_k, v) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)));
+  // The cache answers what the service answers.
   if (rounded((await ask({}, cached)).payload_json) !== rounded((await ask({})).payload_json))
     throw new Error('the cached payload differs from the uncached one');
   const f = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
   const command = smoke
     ? 'node bench/results/run.mjs --smoke'
-    : `BENCH_RESPONSES=${N} BENCH_RUNS=${RUNS}${PG ? '' : ' BENCH_PG=0'}${UNMERGED ? '' : ' BENCH_UNMERGED=0'} pnpm bench:results`;
+    : `BENCH_RESPONSES=${N} BENCH_RUNS=${RUNS}${PG ? '' : ' BENCH_PG=0'}${SCAN ? '' : ' BENCH_SCAN=0'} pnpm bench:results`;
   const dash = (x, g) => (x ? g(x) : '–');
   const table = [
-    '| query | results p50 ms | results p99 ms | results CPU ms (p50) | before compaction p50 / p99 ms | PostgreSQL JSONB p50 ms | PostgreSQL p99 ms | PostgreSQL / results (p50) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | path | results p50 ms | results p99 ms | results CPU ms (p50) | PostgreSQL JSONB p50 ms | PostgreSQL p99 ms | PostgreSQL / results (p50) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${f(r.ch.p50)} | ${f(r.ch.p99)} | ${f(r.ch.cpu)} | ${dash(r.unmerged, (x) => `${f(x.p50)} / ${f(x.p99)}`)} | ${dash(r.pg, (x) => f(x.p50))} | ${dash(r.pg, (x) => f(x.p99))} | ${dash(r.ratio, (x) => `${x.toFixed(1)}x`)} |`,
+        `| ${r.name} | ${r.path} | ${f(r.ch.p50)} | ${f(r.ch.p99)} | ${f(r.ch.cpu)} | ${dash(r.pg, (x) => f(x.p50))} | ${dash(r.pg, (x) => f(x.p99))} | ${dash(r.ratio, (x) => `${x.toFixed(1)}x`)} |`,
     ),
   ].join('\n');
-  const loads = `load: ClickHouse ${chLoadS.toFixed(1)} s${PG ? `, PostgreSQL ${pgLoadS.toFixed(1)} s` : ''}; ClickHouse on disk ${diskGiB.toFixed(2)} GiB (${rawGiB.toFixed(2)} GiB uncompressed)`;
+  const loads = `load: ClickHouse ${chLoadS.toFixed(1)} s${PG ? `, PostgreSQL ${pgLoadS.toFixed(1)} s` : ''}; the aggregates built from the answers' tables (the upgrade backfill) in ${aggLoadS.toFixed(1)} s (${aggCpuS.toFixed(1)} s CPU); answers' tables on disk ${diskGiB.toFixed(2)} GiB (${rawGiB.toFixed(2)} GiB uncompressed); ${sizes}`;
   const targets =
-    'targets (issue 20): whole form <= 150 ms p50 cold at 1,000,000 and <= 1 s at 10,000,000, <= 10 ms warm; one question <= 25 ms';
+    'targets (issue 29): at 1,000,000 whole form <= 60 ms p50 cold and >= 200x PostgreSQL JSONB, one question <= 10 ms, whole form filtered by 5 sites and 6 whole months <= 50 ms, one question compared by site <= 20 ms; at 10,000,000 whole form <= 300 ms, one question <= 30 ms; the scans no slower than before';
   console.log(
-    `\n${N.toLocaleString('en')} responses x 20 questions; ${loads}; compaction ${compactS.toFixed(1)} s (${compacted.join(', ')}); ${RUNS} runs each after a warm-up\n\n${table}\n\n${targets}\n${machine}\nreproduce: ${command}\n`,
+    `\n${N.toLocaleString('en')} responses x 20 questions; ${loads}; ${RUNS} runs each after a warm-up\n\n${table}\n\n${targets}\n${machine}\nreproduce: ${command}\n`,
   );
   if (!smoke) {
     const title =
@@ -282,7 +359,7 @@ try {
         ? '## Results: ClickHouse (chDB) vs PostgreSQL JSONB'
         : `## Results at ${N.toLocaleString('en')} responses`;
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables, one query per kind of question), cold (no cache); the warm row is the whole form again through CachedResultsService (a hit: the watermark query, the key, the lookup)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. "Results" columns are after the compaction the results service runs once ingestion has been idle (CLICKHOUSE_COMPACT_IDLE_S, default 30; it took ${compactS.toFixed(1)} s here); "before compaction" is the same query over the parts as loaded, which is what results cost while uploads keep arriving.\n\n${table}\n\nTargets (issue 20): ${targets.replace(/^targets \(issue 20\): /, '')}.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService: the planner, then the aggregates or the scans, one query per kind of question), cold (no cache), its path in the second column; "the whole form through the scans" is the same request sent to the scans (FINAL reads of the answers' tables: what every request cost before the aggregates); the warm row is the whole form again through CachedResultsService (a hit)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. The answers' tables are as loaded, merged only by ClickHouse's own background merges.\n\n${table}\n\nTargets (issue 29): ${targets.replace(/^targets \(issue 29\): /, '')}.\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
   }
 } catch (err) {

@@ -65,8 +65,9 @@ CREATE TABLE IF NOT EXISTS {db}.state_changes (
   sign Int8
 ) ENGINE = Null;
 
--- Per (item, kind, value): k = 0 an answer (any type), 1 a number (v its value), 2 a choice (v its id;
--- 4294967295 counts the answers that hold at least one choice), 3 a date (v its day number). Unfiltered results.
+-- Per (item, kind, value): k = 1 a number (v its value), 2 a choice (v its id; 4294967295 counts the answers that
+-- hold at least one choice), 3 a date (v its day number), 0 any other answer (text, point, no choice). An item's
+-- answers are the sum over k 0, 1, 3 and the choice 4294967295 of k 2. Unfiltered results.
 -- Size: the distinct values of each question.
 CREATE TABLE IF NOT EXISTS {db}.agg_values (
   project_id UInt64,
@@ -141,7 +142,7 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.agg_values_mv TO {db}.agg_values AS
 SELECT project_id, schema_id, c.1 AS item_id, c.2 AS k, c.3 AS v, deleted, completed, sum(sign) AS n
 FROM {db}.state_changes
 ARRAY JOIN arrayConcat(
-  arrayMap(i -> (i, toUInt8(0), toFloat64(0)), a_item),
+  arrayMap(x -> (x.1, toUInt8(0), toFloat64(0)), arrayFilter(x -> x.2 IS NULL AND empty(x.3) AND x.4 IS NULL, arrayZip(a_item, a_num, a_choices, a_date))),
   arrayMap(x -> (x.1, toUInt8(1), assumeNotNull(x.2)), arrayFilter(x -> x.2 IS NOT NULL, arrayZip(a_item, a_num))),
   arrayFlatten(arrayMap((i, cs) -> arrayMap(ch -> (i, toUInt8(2), toFloat64(ch)), if(empty(cs), cs, arrayPushFront(cs, toUInt32(4294967295)))), a_item, a_choices)),
   arrayMap(x -> (x.1, toUInt8(3), toFloat64(toInt32(assumeNotNull(x.2)))), arrayFilter(x -> x.2 IS NOT NULL, arrayZip(a_item, a_date)))
@@ -153,7 +154,7 @@ SELECT project_id, schema_id, c.1 AS item_id, c.2 AS k, c.3 AS v, deleted, compl
        user_id, d_created, d_updated, d_completed, d_uploaded, sum(sign) AS n
 FROM {db}.state_changes
 ARRAY JOIN arrayConcat(
-  arrayMap(i -> (i, toUInt8(0), toFloat64(0)), a_item),
+  arrayMap(x -> (x.1, toUInt8(0), toFloat64(0)), arrayFilter(x -> x.2 IS NULL AND empty(x.3) AND x.4 IS NULL, arrayZip(a_item, a_num, a_choices, a_date))),
   arrayMap(x -> (x.1, toUInt8(1), assumeNotNull(x.2)), arrayFilter(x -> x.2 IS NOT NULL, arrayZip(a_item, a_num))),
   arrayFlatten(arrayMap((i, cs) -> arrayMap(ch -> (i, toUInt8(2), toFloat64(ch)), if(empty(cs), cs, arrayPushFront(cs, toUInt32(4294967295)))), a_item, a_choices)),
   arrayMap(x -> (x.1, toUInt8(3), toFloat64(toInt32(assumeNotNull(x.2)))), arrayFilter(x -> x.2 IS NOT NULL, arrayZip(a_item, a_date)))

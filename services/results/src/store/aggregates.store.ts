@@ -12,6 +12,8 @@ import type { ComparisonSql, Where } from './where.js';
 
 /** The marker choice that counts the answers holding at least one choice (as in the scans). */
 const ANSWERED = 4294967295;
+/** The rows of the per-value counts that count each answer once (docs of clickhouse/0003-aggregates.sql). */
+const ANSWERS = `(k IN (0, 1, 3) OR (k = 2 AND v = ${ANSWERED}))`;
 
 /** A where on the aggregates: its conditions, and the table of per-value counts they apply to. */
 export interface AggWhere extends Where {
@@ -136,27 +138,51 @@ export class AggregatesStore {
     };
   }
 
-  private of(where: AggWhere, kind: number, table = where.table): string {
-    return `FROM ${this.db}.${table} WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND k = ${kind}`;
+  /** The rows of `items` of one kind (k), or (null) those that count each answer once. */
+  private of(where: AggWhere, kind: number | null, table = where.table): string {
+    return `FROM ${this.db}.${table} WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND ${kind === null ? ANSWERS : `k = ${kind}`}`;
   }
 
-  /** Responses counted, and the first and last on the timing column (exact: from agg_times, read in order). */
+  /**
+   * Responses counted, and the first and last on the timing column, exact: agg_times read in order of time from
+   * either end, a few rows at a time, until a time whose counts add up to more than zero is complete.
+   */
   async level(
     where: AggWhere,
     timing: TimingColumn,
   ): Promise<{ n: string; first: string | null; last: string | null } | undefined> {
-    const params = { ...where.params, col: TIME_CODE[timing] };
-    const times = `FROM ${this.db}.agg_times WHERE ${where.sql} AND col = {col:UInt8} GROUP BY t HAVING sum(n) > 0`;
-    const [[count], [first], [last]] = await Promise.all([
+    const [[count], first, last] = await Promise.all([
       this.engine.query<{ n: string }>(
         `SELECT toString(sum(n)) AS n FROM ${this.db}.agg_responses WHERE ${where.sql}`,
         where.params,
       ),
-      this.engine.query<{ t: string }>(`SELECT toString(t) AS t ${times} ORDER BY t LIMIT 1`, params),
-      this.engine.query<{ t: string }>(`SELECT toString(t) AS t ${times} ORDER BY t DESC LIMIT 1`, params),
+      this.edge(where, timing, 'ASC'),
+      this.edge(where, timing, 'DESC'),
     ]);
-    const n = count?.n ?? '0';
-    return { n, first: first?.t ?? null, last: last?.t ?? null };
+    return { n: count?.n ?? '0', first, last };
+  }
+
+  /** The earliest (ASC) or latest (DESC) time counted more than zero times. */
+  private async edge(where: AggWhere, timing: TimingColumn, order: 'ASC' | 'DESC'): Promise<string | null> {
+    for (let limit = 256; ; limit *= 8) {
+      const rows = await this.engine.query<{ t: string; n: string }>(
+        `SELECT toString(t) AS t, toString(n) AS n FROM ${this.db}.agg_times
+          WHERE ${where.sql} AND col = {col:UInt8} ORDER BY t ${order} LIMIT {limit:UInt32}`,
+        { ...where.params, col: TIME_CODE[timing], limit },
+      );
+      // Rows of one time come together; the last time read may have more rows beyond the limit.
+      let i = 0;
+      while (i < rows.length) {
+        const t = rows[i]!.t;
+        let sum = 0;
+        let j = i;
+        for (; j < rows.length && rows[j]!.t === t; j++) sum += Number(rows[j]!.n);
+        if (j === rows.length && rows.length === limit) break;
+        if (sum > 0) return t;
+        i = j;
+      }
+      if (rows.length < limit) return null;
+    }
   }
 
   async numberStats(where: AggWhere, items: number[]): Promise<(NumberRow & { item_id: number })[]> {
@@ -220,7 +246,7 @@ export class AggregatesStore {
 
   async answerCounts(where: AggWhere, items: number[]): Promise<{ item_id: number; count: string }[]> {
     return this.engine.query(
-      `SELECT item_id, toString(sum(n)) AS count ${this.of(where, 0)} GROUP BY item_id HAVING sum(n) > 0`,
+      `SELECT item_id, toString(sum(n)) AS count ${this.of(where, null)} GROUP BY item_id HAVING sum(n) > 0`,
       { ...where.params, items },
     );
   }
@@ -266,14 +292,14 @@ export class AggregatesStore {
     return this.engine.query(
       `SELECT item_id, key, toString(n) AS n, toString(groups) AS groups FROM (
          SELECT item_id, ${c.key} AS key, sum(n) AS n, count() OVER (PARTITION BY item_id) AS groups
-           ${this.of(where, 0, 'agg_cube')} GROUP BY item_id, key HAVING n > 0)
+           ${this.of(where, null, 'agg_cube')} GROUP BY item_id, key HAVING n > 0)
        ORDER BY item_id, ${latest ? 'key DESC' : 'n DESC, key'} LIMIT {limit:UInt32} BY item_id`,
       { ...where.params, ...c.params, items, limit },
     );
   }
 
-  private compared(where: AggWhere, kind: number): string {
-    return `FROM ${this.db}.agg_cube WHERE ${where.sql} AND item_id = {item:UInt32} AND k = ${kind}`;
+  private compared(where: AggWhere, kind: number | null): string {
+    return `FROM ${this.db}.agg_cube WHERE ${where.sql} AND item_id = {item:UInt32} AND ${kind === null ? ANSWERS : `k = ${kind}`}`;
   }
 
   async comparedNumbers(where: AggWhere, c: ComparisonSql, item: number): Promise<(NumberRow & { key: string })[]> {
@@ -302,7 +328,7 @@ export class AggregatesStore {
 
   async comparedCounts(where: AggWhere, c: ComparisonSql, item: number): Promise<{ key: string; count: string }[]> {
     return this.engine.query(
-      `SELECT ${c.key} AS key, toString(sum(n)) AS count ${this.compared(where, 0)} GROUP BY key HAVING sum(n) > 0 ORDER BY key`,
+      `SELECT ${c.key} AS key, toString(sum(n)) AS count ${this.compared(where, null)} GROUP BY key HAVING sum(n) > 0 ORDER BY key`,
       { ...where.params, ...c.params, item },
     );
   }
