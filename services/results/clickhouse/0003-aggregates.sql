@@ -227,3 +227,35 @@ ARRAY JOIN arrayConcat([(toUInt8(0), time_created), (toUInt8(1), time_updated), 
                        if(time_completed IS NULL, [], [(toUInt8(2), assumeNotNull(time_completed))])) AS x
 GROUP BY project_id, schema_id, col, t, deleted, completed, site_id, group_id, team_id, user_id, d_created,
          d_updated, d_completed, d_uploaded;
+
+-- Each non-empty text answer (counted +1, retracted -1) by question and time created, newest read first: the latest
+-- answers of text questions, filtered like the cube, read in order of time from the end.
+CREATE TABLE IF NOT EXISTS {db}.agg_texts (
+  project_id UInt64,
+  schema_id UInt64,
+  item_id UInt32,
+  t DateTime64(3, 'UTC'),
+  response_id String,
+  text String,
+  deleted UInt8,
+  completed UInt8,
+  site_id UInt64,
+  group_id UInt64,
+  team_id UInt64,
+  user_id UInt64,
+  d_created Date32,
+  d_updated Date32,
+  d_completed Date32,
+  d_uploaded Date32,
+  n Int64
+) ENGINE = SummingMergeTree
+PARTITION BY intDiv(project_id, 1000)
+ORDER BY (project_id, schema_id, item_id, t, response_id, text, deleted, completed, site_id, user_id, group_id, team_id, d_created, d_updated, d_completed, d_uploaded);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.agg_texts_mv TO {db}.agg_texts AS
+SELECT project_id, schema_id, x.1 AS item_id, time_created AS t, response_id, x.2 AS text, deleted, completed,
+       site_id, group_id, team_id, user_id, d_created, d_updated, d_completed, d_uploaded, sum(sign) AS n
+FROM {db}.state_changes
+ARRAY JOIN arrayFilter(x -> x.2 != '', arrayZip(a_item, a_text)) AS x
+GROUP BY project_id, schema_id, item_id, t, response_id, text, deleted, completed, site_id, group_id, team_id,
+         user_id, d_created, d_updated, d_completed, d_uploaded;

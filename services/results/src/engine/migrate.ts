@@ -109,10 +109,18 @@ export const DATA_TABLES = [
   'agg_responses',
   'agg_words',
   'agg_times',
+  'agg_texts',
   'agg_projects',
   'agg_journal',
 ] as const;
-export const DATA_VIEWS = ['agg_values_mv', 'agg_cube_mv', 'agg_responses_mv', 'agg_words_mv', 'agg_times_mv'] as const;
+export const DATA_VIEWS = [
+  'agg_values_mv',
+  'agg_cube_mv',
+  'agg_responses_mv',
+  'agg_words_mv',
+  'agg_times_mv',
+  'agg_texts_mv',
+] as const;
 
 /** Drops the data tables (the migrations run again afterwards): the first step of a rebuild. */
 export async function dropClickhouse(engine: Engine, db: string, cluster = ''): Promise<void> {

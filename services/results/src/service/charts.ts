@@ -61,27 +61,29 @@ export function checkComparisons(comparisons: Comparison[], bodies: SchemaBody[]
 /**
  * Text questions: the latest TEXT_SAMPLES answers of each, and for open questions the TOP_WORDS words found in most
  * answers, both bounded in ClickHouse (no answer list is loaded here). Added to each item's `bases` entry. With
- * `counted` (an unfiltered request of a project whose aggregates are ready) the words are counted over every answer
- * from the aggregates; else from a sample of the answers.
+ * `counted` (a request the aggregates answer) the latest answers come from agg_texts, and when unfiltered (`words`)
+ * the words are counted over every answer from the aggregates; else from a sample of the answers.
  */
 export async function textResults(
   store: ResultsStore,
   list: Item[],
   bases: Map<number, Record<string, unknown>>,
   where: Where,
-  counted?: { store: AggregatesStore; where: AggWhere },
+  counted?: { store: AggregatesStore; where: AggWhere; words: boolean },
 ): Promise<void> {
   const texts = list.filter((i) => TEXTS.has(i.type)).map((i) => i.id);
   if (texts.length === 0) return;
   const open = list.filter((i) => i.type === 'open').map((i) => i.id);
-  const samples = await store.textSamples(where, texts, TEXT_SAMPLES);
+  const samples = counted
+    ? await counted.store.textSamples(counted.where, texts, TEXT_SAMPLES)
+    : await store.textSamples(where, texts, TEXT_SAMPLES);
   // Words from at most about WORD_SAMPLE answers per question: one in `every` by hash of the response id.
   const answered = (id: number) => Number((bases.get(id)?.stats as { count?: number } | undefined)?.count ?? 0);
-  const every = open.map((id) => (counted ? 1 : Math.max(1, Math.ceil(answered(id) / WORD_SAMPLE))));
+  const every = open.map((id) => (counted?.words ? 1 : Math.max(1, Math.ceil(answered(id) / WORD_SAMPLE))));
   const words =
     open.length === 0
       ? []
-      : counted
+      : counted?.words
         ? await counted.store.topWords(counted.where, open, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS)
         : await store.topWords(where, open, every, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS);
   for (const id of texts) {

@@ -308,8 +308,8 @@ export class ResultsService {
         wanted.map((w) => w.item),
         bases,
         shape.where,
-        aggWhere && plan.path === 'aggregates' && plan.table === 'values'
-          ? { store: this.aggregates, where: shape.srcWhere as typeof aggWhere }
+        aggWhere && plan.path === 'aggregates'
+          ? { store: this.aggregates, where: { ...aggWhere, ...shape.srcWhere }, words: plan.table === 'values' }
           : undefined,
       );
       const compares = await planComparisons(
@@ -443,6 +443,14 @@ export class ResultsService {
     const choice = ids((i) => CHOICES.has(i.type));
     const dates = ids((i) => i.type === 'date');
     const rest = ids((i) => !NUMERIC.has(i.type) && !CHOICES.has(i.type) && i.type !== 'date' && i.type !== 'geotag');
+    // The aggregates read every kind's value counts in one query.
+    await shape.src.prepare?.(shape.srcWhere, [
+      ...numeric,
+      ...choice,
+      ...dates,
+      ...rest,
+      ...ids((i) => i.type === 'geotag'),
+    ]);
     if (numeric.length > 0) {
       const rows = await shape.src.numberStats(shape.srcWhere, numeric);
       const stats = new Map(rows.map((r) => [Number(r.item_id), numberStats(r)]));

@@ -1,11 +1,14 @@
 // The common face of the two ways a results request is answered (docs/results.md "Which path serves a request").
-import type { ResultsStore } from '../store/results.store.js';
+import type { ResultsStore, Where } from '../store/results.store.js';
 
 /**
  * What answers the statistics of a results request: the scans of the answers' tables (ResultsStore) or the
  * aggregates (AggregatesStore), with the where each builds. The same rows either way.
  */
-export type Source = Pick<
+export type Source = {
+  /** Reads at once what the statistics of `items` need, when the source can (the aggregates). */
+  prepare?(where: Where, items: number[]): Promise<void>;
+} & Pick<
   ResultsStore,
   | 'level'
   | 'numberStats'

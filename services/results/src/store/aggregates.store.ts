@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.js';
 import type { DayRange, Plan } from '../domain/planner.js';
 import type { Comparison, Scope, TimingColumn } from '../domain/query.js';
 import { NO_DAY } from '../domain/state.js';
+import { answerCount, byItemAndKind, dayText, numberCounts, type ValueCount } from '../domain/value-counts.js';
 import { Distributions, numberStatsSql, type NumberRow } from './results.store.js';
 import type { ComparisonSql, Where } from './where.js';
 
@@ -47,13 +48,52 @@ function dayPeriodKey(period: string, column: string): string {
   }
 }
 
+/** The most value-count rows prepare() reads for one request; past it each kind of question is asked apart. */
+const PREPARED_ROWS = 200_000;
+
+const whereKey = (w: Where) => `${w.sql}\n${JSON.stringify(w.params)}`;
+
 export class AggregatesStore {
   private readonly distributions = new Distributions();
+  /** Per where, the value counts prepare() read, per item and kind. */
+  private readonly prepared = new Map<string, Map<number, Map<number, { vs: number[]; cs: number[] }>>>();
 
   constructor(
     private readonly engine: Engine,
     private readonly db: string,
   ) {}
+
+  /**
+   * Reads, in one query, the value counts of all of `items` under `where` (at most one row per distinct value of
+   * each), from which numberStats, choiceCounts, dateSeries and answerCounts then answer without a query. Skipped
+   * (each asks for itself) when the items have more distinct values than PREPARED_ROWS.
+   */
+  async prepare(where: AggWhere, items: number[]): Promise<void> {
+    if (items.length === 0) return;
+    const rows = await this.engine.query<{ item_id: number; k: number; v: number; c: string }>(
+      `SELECT item_id, k, v, toString(sum(n)) AS c FROM ${this.db}.${where.table}
+        WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} GROUP BY item_id, k, v HAVING sum(n) > 0
+        LIMIT {most:UInt32}`,
+      { ...where.params, items, most: PREPARED_ROWS + 1 },
+    );
+    if (rows.length > PREPARED_ROWS) return;
+    const counts: ValueCount[] = rows.map((r) => ({
+      item_id: Number(r.item_id),
+      k: Number(r.k),
+      v: r.v,
+      n: Number(r.c),
+    }));
+    const byItem = byItemAndKind(counts);
+    for (const id of items) if (!byItem.has(id)) byItem.set(id, new Map());
+    this.prepared.set(whereKey(where), byItem);
+    if (this.prepared.size > 8) this.prepared.delete(this.prepared.keys().next().value!);
+  }
+
+  /** The prepared counts of `items` under `where`, when prepare() read them all. */
+  private ready(where: Where, items: number[]) {
+    const p = this.prepared.get(whereKey(where));
+    return p && items.every((id) => p.has(id)) ? p : undefined;
+  }
 
   /** A project's aggregates: their time zone and whether they are ready (undefined: never counted). */
   async project(projectId: number): Promise<{ tz: string; ready: boolean } | undefined> {
@@ -186,6 +226,15 @@ export class AggregatesStore {
   }
 
   async numberStats(where: AggWhere, items: number[]): Promise<(NumberRow & { item_id: number })[]> {
+    const p = this.ready(where, items);
+    if (p)
+      return this.distributions.keep(
+        where,
+        items.flatMap((id) => {
+          const d = p.get(id)!.get(1);
+          return d ? [numberCounts(id, d.vs, d.cs)] : [];
+        }),
+      );
     const rows = await numberStatsSql(
       this.engine,
       `SELECT item_id AS g, v, sum(n) AS c ${this.of(where, 1)} GROUP BY g, v HAVING c > 0`,
@@ -217,6 +266,22 @@ export class AggregatesStore {
     where: AggWhere,
     items: number[],
   ): Promise<{ item_id: number; answered: string; m: [number[], string[]] }[]> {
+    const p = this.ready(where, items);
+    if (p)
+      return items.flatMap((id) => {
+        const d = p.get(id)!.get(2);
+        if (!d) return [];
+        const m: [number[], string[]] = [[], []];
+        let answered = 0;
+        d.vs.forEach((v, i) => {
+          if (v === ANSWERED) answered = d.cs[i]!;
+          else {
+            m[0].push(v);
+            m[1].push(String(d.cs[i]));
+          }
+        });
+        return [{ item_id: id, answered: String(answered), m }];
+      });
     const rows = await this.engine.query<{ item_id: number; choice: number; count: string }>(
       `SELECT item_id, toUInt32(v) AS choice, toString(sum(n)) AS count ${this.of(where, 2)}
         GROUP BY item_id, choice HAVING sum(n) > 0 ORDER BY item_id, choice`,
@@ -237,6 +302,12 @@ export class AggregatesStore {
   }
 
   async dateSeries(where: AggWhere, items: number[]): Promise<{ item_id: number; date: string; count: string }[]> {
+    const p = this.ready(where, items);
+    if (p)
+      return items.flatMap((id) => {
+        const d = p.get(id)!.get(3);
+        return d ? d.vs.map((v, i) => ({ item_id: id, date: dayText(v), count: String(d.cs[i]) })) : [];
+      });
     return this.engine.query(
       `SELECT item_id, toString(toDate32(toInt32(v))) AS date, toString(sum(n)) AS count ${this.of(where, 3)}
         GROUP BY item_id, v HAVING sum(n) > 0 ORDER BY item_id, v`,
@@ -245,6 +316,12 @@ export class AggregatesStore {
   }
 
   async answerCounts(where: AggWhere, items: number[]): Promise<{ item_id: number; count: string }[]> {
+    const p = this.ready(where, items);
+    if (p)
+      return items.flatMap((id) => {
+        const n = answerCount(p.get(id));
+        return n > 0 ? [{ item_id: id, count: String(n) }] : [];
+      });
     return this.engine.query(
       `SELECT item_id, toString(sum(n)) AS count ${this.of(where, null)} GROUP BY item_id HAVING sum(n) > 0`,
       { ...where.params, items },
@@ -254,6 +331,58 @@ export class AggregatesStore {
   async geotagCount(where: AggWhere, item: number): Promise<number> {
     const [r] = await this.answerCounts(where, [item]);
     return Number(r?.count ?? 0);
+  }
+
+  /**
+   * The latest `limit` answers of each text question (time created newest first, then response id), from
+   * agg_texts read in order of time from the end, a few rows at a time: the same answers as the scans' textSamples.
+   */
+  async textSamples(
+    where: AggWhere,
+    items: number[],
+    limit: number,
+  ): Promise<{ item_id: number; text: string; time: string }[]> {
+    const out: { item_id: number; text: string; time: string }[] = [];
+    let want = items.map((id) => ({ id, rows: limit * 4 }));
+    while (want.length > 0) {
+      const params: Record<string, unknown> = { ...where.params };
+      const parts = want.map(({ id, rows }, i) => {
+        params[`si${i}`] = id;
+        params[`sl${i}`] = rows;
+        return `(SELECT item_id, toString(t) AS time, response_id, text, toString(n) AS n FROM ${this.db}.agg_texts
+                  WHERE ${where.sql} AND item_id = {si${i}:UInt32}
+                  ORDER BY t DESC, response_id DESC, text DESC LIMIT {sl${i}:UInt32})`;
+      });
+      const rows = await this.engine.query<{
+        item_id: number;
+        time: string;
+        response_id: string;
+        text: string;
+        n: string;
+      }>(parts.join(' UNION ALL '), params);
+      const next: typeof want = [];
+      for (const { id, rows: asked } of want) {
+        const mine = rows.filter((r) => Number(r.item_id) === id);
+        // Whole answers (every row of a time, response and text read) counted more than zero times.
+        const groups = new Map<string, { time: string; response_id: string; text: string; n: number }>();
+        for (const r of mine) {
+          const key = `${r.time}\u0000${r.response_id}\u0000${r.text}`;
+          const g = groups.get(key) ?? { time: r.time, response_id: r.response_id, text: r.text, n: 0 };
+          g.n += Number(r.n);
+          groups.set(key, g);
+        }
+        const full = mine.length < asked;
+        const lastTime = mine.at(-1)?.time;
+        const answers = [...groups.values()]
+          .filter((g) => g.n > 0 && (full || g.time !== lastTime))
+          .sort((a, b) => (a.time === b.time ? (a.response_id < b.response_id ? -1 : 1) : a.time < b.time ? 1 : -1))
+          .flatMap((g) => Array.from({ length: g.n }, () => ({ item_id: id, text: g.text, time: g.time })));
+        if (answers.length >= limit || full) out.push(...answers.slice(0, limit));
+        else next.push({ id, rows: asked * 8 });
+      }
+      want = next;
+    }
+    return out;
   }
 
   /** The words found in most answers of each of `items` (every answer counted: no sample). Unfiltered only. */

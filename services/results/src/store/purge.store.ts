@@ -11,6 +11,7 @@ export const DERIVED_TABLES = [
   'agg_responses',
   'agg_words',
   'agg_times',
+  'agg_texts',
   'agg_projects',
 ] as const;
 

@@ -5,7 +5,14 @@ import { NO_DAY, stateKey, type ChangeRow, type StateRow } from '../domain/state
 import { TIME_ZONE } from '../domain/query.js';
 
 /** The tables the recount empties for a project before counting it again. */
-export const AGGREGATE_TABLES = ['agg_values', 'agg_cube', 'agg_responses', 'agg_words', 'agg_times'] as const;
+export const AGGREGATE_TABLES = [
+  'agg_values',
+  'agg_cube',
+  'agg_responses',
+  'agg_words',
+  'agg_times',
+  'agg_texts',
+] as const;
 
 export interface ProjectAggregates {
   tz: string;
