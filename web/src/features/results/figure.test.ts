@@ -176,7 +176,7 @@ describe('figures of compared items', () => {
     ]);
   });
 
-  it('draws a text question compared by collector as its answers per collector', () => {
+  it('draws a text question compared as its answers per collector, or through the months', () => {
     const f = draw(
       item('open', {
         by: { by: 'collector' },
@@ -191,6 +191,26 @@ describe('figures of compared items', () => {
       ['Anonymous', 1],
     ]);
     expect(figureOf(item('open', null), 'text', 'en', names, 'Q')).toBeNull();
+    const byMonth = draw(
+      item('open', {
+        by: { by: 'period', period: 'month' },
+        groups: [
+          { key: '2026-01-01', stats: { count: 2 } },
+          { key: '2026-03-01', stats: { count: 1 } },
+        ],
+      }),
+    );
+    expect(traces(byMonth)).toEqual([
+      {
+        type: 'scatter',
+        mode: 'lines+markers',
+        name: 'Q',
+        points: [
+          ['01-2026', 2],
+          ['03-2026', 1],
+        ],
+      },
+    ]);
   });
 
   it('draws trend-series choices as lines through periods and as grouped bars across sites', () => {

@@ -144,7 +144,11 @@ export function figureOf(
     return { data, layout, width: explicitWidth('bar', x.length, groups.length), series: groups.length };
   };
 
-  if (kind === 'text') return groups.length > 0 ? bars(counts(), i18n.t('results.stats.count')) : null;
+  if (kind === 'text') {
+    if (groups.length === 0) return null;
+    const answered = i18n.t('results.stats.count');
+    return timeline ? line(counts(), false, answered) : bars(counts(), answered);
+  }
 
   if (item.type === 'date') {
     if (groups.length === 0) {
