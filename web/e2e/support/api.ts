@@ -139,19 +139,28 @@ export class Api {
 
   /**
    * A new user with one role in a project (the project-user call of spec 000 §5). It logs in with its email as
-   * username; like every new user, it has not accepted the terms yet.
+   * username; like every new user, it has not accepted the terms yet. Named `label` and a unique id unless `person`
+   * gives a name; placed in the project's site, group and team `person` gives (none by default).
    */
-  async addProjectUser(projectId: number, role: ProjectRole, label: string = role): Promise<Account> {
+  async addProjectUser(
+    projectId: number,
+    role: ProjectRole,
+    label: string = role,
+    person: { firstName?: string; lastName?: string; site?: number; group?: number; team?: number } = {},
+  ): Promise<Account> {
     const id = uniqueId();
     const email = `${label}.${id}@example.org`;
     const password = `pass ${id} e2e`;
     const made = await this.must<{ user_id: number }>('POST', 'api/v1/project-user/', {
       email,
       password,
-      first_name: label,
-      last_name: id,
+      first_name: person.firstName ?? label,
+      last_name: person.lastName ?? id,
       projectId,
       [role]: true,
+      ...(person.site ? { site: person.site } : {}),
+      ...(person.group ? { group: person.group } : {}),
+      ...(person.team ? { team: person.team } : {}),
     });
     return { username: email, email, password, userId: made.user_id, organizationId: this.session.organization.id };
   }

@@ -672,6 +672,11 @@ export const ar: Translation = {
     answersWithWord: 'الإجابات التي تحتويها',
     latestAnswers: 'أحدث الإجابات',
     wordsSampled: 'الكلمات محسوبة في إجابة واحدة من كل {{every}}.',
+    anonymous: 'مجهول',
+    noSite: 'بلا موقع',
+    noGroup: 'بلا مجموعة',
+    noTeam: 'بلا فريق',
+    numbered: '{{kind}} رقم {{id}}',
     stats: {
       count: 'العدد',
       sum: 'المجموع',

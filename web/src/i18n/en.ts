@@ -614,6 +614,11 @@ export const en = {
     answersWithWord: 'Answers with it',
     latestAnswers: 'Latest answers',
     wordsSampled: 'Words counted in one answer in {{every}}.',
+    anonymous: 'Anonymous',
+    noSite: 'No site',
+    noGroup: 'No group',
+    noTeam: 'No team',
+    numbered: '{{kind}} #{{id}}',
     stats: {
       count: 'Count',
       sum: 'Sum',

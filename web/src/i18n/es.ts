@@ -637,6 +637,11 @@ export const es: Translation = {
     answersWithWord: 'Respuestas que la contienen',
     latestAnswers: 'Últimas respuestas',
     wordsSampled: 'Palabras contadas en una de cada {{every}} respuestas.',
+    anonymous: 'Anónimo',
+    noSite: 'Sin sitio',
+    noGroup: 'Sin grupo',
+    noTeam: 'Sin equipo',
+    numbered: '{{kind}} n.º {{id}}',
     stats: {
       count: 'Recuento',
       sum: 'Suma',

@@ -637,6 +637,11 @@ export const fr: Translation = {
     answersWithWord: 'Réponses qui le contiennent',
     latestAnswers: 'Dernières réponses',
     wordsSampled: 'Mots comptés dans une réponse sur {{every}}.',
+    anonymous: 'Anonyme',
+    noSite: 'Sans site',
+    noGroup: 'Sans groupe',
+    noTeam: 'Sans équipe',
+    numbered: '{{kind}} n° {{id}}',
     stats: {
       count: 'Nombre',
       sum: 'Somme',

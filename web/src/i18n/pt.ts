@@ -633,6 +633,11 @@ export const pt: Translation = {
     answersWithWord: 'Respostas que a contêm',
     latestAnswers: 'Últimas respostas',
     wordsSampled: 'Palavras contadas em uma de cada {{every}} respostas.',
+    anonymous: 'Anônimo',
+    noSite: 'Sem local',
+    noGroup: 'Sem grupo',
+    noTeam: 'Sem equipe',
+    numbered: '{{kind}} nº {{id}}',
     stats: {
       count: 'Contagem',
       sum: 'Soma',

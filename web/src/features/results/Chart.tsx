@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../i18n/format';
-import { cut, LABEL_LIMITS, tooltipColumns } from './format';
+import { cut, formatResultDate, LABEL_LIMITS, tooltipColumns } from './format';
 import type { Figure } from './figure';
 
 type Plotly = typeof import('plotly.js');
@@ -39,6 +39,32 @@ interface HoverPoint {
   color?: string;
 }
 
+/**
+ * A tooltip row: a pie slice by its name; a mark of one series by its category (a group, a bin), of several by its
+ * series and category (a group and a choice); a date per group (first and last) by group and series, with the date.
+ */
+function tipRow(p: HoverPoint, figure: Figure): Tip['rows'][number] {
+  const color = typeof p.color === 'string' ? p.color : '#888';
+  const series = p.data.name ?? '';
+  if (p.data.type === 'pie') {
+    const percent = formatNumber((p.percent ?? 0) * 100, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    return {
+      name: cut(String(p.label ?? ''), LABEL_LIMITS.tooltipName),
+      value: `${formatNumber(p.value)} (${percent} %)`,
+      color,
+    };
+  }
+  if (figure.layout.xaxis?.type === 'date' && typeof p.y === 'string')
+    return { name: cut(`${p.y} · ${series}`, LABEL_LIMITS.tooltipName), value: formatResultDate(String(p.x)), color };
+  const category = p.x === undefined ? '' : String(p.x);
+  const name = figure.series === 1 ? category || series : [series, category].filter(Boolean).join(' · ');
+  return {
+    name: cut(name, LABEL_LIMITS.tooltipName),
+    value: typeof p.y === 'number' ? formatNumber(p.y) : String(p.y ?? ''),
+    color,
+  };
+}
+
 export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
@@ -68,16 +94,7 @@ export function Chart({ figure, testId }: { figure: Figure; testId?: string }) {
           setTip({
             x: ev.event.clientX - box.left + 12,
             y: ev.event.clientY - box.top + 12,
-            rows: ev.points.map((p) => ({
-              name: cut(String(p.data.type === 'pie' ? p.label : (p.data.name ?? p.x ?? '')), LABEL_LIMITS.tooltipName),
-              value:
-                p.data.type === 'pie'
-                  ? `${formatNumber(p.value)} (${formatNumber((p.percent ?? 0) * 100, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %)`
-                  : typeof p.y === 'number'
-                    ? formatNumber(p.y)
-                    : String(p.y ?? ''),
-              color: typeof p.color === 'string' ? p.color : '#888',
-            })),
+            rows: ev.points.map((p) => tipRow(p, figure)),
           });
         });
         target.on('plotly_unhover', () => setTip(null));

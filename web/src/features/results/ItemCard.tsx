@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatInteger } from '../../i18n/format';
 import { Chart } from './Chart';
-import { boxFigure, figureOf, groupsOf, localized, OTHER, type KeyNames } from './figure';
+import { boxFigure, figureOf, groupsOf, localized } from './figure';
 import {
   chartKind,
   cut,
@@ -15,7 +15,8 @@ import {
   formatResultDate,
   LABEL_LIMITS,
 } from './format';
-import type { ItemResult, NumberStats, SharedView } from './resultsApi';
+import { groupName, type GroupNames } from './labels';
+import type { ComparisonGroup, GroupStats, ItemResult, NumberStats, SharedView } from './resultsApi';
 import { errorMessage } from '../errors/messages';
 import { useShareItemMutation } from './resultsApi';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -30,8 +31,8 @@ export interface ItemCardProps {
   projectType: string;
   mode: 'chart' | 'table' | 'both';
   view?: 'results' | 'profile';
-  names?: KeyNames;
-  period?: string;
+  /** Names of comparison groups; without them (a public item page) ids are named by kind, choices from the item. */
+  names?: GroupNames;
   shareable?: boolean;
   /** What a share link of the item answers (the link answers this view and no other). */
   shared?: SharedView;
@@ -43,24 +44,22 @@ export function ItemCard({
   projectType,
   mode,
   view = 'results',
-  names: keyNames = String,
-  period,
+  names: given,
   shareable,
   shared,
 }: ItemCardProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language.slice(0, 2);
-  const names = useMemo<KeyNames>(() => (key) => (key === OTHER ? t('results.other') : keyNames(key)), [keyNames, t]);
+  const names = useMemo<GroupNames>(() => given ?? ownNames(item, lang), [given, item, lang]);
   const title = cut(localized(item.name, lang, item.code_name), LABEL_LIMITS.itemTitle);
   const kind = chartKind(item, projectType, view);
-  const figure = useMemo(
-    () => figureOf(item, kind, lang, names, title, period),
-    [item, kind, lang, names, title, period],
-  );
+  const figure = useMemo(() => figureOf(item, kind, lang, names, title), [item, kind, lang, names, title]);
   const box = useMemo(() => (kind === 'histogram' ? boxFigure(item, title) : null), [item, kind, title]);
   const forced = forcedMode(item.type, view);
   const showChart = figure !== null && forced === null && mode !== 'table';
-  const showTable = kind !== 'text' && (mode !== 'chart' || forced !== null || figure === null);
+  // A text question shows its words and latest answers; compared, its answers per group too.
+  const compared = groupsOf(item).length > 0;
+  const showTable = (kind !== 'text' || compared) && (mode !== 'chart' || forced !== null || figure === null);
   const capped = item.comparison?.capped;
   return (
     <article className="result-card" data-testid={`result-${item.item_id}`} data-kind={kind}>
@@ -235,7 +234,7 @@ const money = (item: ItemResult) => (n: number | null | undefined) =>
 
 const STAT_ROWS = ['count', 'sum', 'avg', 'min', 'max', 'stddev', 'var'] as const satisfies (keyof NumberStats)[];
 
-function statCells(item: ItemResult, s: Partial<NumberStats> | undefined): string[] {
+function statCells(item: ItemResult, s: GroupStats | undefined): string[] {
   const f = money(item);
   const pair = (p: [number, number] | null | undefined) => (p ? `${f(p[0])} – ${f(p[1])}` : '—');
   return [
@@ -248,10 +247,16 @@ function statCells(item: ItemResult, s: Partial<NumberStats> | undefined): strin
   ];
 }
 
-export function ResultTable({ item, lang, names }: { item: ItemResult; lang: string; names: KeyNames }) {
+export function ResultTable({ item, lang, names }: { item: ItemResult; lang: string; names: GroupNames }) {
   const { t } = useTranslation();
   const groups = groupsOf(item);
-  const head = (s: string) => <th title={s}>{cut(s, LABEL_LIMITS.columnHeader)}</th>;
+  const by = item.comparison?.by;
+  const label = (g: ComparisonGroup) => (by ? names(by, g.key) : g.key);
+  const head = (s: string, key?: string) => (
+    <th key={key} title={s}>
+      {cut(s, LABEL_LIMITS.columnHeader)}
+    </th>
+  );
   if (item.stats.count === 0 && groups.length === 0) return <p className="muted">{t('known.noResults')}</p>;
   if (item.answers) {
     const total = Math.max(1, item.stats.count);
@@ -266,7 +271,7 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
                 {head(t('results.percent'))}
               </>
             ) : (
-              groups.map((g) => <th key={g.key}>{cut(names(g.key), LABEL_LIMITS.columnHeader)}</th>)
+              groups.map((g) => head(label(g), g.key))
             )}
           </tr>
         </thead>
@@ -299,9 +304,7 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
           <thead>
             <tr>
               {head('')}
-              {groups.map((g) => (
-                <th key={g.key}>{cut(names(g.key), LABEL_LIMITS.columnHeader)}</th>
-              ))}
+              {groups.map((g) => head(label(g), g.key))}
             </tr>
           </thead>
         )}
@@ -318,18 +321,41 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
       </table>
     );
   }
-  const rows: [string, string][] =
-    groups.length > 0
-      ? groups.map((g) => [names(g.key), formatInteger(g.stats?.count ?? 0)])
-      : [
-          [t('results.stats.count'), formatInteger(item.stats.count)],
-          ...(item.type === 'date'
-            ? ([
-                [t('results.stats.first'), formatResultDate(item.stats.min as string | null)],
-                [t('results.stats.last'), formatResultDate(item.stats.max as string | null)],
-              ] as [string, string][])
-            : []),
-        ];
+  if (groups.length > 0) {
+    // Answers per group; a date question's first and last date per group when the results carry them.
+    const dates = item.type === 'date' && groups.some((g) => g.stats?.min || g.stats?.max);
+    return (
+      <table className="result-table">
+        <thead>
+          <tr>
+            {head('')}
+            {head(t('results.stats.count'))}
+            {dates && head(t('results.stats.first'))}
+            {dates && head(t('results.stats.last'))}
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((g) => (
+            <tr key={g.key}>
+              <th scope="row">{label(g)}</th>
+              <td>{formatInteger(g.stats?.count ?? 0)}</td>
+              {dates && <td>{formatResultDate(typeof g.stats?.min === 'string' ? g.stats.min : null)}</td>}
+              {dates && <td>{formatResultDate(typeof g.stats?.max === 'string' ? g.stats.max : null)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  }
+  const rows: [string, string][] = [
+    [t('results.stats.count'), formatInteger(item.stats.count)],
+    ...(item.type === 'date'
+      ? ([
+          [t('results.stats.first'), formatResultDate(item.stats.min as string | null)],
+          [t('results.stats.last'), formatResultDate(item.stats.max as string | null)],
+        ] as [string, string][])
+      : []),
+  ];
   return (
     <table className="result-table">
       <tbody>
@@ -342,4 +368,19 @@ export function ResultTable({ item, lang, names }: { item: ItemResult; lang: str
       </tbody>
     </table>
   );
+}
+
+/**
+ * Group names where the screen gives none (a public item page cannot read the project or the form): ids named by
+ * their kind, periods formatted, and the choices of the item itself when it is compared by its own question.
+ */
+function ownNames(item: ItemResult, lang: string): GroupNames {
+  return (by, key) =>
+    groupName(by, key, {
+      choice: (id) => {
+        if (by.by !== 'question' || by.item_id !== item.item_id) return undefined;
+        const a = item.answers?.find((x) => x.choice_id === id);
+        return a ? localized(a.name, lang, a.code_name) : undefined;
+      },
+    });
 }

@@ -2,6 +2,7 @@
 // searched on the server as one types (a project may have thousands of collectors; GET project embeds only its first
 // 100 users), a page at a time.
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Combobox } from '../../components/Combobox';
 import { useDebounced } from '../../components/useDebounced';
 import { useCollectorsQuery } from './resultsApi';
@@ -22,12 +23,17 @@ export function PeoplePicker({
   emptyLabel?: string;
   testId?: string;
 }) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim(), 250);
   // The previous page stays up while the next one loads.
   const { data } = useCollectorsQuery({ projectId, q });
   const [chosen, setChosen] = useState('');
-  const options = (data?.results ?? []).map((p) => ({ value: String(p.id), label: p.name }));
+  // User 0 files the responses of collection links: no person, so no name.
+  const options = (data?.results ?? []).map((p) => ({
+    value: String(p.id),
+    label: p.id === 0 ? t('results.anonymous') : p.name,
+  }));
   return (
     <Combobox
       label={label}

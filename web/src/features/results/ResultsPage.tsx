@@ -15,12 +15,20 @@ import type { Project } from '../projects/types';
 import { AdvancedResults } from './AdvancedResults';
 import { ExportMenu } from './ExportMenu';
 import { FilterBar } from './FilterBar';
-import { localized, type KeyNames } from './figure';
+import { localized } from './figure';
+import { groupName, type GroupNames } from './labels';
 import { loadPlotly } from './Chart';
 import { ItemCard } from './ItemCard';
 import { LevelSummary } from './LevelSummary';
 import { PROJECT_TYPE } from './format';
-import { AGGREGATORS, useItemResultsQuery, useLookupsQuery, type ItemsArgs, type Level } from './resultsApi';
+import {
+  AGGREGATORS,
+  useCollectorsQuery,
+  useItemResultsQuery,
+  useLookupsQuery,
+  type ItemsArgs,
+  type Level,
+} from './resultsApi';
 import { filterModelOf, resultsActions, type Comparison } from './resultsSlice';
 
 /** Items per results request of the queue. */
@@ -59,7 +67,7 @@ export function ResultsPage() {
       ? own
       : 'avg';
   });
-  const names = useKeyNames(project, body, lang);
+  const names = useGroupNames(project, body, lang, comparison?.by === 'collector');
   const [levels, setLevels] = useState<Level | null>(null);
   useEffect(() => () => void dispatch(resultsActions.reset()), [dispatch, project.id]);
   // plotly is the largest download of this screen: fetch it alongside the first results requests, not after them.
@@ -180,7 +188,6 @@ export function ResultsPage() {
         names={names}
         mode={state.mode}
         view={view}
-        period={comparison?.by === 'period' ? comparison.period : undefined}
         onLevel={setLevels}
       />
     </section>
@@ -215,21 +222,34 @@ function timeZones(): string[] {
   return ['UTC', ...all.filter((z) => z !== 'UTC')];
 }
 
-/** Names of comparison keys: sites, groups, teams, collectors, a compared question's choices. */
-function useKeyNames(project: Project, body: SchemaBody | undefined, lang: string): KeyNames {
-  return useCallback(
-    (key: string) => {
-      const id = Number(key);
-      const found =
-        project.sites?.find((s) => s.id === id)?.name ??
-        project.groups?.find((g) => g.id === id)?.name ??
-        project.teams?.find((t) => t.id === id)?.name ??
-        project.projectuser_set?.find((u) => u.user_id === id)?.display_name ??
-        (body ? localized(body.entities.choices[key]?.name, lang) : '');
-      return found || key;
-    },
-    [project, body, lang],
+/** People named for a comparison by collector beyond the project's embedded users (the most the API gives a page). */
+const PEOPLE_NAMED = 100;
+
+/**
+ * Names of comparison groups, each from its comparison's kind (labels.ts): sites, groups and teams of the project,
+ * collectors (its users, then the people with responses, asked for only while comparing by collector), the choices of
+ * the compared question, periods.
+ */
+function useGroupNames(project: Project, body: SchemaBody | undefined, lang: string, collectors: boolean): GroupNames {
+  const { t } = useTranslation();
+  const { data: people } = useCollectorsQuery(
+    { projectId: project.id, q: '', limit: PEOPLE_NAMED },
+    { skip: !collectors },
   );
+  return useMemo(() => {
+    const sources = {
+      sites: project.sites,
+      groups: project.groups,
+      teams: project.teams,
+      users: project.projectuser_set,
+      people: new Map((people?.results ?? []).filter((p) => p.name).map((p) => [p.id, p.name])),
+      choice: (id: number) => {
+        const c = body?.entities.choices[id];
+        return c ? localized(c.name, lang, c.codeName) : undefined;
+      },
+    };
+    return (by, key) => groupName(by, key, sources, t);
+  }, [project, body, lang, people, t]);
 }
 
 /** Loads chunk after chunk: the next request starts when the one before has answered. */
@@ -237,10 +257,9 @@ function ItemQueue(props: {
   chunks: number[][];
   base: Omit<ItemsArgs, 'itemIds'>;
   project: Project;
-  names: KeyNames;
+  names: GroupNames;
   mode: 'chart' | 'table';
   view: 'results' | 'profile';
-  period?: string;
   onLevel: (l: Level | null) => void;
 }) {
   const [done, setDone] = useState(0);
@@ -269,17 +288,15 @@ function Chunk({
   names,
   mode,
   view,
-  period,
   onSettled,
   onLevel,
 }: {
   index: number;
   args: ItemsArgs;
   project: Project;
-  names: KeyNames;
+  names: GroupNames;
   mode: 'chart' | 'table';
   view: 'results' | 'profile';
-  period?: string;
   onSettled: (i: number) => void;
   onLevel: (l: Level | null) => void;
 }) {
@@ -332,7 +349,6 @@ function Chunk({
             mode={mode}
             view={view}
             names={names}
-            period={period}
             shareable={view === 'results'}
             shared={{
               filters: args.filters,

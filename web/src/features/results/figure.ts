@@ -3,7 +3,8 @@
 import i18n from 'i18next';
 import type { Data, Layout } from 'plotly.js';
 import { binLabels, cut, explicitWidth, formatChartDate, LABEL_LIMITS, PALETTE, type ChartKind } from './format';
-import type { ComparisonGroup, ItemResult } from './resultsApi';
+import { distinct, OTHER, type GroupNames } from './labels';
+import type { ChoiceCount, ComparisonGroup, ItemResult } from './resultsApi';
 
 export interface Figure {
   data: Data[];
@@ -12,9 +13,6 @@ export interface Figure {
   /** Series shown, for the tooltip layout. */
   series: number;
 }
-
-/** Names for the keys of a comparison (site, group, team, collector ids or choice ids), given by the screen. */
-export type KeyNames = (key: string) => string;
 
 export const localized = (text: Record<string, string> | undefined, lang: string, fallback = '') =>
   text?.[lang] ?? Object.values(text ?? {})[0] ?? fallback;
@@ -25,7 +23,8 @@ const base = (title: string): Partial<Layout> => ({
   height: 320,
   colorway: [...PALETTE],
   showlegend: true,
-  legend: { orientation: 'h' },
+  // At the foot of the chart, under the axis' names however long they are (plotly makes room for it there).
+  legend: { orientation: 'h', yref: 'container', y: 0, yanchor: 'bottom' },
   hovermode: 'closest',
   paper_bgcolor: 'rgba(0,0,0,0)',
   plot_bgcolor: 'rgba(0,0,0,0)',
@@ -34,76 +33,162 @@ const base = (title: string): Partial<Layout> => ({
 
 const tick = (s: string) => cut(s, LABEL_LIMITS.tickLabel);
 const legend = (s: string) => cut(s, LABEL_LIMITS.legend);
+/**
+ * An axis of names (groups, choices): always a category axis. Left to plotly, an axis whose names are mostly numbers
+ * ("0", "12") becomes a number axis on which every other name ("Anonymous", "Alice") has no place and is not drawn.
+ */
+const categories = (extra: Partial<Layout['xaxis']> = {}): Partial<Layout['xaxis']> => ({
+  type: 'category',
+  tickangle: -30,
+  automargin: true,
+  ...extra,
+});
+const isDate = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
+/**
+ * The figure of an item's results: without a comparison, its own chart kind; with one, one mark per group named from
+ * the comparison's kind (`names`), on a category axis. Lines join groups only when they are periods (a timeline);
+ * sites, groups, teams, collectors and choices are bars (a date question: its answers per group, or the first and
+ * last date per group when the value asked is the minimum or maximum).
+ */
 export function figureOf(
   item: ItemResult,
   kind: ChartKind,
   lang: string,
-  names: KeyNames,
+  names: GroupNames,
   title: string,
-  period = 'month',
 ): Figure | null {
-  if (kind === 'none' || kind === 'text') return null;
+  if (kind === 'none') return null;
   const layout = base(title);
   const choiceName = (a: { name?: Record<string, string>; code_name?: string; choice_id: number }) =>
     localized(a.name, lang, a.code_name ?? String(a.choice_id));
   const groups = groupsOf(item);
-  const keyLabel = (key: string) =>
-    key === OTHER
-      ? i18n.t('results.other')
-      : item.comparison?.by.by === 'period'
-        ? formatChartDate(key, period)
-        : names(key);
+  const by = item.comparison?.by;
+  const labels = groups.map((g) => (by ? names(by, g.key) : g.key));
+  /** The groups' names on a category axis (cut, and distinct: plotly draws equal names at one place). */
+  const ticks = distinct(labels.map(tick));
+  const legends = distinct(labels.map(legend));
+  /** Periods are ordered in time: a line may join them. */
+  const timeline = by?.by === 'period';
   const numeric = ['number', 'currency', 'calculated'].includes(item.type);
-
-  if (item.type === 'date' || (kind === 'line' && groups.length > 0 && !numeric) || kind === 'area-spline') {
-    // A line: answers per date, or per comparison group (trend).
-    let x: string[];
-    let traces: Data[];
-    if (item.type === 'date' && groups.length === 0) {
-      const series = dateSeries(item.series ?? []);
-      x = series.points.map((p) => formatChartDate(p.date, series.period));
-      traces = [
+  const valueBy = item.aggregator && item.aggregator !== 'count' ? item.aggregator : 'avg';
+  /** A number's value in a group: the aggregator asked for, else the mean. */
+  const numberValue = (g: ComparisonGroup) => {
+    const v = valueBy === item.aggregator ? g.value : g.stats?.avg;
+    return typeof v === 'number' ? v : null;
+  };
+  const counts = () => groups.map((g) => g.stats?.count ?? 0);
+  /** One bar per group. */
+  const bars = (y: (number | null)[], axisTitle: string): Figure => {
+    layout.showlegend = false;
+    layout.xaxis = categories();
+    layout.yaxis = { title: { text: cut(axisTitle, LABEL_LIMITS.axisLabel) } };
+    return {
+      data: [{ type: 'bar', name: legend(title), x: ticks, y, hoverinfo: 'none' }],
+      layout,
+      width: explicitWidth('bar', ticks.length),
+      series: 1,
+    };
+  };
+  /** One line through the periods. */
+  const line = (y: (number | null)[], spline: boolean, axisTitle?: string): Figure => {
+    layout.xaxis = categories();
+    if (axisTitle !== undefined) {
+      layout.showlegend = false;
+      layout.yaxis = { rangemode: 'tozero', title: { text: cut(axisTitle, LABEL_LIMITS.axisLabel) } };
+    }
+    return {
+      data: [
         {
           type: 'scatter',
-          mode: 'lines+markers',
+          mode: spline ? 'lines' : 'lines+markers',
+          ...(spline ? { line: { shape: 'spline' as const } } : {}),
+          fill: kind === 'area-spline' ? 'tozeroy' : 'none',
           name: legend(title),
-          x,
-          y: series.points.map((p) => p.count),
+          x: ticks,
+          y,
           hoverinfo: 'none',
         },
-      ];
-    } else if (item.answers && groups.length > 0) {
-      x = groups.map((g) => keyLabel(g.key));
-      traces = item.answers.map((a) => ({
+      ],
+      layout,
+      width: explicitWidth('line', ticks.length),
+      series: 1,
+    };
+  };
+  /** Grouped bars of a choice question: one series per group (or a line per choice through the periods). */
+  const choicesByGroup = (answers: ChoiceCount[], lines: boolean): Figure => {
+    const count = (g: ComparisonGroup, a: ChoiceCount) =>
+      g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0;
+    if (lines) {
+      layout.xaxis = categories();
+      const data: Data[] = answers.map((a) => ({
         type: 'scatter',
         mode: 'lines+markers',
         name: legend(choiceName(a)),
-        x,
-        y: groups.map((g) => g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0),
+        x: ticks,
+        y: groups.map((g) => count(g, a)),
         hoverinfo: 'none',
       }));
-    } else {
-      x = groups.length > 0 ? groups.map((g) => keyLabel(g.key)) : [i18n.t('results.all')];
-      const ys =
-        groups.length > 0
-          ? groups.map((g) => (numeric ? (g.stats?.avg ?? null) : (g.stats?.count ?? 0)))
-          : [numeric ? (item.stats.avg ?? null) : item.stats.count];
-      traces = [
-        {
-          type: 'scatter',
-          mode: 'lines',
-          line: { shape: 'spline' },
-          fill: kind === 'area-spline' ? 'tozeroy' : 'none',
-          name: legend(title),
-          x,
-          y: ys,
-          hoverinfo: 'none',
-        },
-      ];
+      return { data, layout, width: explicitWidth('line', ticks.length), series: data.length };
     }
-    layout.xaxis = { tickangle: -30, automargin: true };
-    return { data: traces, layout, width: explicitWidth('line', x.length), series: traces.length };
+    const x = distinct(answers.map(choiceName).map(tick));
+    const data: Data[] = groups.map((g, i) => ({
+      type: 'bar',
+      name: legends[i],
+      x,
+      y: answers.map((a) => count(g, a)),
+      hoverinfo: 'none',
+    }));
+    layout.barmode = 'group';
+    layout.xaxis = categories();
+    return { data, layout, width: explicitWidth('bar', x.length, groups.length), series: groups.length };
+  };
+
+  if (kind === 'text') {
+    if (groups.length === 0) return null;
+    const answered = i18n.t('results.stats.count');
+    return timeline ? line(counts(), false, answered) : bars(counts(), answered);
+  }
+
+  if (item.type === 'date') {
+    if (groups.length === 0) {
+      // A timeline of the answers.
+      const series = dateSeries(item.series ?? []);
+      const x = series.points.map((p) => formatChartDate(p.date, series.period));
+      layout.xaxis = categories();
+      return {
+        data: [
+          {
+            type: 'scatter',
+            mode: 'lines+markers',
+            name: legend(title),
+            x,
+            y: series.points.map((p) => p.count),
+            hoverinfo: 'none',
+          },
+        ],
+        layout,
+        width: explicitWidth('line', x.length),
+        series: 1,
+      };
+    }
+    const ranged = groups.filter((g) => isDate(g.stats?.min) && isDate(g.stats?.max));
+    if ((item.aggregator === 'min' || item.aggregator === 'max') && ranged.length > 0)
+      return firstAndLast(layout, groups, ticks);
+    const answered = i18n.t('results.responses');
+    return timeline ? line(counts(), false, answered) : bars(counts(), answered);
+  }
+
+  if (kind === 'area-spline') {
+    if (groups.length === 0) return line([numeric ? (item.stats.avg ?? null) : item.stats.count], true);
+    const y = numeric ? groups.map(numberValue) : counts();
+    return timeline ? line(y, true) : bars(y, i18n.t(numeric ? `results.stats.${valueBy}` : 'results.responses'));
+  }
+
+  if (kind === 'line' && groups.length > 0 && !numeric) {
+    if (item.answers) return choicesByGroup(item.answers, timeline);
+    const answered = i18n.t('results.responses');
+    return timeline ? line(counts(), false, answered) : bars(counts(), answered);
   }
 
   if (numeric) {
@@ -111,9 +196,10 @@ export function figureOf(
       // Box-whisker 95: quartiles and min/max per group, the mean with its 95% interval beside it.
       const rows =
         groups.length > 0
-          ? groups.map((g) => ({ label: keyLabel(g.key), s: g.stats }))
+          ? groups.map((g, i) => ({ label: ticks[i]!, s: g.stats }))
           : [{ label: i18n.t('results.all'), s: item.stats }];
       const x = rows.map((r) => r.label);
+      const num = (v: unknown) => (typeof v === 'number' ? v : null);
       const box: Data = {
         type: 'box',
         name: legend(title),
@@ -121,8 +207,8 @@ export function figureOf(
         q1: rows.map((r) => r.s?.quartiles?.[0] ?? null),
         median: rows.map((r) => r.s?.quartiles?.[1] ?? null),
         q3: rows.map((r) => r.s?.quartiles?.[2] ?? null),
-        lowerfence: rows.map((r) => r.s?.min ?? null),
-        upperfence: rows.map((r) => r.s?.max ?? null),
+        lowerfence: rows.map((r) => num(r.s?.min)),
+        upperfence: rows.map((r) => num(r.s?.max)),
         hoverinfo: 'none',
       } as Data;
       const mean: Data = {
@@ -141,29 +227,16 @@ export function figureOf(
         },
         hoverinfo: 'none',
       };
+      layout.xaxis = categories();
       return { data: [box, mean], layout, width: explicitWidth('line', x.length), series: 2 };
     }
-    if (groups.length > 0) {
-      const x = groups.map((g) => tick(keyLabel(g.key)));
-      const by = item.aggregator && item.aggregator !== 'count' ? item.aggregator : 'avg';
-      layout.yaxis = { title: { text: cut(i18n.t(`results.stats.${by}`), LABEL_LIMITS.axisLabel) } };
-      const y = groups.map((g) => {
-        const v = by === item.aggregator ? g.value : g.stats?.avg;
-        return typeof v === 'number' ? v : null;
-      });
-      return {
-        data: [{ type: 'bar', name: legend(title), x, y, hoverinfo: 'none' }],
-        layout,
-        width: explicitWidth('bar', x.length),
-        series: 1,
-      };
-    }
+    if (groups.length > 0) return bars(groups.map(numberValue), i18n.t(`results.stats.${valueBy}`));
     // The distribution of the answers: a histogram of round bins, empty bins included (the shape shows gaps).
     const bins = item.histogram ?? [];
     const labels = binLabels(bins, item.integer_bins === true);
     layout.showlegend = false;
     layout.bargap = 0.04;
-    layout.xaxis = { type: 'category', tickangle: -30, automargin: true };
+    layout.xaxis = categories();
     layout.yaxis = { title: { text: cut(i18n.t('results.responses'), LABEL_LIMITS.axisLabel) } };
     return {
       data: [
@@ -176,38 +249,29 @@ export function figureOf(
   }
 
   const answers = item.answers ?? [];
-  const labels = answers.map(choiceName);
-  if (groups.length > 0) {
-    // Grouped bars: one series per comparison group.
-    const data: Data[] = groups.map((g) => ({
-      type: 'bar',
-      name: legend(keyLabel(g.key)),
-      x: labels.map(tick),
-      y: answers.map((a) => g.answers?.find((b) => b.choice_id === a.choice_id)?.count ?? 0),
-      hoverinfo: 'none',
-    }));
-    layout.barmode = 'group';
-    return { data, layout, width: explicitWidth('bar', labels.length, groups.length), series: groups.length };
-  }
+  if (groups.length > 0) return choicesByGroup(answers, false);
+  if (!item.answers) return null;
+  const choices = answers.map(choiceName);
   if (kind === 'bar') {
     layout.showlegend = false;
+    layout.xaxis = categories();
     layout.yaxis = { title: { text: cut(i18n.t('results.responses'), LABEL_LIMITS.axisLabel) } };
     const data: Data[] = [
       {
         type: 'bar',
-        x: labels.map(tick),
+        x: distinct(choices.map(tick)),
         y: answers.map((a) => a.count),
         marker: { color: answers.map((_, i) => PALETTE[i % PALETTE.length]!) },
         hoverinfo: 'none',
       },
     ];
-    return { data, layout, width: explicitWidth('bar', labels.length), series: 1 };
+    return { data, layout, width: explicitWidth('bar', choices.length), series: 1 };
   }
   return {
     data: [
       {
         type: 'pie',
-        labels: labels.map(legend),
+        labels: distinct(choices.map(legend)),
         values: answers.map((a) => a.count),
         sort: false,
         marker: { colors: [...PALETTE] },
@@ -221,8 +285,46 @@ export function figureOf(
   };
 }
 
-/** The key of the one group of a capped comparison that holds the answers of every group past its limit. */
-export const OTHER = '\u0000other';
+/**
+ * A date question per group when the value asked is its first or last date: per group (one row each, the first on
+ * top) a segment from its first to its last answer's date, with both ends marked.
+ */
+function firstAndLast(layout: Partial<Layout>, groups: ComparisonGroup[], ticks: string[]): Figure {
+  const date = (v: unknown) => (isDate(v) ? v.slice(0, 10) : null);
+  const first = groups.map((g) => date(g.stats?.min));
+  const last = groups.map((g) => date(g.stats?.max));
+  layout.xaxis = { type: 'date', automargin: true };
+  layout.yaxis = categories({ tickangle: 0, autorange: 'reversed' });
+  layout.height = Math.max(320, 120 + 36 * groups.length);
+  const marks = (name: string, x: (string | null)[], color: string): Data => ({
+    type: 'scatter',
+    mode: 'markers',
+    name,
+    x,
+    y: ticks,
+    marker: { size: 10, color },
+    hoverinfo: 'none',
+  });
+  const spans: Data = {
+    type: 'scatter',
+    mode: 'lines',
+    x: groups.flatMap((_, i) => [first[i]!, last[i]!, null]),
+    y: groups.flatMap((_, i) => [ticks[i]!, ticks[i]!, null]),
+    line: { color: '#999', width: 3 },
+    showlegend: false,
+    hoverinfo: 'skip',
+  };
+  return {
+    data: [
+      spans,
+      marks(i18n.t('results.stats.first'), first, PALETTE[1]),
+      marks(i18n.t('results.stats.last'), last, PALETTE[2]),
+    ],
+    layout,
+    width: null,
+    series: 2,
+  };
+}
 
 /** The groups of the item's comparison, with the capped rest last as one "other" group. */
 export function groupsOf(item: ItemResult): ComparisonGroup[] {

@@ -114,8 +114,17 @@ export function formatNumber(n: number | null | undefined): string {
 // languages show the same parts in their own order and marks (Intl, i18n/format.ts).
 const pad = (n: number) => String(n).padStart(2, '0');
 const english = () => (i18n.language || 'en').startsWith('en');
+/**
+ * A date or date-time of the API as the wall-clock time it names: a bare day ('2024-05-01') or year ('2020', a decade
+ * or century of a comparison by period) would otherwise be read as UTC midnight, the day or year before west of UTC.
+ */
 function parse(value: string): Date | null {
-  const d = new Date(value.replace(' ', 'T'));
+  const text = /^\d{4}$/.test(value)
+    ? `${value}-01-01T00:00`
+    : /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? `${value}T00:00`
+      : value;
+  const d = new Date(text.replace(' ', 'T'));
   return Number.isNaN(d.getTime()) ? null : d;
 }
 

@@ -23,9 +23,15 @@ export interface ChoiceCount {
   code_name?: string;
   count: number;
 }
+/** A group's figures: a number's statistics, or a count (with the first and last date of a date question). */
+export type GroupStats = Partial<Omit<NumberStats, 'min' | 'max'>> & {
+  count: number;
+  min?: number | string | null;
+  max?: number | string | null;
+};
 export interface ComparisonGroup {
   key: string;
-  stats?: Partial<NumberStats> & { count: number };
+  stats?: GroupStats;
   answers?: ChoiceCount[];
   /** The value of the item's aggregator in this group. */
   value?: number | string | null;
@@ -154,10 +160,10 @@ export const resultsApi = api.injectEndpoints({
       keepUnusedDataFor: 30,
     }),
     // The people whose responses the caller sees (collector and created-by pickers), searched on the server.
-    collectors: build.query<People, { projectId: number; q: string }>({
-      query: ({ projectId, q }) => ({
+    collectors: build.query<People, { projectId: number; q: string; limit?: number }>({
+      query: ({ projectId, q, limit }) => ({
         url: `project/${projectId}/results/collectors/`,
-        params: { limit: PEOPLE_PAGE, ...(q ? { q } : {}) },
+        params: { limit: limit ?? PEOPLE_PAGE, ...(q ? { q } : {}) },
       }),
       keepUnusedDataFor: 30,
     }),

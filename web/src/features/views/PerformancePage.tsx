@@ -62,8 +62,8 @@ export function PerformancePage() {
     () => data && seriesFigure(data, { responses: t('views.responses'), completed: t('views.completed') }),
     [data, t],
   );
-  const columns: Column[] = [
-    ...countColumns(t),
+  const columns = (zero: string): Column[] => [
+    ...countColumns(t, zero),
     {
       key: 'rate',
       label: t('views.performance.completedRate'),
@@ -141,7 +141,7 @@ export function PerformancePage() {
             page={page}
             pageSize={PAGE}
             onPage={setPage}
-            columns={columns}
+            columns={columns(t('results.anonymous'))}
           />
           <RowsTable
             title={t('views.performance.bySite')}
@@ -150,7 +150,7 @@ export function PerformancePage() {
             page={page}
             pageSize={PAGE}
             onPage={setPage}
-            columns={columns}
+            columns={columns(t('results.noSite'))}
           />
         </>
       )}

@@ -91,7 +91,7 @@ export function SummaryPage() {
             pageSize={PAGE}
             onPage={setPage}
             columns={[
-              ...countColumns(t),
+              ...countColumns(t, t('results.noSite')),
               {
                 key: 'collectors',
                 label: t('views.collectors'),

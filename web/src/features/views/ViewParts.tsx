@@ -155,10 +155,13 @@ export function RowsTable({
   );
 }
 
-/** The first columns of every table: the name (or #id when the project does not name it) and the counts. */
-export function countColumns(t: TFunction): Column[] {
+/**
+ * The first columns of every table: the name (or #id when the project does not name it) and the counts. Row 0 is
+ * what no site holds, or for collectors the responses of collection links (user 0): `zero` names it.
+ */
+export function countColumns(t: TFunction, zero?: string): Column[] {
   return [
-    { key: 'name', label: t('views.name'), cell: (r) => r.name || `#${r.id}` },
+    { key: 'name', label: t('views.name'), cell: (r) => r.name || (r.id === 0 && zero ? zero : `#${r.id}`) },
     { key: 'responses', label: t('views.responses'), cell: (r) => formatInteger(r.responses), numeric: true },
     { key: 'completed', label: t('views.completed'), cell: (r) => formatInteger(r.completed), numeric: true },
   ];
