@@ -20,6 +20,9 @@ import { rowsOf, type ResponseEvent } from '../src/domain/rows.js';
 import { CountStore } from '../src/store/count.store.js';
 import { IngestStore } from '../src/store/ingest.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
+import { AggregatesStore } from '../src/store/aggregates.store.js';
+import { StateStore } from '../src/store/state.store.js';
+import { Aggregator } from '../src/ingest/aggregator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-server-mode-'));
 // One chDB data directory per process: both engines open the same one, each in its own database.
@@ -98,7 +101,41 @@ async function answers(engine: Engine, db: string) {
     projects: await counts.countsByProject([7, 8]),
     status: (await ingest.responseStatus(7))?.responses,
     answerCount: await ingest.answerCount(7),
+    aggregated: await aggregated(engine, db),
   };
+}
+
+/** The same statistics from the aggregates (kept by the Aggregator as the batches arrived). */
+async function aggregated(engine: Engine, db: string) {
+  const store = new AggregatesStore(engine, db);
+  const none = filterModel.parse({});
+  const scope = { all: true, userId: 1, sites: [] };
+  const values = store.where(7, 1, none, scope, { path: 'aggregates', table: 'values', days: [] });
+  const cube = store.where(7, 1, filterModel.parse({ site: [1, 2] }), scope, {
+    path: 'aggregates',
+    table: 'cube',
+    days: [],
+  });
+  const tz = <W extends { params: Record<string, unknown> }>(w: W) => ({ ...w, params: { ...w.params, tz: 'UTC' } });
+  const bySite = store.comparison({ by: 'site' }, 'time_created');
+  const out: Record<string, unknown> = { project: await store.project(7) };
+  for (const [name, where] of [
+    ['values', tz(values)],
+    ['cube', tz(cube)],
+  ] as const) {
+    await store.prepare(where, [10, 11, 12, 13, 14]);
+    out[name] = {
+      level: await store.level(where, 'time_created'),
+      numbers: await store.numberStats(where, [10]),
+      choices: await store.choiceCounts(where, [11]),
+      dates: await store.dateSeries(where, [12]),
+      answered: await store.answerCounts(where, [10, 11, 12, 13]),
+      samples: await store.textSamples(where, [13], 3),
+      compared: await store.comparedNumbers(where, bySite, 10),
+      groups: await store.comparisonGroups(where, bySite),
+    };
+  }
+  return out;
 }
 
 type Answers = Awaited<ReturnType<typeof answers>>;
@@ -127,12 +164,15 @@ beforeAll(async () => {
           .sort(),
       );
       const ingest = new IngestStore(engine, db);
+      // The aggregates are kept as the results writer keeps them: each batch folded in before its rows are inserted.
+      const aggregator = new Aggregator(new StateStore(engine, db), log);
       const first = [...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => event(n)), event(10, { parent_id: 'r1', schema: 2 })];
       const second = [
         event(3, { version: 2, data: { '0': { ...event(3).data['0'], 10: 999 } } }),
         event(5, { version: 2, deleted: true }),
       ];
       for (const batch of [first, second]) {
+        await aggregator.write(batch);
         const rows = batch.map(rowsOf);
         await ingest.insertBatch(
           rows.map((r) => r.response),
@@ -177,6 +217,28 @@ describe('the results queries in ClickHouse-server mode', () => {
     expect(a.comparedChoices.reduce((s, r) => s + Number(r.count), 0)).toBe(10);
     expect(a.projects.map((r) => [r.project_id, Number(r.total), Number(r.complete)])).toEqual([['7', 9, 5]]); // r2, r4, r6, r8 and r10 (schema 2) complete
     expect(Number(a.status)).toBe(10);
+    // The aggregates answer what the scans answer.
+    const agg = a.aggregated as Record<string, Record<string, unknown>>;
+    expect(agg.project).toEqual({ tz: 'UTC', ready: true });
+    const v = agg.values!;
+    expect(Number((v.level as { n: string }).n)).toBe(8);
+    const [aggStats] = v.numbers as { count: number; sum: number; min: number; max: number }[];
+    expect([aggStats!.count, aggStats!.sum, aggStats!.min, aggStats!.max]).toEqual([
+      8,
+      10 + 20 + 999 + 40 + 60 + 70 + 80 + 90,
+      10,
+      999,
+    ]);
+    expect((v.answered as { item_id: number; count: string }[]).map((r) => [r.item_id, Number(r.count)])).toEqual([
+      [10, 8],
+      [11, 8],
+      [12, 8],
+      [13, 8],
+    ]);
+    expect(Number((v.choices as { answered: string }[])[0]!.answered)).toBe(8);
+    expect((v.samples as unknown[]).length).toBe(3);
+    expect(v.groups).toBe(3);
+    expect(agg.cube!.groups).toBe(2);
   });
 
   it.each(engines.slice(1).map(([name]) => name))('%s answers exactly what chDB answers', (name) => {

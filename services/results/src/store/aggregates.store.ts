@@ -202,21 +202,26 @@ export class AggregatesStore {
     return { n: count?.n ?? '0', first, last };
   }
 
-  /** The earliest (ASC) or latest (DESC) time counted more than zero times. */
+  /**
+   * The earliest (ASC) or latest (DESC) time counted more than zero times. The ORDER BY names the whole sort key's
+   * prefix: ClickHouse then reads in order and stops at the limit (ORDER BY t alone sorted every row: 55 ms against
+   * 6 ms at 1,000,000 responses).
+   */
   private async edge(where: AggWhere, timing: TimingColumn, order: 'ASC' | 'DESC'): Promise<string | null> {
     for (let limit = 256; ; limit *= 8) {
-      const rows = await this.engine.query<{ t: string; n: string }>(
-        `SELECT toString(t) AS t, toString(n) AS n FROM ${this.db}.agg_times
-          WHERE ${where.sql} AND col = {col:UInt8} ORDER BY t ${order} LIMIT {limit:UInt32}`,
+      const rows = await this.engine.query<{ time: string; c: string }>(
+        `SELECT toString(t) AS time, toString(n) AS c FROM ${this.db}.agg_times
+          WHERE ${where.sql} AND col = {col:UInt8}
+          ORDER BY project_id ${order}, schema_id ${order}, col ${order}, t ${order} LIMIT {limit:UInt32}`,
         { ...where.params, col: TIME_CODE[timing], limit },
       );
       // Rows of one time come together; the last time read may have more rows beyond the limit.
       let i = 0;
       while (i < rows.length) {
-        const t = rows[i]!.t;
+        const t = rows[i]!.time;
         let sum = 0;
         let j = i;
-        for (; j < rows.length && rows[j]!.t === t; j++) sum += Number(rows[j]!.n);
+        for (; j < rows.length && rows[j]!.time === t; j++) sum += Number(rows[j]!.c);
         if (j === rows.length && rows.length === limit) break;
         if (sum > 0) return t;
         i = j;
@@ -349,16 +354,17 @@ export class AggregatesStore {
       const parts = want.map(({ id, rows }, i) => {
         params[`si${i}`] = id;
         params[`sl${i}`] = rows;
-        return `(SELECT item_id, toString(t) AS time, response_id, text, toString(n) AS n FROM ${this.db}.agg_texts
+        return `(SELECT item_id, toString(t) AS time, response_id, text, toString(n) AS c FROM ${this.db}.agg_texts
                   WHERE ${where.sql} AND item_id = {si${i}:UInt32}
-                  ORDER BY t DESC, response_id DESC, text DESC LIMIT {sl${i}:UInt32})`;
+                  ORDER BY project_id DESC, schema_id DESC, item_id DESC, t DESC, response_id DESC, text DESC
+                  LIMIT {sl${i}:UInt32})`;
       });
       const rows = await this.engine.query<{
         item_id: number;
         time: string;
         response_id: string;
         text: string;
-        n: string;
+        c: string;
       }>(parts.join(' UNION ALL '), params);
       const next: typeof want = [];
       for (const { id, rows: asked } of want) {
@@ -368,7 +374,7 @@ export class AggregatesStore {
         for (const r of mine) {
           const key = `${r.time}\u0000${r.response_id}\u0000${r.text}`;
           const g = groups.get(key) ?? { time: r.time, response_id: r.response_id, text: r.text, n: 0 };
-          g.n += Number(r.n);
+          g.n += Number(r.c);
           groups.set(key, g);
         }
         const full = mine.length < asked;

@@ -1,14 +1,15 @@
 // One SQL dialect, two engines: the same migrations, inserts and parameterised queries against embedded chDB, and
 // against a ClickHouse server when CLICKHOUSE_TEST_URL is set (e.g. http://default:@127.0.0.1:8123; skipped here,
 // where no server runs).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@fieldwork/service-kit';
 import { ChdbEngine } from '../../src/engine/chdb.engine.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { dropClickhouse, migrateClickhouse } from '../../src/engine/migrate.js';
+import { dropClickhouse, migrateClickhouse, MIGRATIONS_DIR } from '../../src/engine/migrate.js';
 import { ServerEngine } from '../../src/engine/server.engine.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-engines-'));
@@ -49,10 +50,16 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
       const engine = make();
       const db = `fieldwork_engines_${Date.now()}`;
       try {
-        expect(await migrateClickhouse(engine, db, log)).toEqual([
+        // Every file of clickhouse/, in name order, once.
+        const files = readdirSync(fileURLToPath(MIGRATIONS_DIR))
+          .filter((f) => f.endsWith('.sql'))
+          .sort();
+        expect(files.slice(0, 3)).toEqual([
           '0001-responses-answers.sql',
           '0002-ingested-at.sql',
+          '0003-aggregates.sql',
         ]);
+        expect(await migrateClickhouse(engine, db, log)).toEqual(files);
         expect(await migrateClickhouse(engine, db, log)).toEqual([]);
         await engine.insert(
           `${db}.responses`,
