@@ -25,7 +25,8 @@ const USAGE = `Usage: pnpm fieldwork <command> [options]
   workspace create --name N --owner USERNAME [--description D]
   workspace features --id ID [--enable F,...] [--disable F,...]   (feature flags, e.g. ingestion)
   demo seed [--username U] [--email E] [--password P] [--workspace W]
-  results rebuild     (empties the ClickHouse tables and replays the response stream into them)
+  results rebuild     (empties the ClickHouse tables and replays the response stream into them, aggregates included)
+  results time-zone --id PROJECT_ID --time-zone ZONE   (the days of the project's aggregates in ZONE, counted again)
   results republish [--id PROJECT_ID]   (rebuilds the results from PostgreSQL: each response's latest version is
                       queued on the outbox again and published by the responses service)
   results status [--id PROJECT_ID]
@@ -72,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
       disable: { type: 'string' },
       out: { type: 'string' },
       from: { type: 'string' },
+      'time-zone': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -141,6 +143,16 @@ async function main(argv: string[]): Promise<number> {
           `demo workspace ${r.organizationId} ready for user ${r.userId} (${r.projectsCreated} projects created)`,
         );
         return 0;
+      }
+      case 'results time-zone': {
+        const r = createClient(results.ResultsServiceClient, config.RESULTS_GRPC_ADDR, sealed());
+        try {
+          const out = await r.setTimeZone({ project_id: Number(need('id')), time_zone: need('time-zone') });
+          console.log(`project ${out.project_id}: aggregates counted in ${out.time_zone} (${out.ms} ms)`);
+          return 0;
+        } finally {
+          r.close();
+        }
       }
       case 'results rebuild':
       case 'results status': {

@@ -14,6 +14,7 @@ export function resultsGrpc(
   const handlers: AsyncHandlers<results.ResultsServiceServer> = {
     ingestStatus: (req) => s.ingest.status(req),
     rebuild: () => s.ingest.rebuild(),
+    setTimeZone: (req) => s.ingest.setTimeZone(req),
     getResults: (req, ctx) => s.results.results(req, ctx),
     responseIds: (req, ctx) => s.results.responseIds(req, ctx),
     advancedResults: (req, ctx) => s.results.advancedResults(req, ctx),

@@ -147,6 +147,19 @@ export class Ingestor {
     return consumerLag(this.nats.jsm, this.stream, this.durable);
   }
 
+  /**
+   * Counts a project's aggregates again with their days in `tz` (its whole-day filters and periods then come from
+   * the aggregates), between two batches: reading pauses meanwhile.
+   */
+  async setTimeZone(projectId: number, tz: string): Promise<void> {
+    await this.pulling?.pause();
+    try {
+      await this.aggregator.count(projectId, tz, false);
+    } finally {
+      this.pulling?.resume();
+    }
+  }
+
   /** Stops reading, lets `reset` run, and starts again from the beginning of the stream. */
   async replay(reset: () => Promise<void>): Promise<number> {
     // Let a batch in flight finish before the tables go.

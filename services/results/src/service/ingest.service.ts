@@ -5,6 +5,17 @@ import type { Engine } from '../engine/engine.js';
 import { dropClickhouse, migrateClickhouse } from '../engine/migrate.js';
 import type { Ingestor } from '../ingest/consumer.js';
 import type { IngestStore } from '../store/ingest.store.js';
+import { TIME_ZONE } from '../domain/query.js';
+
+/** Whether the IANA database (the one Intl reads) knows the zone. */
+function knownTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export class IngestService {
   constructor(
@@ -29,6 +40,18 @@ export class IngestService {
       visible_p50_ms: Number(r?.lag?.[0] ?? 0) || 0,
       visible_p99_ms: Number(r?.lag?.[1] ?? 0) || 0,
     };
+  }
+
+  async setTimeZone(req: results.TimeZoneRequest): Promise<results.TimeZoneReply> {
+    if (!this.options.writer)
+      throw problems.invalid('This results replica serves queries only; set the time zone on the results writer.');
+    if (req.project_id <= 0) throw problems.invalidProjectId();
+    if (!TIME_ZONE.test(req.time_zone) || !knownTimeZone(req.time_zone))
+      throw problems.invalidFields({ time_zone: ['Enter a time zone such as UTC or Europe/Paris.'] });
+    const t0 = Date.now();
+    await this.ingestor.setTimeZone(req.project_id, req.time_zone);
+    this.log.info({ project: req.project_id, tz: req.time_zone }, 'aggregates counted again in a new time zone');
+    return { project_id: req.project_id, time_zone: req.time_zone, ms: Date.now() - t0 };
   }
 
   async rebuild(): Promise<results.RebuildReply> {

@@ -662,6 +662,46 @@ describe('aggregates under change', () => {
     expect(model.latest.size).toBeGreaterThan(100);
   }, 600_000);
 
+  it('count days in the time zone set for the project, and scan other time zones', async () => {
+    const { model: m, problems } = await run(60, 11);
+    expect(problems).toEqual([]);
+    await ingestor.setTimeZone(m.project, 'Asia/Tokyo');
+    // Whole days in Tokyo (UTC+9): 7 to 12 January.
+    const days = JSON.stringify({
+      date_ranges: [
+        {
+          entity: 'response',
+          dateType: 'time_created',
+          startDateTime: Date.parse('2026-01-07T00:00:00+09:00') / 1000,
+          endDateTime: (Date.parse('2026-01-13T00:00:00+09:00') - 1) / 1000,
+        },
+      ],
+    });
+    const inTokyo = request(m, {
+      time_zone: 'Asia/Tokyo',
+      filters_json: days,
+      comparisons_json: JSON.stringify([{ by: 'period', period: 'day' }]),
+    });
+    const [a, b] = [await ask(aggregated, inTokyo), await ask(scanned, inTokyo)];
+    expect(a.meta.path).toBe('aggregates');
+    expect(close({ ...a, meta: undefined }, { ...b, meta: undefined })).toEqual([]);
+    const tokyo = (e: ResponseEvent) => new Date(Date.parse(e.time_created) + 9 * 3_600_000).toISOString().slice(0, 10);
+    const want = [...m.latest.values()].filter(
+      (e) => !e.deleted && tokyo(e) >= '2026-01-07' && tokyo(e) <= '2026-01-12',
+    );
+    expect(a.levels[0]!.total_filtered_responses).toBe(want.length);
+    // UTC days are not the aggregates' days any more: scanned, and still right.
+    const inUtc = await ask(
+      aggregated,
+      request(m, { comparisons_json: JSON.stringify([{ by: 'period', period: 'day' }]) }),
+    );
+    expect(inUtc.meta).toEqual({
+      ...inUtc.meta,
+      path: 'scan',
+      scan: ['the time zone UTC (the aggregates count days in Asia/Tokyo)'],
+    });
+  }, 600_000);
+
   it('are caught by the check when the retraction is broken', async () => {
     const store = (ingestor.aggregator as unknown as { store: StateStore }).store;
     const apply = store.apply.bind(store);

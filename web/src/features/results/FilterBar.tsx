@@ -170,7 +170,10 @@ function FilterForm({
     );
   }
   if (type === 'date_range') {
-    const secs = (d: string, end: boolean) => (d ? Date.parse(`${d}T${end ? '23:59:59' : '00:00:00'}Z`) / 1000 : null);
+    // Whole days: from the first millisecond of the first to the last millisecond of the last (the end is inclusive;
+    // 23:59:59 left out the answers of the day's last second, and whole days are what the aggregates answer).
+    const secs = (d: string, end: boolean) =>
+      d ? Date.parse(`${d}T${end ? '23:59:59.999' : '00:00:00.000'}Z`) / 1000 : null;
     return (
       <span className="filter-form">
         <input type="date" aria-label={t('results.filters.from')} value={a} onChange={(e) => setA(e.target.value)} />
