@@ -20,7 +20,7 @@ import { Compactor } from '../../services/results/dist/ingest/compactor.js';
 import { CachedResultsService } from '../../services/results/dist/service/cached-results.service.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
 import { ResultsStore } from '../../services/results/dist/store/results.store.js';
-import { WatermarkStore } from '../../services/results/dist/store/watermark.store.js';
+import { MarkStore } from '../../services/results/dist/store/marks.store.js';
 import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
@@ -137,7 +137,7 @@ try {
   const service = new ResultsService(new ResultsStore(engine, db), ...peers);
   const cached = new CachedResultsService(
     new ResultsStore(engine, db),
-    new WatermarkStore(engine, db),
+    new MarkStore(engine, db),
     64 * 2 ** 20,
     ...peers,
   );
@@ -231,7 +231,7 @@ try {
         }
       },
     ],
-    ['the whole form, warm (results cache hit: watermark read, key, lookup)', () => ask({}, cached), null],
+    ['the whole form, warm (results cache hit: mark read, key, lookup)', () => ask({}, cached), null],
   ];
   // The results answer what PostgreSQL answers.
   const check = JSON.parse((await ask({ item_ids: [3] })).payload_json);
@@ -282,7 +282,7 @@ try {
         ? '## Results: ClickHouse (chDB) vs PostgreSQL JSONB'
         : `## Results at ${N.toLocaleString('en')} responses`;
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables, one query per kind of question), cold (no cache); the warm row is the whole form again through CachedResultsService (a hit: the watermark query, the key, the lookup)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. "Results" columns are after the compaction the results service runs once ingestion has been idle (CLICKHOUSE_COMPACT_IDLE_S, default 30; it took ${compactS.toFixed(1)} s here); "before compaction" is the same query over the parts as loaded, which is what results cost while uploads keep arriving.\n\n${table}\n\nTargets (issue 20): ${targets.replace(/^targets \(issue 20\): /, '')}.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService with the filter model, FINAL reads of the ReplacingMergeTree tables, one query per kind of question), cold (no cache); the warm row is the whole form again through CachedResultsService (a hit: the project's mark query, the key, the lookup)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. "Results" columns are after the compaction the results service runs once ingestion has been idle (CLICKHOUSE_COMPACT_IDLE_S, default 30; it took ${compactS.toFixed(1)} s here); "before compaction" is the same query over the parts as loaded, which is what results cost while uploads keep arriving.\n\n${table}\n\nTargets (issue 20): ${targets.replace(/^targets \(issue 20\): /, '')}.\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
   }
 } catch (err) {

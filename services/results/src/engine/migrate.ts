@@ -17,23 +17,24 @@ export function statements(text: string, db: string): string[] {
 
 /**
  * The statements for a ClickHouse cluster (CLICKHOUSE_CLUSTER): each data table becomes `<table>_local`, a
- * ReplicatedReplacingMergeTree on every node (`{shard}` and `{replica}` come from the servers' macros), with a
- * Distributed table `<table>` over them, sharded by project so that every version of a response lands on one shard
- * (FINAL then deduplicates within the shard). ALTERs go to both. Every statement runs ON CLUSTER. Pure.
+ * ReplicatedReplacingMergeTree (ReplicatedSummingMergeTree for the results cache's marks) on every node (`{shard}`
+ * and `{replica}` come from the servers' macros), with a Distributed table `<table>` over them, sharded by project so
+ * that every version of a response lands on one shard (FINAL then deduplicates within the shard). ALTERs go to both.
+ * Every statement runs ON CLUSTER. Pure.
  */
 export function clusterStatements(stmts: string[], cluster: string, db: string): string[] {
   const on = `ON CLUSTER ${quoteIdent(cluster)}`;
   const out: string[] = [];
   for (const s of stmts) {
     const create =
-      /^CREATE TABLE IF NOT EXISTS (\S+)\.(\w+)\s*\(([\s\S]*)\)\s*ENGINE\s*=\s*ReplacingMergeTree\((\w*)\)([\s\S]*)$/i.exec(
+      /^CREATE TABLE IF NOT EXISTS (\S+)\.(\w+)\s*\(([\s\S]*)\)\s*ENGINE\s*=\s*(Replacing|Summing)MergeTree\((\w*)\)([\s\S]*)$/i.exec(
         s,
       );
     const alter = /^ALTER TABLE (\S+)\.(\w+)\s+([\s\S]*)$/i.exec(s);
     if (create) {
-      const [, database, table, columns, version, rest] = create;
+      const [, database, table, columns, kind, version, rest] = create;
       out.push(
-        `CREATE TABLE IF NOT EXISTS ${database}.${table}_local ${on} (${columns}) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/${db}/${table}', '{replica}'${version ? `, ${version}` : ''})${rest}`,
+        `CREATE TABLE IF NOT EXISTS ${database}.${table}_local ${on} (${columns}) ENGINE = Replicated${kind}MergeTree('/clickhouse/tables/{shard}/${db}/${table}', '{replica}'${version ? `, ${version}` : ''})${rest}`,
         `CREATE TABLE IF NOT EXISTS ${database}.${table} ${on} AS ${database}.${table}_local ENGINE = Distributed(${quoteIdent(cluster)}, ${database}, ${table}_local, cityHash64(project_id))`,
       );
     } else if (alter) {

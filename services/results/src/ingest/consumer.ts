@@ -17,6 +17,7 @@ import {
 } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { IngestStore } from '../store/ingest.store.js';
+import { MarkStore } from '../store/marks.store.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
 
 /** Seconds before an unacknowledged message is delivered again. */
@@ -40,12 +41,15 @@ export class Ingestor {
   private stopped = false;
   readonly stats: IngestStats = { batches: 0, lastBatchSize: 0, messages: 0, failures: 0, lastBatchAt: 0 };
   private readonly store: IngestStore;
+  /** The results cache's per-project marks, written after each batch's data. */
+  private readonly marks: MarkStore;
 
   constructor(
     engine: Engine,
-    private readonly options: { natsUrl: string; prefix: string; db: string; log: Logger },
+    private readonly options: { natsUrl: string; prefix: string; db: string; log: Logger; cluster?: string },
   ) {
     this.store = new IngestStore(engine, options.db);
+    this.marks = new MarkStore(engine, options.db, options.cluster);
   }
 
   get stream(): string {
@@ -122,6 +126,9 @@ export class Ingestor {
     }
     // Acked by the pull loop once both are in; nak'ed by it when one throws.
     await this.store.insertBatch(responses, answers);
+    // The results cache's marks of the projects this batch touched (docs/results.md, "The results cache"): after the
+    // batch's last data insert, never before, so that no cached entry is keyed fresher than its data.
+    await this.marks.touchRows(responses);
     metrics.clickhouseInsertRows.observe({ table: 'responses' }, responses.length);
     metrics.clickhouseInsertRows.observe({ table: 'answers' }, answers.length);
     metrics.clickhouseInsertedRows.inc({ table: 'responses' }, responses.length);
