@@ -19,6 +19,7 @@ import { ServerEngine, type Transport } from '../src/engine/server.engine.js';
 import { rowsOf, type ResponseEvent } from '../src/domain/rows.js';
 import { CountStore } from '../src/store/count.store.js';
 import { IngestStore } from '../src/store/ingest.store.js';
+import { MarkStore } from '../src/store/marks.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-server-mode-'));
@@ -98,6 +99,14 @@ async function answers(engine: Engine, db: string) {
     projects: await counts.countsByProject([7, 8]),
     status: (await ingest.responseStatus(7))?.responses,
     answerCount: await ingest.answerCount(7),
+    // The results cache's marks: written (INSERT ... SETTINGS ... VALUES) and read back from the table, host left out.
+    marks: await (async () => {
+      const marks = new MarkStore(engine, db, '', { fromTable: true });
+      await marks.touch([7, 8]);
+      await marks.touch([7]);
+      await marks.touchAll();
+      return (await marks.read(7)).key.split(',').map((m) => m.slice(m.indexOf('/')));
+    })(),
   };
 }
 
@@ -177,6 +186,7 @@ describe('the results queries in ClickHouse-server mode', () => {
     expect(a.comparedChoices.reduce((s, r) => s + Number(r.count), 0)).toBe(10);
     expect(a.projects.map((r) => [r.project_id, Number(r.total), Number(r.complete)])).toEqual([['7', 9, 5]]); // r2, r4, r6, r8 and r10 (schema 2) complete
     expect(Number(a.status)).toBe(10);
+    expect(a.marks).toEqual(['/0=1', '/7=2']);
   });
 
   it.each(engines.slice(1).map(([name]) => name))('%s answers exactly what chDB answers', (name) => {

@@ -6,6 +6,14 @@ import type { Engine } from '../engine/engine.js';
 /** The mark of the whole store (a rebuild, a migration): part of every project's key. */
 export const STORE_MARK = 0;
 
+/**
+ * The marks this process wrote, per engine. With the embedded chDB engine one process opens the directory, so every
+ * write of the results tables is this process's own and its count of them is exact: read here, a mark costs no query
+ * (with chDB a query waits behind every insert and merge, chdb.engine.ts, which under a steady upload load was most
+ * of a cache hit's time). A process starts with an empty cache and empty counts.
+ */
+const written = new WeakMap<Engine, Map<number, number>>();
+
 export interface ProjectMark {
   /** Equal keys: nothing the project's results read has changed in between (as far as its writes are marked). */
   key: string;
@@ -20,16 +28,21 @@ export class MarkStore {
   private readonly from: string;
   private readonly pending: string;
   private readonly insertSettings: string;
+  /** Whether marks are read from this process's own count of its writes rather than from ClickHouse. */
+  private readonly local: boolean;
 
   /**
    * On a cluster (CLICKHOUSE_CLUSTER) the marks of every replica are read (clusterAllReplicas over the local tables),
-   * each replica's count apart, and whether a data row is still on its way to a replica.
+   * each replica's count apart, and whether a data row is still on its way to a replica. With chDB they are read from
+   * this process (`written`) unless `fromTable`.
    */
   constructor(
     private readonly engine: Engine,
     private readonly db: string,
     cluster = '',
+    { fromTable = engine.name !== 'chdb' }: { fromTable?: boolean } = {},
   ) {
+    this.local = !fromTable && engine.name === 'chdb' && cluster === '';
     if (cluster !== '' && !/^[\w.-]+$/.test(cluster)) throw new Error(`unusable cluster name: ${cluster}`);
     this.from = cluster ? `clusterAllReplicas('${cluster}', ${db}.project_marks_local)` : `${db}.project_marks`;
     this.pending = cluster
@@ -52,6 +65,10 @@ export class MarkStore {
         .map((id) => `(${id}, 1)`)
         .join(', ')}`,
     );
+    if (this.engine.name !== 'chdb') return;
+    let counts = written.get(this.engine);
+    if (!counts) written.set(this.engine, (counts = new Map()));
+    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
 
   /** Adds one change to each project of `rows` (rows with a project_id, as inserted). */
@@ -66,6 +83,10 @@ export class MarkStore {
 
   /** The project's mark: its count and the store's, per replica on a cluster. */
   async read(projectId: number): Promise<ProjectMark> {
+    if (this.local) {
+      const counts = written.get(this.engine);
+      return { key: `local/${counts?.get(STORE_MARK) ?? 0}/${counts?.get(projectId) ?? 0}`, settled: true };
+    }
     const [r] = await this.engine.query<{ marks: string[]; pending: string | number | null }>(
       `SELECT (SELECT arraySort(groupArray(concat(host, '/', toString(project_id), '=', toString(n))))
                  FROM (SELECT hostName() AS host, project_id, sum(changes) AS n FROM ${this.from}

@@ -162,7 +162,8 @@ describe(`${ResultsStore.name} lookupPage`, () => {
 });
 
 describe(MarkStore.name, () => {
-  const marks = new MarkStore(engine, db);
+  // Read from the table, as with a ClickHouse server (with chDB, marks are read from the process by default: below).
+  const marks = new MarkStore(engine, db, '', { fromTable: true });
 
   it("moves a project's mark when it is touched, and no other project's", async () => {
     const [seven, eight] = [await marks.read(7), await marks.read(8)];
@@ -200,6 +201,19 @@ describe(MarkStore.name, () => {
     expect(await purge.purge({ project_id: 8, dry_run: false, limit: 0 })).toMatchObject({ remaining: 0 });
     expect((await marks.read(8)).key).not.toBe(eight.key);
     expect((await marks.read(7)).key).toBe(seven.key);
+  });
+
+  it("with chDB, reads the process's own count of its writes: the same changes as the table's", async () => {
+    const own = new MarkStore(engine, db);
+    const [seven, eight] = [await own.read(7), await own.read(8)];
+    expect(seven.settled).toBe(true);
+    await marks.touch([8]);
+    expect((await own.read(7)).key).toBe(seven.key);
+    expect((await own.read(8)).key).not.toBe(eight.key);
+    const touched = await own.read(8);
+    await own.touchAll();
+    expect((await own.read(8)).key).not.toBe(touched.key);
+    expect((await own.read(7)).key).not.toBe(seven.key);
   });
 
   it('on a cluster, reads every replica and what is still on its way, in SQL ClickHouse parses', async () => {
