@@ -24,8 +24,11 @@ import { rowsOf, type ResponseEvent } from '../domain/rows.js';
 const ACK_WAIT_S = 10;
 export const BATCH_MAX = 5000;
 const FETCH_EXPIRES_MS = 1000;
-/** Pulls begin at least this far apart (ms): under load a batch holds what arrived in that time, or more. */
-const PULL_INTERVAL_MS = 250;
+/**
+ * Pulls begin at least this far apart (ms): under load a batch holds what arrived in that time, or more. 250 ms gave a
+ * slightly fresher p99 at twice the results process's CPU (docs/benchmarks.md, "Freshness").
+ */
+const PULL_INTERVAL_MS = 500;
 
 export interface IngestStats {
   batches: number;
@@ -114,7 +117,7 @@ export class Ingestor {
    * answers a pull when it is full or expires, so a pull of BATCH_MAX under a steady load of fewer than BATCH_MAX a
    * second held every message until FETCH_EXPIRES_MS (a second): asking for what is waiting answers at once, and the
    * batches grow with the load (what arrived while the last one was written). Pulls begin at least PULL_INTERVAL_MS
-   * apart, so a steady load makes at most four batches (inserts per table) a second, not one per message. Idle, a pull
+   * apart, so a steady load makes at most two batches (inserts per table) a second, not one per message. Idle, a pull
    * of one waits for the next message. Issue 29 item 6, docs/benchmarks.md "Freshness".
    */
   private async nextBatch(): Promise<number> {
