@@ -193,14 +193,15 @@ try {
   const into = process.env.LOADTEST_UPLOADS_INTO === 'other' ? { id: project.id, schema: schemaId } : null;
   let during = null;
   if (want('results')) {
-    const rate = smoke ? 20 : SCENARIOS.results.uploadsPerSecond;
+    // UPLOAD_RATE (as for k6's results.js) overrides it; 0: still data.
+    const rate = Number(process.env.UPLOAD_RATE ?? (smoke ? 20 : SCENARIOS.results.uploadsPerSecond));
     let running = true;
     const t0 = Date.now();
     let scheduled = 0;
     let next = fixed;
     const up = { sent: 0, failed: 0, latencies: [] };
     const uploads = Promise.all(
-      Array.from({ length: 8 }, async () => {
+      Array.from({ length: rate > 0 ? 8 : 0 }, async () => {
         while (running) {
           const at = t0 + (scheduled++ * 1000) / rate;
           if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
@@ -301,10 +302,11 @@ try {
     ),
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-  const command = `${into ? 'LOADTEST_UPLOADS_INTO=other ' : ''}${ONLY ? `LOADTEST_ONLY=${ONLY.join(',')} ` : ''}${smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest'}`;
-  const live = during
-    ? ` While the results scenario ran, ${f(during.latencies.length)} more responses were uploaded into ${into ? 'another project' : 'its project'} (${during.perSecond.toFixed(1)} a second of ${during.rate} asked, p95 ${f(during.p95)} ms, ${during.failed} failed)${into ? '' : ', so its answers followed new data'}.`
-    : '';
+  const command = `${process.env.UPLOAD_RATE ? `UPLOAD_RATE=${process.env.UPLOAD_RATE} ` : ''}${into ? 'LOADTEST_UPLOADS_INTO=other ' : ''}${ONLY ? `LOADTEST_ONLY=${ONLY.join(',')} ` : ''}${smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest'}`;
+  const live =
+    during && during.rate > 0
+      ? ` While the results scenario ran, ${f(during.latencies.length)} more responses were uploaded into ${into ? 'another project' : 'its project'} (${during.perSecond.toFixed(1)} a second of ${during.rate} asked, p95 ${f(during.p95)} ms, ${during.failed} failed)${into ? '' : ', so its answers followed new data'}.`
+      : '';
   console.log(
     `\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load. The results scenario's project held ${fixed} responses when it began.${live}\n${machine}\nreproduce: ${command}\n`,
   );
