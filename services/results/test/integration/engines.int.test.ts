@@ -53,6 +53,7 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
         expect(await migrateClickhouse(engine, db, log)).toEqual([
           '0001-responses-answers.sql',
           '0002-ingested-at.sql',
+          '0010-project-marks.sql',
         ]);
         expect(await migrateClickhouse(engine, db, log)).toEqual([]);
         await engine.insert(
