@@ -187,17 +187,55 @@ try {
     }),
   );
   await visibleIn(resultsProject.id, resultsSchema, fixed);
-  if (want('results'))
-    rows.push({
-      name: 'results',
-      ...(await cannon({
-        url: `${base}/api/project/${resultsProject.id}/results/schema/${resultsSchema}/`,
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ filters: {} }),
-        ...shape('results'),
-      })),
+  // While the results scenario runs, new responses keep arriving in its project (scenarios.json
+  // results.uploadsPerSecond, paced over 8 loops): its answers are not only those of still data.
+  // LOADTEST_UPLOADS_INTO=other sends them to the upload scenario's project instead (the results cache is per project).
+  const into = process.env.LOADTEST_UPLOADS_INTO === 'other' ? { id: project.id, schema: schemaId } : null;
+  let during = null;
+  if (want('results')) {
+    // UPLOAD_RATE (as for k6's results.js) overrides it; 0: still data.
+    const rate = Number(process.env.UPLOAD_RATE ?? (smoke ? 20 : SCENARIOS.results.uploadsPerSecond));
+    let running = true;
+    const t0 = Date.now();
+    let scheduled = 0;
+    let next = fixed;
+    const up = { sent: 0, failed: 0, latencies: [] };
+    const uploads = Promise.all(
+      Array.from({ length: rate > 0 ? 8 : 0 }, async () => {
+        while (running) {
+          const at = t0 + (scheduled++ * 1000) / rate;
+          if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
+          if (!running) break;
+          const k = next++;
+          const s = Date.now();
+          up.sent++;
+          const target = into ?? { id: resultsProject.id, schema: resultsSchema };
+          await api('POST', `project/${target.id}/response/`, session.access, {
+            sampler_schema: target.schema,
+            response_id: `${target.id}-${target.schema}-live-${k}`,
+            data: answers(k),
+          }).then(
+            () => up.latencies.push(Date.now() - s),
+            () => up.failed++,
+          );
+        }
+      }),
+    );
+    const res = await cannon({
+      url: `${base}/api/project/${resultsProject.id}/results/schema/${resultsSchema}/`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ filters: {} }),
+      ...shape('results'),
     });
+    running = false;
+    await uploads;
+    const seconds = (Date.now() - t0) / 1000;
+    up.latencies.sort((a, b) => a - b);
+    during = { rate, seconds, ...up, perSecond: up.latencies.length / seconds, p95: quantile(up.latencies, 0.95) };
+    if (up.failed > 0) exitCode = 1;
+    rows.push({ name: 'results', ...res });
+  }
 
   // exports: jobs end to end (queue, poll until the file is ready, download), on `connections` loops
   if (want('exports')) {
@@ -264,14 +302,18 @@ try {
     ),
   ].join('\n');
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}`;
-  const command = `${ONLY ? `LOADTEST_ONLY=${ONLY.join(',')} ` : ''}${smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest'}`;
+  const command = `${process.env.UPLOAD_RATE ? `UPLOAD_RATE=${process.env.UPLOAD_RATE} ` : ''}${into ? 'LOADTEST_UPLOADS_INTO=other ' : ''}${ONLY ? `LOADTEST_ONLY=${ONLY.join(',')} ` : ''}${smoke ? 'node loadtest/run.mjs --smoke' : 'pnpm loadtest'}`;
+  const live =
+    during && during.rate > 0
+      ? ` While the results scenario ran, ${f(during.latencies.length)} more responses were uploaded into ${into ? 'another project' : 'its project'} (${during.perSecond.toFixed(1)} a second of ${during.rate} asked, p95 ${f(during.p95)} ms, ${during.failed} failed)${into ? '' : ', so its answers followed new data'}.`
+      : '';
   console.log(
-    `\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load. The results scenario's project holds ${fixed} responses.\n${machine}\nreproduce: ${command}\n`,
+    `\n${table}\n\n${stored} responses stored by the upload scenario; all visible in the results ${catchUp} s after the load. The results scenario's project held ${fixed} responses when it began.${live}\n${machine}\nreproduce: ${command}\n`,
   );
   if (!smoke && !ONLY) {
     const title = '## Load tests: the k6 scenarios played with autocannon';
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}. loadtest/scenarios.json played by loadtest/run.mjs (autocannon; k6 is not installable here) against one whole stack started by the launcher on this machine — the load generator, the gateway, six services, PostgreSQL, NATS and chDB share the 2 cores. Exports are whole jobs (queue, poll, download) of the upload scenario's project; the results scenario queries a project of its own with ${f(fixed)} responses (scenarios.json), the same size on every run. The same scenarios and thresholds are the k6 scripts in loadtest/.\n\n${table}\n\nThe ${f(stored)} uploaded responses were all visible in the results ${catchUp} s after the upload load ended.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}. loadtest/scenarios.json played by loadtest/run.mjs (autocannon; k6 is not installable here) against one whole stack started by the launcher on this machine — the load generator, the gateway, six services, PostgreSQL, NATS and chDB share the 2 cores. Exports are whole jobs (queue, poll, download) of the upload scenario's project; the results scenario queries a project of its own that held ${f(fixed)} responses when it began (scenarios.json), the same size on every run, while more are uploaded into it (scenarios.json results.uploadsPerSecond).${live} The same scenarios and thresholds are the k6 scripts in loadtest/.\n\n${table}\n\nThe ${f(stored)} uploaded responses were all visible in the results ${catchUp} s after the upload load ended.\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
   }
 } catch (err) {

@@ -110,6 +110,7 @@ if (mode === 'start') {
     ['benchmark smoke runs', process.execPath, [join(ROOT, 'bench/gateway/run.mjs'), '--smoke']],
     ['formula benchmark smoke run', process.execPath, [join(ROOT, 'bench/formula/run.mjs'), '--smoke']],
     ['ingest benchmark smoke run', process.execPath, [join(ROOT, 'bench/ingest/run.mjs'), '--smoke']],
+    ['freshness benchmark smoke run', process.execPath, [join(ROOT, 'bench/freshness/run.mjs'), '--smoke']],
     ['results benchmark smoke run', process.execPath, [join(ROOT, 'bench/results/run.mjs'), '--smoke']],
     ['export benchmark smoke run', process.execPath, [join(ROOT, 'bench/export/run.mjs'), '--smoke']],
     ['import benchmark smoke run', process.execPath, [join(ROOT, 'bench/import/run.mjs'), '--smoke']],

@@ -23,7 +23,7 @@ import { AggregatesStore } from '../../services/results/dist/store/aggregates.st
 import { CachedResultsService } from '../../services/results/dist/service/cached-results.service.js';
 import { ResultsService } from '../../services/results/dist/service/results.service.js';
 import { ResultsStore } from '../../services/results/dist/store/results.store.js';
-import { WatermarkStore } from '../../services/results/dist/store/watermark.store.js';
+import { MarkStore } from '../../services/results/dist/store/marks.store.js';
 import { recordSection } from '../record.mjs';
 
 const smoke = process.argv.includes('--smoke');
@@ -169,7 +169,7 @@ try {
   const scanning = new ResultsService(new ResultsStore(engine, db), new NoAggregates(engine, db), ...peers);
   const cached = new CachedResultsService(
     new ResultsStore(engine, db),
-    new WatermarkStore(engine, db),
+    new MarkStore(engine, db),
     64 * 2 ** 20,
     new AggregatesStore(engine, db),
     ...peers,
@@ -299,7 +299,7 @@ try {
     ...(SCAN
       ? [['the whole form through the scans (every request before the aggregates)', () => ask({}, scanning), null]]
       : []),
-    ['the whole form, warm (results cache hit: watermark read, key, lookup)', () => ask({}, cached), null],
+    ['the whole form, warm (results cache hit: mark read, key, lookup)', () => ask({}, cached), null],
   ];
   // The results answer what PostgreSQL answers.
   const check = JSON.parse((await ask({ item_ids: [3] })).payload_json);
@@ -359,7 +359,7 @@ try {
         ? '## Results: ClickHouse (chDB) vs PostgreSQL JSONB'
         : `## Results at ${N.toLocaleString('en')} responses`;
     const date = new Date().toISOString().slice(0, 10);
-    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService: the planner, then the aggregates or the scans, one query per kind of question), cold (no cache), its path in the second column; "the whole form through the scans" is the same request sent to the scans (FINAL reads of the answers' tables: what every request cost before the aggregates); the warm row is the whole form again through CachedResultsService (a hit)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. The answers' tables are as loaded, merged only by ClickHouse's own background merges.\n\n${table}\n\nTargets (issue 29): ${targets.replace(/^targets \(issue 29\): /, '')}.\n\nReproduce: \`${command}\`\n`;
+    const section = `${title}\n\n${date}, ${machine}, load average ${loadAtStart.toFixed(1)} when the run began and ${loadavg()[0].toFixed(1)} at its end (other work on the machine adds to the wall times; the CPU column is this process's own CPU time, chDB's threads included). ${N.toLocaleString('en')} responses of 20 questions (8 numbers, 7 choices, 4 texts, 1 date), ${(N * 20).toLocaleString('en')} answer rows; ${loads}. Each query runs ${RUNS} times after a warm-up, through the results service's code (ResultsService: the planner, then the aggregates or the scans, one query per kind of question), cold (no cache), its path in the second column; "the whole form through the scans" is the same request sent to the scans (FINAL reads of the answers' tables: what every request cost before the aggregates); the warm row is the whole form again through CachedResultsService (a hit: the project's mark, the key, the lookup)${PG ? ', and the same aggregates in PostgreSQL over a JSONB data column' : ''}. The answers' tables are as loaded, merged only by ClickHouse's own background merges.\n\n${table}\n\nTargets (issue 29): ${targets.replace(/^targets \(issue 29\): /, '')}.\n\nReproduce: \`${command}\`\n`;
     recordSection(title, section);
   }
 } catch (err) {

@@ -60,8 +60,12 @@ export async function consumerLag(jsm: JetStreamManager, stream: string, durable
 interface PullOptionsBase {
   stream: string;
   durable: string;
-  /** Messages per pull at most: the bound on messages in the service's hands at once. */
-  batch: number;
+  /**
+   * Messages per pull at most: the bound on messages in the service's hands at once. A function is asked before each
+   * pull: a pull is answered when it is full or when it expires, so asking for the messages waiting now (at least one)
+   * answers as soon as they are delivered rather than at `expiresMs`.
+   */
+  batch: number | (() => Promise<number>);
   /** How long one pull waits for messages (ms); a stop waits for no pull, only for the batch being handled. */
   expiresMs: number;
   log: Logger;
@@ -159,7 +163,8 @@ export function startPullLoop(nats: Nats, options: PullOptions): PullLoop {
     let msgs: JsMsg[];
     try {
       consumer ??= await nats.js.consumers.get(options.stream, options.durable);
-      pull = await consumer.fetch({ max_messages: options.batch, expires: options.expiresMs });
+      const max = typeof options.batch === 'number' ? options.batch : await options.batch();
+      pull = await consumer.fetch({ max_messages: Math.max(1, Math.floor(max)), expires: options.expiresMs });
       msgs = [];
       for await (const m of pull) msgs.push(m);
     } catch (err) {

@@ -135,6 +135,41 @@ describe(startPullLoop.name, () => {
     }
   });
 
+  it('asks a batch function before each pull: a pull of what is waiting is answered before it expires', async () => {
+    const { stream, durable, subject } = await fresh(7);
+    const batches: { size: number; ms: number }[] = [];
+    let asked = 0;
+    let pulledAt = 0;
+    const loop = startPullLoop(nats, {
+      stream,
+      durable,
+      // What is waiting now (at least one), as the results ingestor asks.
+      batch: async () => {
+        asked++;
+        pulledAt = Date.now();
+        return Math.max(1, (await nats.jsm.consumers.info(stream, durable)).num_pending);
+      },
+      expiresMs: 5000,
+      log,
+      failureMessage: 'failed',
+      handleBatch: async (msgs) => void batches.push({ size: msgs.length, ms: Date.now() - pulledAt }),
+    });
+    try {
+      await until(() => batches.length === 1);
+      // The seven waiting in one pull, answered at once rather than after the 5 s a pull of more would wait.
+      expect(batches[0]!.size).toBe(7);
+      expect(batches[0]!.ms).toBeLessThan(2500);
+      // Idle, a pull of one: a message published later is handled at once, alone.
+      await new Promise((r) => setTimeout(r, 200));
+      await nats.js.publish(subject, 'late');
+      await until(() => batches.length === 2);
+      expect(batches[1]!.size).toBe(1);
+      expect(asked).toBeGreaterThanOrEqual(2);
+    } finally {
+      await loop.stop();
+    }
+  });
+
   it('naks a whole batch when its batch handler throws and acks it when it succeeds', async () => {
     const { stream, durable } = await fresh(5);
     const batches: string[][] = [];

@@ -20,7 +20,7 @@ import { IngestStore } from './store/ingest.store.js';
 import { PurgeStore } from './store/purge.store.js';
 import { ResultsStore } from './store/results.store.js';
 import { AggregatesStore } from './store/aggregates.store.js';
-import { WatermarkStore } from './store/watermark.store.js';
+import { MarkStore } from './store/marks.store.js';
 
 export async function openEngine(config: ResultsConfig): Promise<Engine> {
   if (config.CLICKHOUSE_URL !== '') return new ServerEngine(config.CLICKHOUSE_URL);
@@ -33,7 +33,15 @@ export async function openEngine(config: ResultsConfig): Promise<Engine> {
  * service then keeps: a chDB path is opened once per process.
  */
 export async function migrateResults(engine: Engine, config: ResultsConfig, log: Logger): Promise<void> {
-  await migrateClickhouse(engine, config.CLICKHOUSE_DATABASE, log, undefined, config.CLICKHOUSE_CLUSTER);
+  const applied = await migrateClickhouse(
+    engine,
+    config.CLICKHOUSE_DATABASE,
+    log,
+    undefined,
+    config.CLICKHOUSE_CLUSTER,
+  );
+  // A migration may change what the results read: every project's cached answers go (docs/results.md).
+  if (applied.length > 0) await new MarkStore(engine, config.CLICKHOUSE_DATABASE, config.CLICKHOUSE_CLUSTER).touchAll();
 }
 
 /** Builds the service on `opened` (migrated by startService's hook), or on an engine it opens and migrates itself. */
@@ -61,6 +69,7 @@ export async function buildResults(
     { writer, cluster: config.CLICKHOUSE_CLUSTER || undefined },
     writer ? 'results: writer and queries' : 'results: queries only',
   );
+  const marks = new MarkStore(engine, db, config.CLICKHOUSE_CLUSTER);
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed);
   const authClient = createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR, sealed);
@@ -74,7 +83,7 @@ export async function buildResults(
           }),
           results: new CachedResultsService(
             new ResultsStore(engine, db),
-            new WatermarkStore(engine, db, config.CLICKHOUSE_CLUSTER),
+            marks,
             Math.max(0, config.RESULTS_CACHE_MB) * 2 ** 20,
             new AggregatesStore(engine, db),
             projectsClient,
@@ -82,7 +91,7 @@ export async function buildResults(
             config.CONTEXT_SIGNING_SECRET ?? '',
           ),
           counts: new CountService(new CountStore(engine, db)),
-          purge: new PurgeService(new PurgeStore(engine, db, config.CLICKHOUSE_CLUSTER)),
+          purge: new PurgeService(new PurgeStore(engine, db, config.CLICKHOUSE_CLUSTER), marks),
           views: new ViewsService(
             new ViewsStore(engine, db),
             projectsClient,

@@ -17,7 +17,7 @@ import { ResultsService } from '../src/service/results.service.js';
 import { CountStore } from '../src/store/count.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
 import { AggregatesStore } from '../src/store/aggregates.store.js';
-import { WatermarkStore } from '../src/store/watermark.store.js';
+import { MarkStore } from '../src/store/marks.store.js';
 import { loadResultsConfig } from '../src/config.js';
 
 let peers: Peers;
@@ -26,6 +26,7 @@ let ingestor: Ingestor;
 let service: ResultsService;
 let cached: CachedResultsService;
 let counts: CountService;
+let marks: MarkStore;
 const log = createLogger('results-service-test', 'silent');
 const connect = () => ({
   projects: createClient(projects.ProjectsServiceClient, peers.address('projects'), { secret: peers.contextSecret }),
@@ -60,9 +61,10 @@ beforeAll(async () => {
     peers.contextSecret,
   );
   counts = new CountService(new CountStore(engine, config.CLICKHOUSE_DATABASE));
+  marks = new MarkStore(engine, config.CLICKHOUSE_DATABASE);
   cached = new CachedResultsService(
     new ResultsStore(engine, config.CLICKHOUSE_DATABASE),
-    new WatermarkStore(engine, config.CLICKHOUSE_DATABASE),
+    marks,
     2 ** 20,
     new AggregatesStore(engine, config.CLICKHOUSE_DATABASE),
     clients.projects,
@@ -512,34 +514,75 @@ describe(CachedResultsService.name, () => {
     expect(payloadOf(await ask({})).levels[0]!.total_filtered_responses).toBe(4);
   });
 
-  it('answers a new response as soon as ClickHouse has it: new data moves the watermark', async () => {
-    const { caller, project, schema, ids } = own;
-    expect(payloadOf(await ask({})).levels[0]!.total_filtered_responses).toBe(4);
-    expect(payloadOf(await ask({})).items.find((i) => i.item_id === ids.adults)!.stats).toMatchObject({ count: 4 });
+  /** Uploads one response with `adults` to the project, and waits until its batch is written and marked. */
+  async function uploadAndMark(to: Awaited<ReturnType<typeof projectWithResponses>>, id: string, adults: number) {
+    const before = (await marks.read(to.project.id)).key;
     await clients.responses.upload({
-      caller,
-      project_id: project.id,
+      caller: to.caller,
+      project_id: to.project.id,
       action: 'save',
       payload_json: JSON.stringify({
-        sampler_schema: schema,
+        sampler_schema: to.schema,
         device_id: 'd',
-        response_id: `${project.id}-${schema}-1-d-new`,
-        data: { '0': { [ids.adults]: 10 } },
+        response_id: `${to.project.id}-${to.schema}-1-d-${id}`,
+        data: { '0': { [to.ids.adults]: adults } },
       }),
     });
-    // Polled uncached until the response and its answers are queryable (they are inserted one table after the other).
-    const adultsCount = (p: Payload) => p.items.find((i) => i.item_id === ids.adults)!.stats!.count;
     const end = Date.now() + 30_000;
-    for (;;) {
-      const now = payloadOf(await service.results(request({ caller, project_id: project.id }), ctx));
-      if (now.levels[0]!.total_filtered_responses === 5 && adultsCount(now) === 5) break;
-      if (Date.now() > end) throw new Error('the new response never reached the results');
-      await new Promise((r) => setTimeout(r, 100));
+    while ((await marks.read(to.project.id)).key === before) {
+      if (Date.now() > end) throw new Error('the new response was never marked');
+      await new Promise((r) => setTimeout(r, 50));
     }
-    // Queryable now: the very next results answer counts it.
+  }
+
+  it("answers a new response as soon as its batch is marked: the project's mark is written after the data", async () => {
+    const { ids } = own;
+    expect(payloadOf(await ask({})).levels[0]!.total_filtered_responses).toBe(4);
+    expect(payloadOf(await ask({})).items.find((i) => i.item_id === ids.adults)!.stats).toMatchObject({ count: 4 });
+    await uploadAndMark(own, 'new', 10);
+    // Marked now: the very next results answer counts it, and its answers.
     const after = payloadOf(await ask({}));
     expect(after.levels[0]!.total_filtered_responses).toBe(5);
     expect(after.items.find((i) => i.item_id === ids.adults)!.stats).toMatchObject({ count: 5, sum: 22, max: 10 });
+  });
+
+  it("keeps a project's entry while another project's uploads arrive, and drops it at the project's own", async () => {
+    const other = await projectWithResponses();
+    const askOther = () => cached.results(request({ caller: other.caller, project_id: other.project.id }), ctx);
+    const mine = payloadOf(await ask({}));
+    expect(payloadOf(await askOther()).levels[0]!.total_filtered_responses).toBe(4);
+    // Both entries are in the cache now.
+    let stats = cached.cacheStats;
+    expect(payloadOf(await ask({}))).toEqual(mine);
+    expect(cached.cacheStats.hits).toBe(stats.hits + 1);
+
+    // An upload to the other project, written and marked: this project's entry is still served, the other's is not.
+    await uploadAndMark(other, 'b1', 7);
+    stats = cached.cacheStats;
+    expect(payloadOf(await ask({}))).toEqual(mine);
+    expect(cached.cacheStats).toMatchObject({ hits: stats.hits + 1, misses: stats.misses });
+    expect(payloadOf(await askOther()).levels[0]!.total_filtered_responses).toBe(5);
+    expect(cached.cacheStats).toMatchObject({ hits: stats.hits + 1, misses: stats.misses + 1 });
+
+    // This project's own upload drops its entry: the next answer is computed again and counts it.
+    await uploadAndMark(own, 'a1', 1);
+    stats = cached.cacheStats;
+    const now = payloadOf(await ask({}));
+    expect(cached.cacheStats).toMatchObject({ hits: stats.hits, misses: stats.misses + 1 });
+    expect(now.levels[0]!.total_filtered_responses).toBe(mine.levels[0]!.total_filtered_responses + 1);
+    // And the other project's entry, made after its upload, is served again.
+    expect(payloadOf(await askOther()).levels[0]!.total_filtered_responses).toBe(5);
+    expect(cached.cacheStats.hits).toBe(stats.hits + 1);
+  });
+
+  it('drops every entry when the whole store changes (a rebuild, a migration)', async () => {
+    await ask({});
+    const stats = cached.cacheStats;
+    await ask({});
+    expect(cached.cacheStats.hits).toBe(stats.hits + 1);
+    await marks.touchAll();
+    await ask({});
+    expect(cached.cacheStats.misses).toBe(stats.misses + 1);
   });
 });
 

@@ -19,6 +19,7 @@ import { ServerEngine, type Transport } from '../src/engine/server.engine.js';
 import { rowsOf, type ResponseEvent } from '../src/domain/rows.js';
 import { CountStore } from '../src/store/count.store.js';
 import { IngestStore } from '../src/store/ingest.store.js';
+import { MarkStore } from '../src/store/marks.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
 import { AggregatesStore } from '../src/store/aggregates.store.js';
 import { StateStore } from '../src/store/state.store.js';
@@ -102,6 +103,14 @@ async function answers(engine: Engine, db: string) {
     status: (await ingest.responseStatus(7))?.responses,
     answerCount: await ingest.answerCount(7),
     aggregated: await aggregated(engine, db),
+    // The results cache's marks: written (INSERT ... SETTINGS ... VALUES) and read back from the table, host left out.
+    marks: await (async () => {
+      const marks = new MarkStore(engine, db, '', { fromTable: true });
+      await marks.touch([7, 8]);
+      await marks.touch([7]);
+      await marks.touchAll();
+      return (await marks.read(7)).key.split(',').map((m) => m.slice(m.indexOf('/')));
+    })(),
   };
 }
 
@@ -239,6 +248,7 @@ describe('the results queries in ClickHouse-server mode', () => {
     expect((v.samples as unknown[]).length).toBe(3);
     expect(v.groups).toBe(3);
     expect(agg.cube!.groups).toBe(2);
+    expect(a.marks).toEqual(['/0=1', '/7=2']);
   });
 
   it.each(engines.slice(1).map(([name]) => name))('%s answers exactly what chDB answers', (name) => {

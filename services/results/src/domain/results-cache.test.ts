@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FreshReads, PayloadLru, resultsCacheKey, type CacheKeyParts } from './results-cache.js';
+import { FreshReads, KeyedFreshReads, PayloadLru, resultsCacheKey, type CacheKeyParts } from './results-cache.js';
 
 const base: CacheKeyParts = {
   request: { project_id: 7, schema_id: 3, item_ids: [], filters_json: '', buckets: 0, time_zone: '' },
   scope: { all: true, userId: 11, sites: [] },
   schemas: [{ id: 3, name: 'Household', level: 0, version: '1', time_updated: '2026-11-26T10:00:00.000Z' }],
-  watermark: 'a:b:100',
+  mark: 'host/0=1,host/7=12',
 };
 const key = (change: Partial<CacheKeyParts>) => resultsCacheKey({ ...base, ...change });
 
@@ -50,8 +50,10 @@ describe(resultsCacheKey.name, () => {
     expect(new Set([key({}), ...keys]).size).toBe(changes.length + 1);
   });
 
-  it('differs when the watermark moves or a schema is saved', () => {
-    expect(key({ watermark: 'a:c:101' })).not.toBe(key({}));
+  it("differs when the project's mark moves or a schema is saved", () => {
+    expect(key({ mark: 'host/0=1,host/7=13' })).not.toBe(key({}));
+    expect(key({ mark: 'host/0=2,host/7=12' })).not.toBe(key({}));
+    expect(key({ mark: '' })).not.toBe(key({}));
     expect(key({ schemas: [{ ...base.schemas[0]!, time_updated: '2026-11-26T10:00:01.000Z' }] })).not.toBe(key({}));
     expect(key({ schemas: [{ ...base.schemas[0]!, name: 'Renamed' }] })).not.toBe(key({}));
   });
@@ -117,5 +119,41 @@ describe(FreshReads.name, () => {
     await expect(reads.get()).rejects.toThrow('down');
     fail = false;
     expect(await reads.get()).toBe('ok');
+  });
+});
+
+describe(KeyedFreshReads.name, () => {
+  it('reads each key apart, shares reads of one key, and forgets a key nobody waits on', async () => {
+    const began: number[] = [];
+    const releases = new Map<number, (() => void)[]>();
+    const reads = new KeyedFreshReads(async (project: number) => {
+      began.push(project);
+      await new Promise<void>((r) => releases.set(project, [...(releases.get(project) ?? []), r]));
+      return `mark of ${project}`;
+    });
+    const a1 = reads.get(1);
+    const b = reads.get(2);
+    await new Promise((r) => setTimeout(r, 0));
+    // Project 2's read runs beside project 1's, not after it.
+    expect(began).toEqual([1, 2]);
+    const a2 = reads.get(1); // asked while project 1's read runs: waits for the next one
+    releases.get(1)!.shift()!();
+    expect(await a1).toBe('mark of 1');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(began).toEqual([1, 2, 1]);
+    releases.get(1)!.shift()!();
+    releases.get(2)!.shift()!();
+    expect([await a2, await b]).toEqual(['mark of 1', 'mark of 2']);
+    expect(reads.size).toBe(0);
+  });
+
+  it('forgets a key whose read failed', async () => {
+    const reads = new KeyedFreshReads(async (project: number) => {
+      if (project === 1) throw new Error('down');
+      return 'ok';
+    });
+    await expect(reads.get(1)).rejects.toThrow('down');
+    expect(await reads.get(2)).toBe('ok');
+    expect(reads.size).toBe(0);
   });
 });

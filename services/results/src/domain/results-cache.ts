@@ -10,8 +10,8 @@ export interface CacheKeyParts {
   scope: Scope;
   /** The schemas the request may read, as listed (a saved schema has a new time_updated and version). */
   schemas: readonly { id: number; name: string; level: number; version: string; time_updated: string }[];
-  /** The ingestion watermark: changes when what ClickHouse can read changes. */
-  watermark: string;
+  /** The project's mark (store/marks.store.ts): changes when what the project's results read changes. */
+  mark: string;
 }
 
 /** JSON with object keys in sorted order, so that equal values give equal text whatever their key order. */
@@ -28,7 +28,7 @@ function canonical(value: unknown): string {
 
 /**
  * The cache key of a results request. Two requests share an entry only if every request field, the scope, the
- * schemas and the watermark are equal. A scope of all responses is shared by every caller who has it; a restricted
+ * schemas and the project's mark are equal. A scope of all responses is shared by every caller who has it; a restricted
  * scope is the caller's own (their user id and read sites).
  */
 export function resultsCacheKey(p: CacheKeyParts): string {
@@ -37,7 +37,7 @@ export function resultsCacheKey(p: CacheKeyParts): string {
     .sort((a, b) => a.id - b.id)
     .map((s) => [s.id, s.name, s.level, s.version, s.time_updated]);
   return createHash('sha256')
-    .update(canonical([p.request, scope, schemas, p.watermark]))
+    .update(canonical([p.request, scope, schemas, p.mark]))
     .digest('base64url');
 }
 
@@ -87,7 +87,7 @@ export class PayloadLru {
 }
 
 /**
- * Shares reads of a value that changes (the watermark) among concurrent callers without ever answering a caller
+ * Shares reads of a value that changes (a project's mark) among concurrent callers without ever answering a caller
  * with a read that began before it asked: a caller joins the next read that has not begun yet, or starts one; while
  * a read runs, new callers wait for the one after it. At most one read runs at a time.
  */
@@ -108,5 +108,35 @@ export class FreshReads<T> {
     });
     this.next = next;
     return next;
+  }
+}
+
+/**
+ * FreshReads per key (a project): reads of different keys run side by side, reads of one key are shared as FreshReads
+ * shares them. A key nobody waits on is forgotten.
+ */
+export class KeyedFreshReads<K, T> {
+  private readonly byKey = new Map<K, { reads: FreshReads<T>; waiting: number }>();
+
+  constructor(private readonly read: (key: K) => Promise<T>) {}
+
+  async get(key: K): Promise<T> {
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      entry = { reads: new FreshReads(() => this.read(key)), waiting: 0 };
+      this.byKey.set(key, entry);
+    }
+    entry.waiting++;
+    try {
+      return await entry.reads.get();
+    } finally {
+      // Every read begun for this key had a waiter, so none is running once none waits.
+      if (--entry.waiting === 0) this.byKey.delete(key);
+    }
+  }
+
+  /** Keys with a read running or waited for. */
+  get size(): number {
+    return this.byKey.size;
   }
 }

@@ -55,4 +55,17 @@ describe('ClickHouse migrations on a cluster', () => {
       "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/fw/response_state', '{replica}', version)",
     );
   });
+
+  it("makes the results cache's marks a replicated summing table, with a distributed table sharded by project", () => {
+    const marks = clusterStatements(all, 'main', 'fw').filter((s) =>
+      /^CREATE TABLE IF NOT EXISTS fw\.project_marks/.test(s),
+    );
+    expect(marks).toHaveLength(2);
+    expect(marks[0]).toMatch(
+      /^CREATE TABLE IF NOT EXISTS fw\.project_marks_local ON CLUSTER main \([\s\S]*\) ENGINE = ReplicatedSummingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/project_marks', '\{replica\}'\)\nORDER BY project_id$/,
+    );
+    expect(marks[1]).toBe(
+      'CREATE TABLE IF NOT EXISTS fw.project_marks ON CLUSTER main AS fw.project_marks_local ENGINE = Distributed(main, fw, project_marks_local, cityHash64(project_id))',
+    );
+  });
 });

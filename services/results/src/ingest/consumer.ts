@@ -17,6 +17,7 @@ import {
 } from '@fieldwork/service-kit';
 import type { Engine } from '../engine/engine.js';
 import { IngestStore } from '../store/ingest.store.js';
+import { MarkStore } from '../store/marks.store.js';
 import { rowsOf, type ResponseEvent } from '../domain/rows.js';
 import { StateStore } from '../store/state.store.js';
 import { Aggregator } from './aggregator.js';
@@ -25,6 +26,11 @@ import { Aggregator } from './aggregator.js';
 const ACK_WAIT_S = 10;
 export const BATCH_MAX = 5000;
 const FETCH_EXPIRES_MS = 1000;
+/**
+ * Pulls begin at least this far apart (ms): under load a batch holds what arrived in that time, or more. 250 ms gave a
+ * slightly fresher p99 at twice the results process's CPU (docs/benchmarks.md, "Freshness").
+ */
+const PULL_INTERVAL_MS = 500;
 
 export interface IngestStats {
   batches: number;
@@ -44,6 +50,10 @@ export class Ingestor {
   private readonly store: IngestStore;
   /** Keeps the aggregates exact; also what a time zone change or a rebuild goes through. */
   readonly aggregator: Aggregator;
+  /** The results cache's per-project marks, written after each batch's data. */
+  private readonly marks: MarkStore;
+  /** When the last pull began (ms since the epoch). */
+  private lastPullAt = 0;
 
   constructor(
     engine: Engine,
@@ -51,6 +61,7 @@ export class Ingestor {
   ) {
     this.store = new IngestStore(engine, options.db);
     this.aggregator = new Aggregator(new StateStore(engine, options.db, options.cluster ?? ''), options.log);
+    this.marks = new MarkStore(engine, options.db, options.cluster);
   }
 
   get stream(): string {
@@ -96,7 +107,7 @@ export class Ingestor {
     this.pulling = startPullLoop(this.nats, {
       stream: this.stream,
       durable: this.durable,
-      batch: BATCH_MAX,
+      batch: () => this.nextBatch(),
       expiresMs: FETCH_EXPIRES_MS,
       log: this.options.log,
       failureMessage: 'results ingestion failed; retrying',
@@ -104,6 +115,26 @@ export class Ingestor {
       // A failed insert naks the batch: redelivered at once, the loop waits a second before it pulls again.
       handleBatch: (msgs) => this.write(msgs),
     });
+  }
+
+  /**
+   * How many messages the next pull asks for: those waiting now, at least one and at most BATCH_MAX. The server
+   * answers a pull when it is full or expires, so a pull of BATCH_MAX under a steady load of fewer than BATCH_MAX a
+   * second held every message until FETCH_EXPIRES_MS (a second): asking for what is waiting answers at once, and the
+   * batches grow with the load (what arrived while the last one was written). Pulls begin at least PULL_INTERVAL_MS
+   * apart, so a steady load makes at most two batches (inserts per table) a second, not one per message. Idle, a pull
+   * of one waits for the next message. Issue 29 item 6, docs/benchmarks.md "Freshness".
+   */
+  private async nextBatch(): Promise<number> {
+    const wait = this.lastPullAt + PULL_INTERVAL_MS - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    this.lastPullAt = Date.now();
+    try {
+      const info = await this.nats!.jsm.consumers.info(this.stream, this.durable);
+      return Math.min(BATCH_MAX, Math.max(1, info.num_pending));
+    } catch {
+      return BATCH_MAX;
+    }
   }
 
   private async write(msgs: JsMsg[]): Promise<void> {
@@ -131,6 +162,9 @@ export class Ingestor {
     // the first time is counted from the answers' tables as they were before this batch.
     await this.aggregator.write(events);
     await this.store.insertBatch(responses, answers);
+    // The results cache's marks of the projects this batch touched (docs/results.md, "The results cache"): after the
+    // batch's last data insert, never before, so that no cached entry is keyed fresher than its data.
+    await this.marks.touchRows(responses);
     metrics.clickhouseInsertRows.observe({ table: 'responses' }, responses.length);
     metrics.clickhouseInsertRows.observe({ table: 'answers' }, answers.length);
     metrics.clickhouseInsertedRows.inc({ table: 'responses' }, responses.length);
@@ -155,6 +189,8 @@ export class Ingestor {
     await this.pulling?.pause();
     try {
       await this.aggregator.count(projectId, tz, false);
+      // Its answers say which path served them: the project's cached ones go.
+      await this.marks.touch([projectId]);
     } finally {
       this.pulling?.resume();
     }

@@ -5,6 +5,7 @@ import type { Engine } from '../engine/engine.js';
 import { dropClickhouse, migrateClickhouse } from '../engine/migrate.js';
 import type { Ingestor } from '../ingest/consumer.js';
 import type { IngestStore } from '../store/ingest.store.js';
+import { MarkStore } from '../store/marks.store.js';
 import { TIME_ZONE } from '../domain/query.js';
 
 /** Whether the IANA database (the one Intl reads) knows the zone. */
@@ -61,6 +62,8 @@ export class IngestService {
     const messages = await this.ingestor.replay(async () => {
       await dropClickhouse(this.engine, this.db, this.options.cluster);
       await migrateClickhouse(this.engine, this.db, this.log, undefined, this.options.cluster);
+      // The tables are empty and new: every cached answer is dropped (the marks table is kept, its counts only grow).
+      await new MarkStore(this.engine, this.db, this.options.cluster).touchAll();
     });
     this.log.info({ messages }, 'results rebuild: replaying the stream');
     return { messages };

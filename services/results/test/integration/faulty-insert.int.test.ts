@@ -70,16 +70,24 @@ describe('a failing insert', () => {
     const log = createLogger('results-test', 'silent');
     await migrateClickhouse(real, 'fieldwork', log);
     let refusals = 2;
+    // Whether the last answers insert went in, at each write of the results cache's marks.
+    let answersIn = false;
+    const marksWritten: boolean[] = [];
     const faulty: Engine = {
       name: 'chdb',
-      exec: (s) => real.exec(s),
+      exec: (s) => {
+        if (s.includes('.project_marks ')) marksWritten.push(answersIn);
+        return real.exec(s);
+      },
       query: (s, p) => real.query(s, p),
       insert: async (table, rows) => {
         if (refusals > 0 && table.endsWith('.answers')) {
           refusals--;
+          answersIn = false;
           throw new Error('ClickHouse is away');
         }
-        return real.insert(table, rows);
+        await real.insert(table, rows);
+        if (table.endsWith('.answers')) answersIn = true;
       },
       close: () => real.close(),
     };
@@ -98,6 +106,9 @@ describe('a failing insert', () => {
         'SELECT count(DISTINCT response_id) AS n FROM fieldwork.responses WHERE project_id = 202',
       );
       expect(Number(raw!.n)).toBe(50);
+      // The project's mark was written only after a batch's data went in, never for a batch that failed.
+      expect(marksWritten.length).toBeGreaterThanOrEqual(1);
+      expect(marksWritten.every(Boolean)).toBe(true);
     } finally {
       await ingestor.stop();
       await real.close();

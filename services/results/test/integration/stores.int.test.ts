@@ -8,13 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@fieldwork/service-kit';
 import { filterModel } from '@fieldwork/sampler';
 import { ChdbEngine } from '../../src/engine/chdb.engine.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { migrateClickhouse } from '../../src/engine/migrate.js';
 import { rowsOf, type ResponseEvent } from '../../src/domain/rows.js';
+import { PurgeService } from '../../src/service/purge.service.js';
 import { CountStore } from '../../src/store/count.store.js';
 import { IngestStore } from '../../src/store/ingest.store.js';
 import { PurgeStore } from '../../src/store/purge.store.js';
 import { ResultsStore } from '../../src/store/results.store.js';
-import { WatermarkStore } from '../../src/store/watermark.store.js';
+import { MarkStore } from '../../src/store/marks.store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-stores-'));
 const db = `fieldwork_stores_${Date.now()}`;
@@ -156,16 +158,87 @@ describe(`${ResultsStore.name} lookupPage`, () => {
   });
 });
 
-describe(WatermarkStore.name, () => {
-  it('moves when rows are inserted or deleted, and stays while nothing changes', async () => {
-    const marks = new WatermarkStore(engine, db);
-    const before = await marks.current();
-    expect(await marks.current()).toBe(before);
+describe(MarkStore.name, () => {
+  // Read from the table, as with a ClickHouse server (with chDB, marks are read from the process by default: below).
+  const marks = new MarkStore(engine, db, '', { fromTable: true });
+
+  it("moves a project's mark when it is touched, and no other project's", async () => {
+    const [seven, eight] = [await marks.read(7), await marks.read(8)];
+    expect(seven.settled).toBe(true);
+    expect(await marks.read(7)).toEqual(seven);
+    await marks.touch([8]);
+    expect((await marks.read(7)).key).toBe(seven.key);
+    const touched = (await marks.read(8)).key;
+    expect(touched).not.toBe(eight.key);
+    // The same block again counts again (no insert deduplication), and a batch's projects count once each.
+    await marks.touchRows([{ project_id: 8 }, { project_id: 8 }]);
+    expect((await marks.read(8)).key).not.toBe(touched);
+    expect((await marks.read(7)).key).toBe(seven.key);
+  });
+
+  it('keeps every key through merges, and moves them all when the whole store is touched', async () => {
+    await marks.touch([7, 8]);
+    await marks.touch([7]);
+    const [seven, eight] = [await marks.read(7), await marks.read(8)];
+    // A merge, forced here (in service ClickHouse's own background merges do it).
+    await engine.exec(`OPTIMIZE TABLE ${db}.project_marks FINAL`);
+    const [parts] = await engine.query<{ n: string }>(
+      `SELECT count() AS n FROM system.parts WHERE database = {db:String} AND table = 'project_marks' AND active`,
+      { db },
+    );
+    expect(Number(parts!.n)).toBe(1);
+    expect([await marks.read(7), await marks.read(8)]).toEqual([seven, eight]);
+    await marks.touchAll();
+    expect((await marks.read(7)).key).not.toBe(seven.key);
+    expect((await marks.read(8)).key).not.toBe(eight.key);
+  });
+
+  it("is moved by a purge, once the project's rows are gone", async () => {
     const other = rowsOf(event(6, { project: 8 }));
     await ingest.insertBatch([other.response], other.answers);
-    const inserted = await marks.current();
-    expect(inserted).not.toBe(before);
-    await new PurgeStore(engine, db).remove(8);
-    expect(await marks.current()).not.toBe(inserted);
+    const [seven, eight] = [await marks.read(7), await marks.read(8)];
+    const purge = new PurgeService(new PurgeStore(engine, db), marks);
+    await purge.purge({ project_id: 8, dry_run: true, limit: 0 });
+    expect((await marks.read(8)).key).toBe(eight.key);
+    expect(await purge.purge({ project_id: 8, dry_run: false, limit: 0 })).toMatchObject({ remaining: 0 });
+    expect((await marks.read(8)).key).not.toBe(eight.key);
+    expect((await marks.read(7)).key).toBe(seven.key);
+  });
+
+  it("with chDB, reads the process's own count of its writes: the same changes as the table's", async () => {
+    const own = new MarkStore(engine, db);
+    const [seven, eight] = [await own.read(7), await own.read(8)];
+    expect(seven.settled).toBe(true);
+    await marks.touch([8]);
+    expect((await own.read(7)).key).toBe(seven.key);
+    expect((await own.read(8)).key).not.toBe(eight.key);
+    const touched = await own.read(8);
+    await own.touchAll();
+    expect((await own.read(8)).key).not.toBe(touched.key);
+    expect((await own.read(7)).key).not.toBe(seven.key);
+  });
+
+  it('on a cluster, reads every replica and what is still on its way, in SQL ClickHouse parses', async () => {
+    // No cluster runs here (docs/scaling.md): the statements are captured and parsed by chDB (EXPLAIN AST).
+    const seen: { sql: string; params?: Record<string, unknown> }[] = [];
+    const capture: Engine = {
+      name: 'server',
+      exec: async (sql) => void seen.push({ sql }),
+      query: async <T>(sql: string, params?: Record<string, unknown>) => {
+        seen.push({ sql, params });
+        return [] as T[];
+      },
+      insert: async () => undefined,
+      close: async () => undefined,
+    };
+    const onCluster = new MarkStore(capture, db, 'main');
+    await onCluster.touch([7]);
+    expect(await onCluster.read(7)).toEqual({ key: '', settled: true });
+    expect(seen[0]!.sql).toContain('insert_distributed_sync = 1');
+    expect(seen[1]!.sql).toContain(`clusterAllReplicas('main', ${db}.project_marks_local)`);
+    expect(seen[1]!.sql).toContain("clusterAllReplicas('main', system.replicas)");
+    expect(seen[1]!.sql).toContain("clusterAllReplicas('main', system.distribution_queue)");
+    for (const { sql, params } of seen) await engine.query(`EXPLAIN AST ${sql}`, params);
+    expect(() => new MarkStore(capture, db, "main'; DROP")).toThrow('unusable cluster name');
   });
 });
