@@ -39,7 +39,8 @@ const HISTORY = [
   '/ max 12,246 ms, commit → inserted p50 1,272 / p99 3,202 ms, 45 batches of 667, results process 17.4 CPU s. Now each',
   'pull asks for the messages waiting (at least one), pulls at least 500 ms apart: the figures above. With pulls 250 ms',
   'apart: p50 562 / p99 1,370 / max 1,615 ms, 355 batches of 85, but the results process took 35.2 CPU s (inserts and',
-  'merges of twice as many parts, on the cores the uploads need); at 500 ms it took 22.1 (p50 723 / p99 1,475 ms).',
+  'merges of twice as many parts, on the cores the uploads need). Three runs at 500 ms: p50 723 / 708 / 886, p99 1,475',
+  '/ 1,512 / 2,131 ms (the last with the load average at 8 by its end), the results process 22.1 / 20.7 / 30.2 CPU s.',
   'The stack did not keep up with 500 uploads/s on this machine in any run (310-410 answered a second, the rest',
   'queued in the load generator): freshness is measured from each 201, so it does not count that wait.',
 ].join(' ');
