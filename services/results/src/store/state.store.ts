@@ -14,6 +14,9 @@ export const AGGREGATE_TABLES = [
   'agg_texts',
 ] as const;
 
+/** Responses per slice when counted states are made from the answers' tables. */
+const STATE_SLICE = 500_000;
+
 export interface ProjectAggregates {
   tz: string;
   ready: boolean;
@@ -145,19 +148,29 @@ export class StateStore {
    */
   async statesFromAnswers(projectId: number, tz: string): Promise<void> {
     await this.deleteProject('response_state', projectId);
-    await this.engine.query(
-      `INSERT INTO ${this.db}.response_state
-       SELECT r.project_id, r.schema_id, r.response_id, r.version, r.user_id, r.site_id, r.group_id, r.team_id,
-              r.completed, r.deleted, r.time_created, r.time_updated, r.time_completed, r.time_uploaded,
-              ${StateStore.days(tz, 'r.')},
-              arrayMap(x -> x.1, a.t), arrayMap(x -> x.2, a.t), arrayMap(x -> x.3, a.t), arrayMap(x -> x.4, a.t),
-              arrayMap(x -> x.5, a.t)
-       FROM (SELECT * FROM ${this.db}.responses FINAL WHERE project_id = {p:UInt64}) AS r
-       LEFT JOIN (SELECT response_id, groupArray((item_id, num, choices, date, text)) AS t
-                    FROM ${this.db}.answers FINAL WHERE project_id = {p:UInt64} AND removed = 0
-                   GROUP BY response_id) AS a USING (response_id)`,
+    // In slices of about STATE_SLICE responses (by hash of the response id), so that the join's memory stays bounded
+    // whatever the project's size.
+    const [c] = await this.engine.query<{ n: string }>(
+      `SELECT count() AS n FROM ${this.db}.responses WHERE project_id = {p:UInt64}`,
       { p: projectId },
     );
+    const slices = Math.max(1, Math.ceil(Number(c?.n ?? 0) / STATE_SLICE));
+    for (let slice = 0; slice < slices; slice++) {
+      const mine = `cityHash64(response_id) % {slices:UInt32} = {slice:UInt32}`;
+      await this.engine.query(
+        `INSERT INTO ${this.db}.response_state
+         SELECT r.project_id, r.schema_id, r.response_id, r.version, r.user_id, r.site_id, r.group_id, r.team_id,
+                r.completed, r.deleted, r.time_created, r.time_updated, r.time_completed, r.time_uploaded,
+                ${StateStore.days(tz, 'r.')},
+                arrayMap(x -> x.1, a.t), arrayMap(x -> x.2, a.t), arrayMap(x -> x.3, a.t), arrayMap(x -> x.4, a.t),
+                arrayMap(x -> x.5, a.t)
+         FROM (SELECT * FROM ${this.db}.responses FINAL WHERE project_id = {p:UInt64} AND ${mine}) AS r
+         LEFT JOIN (SELECT response_id, groupArray((item_id, num, choices, date, text)) AS t
+                      FROM ${this.db}.answers FINAL WHERE project_id = {p:UInt64} AND removed = 0 AND ${mine}
+                     GROUP BY response_id) AS a USING (response_id)`,
+        { p: projectId, slices, slice },
+      );
+    }
   }
 
   /** The counted states of a project with their days in another time zone (same versions: the new rows win). */
