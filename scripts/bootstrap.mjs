@@ -112,6 +112,7 @@ if (mode === 'start') {
     ['ingest benchmark smoke run', process.execPath, [join(ROOT, 'bench/ingest/run.mjs'), '--smoke']],
     ['freshness benchmark smoke run', process.execPath, [join(ROOT, 'bench/freshness/run.mjs'), '--smoke']],
     ['results benchmark smoke run', process.execPath, [join(ROOT, 'bench/results/run.mjs'), '--smoke']],
+    ['aggregates ingest benchmark smoke run', process.execPath, [join(ROOT, 'bench/aggregates/run.mjs'), '--smoke']],
     ['export benchmark smoke run', process.execPath, [join(ROOT, 'bench/export/run.mjs'), '--smoke']],
     ['import benchmark smoke run', process.execPath, [join(ROOT, 'bench/import/run.mjs'), '--smoke']],
     [

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResponseEvent } from './rows.js';
 import { changesOf, dayIn, NO_DAY, stateKey, stateOf } from './state.js';
@@ -30,6 +31,24 @@ describe('dayIn', () => {
     expect(dayIn(Date.parse('2026-01-31T23:30:00Z'), 'Europe/Paris')).toBe('2026-02-01');
     expect(dayIn(Date.parse('2026-01-31T23:30:00Z'), 'America/Lima')).toBe('2026-01-31');
     expect(dayIn(Date.parse('1800-01-01T00:00:00Z'), 'UTC')).toBe('1900-01-01');
+  });
+
+  it('agrees with the IANA database at every instant, across daylight saving and odd offsets', () => {
+    const zones = ['Europe/Paris', 'America/St_Johns', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Lima'];
+    const byIntl = (ms: number, tz: string) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        fc.constantFrom(...zones),
+        (ms, tz) => dayIn(ms, tz) === byIntl(ms, tz),
+      ),
+      { numRuns: 20_000 },
+    );
+    // Around the changes of 2026 in Paris, minute by minute.
+    for (const change of [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 9, 25, 1)])
+      for (let ms = change - 3 * 3_600_000; ms < change + 3 * 3_600_000; ms += 60_000)
+        expect(dayIn(ms, 'Europe/Paris')).toBe(byIntl(ms, 'Europe/Paris'));
   });
 });
 

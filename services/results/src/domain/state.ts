@@ -34,20 +34,47 @@ export interface StateRow {
 export type ChangeRow = StateRow & { sign: 1 | -1 };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Per time zone, its offset from UTC (ms) per quarter hour: every zone's offsets and changes fall on quarter hours. */
+const offsets = new Map<string, Map<number, number>>();
+const QUARTER = 900_000;
+
+function offsetIn(ms: number, tz: string): number {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formatters.set(tz, f);
+  }
+  let byQuarter = offsets.get(tz);
+  if (!byQuarter) offsets.set(tz, (byQuarter = new Map()));
+  const q = Math.floor(ms / QUARTER);
+  let off = byQuarter.get(q);
+  if (off === undefined) {
+    const at = q * QUARTER;
+    const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+    off = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - at;
+    if (byQuarter.size > 200_000) byQuarter.clear();
+    byQuarter.set(q, off);
+  }
+  return off;
+}
 
 /**
  * The calendar day (YYYY-MM-DD) of an instant in an IANA time zone, as ClickHouse's toDate32(t, tz) gives it (both
- * read the IANA database), clamped to Date32's range.
+ * read the IANA database), clamped to Date32's range. The zone's offset is looked up once per quarter hour.
  */
 export function dayIn(ms: number, tz: string): string {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(tz, f);
-  }
-  const day = f.format(ms);
-  if (day < '1900-01-01' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return '1900-01-01';
-  return day > '2299-12-31' ? '2299-12-31' : day;
+  const local = tz === 'UTC' ? ms : ms + offsetIn(ms, tz);
+  if (!Number.isFinite(local) || local < -2_208_988_800_000) return '1900-01-01';
+  if (local >= 10_413_792_000_000) return '2299-12-31';
+  return new Date(local).toISOString().slice(0, 10);
 }
 
 /** The state of a response version: its answers as typed arrays, its timing columns' days in `tz`. */
