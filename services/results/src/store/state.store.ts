@@ -15,7 +15,7 @@ export const AGGREGATE_TABLES = [
 ] as const;
 
 /** Responses per slice when counted states are made from the answers' tables. */
-const STATE_SLICE = 500_000;
+const STATE_SLICE = 2_000_000;
 
 export interface ProjectAggregates {
   tz: string;
