@@ -85,7 +85,12 @@ export async function buildResults(
             new ResultsStore(engine, db),
             marks,
             Math.max(0, config.RESULTS_CACHE_MB) * 2 ** 20,
-            new AggregatesStore(engine, db),
+            // With chDB the writer is this process: it knows its projects' aggregates without a query.
+            new AggregatesStore(
+              engine,
+              db,
+              writer && engine.name === 'chdb' ? (p) => ingestor.aggregator.known(p) : undefined,
+            ),
             projectsClient,
             formsClient,
             config.CONTEXT_SIGNING_SECRET ?? '',

@@ -14,7 +14,7 @@ import type { ProjectAggregates, StateStore } from '../store/state.store.js';
 export const DEFAULT_TIME_ZONE = 'UTC';
 
 export class Aggregator {
-  private known: Map<number, ProjectAggregates> | undefined;
+  private known_: Map<number, ProjectAggregates> | undefined;
   /** Set when a batch may have been written in part: repair() runs before the next one. */
   private dirty = true;
 
@@ -24,13 +24,22 @@ export class Aggregator {
   ) {}
 
   private async projects(): Promise<Map<number, ProjectAggregates>> {
-    this.known ??= await this.store.projects();
-    return this.known;
+    this.known_ ??= await this.store.projects();
+    return this.known_;
+  }
+
+  /**
+   * What this process knows of a project's aggregates, without a query: null when never counted, undefined before it
+   * has read them (then ask ClickHouse). Only the writer changes them, so in its process this is the truth.
+   */
+  known(projectId: number): ProjectAggregates | null | undefined {
+    if (!this.known_ || this.dirty) return undefined;
+    return this.known_.get(projectId) ?? null;
   }
 
   /** Forgets what it knows of the projects (after a rebuild dropped the tables). */
   reset(): void {
-    this.known = undefined;
+    this.known_ = undefined;
     this.dirty = true;
   }
 
@@ -40,7 +49,7 @@ export class Aggregator {
    */
   async repair(): Promise<void> {
     if (!this.dirty) return;
-    this.known = undefined;
+    this.known_ = undefined;
     const unfinished = await this.store.unfinished();
     const projects = await this.projects();
     for (const id of new Set(unfinished.flatMap((b) => b.projects))) {
