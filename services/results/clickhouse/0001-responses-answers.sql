@@ -1,4 +1,4 @@
--- Responses and answers as the results queries read them (DESIGN.md §2): one row per response version and one per
+-- Responses and answers as the results queries read them (docs/results.md): one row per response version and one per
 -- answer, in ReplacingMergeTree tables keyed so that a newer version replaces an older one; a re-sent version
 -- collapses into itself. Answers carry the response fields that filters use, so no query needs a join.
 CREATE TABLE IF NOT EXISTS {db}.responses (

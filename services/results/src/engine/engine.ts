@@ -1,4 +1,4 @@
-// The ClickHouse port: one SQL dialect, two engines (DESIGN.md §3): the embedded chDB engine by default, a
+// The ClickHouse port: one SQL dialect, two engines (docs/architecture.md): the embedded chDB engine by default, a
 // ClickHouse server through @clickhouse/client when CLICKHOUSE_URL is set.
 /**
  * Settings of every query, on both engines. `do_not_merge_across_partitions_select_final`: a FINAL read (the scans

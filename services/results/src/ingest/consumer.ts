@@ -1,6 +1,7 @@
-// The RESPONSES stream into ClickHouse (DESIGN.md §2): a durable pull consumer read in batches; each batch is
-// inserted (responses, then answers) and acknowledged only after ClickHouse has it. A failed insert naks the batch
-// for redelivery; a re-delivered version collapses into itself in the ReplacingMergeTree tables.
+// The RESPONSES stream into ClickHouse (docs/results.md): a durable pull consumer read in batches; each batch is
+// folded into the aggregates (Aggregator), inserted (responses, then answers), marked for the results cache, and
+// acknowledged only after ClickHouse has it all. A failed insert naks the batch for redelivery; a re-delivered
+// version collapses into itself in the ReplacingMergeTree tables and changes nothing in the aggregates.
 import {
   connectNatsRetrying,
   consumerLag,
