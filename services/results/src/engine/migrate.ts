@@ -120,6 +120,7 @@ export const DATA_VIEWS = [
   'agg_words_mv',
   'agg_times_mv',
   'agg_texts_mv',
+  'response_state_mv',
 ] as const;
 
 /** Drops the data tables (the migrations run again afterwards): the first step of a rebuild. */

@@ -49,10 +49,12 @@ export class StateStore {
     return out;
   }
 
-  /** Counts the changes (the views add them to the aggregates), then records the new states. */
-  async apply(changes: readonly ChangeRow[], states: readonly StateRow[]): Promise<void> {
+  /**
+   * Counts the changes: the views add them to the aggregates and record the new states (the rows of sign +1, which
+   * are `_states`) in response_state, all in one insert.
+   */
+  async apply(changes: readonly ChangeRow[], _states: readonly StateRow[]): Promise<void> {
     await this.engine.insert(`${this.db}.state_changes`, changes);
-    await this.engine.insert(`${this.db}.response_state`, states);
   }
 
   async begin(batch: string, projects: number[]): Promise<void> {
