@@ -85,7 +85,10 @@ export async function textResults(
       ? []
       : counted?.words
         ? await counted.store.topWords(counted.where, open, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS)
-        : await store.topWords(where, open, every, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS);
+        : counted
+          ? // Filtered: the same sample as the scans', from agg_texts (no FINAL).
+            await counted.store.sampledWords(counted.where, open, every, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS)
+          : await store.topWords(where, open, every, TOP_WORDS, MIN_WORD_LENGTH, STOP_WORDS);
   for (const id of texts) {
     const k = open.indexOf(id);
     bases.set(id, {

@@ -426,6 +426,34 @@ export class AggregatesStore {
     return out;
   }
 
+  /**
+   * The words found in most answers of each of `items` under a filter: the scans' topWords (one answer in `every[i]`
+   * by hash of the response id, each answer's words once) over agg_texts, whose signed rows are summed per answer
+   * first (answers counted more than zero times), so no FINAL read of the answers is needed.
+   */
+  async sampledWords(
+    where: AggWhere,
+    items: number[],
+    every: number[],
+    limit: number,
+    minLength: number,
+    stop: string[],
+  ): Promise<{ item_id: number; word: string; count: string }[]> {
+    return this.engine.query(
+      `SELECT item_id, word, toString(count()) AS count FROM (
+         SELECT item_id, arrayJoin(arrayDistinct(tokens(lowerUTF8(text)))) AS word FROM (
+           SELECT item_id, response_id, t, text, sum(n) AS c FROM ${this.db}.agg_texts
+            PREWHERE item_id IN {items:Array(UInt32)}
+                 AND cityHash64(response_id) % transform(item_id, {hi:Array(UInt32)}, {every:Array(UInt64)}, toUInt64(1)) = 0
+            WHERE ${where.sql}
+            GROUP BY item_id, response_id, t, text HAVING c > 0)
+         ARRAY JOIN range(toUInt32(c)) AS _copy)
+        WHERE lengthUTF8(word) >= {minLength:UInt32} AND word NOT IN {stop:Array(String)} AND NOT match(word, '^[0-9]+$')
+        GROUP BY item_id, word ORDER BY item_id, count() DESC, word LIMIT {limit:UInt32} BY item_id`,
+      { ...where.params, items, hi: items, every, limit, minLength, stop },
+    );
+  }
+
   /** The words found in most answers of each of `items` (every answer counted: no sample). Unfiltered only. */
   async topWords(
     where: AggWhere,
