@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Item } from '@fieldwork/sampler';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { dayRange } from './days';
 import type { Project } from '../projects/types';
 import { formatDay } from '../../i18n/format';
 import { localized } from './figure';
@@ -93,6 +94,7 @@ function FilterForm({
   const { t, i18n } = useTranslation();
   const lang = i18n.language.slice(0, 2);
   const dispatch = useAppDispatch();
+  const timeZone = useAppSelector((s) => s.results.timeZone);
   const [a, setA] = useState('');
   const [op, setOp] = useState('==');
   const [b, setB] = useState('');
@@ -170,10 +172,10 @@ function FilterForm({
     );
   }
   if (type === 'date_range') {
-    // Whole days: from the first millisecond of the first to the last millisecond of the last (the end is inclusive;
-    // 23:59:59 left out the answers of the day's last second, and whole days are what the aggregates answer).
-    const secs = (d: string, end: boolean) =>
-      d ? Date.parse(`${d}T${end ? '23:59:59.999' : '00:00:00.000'}Z`) / 1000 : null;
+    // Whole days of the results' time zone: from the first millisecond of the first to the last millisecond of the
+    // last (the end is inclusive; 23:59:59 left out the answers of the day's last second, and whole days are what
+    // the results service answers from its aggregates).
+    const range = dayRange(a, b, timeZone);
     return (
       <span className="filter-form">
         <input type="date" aria-label={t('results.filters.from')} value={a} onChange={(e) => setA(e.target.value)} />
@@ -188,8 +190,8 @@ function FilterForm({
               level: 0,
               entity: 'response',
               dateType: 'time_created',
-              start: secs(a, false),
-              end: secs(b, true),
+              start: range.start,
+              end: range.end,
               label: t('results.filters.created', {
                 from: a ? formatDay(`${a}T00:00:00`) : '…',
                 to: b ? formatDay(`${b}T00:00:00`) : '…',
