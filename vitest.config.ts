@@ -1,4 +1,4 @@
-// Test tiers (STYLE.md): unit beside the code, integration against real infrastructure, API end-to-end on the
+// Test tiers (CONTRIBUTING.md): unit beside the code, integration against real infrastructure, API end-to-end on the
 // whole stack. Browser end-to-end tests run with @playwright/test (web/e2e/).
 import { defineConfig } from 'vitest/config';
 

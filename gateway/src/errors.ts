@@ -1,4 +1,4 @@
-// Problems to HTTP bodies, as the spec's web client reads them (DESIGN.md §4). The one place this happens.
+// Problems to HTTP bodies, as the spec's web client reads them (docs/errors.md). The one place this happens.
 import { Problem, problems, type FieldErrors } from '@fieldwork/service-kit/problems';
 
 export interface HttpError {

@@ -1,4 +1,4 @@
-// The outbox (DESIGN.md §2): NATS stops in the middle of a run of uploads and starts again; every accepted response
+// The outbox (docs/architecture.md): NATS stops in the middle of a run of uploads and starts again; every accepted response
 // change is then on the stream exactly once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The browser end-to-end suite (DESIGN.md §7): one file per user journey, run by @playwright/test against the
+// The browser end-to-end suite (CONTRIBUTING.md): one file per user journey, run by @playwright/test against the
 // whole stack, started once by the global setup and shared by the two workers.
 // Debian's Chromium only: no browser is ever downloaded.
 import { defineConfig } from '@playwright/test';

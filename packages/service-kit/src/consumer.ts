@@ -1,4 +1,4 @@
-// Durable pull consumers (STYLE.md "Data and messages", nats.js example 07): the consumer made or brought to the
+// Durable pull consumers (docs/architecture.md, nats.js example 07): the consumer made or brought to the
 // configured ack wait, then a loop that pulls bounded batches, hands them to the service, acks what succeeded and
 // naks what failed, and on stop lets the batch in hand finish. The results ingestion and the export workers both run
 // on it.

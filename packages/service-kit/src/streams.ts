@@ -1,4 +1,4 @@
-// The JetStream streams shared by services (DESIGN.md §2), named with the deployment's prefix.
+// The JetStream streams shared by services (docs/architecture.md), named with the deployment's prefix.
 import type { StreamConfig } from './nats.js';
 
 const prefixed = (prefix: string, name: string) => (prefix === '' ? name : `${prefix}_${name}`);

@@ -1,4 +1,4 @@
-// The JOBS work queue (DESIGN.md §1): export and import jobs, each taken by exactly one worker.
+// The JOBS work queue (docs/architecture.md): export and import jobs, each taken by exactly one worker.
 import type { StreamConfig } from '@fieldwork/service-kit';
 
 export function jobsStream(prefix: string): Partial<StreamConfig> & { name: string; subjects: string[] } {

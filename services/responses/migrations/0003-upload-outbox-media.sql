@@ -1,4 +1,4 @@
--- Responses as uploaded (spec 001 §3 Response), the outbox to JetStream (DESIGN.md §2), and media.
+-- Responses as uploaded (spec 001 §3 Response), the outbox to JetStream (docs/architecture.md), and media.
 alter table responses
   add column version int not null default 1,
   add column email text not null default '',

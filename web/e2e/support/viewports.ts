@@ -1,4 +1,4 @@
-// The screen sizes the journeys run at: collectors work on phones (DESIGN.md §7), managers on desktops.
+// The screen sizes the journeys run at: collectors work on phones (CONTRIBUTING.md), managers on desktops.
 
 /** Context options per screen size; phones get touch and the mobile meta-viewport handling. */
 export const VIEWPORTS = {

@@ -2,7 +2,7 @@
 // Our services in-process for the *.service.test.ts files: one test database and NATS prefix (testInfra), each
 // service on a free port, built by its own buildX (app.ts) and served by startService as its main.ts serves it. The
 // service under test is built from its classes on a migrated pool (migratedPool); the services it calls are these
-// real ones, never fakes (STYLE.md, tests tier 2).
+// real ones, never fakes (CONTRIBUTING.md, tests by layer).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

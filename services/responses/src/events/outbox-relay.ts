@@ -1,4 +1,4 @@
-// Publishes the response outbox to JetStream (DESIGN.md §2): kicked after each commit, and swept every second so
+// Publishes the response outbox to JetStream (docs/architecture.md): kicked after each commit, and swept every second so
 // that rows written while NATS was down, or by a replica that died, go out when it is back. Each message carries
 // Nats-Msg-Id <response_id>:<version>, so a retry after a lost ack is dropped by the stream's duplicate window.
 import {

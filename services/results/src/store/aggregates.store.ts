@@ -2,17 +2,23 @@
 // scans, from signed counts summed per group, with no FINAL and no answer read. Groups whose counts add up to zero
 // (everything in them was retracted) are left out with HAVING.
 import type { FilterModel } from '@fieldwork/sampler';
-import { idList } from '@fieldwork/sampler';
 import type { Engine } from '../engine/engine.js';
 import type { DayRange, Plan } from '../domain/planner.js';
 import type { Comparison, Scope, TimingColumn } from '../domain/query.js';
 import { NO_DAY } from '../domain/state.js';
-import { answerCount, byItemAndKind, dayText, numberCounts, type ValueCount } from '../domain/value-counts.js';
-import { Distributions, numberStatsSql, type NumberRow } from './results.store.js';
-import type { ComparisonSql, Where } from './where.js';
+import {
+  ANSWERED_CHOICE,
+  answerCount,
+  byItemAndKind,
+  dayText,
+  numberCounts,
+  type ValueCount,
+} from '../domain/value-counts.js';
+import { choiceRows, Distributions, numberStatsSql, type NumberRow } from './results.store.js';
+import { dimensionConditions, type ComparisonSql, type Where } from './where.js';
 
 /** The marker choice that counts the answers holding at least one choice (as in the scans). */
-const ANSWERED = 4294967295;
+const ANSWERED = ANSWERED_CHOICE;
 /** The rows of the per-value counts that count each answer once (docs of clickhouse/0003-aggregates.sql). */
 const ANSWERS = `(k IN (0, 1, 3) OR (k = 2 AND v = ${ANSWERED}))`;
 
@@ -149,22 +155,7 @@ export class AggregatesStore {
     if (!f.showDeleted) parts.push('deleted = 0');
     if (f.showOnlyCompleted) parts.push('completed = 1');
     if (plan.table === 'cube') {
-      const lists: [string, number[]][] = [
-        ['site_id', idList(f.site)],
-        ['group_id', idList(f.group)],
-        ['team_id', idList(f.team)],
-        ['user_id', [...idList(f.collector), ...idList(f.createdBy)]],
-      ];
-      for (const [column, ids] of lists) {
-        if (ids.length === 0) continue;
-        params[column] = ids;
-        parts.push(`${column} IN {${column}:Array(UInt64)}`);
-      }
-      if (!scope.all) {
-        params.me = scope.userId;
-        params.readSites = scope.sites;
-        parts.push('(user_id = {me:UInt64} OR site_id IN {readSites:Array(UInt64)})');
-      }
+      dimensionConditions(f, scope, params, parts);
       plan.days.forEach((r: DayRange, i) => {
         const d = DAY_COLUMN[r.column];
         if (r.column === 'time_completed') parts.push(`d_completed > toDate32('${NO_DAY}')`);
@@ -308,37 +299,19 @@ export class AggregatesStore {
   ): Promise<{ item_id: number; answered: string; m: [number[], string[]] }[]> {
     const p = this.ready(where, items);
     if (p)
-      return items.flatMap((id) => {
-        const d = p.get(id)!.get(2);
-        if (!d) return [];
-        const m: [number[], string[]] = [[], []];
-        let answered = 0;
-        d.vs.forEach((v, i) => {
-          if (v === ANSWERED) answered = d.cs[i]!;
-          else {
-            m[0].push(v);
-            m[1].push(String(d.cs[i]));
-          }
-        });
-        return [{ item_id: id, answered: String(answered), m }];
-      });
-    const rows = await this.engine.query<{ item_id: number; choice: number; count: string }>(
-      `SELECT item_id, toUInt32(v) AS choice, toString(sum(n)) AS count ${this.of(where, 2)}
-        GROUP BY item_id, choice HAVING sum(n) > 0 ORDER BY item_id, choice`,
-      { ...where.params, items },
+      return choiceRows(
+        items.flatMap((id) => {
+          const d = p.get(id)!.get(2);
+          return d ? d.vs.map((v, i) => ({ item_id: id, choice: v, count: d.cs[i]! })) : [];
+        }),
+      );
+    return choiceRows(
+      await this.engine.query<{ item_id: number; choice: number; count: string }>(
+        `SELECT item_id, toUInt32(v) AS choice, toString(sum(n)) AS count ${this.of(where, 2)}
+          GROUP BY item_id, choice HAVING sum(n) > 0 ORDER BY item_id, choice`,
+        { ...where.params, items },
+      ),
     );
-    const out = new Map<number, { item_id: number; answered: string; m: [number[], string[]] }>();
-    for (const r of rows) {
-      const id = Number(r.item_id);
-      let row = out.get(id);
-      if (!row) out.set(id, (row = { item_id: id, answered: '0', m: [[], []] }));
-      if (Number(r.choice) === ANSWERED) row.answered = String(r.count);
-      else {
-        row.m[0].push(Number(r.choice));
-        row.m[1].push(String(r.count));
-      }
-    }
-    return [...out.values()];
   }
 
   async dateSeries(where: AggWhere, items: number[]): Promise<{ item_id: number; date: string; count: string }[]> {

@@ -2,6 +2,7 @@
 // statistics of each kind of question in one grouped query per kind, histograms, geotag points and comparisons.
 // Callers pass a Where built here (where.ts) and get rows back; they never see SQL.
 import type { FilterModel } from '@fieldwork/sampler';
+import { ANSWERED_CHOICE } from '../domain/value-counts.js';
 import type { Engine } from '../engine/engine.js';
 import type { Comparison, Scope, TimingColumn } from '../domain/query.js';
 import { cappedKey, comparisonKey, whereOf, type ComparisonSql, type Where } from './where.js';
@@ -21,7 +22,7 @@ export interface NumberRow {
 }
 
 /** The choice key that counts answered rows in choiceCounts (no choice has this id: ids are small positive numbers). */
-const ANSWERED = 4294967295;
+const ANSWERED = ANSWERED_CHOICE;
 
 /** textSamples reads the latest `limit` × SAMPLE_WINDOW responses first (most forms answer their texts often). */
 const SAMPLE_WINDOW = 10;
@@ -103,6 +104,27 @@ export class Distributions {
       return bins.flatMap((count, bin) => (count > 0 ? [{ item_id: id, bin, count: String(count) }] : []));
     });
   }
+}
+
+/**
+ * Rows of (item, choice, count) as each item's answered count (the ANSWERED marker) and a map of choice -> count, in
+ * the rows' order. Shared by the scans and the aggregates.
+ */
+export function choiceRows(
+  rows: readonly { item_id: number; choice: number; count: string | number }[],
+): { item_id: number; answered: string; m: [number[], string[]] }[] {
+  const out = new Map<number, { item_id: number; answered: string; m: [number[], string[]] }>();
+  for (const r of rows) {
+    const id = Number(r.item_id);
+    let row = out.get(id);
+    if (!row) out.set(id, (row = { item_id: id, answered: '0', m: [[], []] }));
+    if (Number(r.choice) === ANSWERED) row.answered = String(r.count);
+    else {
+      row.m[0].push(Number(r.choice));
+      row.m[1].push(String(r.count));
+    }
+  }
+  return [...out.values()];
 }
 
 export class ResultsStore {
@@ -325,18 +347,7 @@ export class ResultsStore {
        ${this.answersOf(where)} AND notEmpty(choices) GROUP BY item_id, choice ORDER BY item_id, choice`,
       { ...where.params, items, answered: ANSWERED },
     );
-    const out = new Map<number, { item_id: number; answered: string; m: [number[], string[]] }>();
-    for (const r of rows) {
-      const id = Number(r.item_id);
-      let row = out.get(id);
-      if (!row) out.set(id, (row = { item_id: id, answered: '0', m: [[], []] }));
-      if (Number(r.choice) === ANSWERED) row.answered = String(r.count);
-      else {
-        row.m[0].push(Number(r.choice));
-        row.m[1].push(String(r.count));
-      }
-    }
-    return [...out.values()];
+    return choiceRows(rows);
   }
 
   /** Per date item, the count of answers per date, in date order. */

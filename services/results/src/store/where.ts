@@ -16,15 +16,16 @@ export interface ComparisonSql {
 }
 
 /**
- * Conditions on response columns (present in both the responses and the answers tables): project, schema, not
- * deleted unless asked, completed only, site/group/team/collector/created by, date ranges, the caller's scope, and
- * question filters as response_id IN (answers that match).
+ * The conditions on a response's site, group, team and collector (or creator), and the caller's scope (their own
+ * responses or their read sites'), added to `parts` and `params`: the same on the answers' tables and on the
+ * aggregates, which carry those columns.
  */
-export function whereOf(db: string, projectId: number, schemaId: number, f: FilterModel, scope: Scope): Where {
-  const params: Record<string, unknown> = { project: projectId, schema: schemaId };
-  const parts = ['project_id = {project:UInt64}', 'schema_id = {schema:UInt64}'];
-  if (!f.showDeleted) parts.push('deleted = 0');
-  if (f.showOnlyCompleted) parts.push('completed = 1');
+export function dimensionConditions(
+  f: FilterModel,
+  scope: Scope,
+  params: Record<string, unknown>,
+  parts: string[],
+): void {
   const lists: [string, number[]][] = [
     ['site_id', idList(f.site)],
     ['group_id', idList(f.group)],
@@ -41,6 +42,19 @@ export function whereOf(db: string, projectId: number, schemaId: number, f: Filt
     params.readSites = scope.sites;
     parts.push('(user_id = {me:UInt64} OR site_id IN {readSites:Array(UInt64)})');
   }
+}
+
+/**
+ * Conditions on response columns (present in both the responses and the answers tables): project, schema, not
+ * deleted unless asked, completed only, site/group/team/collector/created by, date ranges, the caller's scope, and
+ * question filters as response_id IN (answers that match).
+ */
+export function whereOf(db: string, projectId: number, schemaId: number, f: FilterModel, scope: Scope): Where {
+  const params: Record<string, unknown> = { project: projectId, schema: schemaId };
+  const parts = ['project_id = {project:UInt64}', 'schema_id = {schema:UInt64}'];
+  if (!f.showDeleted) parts.push('deleted = 0');
+  if (f.showOnlyCompleted) parts.push('completed = 1');
+  dimensionConditions(f, scope, params, parts);
   f.date_ranges.forEach((r, i) => {
     if (r.entity !== 'response') {
       // A date question's answer in range.
