@@ -120,10 +120,13 @@ describe(UploadService.name, () => {
     const newer = await upload(caller, project.id, {
       ...payload,
       time_updated: iso(0),
+      // A new version never moves the response's creation: the results store partitions every version of a
+      // response by its month created, and relies on all of them having the same (clickhouse/0012-partitions.sql).
+      time_created: '2020-01-01T00:00:00.000Z',
       data: { '0': { [ids.adults]: 4 } },
     });
     expect(newer.status).toBe('stored');
-    expect(newer.response).toMatchObject({ version: 2 });
+    expect(newer.response).toMatchObject({ version: 2, time_created: first.response!.time_created });
     expect(answers(newer.response)['0']).toMatchObject({ [ids.adults]: 4, [ids.double]: 8 });
   });
 

@@ -4,7 +4,7 @@
  * Settings of every query, on both engines. `do_not_merge_across_partitions_select_final`: a FINAL read (the scans
  * of the answers' tables) skips the merge of a partition that ClickHouse's own background merges have already made
  * one part. Correct because every version of a row is in one partition: each partition key is a function of the sort
- * key (project_id) or there is none.
+ * key (project_id) or of time_created, which no version of a response changes (clickhouse/0012-partitions.sql).
  */
 export const QUERY_SETTINGS = { do_not_merge_across_partitions_select_final: 1 } as const;
 

@@ -12,21 +12,36 @@ describe('ClickHouse migrations on a cluster', () => {
 
   it('makes replicated local tables and distributed tables over them, sharded by project, every statement on the cluster', () => {
     const out = clusterStatements(all, 'main', 'fw');
-    const responses = out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.responses/.test(s));
+    const responses = out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.responses(_local)? /.test(s));
     expect(responses).toHaveLength(2);
     expect(responses[0]).toMatch(/^CREATE TABLE IF NOT EXISTS fw\.responses_local ON CLUSTER main \(/);
     expect(responses[0]).toMatch(
       /ENGINE = ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/responses', '\{replica\}', version\)\nORDER BY \(project_id, schema_id, response_id\)$/,
     );
+    // Repartitioned (0012): the new local tables are made, swapped with the old ones under the Distributed tables,
+    // filled once through the Distributed tables, and the old ones dropped on every node.
+    expect(out.find((s) => s.includes('fw.responses_next_local ON CLUSTER main ('))).toMatch(
+      /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/fw\/responses_next', '\{replica\}', version\)\nPARTITION BY \(intDiv\(project_id, 1000\), toYYYYMM\(time_created\)\)/,
+    );
+    expect(out.filter((s) => /^(EXCHANGE|INSERT|DROP)/.test(s))).toEqual([
+      'EXCHANGE TABLES fw.responses_local AND fw.responses_next_local ON CLUSTER main',
+      'EXCHANGE TABLES fw.answers_local AND fw.answers_next_local ON CLUSTER main',
+      'INSERT INTO fw.responses SETTINGS distributed_foreground_insert = 1 SELECT * FROM fw.responses_next',
+      'INSERT INTO fw.answers SETTINGS distributed_foreground_insert = 1 SELECT * FROM fw.answers_next',
+      'DROP TABLE IF EXISTS fw.responses_next ON CLUSTER main SYNC',
+      'DROP TABLE IF EXISTS fw.responses_next_local ON CLUSTER main SYNC',
+      'DROP TABLE IF EXISTS fw.answers_next ON CLUSTER main SYNC',
+      'DROP TABLE IF EXISTS fw.answers_next_local ON CLUSTER main SYNC',
+    ]);
     expect(responses[1]).toBe(
       'CREATE TABLE IF NOT EXISTS fw.responses ON CLUSTER main AS fw.responses_local ENGINE = Distributed(main, fw, responses_local, cityHash64(project_id))',
     );
-    expect(out.filter((s) => s.startsWith('CREATE TABLE IF NOT EXISTS fw.answers'))).toHaveLength(2);
+    expect(out.filter((s) => /^CREATE TABLE IF NOT EXISTS fw\.answers(_local)? /.test(s))).toHaveLength(2);
     expect(out.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([
       "ALTER TABLE fw.responses_local ON CLUSTER main ADD COLUMN IF NOT EXISTS ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)",
       "ALTER TABLE fw.responses ON CLUSTER main ADD COLUMN IF NOT EXISTS ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)",
     ]);
-    expect(out.every((s) => s.includes('ON CLUSTER main'))).toBe(true);
+    expect(out.filter((s) => !s.startsWith('INSERT')).every((s) => s.includes('ON CLUSTER main'))).toBe(true);
     // A cluster name that is not a plain identifier is quoted.
     expect(clusterStatements(all, 'prod-eu', 'fw')[0]).toContain('ON CLUSTER `prod-eu`');
   });

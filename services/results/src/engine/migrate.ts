@@ -21,7 +21,9 @@ export function statements(text: string, db: string): string[] {
  * table stays Null), with a Distributed table `<table>` over them, sharded by project so that every version of a
  * response, its state and its aggregates land on one shard (FINAL and the signed sums then work within the shard; a
  * table without project_id is spread at random). A materialized view reads and writes the local tables of its node.
- * ALTERs go to both. Every statement runs ON CLUSTER. Pure.
+ * ALTERs and DROPs go to both; EXCHANGE swaps the local tables (each Distributed table keeps pointing at its local
+ * name, so it reads the swapped data). Every statement runs ON CLUSTER except INSERT ... SELECT, which cannot: it runs
+ * once, through the Distributed tables, waiting until every shard has its rows. Pure.
  */
 export function clusterStatements(stmts: string[], cluster: string, db: string): string[] {
   const on = `ON CLUSTER ${quoteIdent(cluster)}`;
@@ -33,6 +35,9 @@ export function clusterStatements(stmts: string[], cluster: string, db: string):
       );
     const view = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\S+)\.(\w+) TO (\S+)\.(\w+) AS([\s\S]*)$/i.exec(s);
     const alter = /^ALTER TABLE (\S+)\.(\w+)\s+([\s\S]*)$/i.exec(s);
+    const exchange = /^EXCHANGE TABLES (\S+)\.(\w+) AND (\S+)\.(\w+)$/i.exec(s);
+    const drop = /^DROP TABLE IF EXISTS (\S+)\.(\w+)$/i.exec(s);
+    const insert = /^INSERT INTO (\S+)\s+SELECT\b([\s\S]*)$/i.exec(s);
     if (create) {
       const [, database, table, columns, engine, args, rest] = create;
       const local =
@@ -60,6 +65,18 @@ export function clusterStatements(stmts: string[], cluster: string, db: string):
         `ALTER TABLE ${database}.${table}_local ${on} ${change}`,
         `ALTER TABLE ${database}.${table} ${on} ${change}`,
       );
+    } else if (exchange) {
+      const [, a, x, b, y] = exchange;
+      out.push(`EXCHANGE TABLES ${a}.${x}_local AND ${b}.${y}_local ${on}`);
+    } else if (drop) {
+      const [, database, table] = drop;
+      out.push(
+        `DROP TABLE IF EXISTS ${database}.${table} ${on} SYNC`,
+        `DROP TABLE IF EXISTS ${database}.${table}_local ${on} SYNC`,
+      );
+    } else if (insert) {
+      const [, target, select] = insert;
+      out.push(`INSERT INTO ${target} SETTINGS distributed_foreground_insert = 1 SELECT${select}`);
     } else {
       out.push(s);
     }
@@ -112,6 +129,9 @@ export const DATA_TABLES = [
   'agg_texts',
   'agg_projects',
   'agg_journal',
+  // Left by a repartitioning (0012-partitions.sql) that stopped halfway.
+  'responses_next',
+  'answers_next',
 ] as const;
 export const DATA_VIEWS = [
   'agg_values_mv',

@@ -1,7 +1,7 @@
 // One SQL dialect, two engines: the same migrations, inserts and parameterised queries against embedded chDB, and
 // against a ClickHouse server when CLICKHOUSE_TEST_URL is set (e.g. http://default:@127.0.0.1:8123; skipped here,
 // where no server runs).
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,7 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
           '0002-ingested-at.sql',
           '0003-aggregates.sql',
           '0010-project-marks.sql',
+          '0012-partitions.sql',
         ]);
         expect(await migrateClickhouse(engine, db, log)).toEqual(files);
         expect(await migrateClickhouse(engine, db, log)).toEqual([]);
@@ -94,6 +95,86 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
           { p: 7 },
         );
         expect(merged.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[3, 1]]);
+      } finally {
+        await dropClickhouse(engine, db).catch(() => undefined);
+        await engine.exec(`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined);
+        await engine.close();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!enabled)(
+    'repartitions the answers tables of a deployment with data: every row kept, each month its own partition',
+    async () => {
+      const engine = make();
+      const db = `fieldwork_upgrade_${Date.now()}`;
+      // The deployment before 0012: the migrations up to 0010, with rows in both tables over two months.
+      const before = join(dir, `before-${Date.now()}`);
+      mkdirSync(before);
+      const src = fileURLToPath(MIGRATIONS_DIR);
+      for (const f of readdirSync(src).filter((f) => f.endsWith('.sql') && f < '0012'))
+        copyFileSync(join(src, f), join(before, f));
+      try {
+        await migrateClickhouse(engine, db, log, before);
+        const at = (n: number) => (n % 2 === 0 ? '2026-01-15 10:00:00.000' : '2026-02-15 10:00:00.000');
+        const rows = (version: number, deleted = 0) =>
+          [1, 2, 3, 4].map((n) => ({ ...response(n, version, deleted), time_created: at(n) }));
+        await engine.insert(`${db}.responses`, rows(1));
+        await engine.insert(`${db}.responses`, rows(2, 1).slice(0, 1));
+        await engine.insert(
+          `${db}.answers`,
+          [1, 2, 3, 4].map((n) => ({
+            project_id: 7,
+            schema_id: 1,
+            item_id: 5,
+            response_id: `r${n}`,
+            repeat: 0,
+            version: 1,
+            removed: 0,
+            num: n * 10,
+            text: '',
+            choices: [],
+            date: null,
+            lng: null,
+            lat: null,
+            user_id: 1,
+            site_id: 1,
+            group_id: 0,
+            team_id: 0,
+            completed: 1,
+            deleted: 0,
+            time_created: at(n),
+            time_updated: at(n),
+            time_completed: null,
+            time_uploaded: at(n),
+          })),
+        );
+        // The upgrade: 0012 alone.
+        expect(await migrateClickhouse(engine, db, log)).toEqual(['0012-partitions.sql']);
+        const kept = await engine.query<{ n: string; deleted: string }>(
+          `SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses FINAL WHERE project_id = 7`,
+        );
+        expect(kept.map((r) => [Number(r.n), Number(r.deleted)])).toEqual([[4, 1]]);
+        const sum = await engine.query<{ s: number }>(
+          `SELECT sum(num) AS s FROM ${db}.answers FINAL WHERE project_id = 7 AND item_id = 5`,
+        );
+        expect(Number(sum[0]!.s)).toBe(100);
+        const partitions = await engine.query<{ table: string; partition: string }>(
+          `SELECT DISTINCT table, partition FROM system.parts WHERE database = '${db}' AND active
+             AND table IN ('responses', 'answers') ORDER BY table, partition`,
+        );
+        expect(partitions.map((p) => `${p.table} ${p.partition}`)).toEqual([
+          'answers (0,202601)',
+          'answers (0,202602)',
+          'responses (0,202601)',
+          'responses (0,202602)',
+        ]);
+        // No table is left behind.
+        const left = await engine.query<{ name: string }>(
+          `SELECT name FROM system.tables WHERE database = '${db}' AND name LIKE '%_next'`,
+        );
+        expect(left).toEqual([]);
       } finally {
         await dropClickhouse(engine, db).catch(() => undefined);
         await engine.exec(`DROP DATABASE IF EXISTS ${db}`).catch(() => undefined);
