@@ -104,13 +104,14 @@ try {
   const aggCpuS = ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpuAgg0));
 
   const parts = await engine.query(
-    `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes, sum(data_uncompressed_bytes) AS raw, count() AS parts
+    `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes, sum(data_uncompressed_bytes) AS raw, count() AS parts, uniqExact(partition) AS partitions
        FROM system.parts WHERE database = '${db}' AND active GROUP BY table ORDER BY table`,
   );
   const sizeOf = (names) => parts.filter((p) => names.includes(p.table));
   const gib = (rows, k) => rows.reduce((a, r) => a + Number(r[k]), 0) / 2 ** 30;
   const diskGiB = gib(sizeOf(['responses', 'answers']), 'bytes');
   const rawGiB = gib(sizeOf(['responses', 'answers']), 'raw');
+  const partsOf = (t, k) => Number(parts.find((p) => p.table === t)?.[k] ?? 0);
   const aggTables = ['agg_values', 'agg_cube', 'agg_responses', 'agg_words', 'agg_times', 'response_state'];
   const sizes = aggTables
     .map((t) => {
@@ -347,7 +348,7 @@ try {
         `| ${r.name} | ${r.path} | ${f(r.ch.p50)} | ${f(r.ch.p99)} | ${f(r.ch.cpu)} | ${dash(r.pg, (x) => f(x.p50))} | ${dash(r.pg, (x) => f(x.p99))} | ${dash(r.ratio, (x) => `${x.toFixed(1)}x`)} |`,
     ),
   ].join('\n');
-  const loads = `load: ClickHouse ${chLoadS.toFixed(1)} s${PG ? `, PostgreSQL ${pgLoadS.toFixed(1)} s` : ''}; the aggregates built from the answers' tables (the upgrade backfill) in ${aggLoadS.toFixed(1)} s (${aggCpuS.toFixed(1)} s CPU); answers' tables on disk ${diskGiB.toFixed(2)} GiB (${rawGiB.toFixed(2)} GiB uncompressed); ${sizes}`;
+  const loads = `load: ClickHouse ${chLoadS.toFixed(1)} s${PG ? `, PostgreSQL ${pgLoadS.toFixed(1)} s` : ''}; the aggregates built from the answers' tables (the upgrade backfill) in ${aggLoadS.toFixed(1)} s (${aggCpuS.toFixed(1)} s CPU); answers' tables on disk ${diskGiB.toFixed(2)} GiB (${rawGiB.toFixed(2)} GiB uncompressed), answers in ${partsOf('answers', 'parts')} parts over ${partsOf('answers', 'partitions')} partitions; ${sizes}`;
   const targets =
     'targets (issue 29): at 1,000,000 whole form <= 60 ms p50 cold and >= 200x PostgreSQL JSONB, one question <= 10 ms, whole form filtered by 5 sites and 6 whole months <= 50 ms, one question compared by site <= 20 ms; at 10,000,000 whole form <= 300 ms, one question <= 30 ms; the scans no slower than before';
   console.log(
