@@ -125,11 +125,33 @@ async function aggregated(engine: Engine, db: string) {
     table: 'cube',
     days: [],
   });
+  const sites = store.where(7, 1, filterModel.parse({ site: [1, 2] }), scope, {
+    path: 'aggregates',
+    table: 'sites',
+    days: [],
+  });
+  const month = filterModel.parse({
+    date_ranges: [
+      {
+        entity: 'response',
+        dateType: 'time_created',
+        startDateTime: Date.UTC(2026, 0, 1) / 1000,
+        endDateTime: (Date.UTC(2026, 1, 1) - 1) / 1000,
+      },
+    ],
+  });
+  const months = store.where(7, 1, month, scope, {
+    path: 'aggregates',
+    table: 'months',
+    days: [{ column: 'time_created', from: '2026-01-01', to: '2026-01-31' }],
+  });
   const tz = <W extends { params: Record<string, unknown> }>(w: W) => ({ ...w, params: { ...w.params, tz: 'UTC' } });
   const bySite = store.comparison({ by: 'site' }, 'time_created');
   const out: Record<string, unknown> = { project: await store.project(7) };
   for (const [name, where] of [
     ['values', tz(values)],
+    ['sites', tz(sites)],
+    ['months', tz(months)],
     ['cube', tz(cube)],
   ] as const) {
     await store.prepare(where, [10, 11, 12, 13, 14]);
@@ -140,8 +162,13 @@ async function aggregated(engine: Engine, db: string) {
       dates: await store.dateSeries(where, [12]),
       answered: await store.answerCounts(where, [10, 11, 12, 13]),
       samples: await store.textSamples(where, [13], 3),
-      compared: await store.comparedNumbers(where, bySite, 10),
-      groups: await store.comparisonGroups(where, bySite),
+      // A comparison is never planned on the per-value counts, which have no site.
+      ...(name === 'values'
+        ? {}
+        : {
+            compared: await store.comparedNumbers(where, bySite, 10),
+            groups: await store.comparisonGroups(where, bySite),
+          }),
     };
   }
   return out;
@@ -246,8 +273,14 @@ describe('the results queries in ClickHouse-server mode', () => {
     ]);
     expect(Number((v.choices as { answered: string }[])[0]!.answered)).toBe(8);
     expect((v.samples as unknown[]).length).toBe(3);
-    expect(v.groups).toBe(3);
+    // By site: the rollups and the cube agree (sites 1 and 2 filtered; every response is of January 2026).
+    expect(agg.sites!.groups).toBe(2);
     expect(agg.cube!.groups).toBe(2);
+    expect(agg.sites!.level).toEqual(agg.cube!.level);
+    expect(agg.sites!.compared).toEqual(agg.cube!.compared);
+    expect(agg.months!.level).toEqual(v.level);
+    expect(agg.months!.numbers).toEqual(v.numbers);
+    expect(agg.months!.groups).toBe(3);
     expect(a.marks).toEqual(['/0=1', '/7=2']);
   });
 

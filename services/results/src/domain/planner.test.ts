@@ -16,13 +16,56 @@ const base = (over: Over = {}): PlanInput => ({
 const day = (iso: string) => Date.parse(iso) / 1000;
 
 describe('planResults', () => {
-  it('answers an unfiltered request from the per-value counts, and a filtered one from the cube', () => {
+  it('answers each request from the smallest table that holds what it filters and compares by', () => {
     expect(planResults(base())).toEqual({ path: 'aggregates', table: 'values', days: [] });
     expect(planResults(base({ filters: { showOnlyCompleted: true } }))).toMatchObject({ table: 'values' });
-    expect(planResults(base({ filters: { site: [1, 2] } }))).toMatchObject({ path: 'aggregates', table: 'cube' });
+    // Site, group and team: the sites' rollup.
+    expect(planResults(base({ filters: { site: [1, 2] } }))).toMatchObject({ path: 'aggregates', table: 'sites' });
+    expect(planResults(base({ filters: { group: 3, team: [4] } }))).toMatchObject({ table: 'sites' });
+    expect(planResults(base({ comparisons: [{ by: 'site' }, { by: 'team' }] }))).toMatchObject({ table: 'sites' });
+    // Periods of a month or longer of time_created: the months' rollup.
+    for (const period of ['month', 'quarter', 'year', 'decade'] as const)
+      expect(planResults(base({ comparisons: [{ by: 'period', period }] }))).toMatchObject({ table: 'months' });
+    expect(planResults(base({ comparisons: [{ by: 'period' }], filters: { site: 1 } }))).toMatchObject({
+      table: 'months',
+    });
+    // Collectors, a caller's scope, days and weeks, other timing columns: the cube.
     expect(planResults(base({ scoped: true }))).toMatchObject({ path: 'aggregates', table: 'cube' });
+    expect(planResults(base({ filters: { collector: [5] } }))).toMatchObject({ table: 'cube' });
+    expect(planResults(base({ filters: { createdBy: 5 } }))).toMatchObject({ table: 'cube' });
     expect(planResults(base({ comparisons: [{ by: 'collector' }] }))).toMatchObject({ table: 'cube' });
     expect(planResults(base({ comparisons: [{ by: 'period', period: 'week' }] }))).toMatchObject({ table: 'cube' });
+    expect(planResults(base({ comparisons: [{ by: 'period', period: 'day' }] }))).toMatchObject({ table: 'cube' });
+    expect(
+      planResults(base({ timing: 'time_updated', comparisons: [{ by: 'period', period: 'month' }] })),
+    ).toMatchObject({ table: 'cube' });
+  });
+
+  it('reads whole months of time_created from the months rollup, any other days from the cube', () => {
+    const range = (from: string, to: string | null, dateType = 'time_created') => ({
+      date_ranges: [
+        {
+          entity: 'response',
+          dateType,
+          startDateTime: day(`${from}T00:00:00Z`),
+          endDateTime: to === null ? null : day(`${to}T23:59:59.999Z`),
+        },
+      ],
+    });
+    const plan = (f: unknown) => planResults(base({ filters: f }));
+    expect(plan(range('2025-03-01', '2025-08-31'))).toEqual({
+      path: 'aggregates',
+      table: 'months',
+      days: [{ column: 'time_created', from: '2025-03-01', to: '2025-08-31' }],
+    });
+    // February's last day, in a leap year and not; an open end.
+    expect(plan(range('2024-02-01', '2024-02-29'))).toMatchObject({ table: 'months' });
+    expect(plan(range('2025-02-01', '2025-02-28'))).toMatchObject({ table: 'months' });
+    expect(plan(range('2025-02-01', null))).toMatchObject({ table: 'months' });
+    expect(plan(range('2024-02-01', '2024-02-28'))).toMatchObject({ table: 'cube' });
+    expect(plan(range('2025-03-02', '2025-08-31'))).toMatchObject({ table: 'cube' });
+    expect(plan(range('2025-03-01', '2025-08-30'))).toMatchObject({ table: 'cube' });
+    expect(plan(range('2025-03-01', '2025-08-31', 'time_updated'))).toMatchObject({ table: 'cube' });
   });
 
   it('takes date ranges of whole days in the aggregates time zone as days', () => {

@@ -15,11 +15,20 @@ export interface DayRange {
   to: string | null;
 }
 
+/**
+ * The aggregate tables from the smallest to the largest (clickhouse/0013-rollups.sql): values (per value only), sites
+ * (and per site, group, team), months (and per month created), cube (and per collector, day of each timing column).
+ */
+export type AggTable = 'values' | 'sites' | 'months' | 'cube';
+
+/** Periods the months' rollup can group by: a month or longer. */
+export const MONTH_PERIODS = ['month', 'quarter', 'year', 'decade', 'century', 'millennium'] as const;
+
 export type Plan =
   | {
       path: 'aggregates';
-      /** values: per value only (no filter but deleted/completed, no comparison); cube: per site, collector, day ... */
-      table: 'values' | 'cube';
+      /** The smallest table that holds every dimension the request filters or compares by. */
+      table: AggTable;
       days: DayRange[];
     }
   | { path: 'scan'; reasons: string[] };
@@ -52,6 +61,18 @@ function dayEnd(s: number, tz: string): string | null {
   if (!Number.isFinite(ms) || Math.abs(ms - s * 1000) > 1e-3) return null;
   const day = dayIn(ms, tz);
   return dayIn(ms + 1, tz) !== day ? day : null;
+}
+
+/** Whether a day range is made of whole months (a first day of a month to a last day of a month; either end open). */
+function wholeMonths(r: DayRange): boolean {
+  const first = r.from === null || r.from.endsWith('-01');
+  const last =
+    r.to === null ||
+    (() => {
+      const [y, m, d] = r.to.split('-').map(Number) as [number, number, number];
+      return new Date(Date.UTC(y, m, 0)).getUTCDate() === d;
+    })();
+  return first && last;
 }
 
 /**
@@ -93,10 +114,22 @@ export function planResults(input: PlanInput): Plan {
     }
   }
   if (reasons.length > 0) return { path: 'scan', reasons };
-  const dims =
-    days.length > 0 ||
-    input.comparisons.length > 0 ||
+  const ids = (x: Parameters<typeof idList>[0]) => idList(x).length > 0;
+  // The smallest table that holds every dimension asked: site, group and team are on every rollup; whole months of
+  // time_created (ranges and periods) on months and the cube; collectors, a caller's scope, other days only on the cube.
+  const onCube =
     input.scoped ||
-    [f.site, f.group, f.team, f.collector, f.createdBy].some((x) => idList(x).length > 0);
-  return { path: 'aggregates', table: dims ? 'cube' : 'values', days };
+    ids(f.collector) ||
+    ids(f.createdBy) ||
+    days.some((r) => r.column !== 'time_created' || !wholeMonths(r)) ||
+    input.comparisons.some(
+      (c) =>
+        c.by === 'collector' ||
+        (c.by === 'period' &&
+          (input.timing !== 'time_created' || !(MONTH_PERIODS as readonly string[]).includes(c.period ?? 'month'))),
+    );
+  const onMonths = days.length > 0 || input.comparisons.some((c) => c.by === 'period');
+  const onSites = ids(f.site) || ids(f.group) || ids(f.team) || input.comparisons.length > 0;
+  const table: AggTable = onCube ? 'cube' : onMonths ? 'months' : onSites ? 'sites' : 'values';
+  return { path: 'aggregates', table, days };
 }

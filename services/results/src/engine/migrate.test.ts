@@ -32,6 +32,8 @@ describe('ClickHouse migrations on a cluster', () => {
       'DROP TABLE IF EXISTS fw.responses_next_local ON CLUSTER main SYNC',
       'DROP TABLE IF EXISTS fw.answers_next ON CLUSTER main SYNC',
       'DROP TABLE IF EXISTS fw.answers_next_local ON CLUSTER main SYNC',
+      // 0013: every project counted again with the rollups.
+      'INSERT INTO fw.agg_projects (project_id, tz, ready) SETTINGS distributed_foreground_insert = 1 SELECT project_id, tz, 0 FROM fw.agg_projects FINAL WHERE ready = 1',
     ]);
     expect(responses[1]).toBe(
       'CREATE TABLE IF NOT EXISTS fw.responses ON CLUSTER main AS fw.responses_local ENGINE = Distributed(main, fw, responses_local, cityHash64(project_id))',

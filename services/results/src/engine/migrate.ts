@@ -37,7 +37,7 @@ export function clusterStatements(stmts: string[], cluster: string, db: string):
     const alter = /^ALTER TABLE (\S+)\.(\w+)\s+([\s\S]*)$/i.exec(s);
     const exchange = /^EXCHANGE TABLES (\S+)\.(\w+) AND (\S+)\.(\w+)$/i.exec(s);
     const drop = /^DROP TABLE IF EXISTS (\S+)\.(\w+)$/i.exec(s);
-    const insert = /^INSERT INTO (\S+)\s+SELECT\b([\s\S]*)$/i.exec(s);
+    const insert = /^INSERT INTO (\S+(?:\s*\([^)]*\))?)\s+SELECT\b([\s\S]*)$/i.exec(s);
     if (create) {
       const [, database, table, columns, engine, args, rest] = create;
       const local =
@@ -90,7 +90,7 @@ export async function migrateClickhouse(
   engine: Engine,
   db: string,
   log: Logger,
-  dir = MIGRATIONS_DIR,
+  dir: URL | string = MIGRATIONS_DIR,
   cluster = '',
 ): Promise<string[]> {
   const on = cluster ? ` ON CLUSTER ${quoteIdent(cluster)}` : '';
@@ -122,6 +122,8 @@ export const DATA_TABLES = [
   'response_state',
   'state_changes',
   'agg_values',
+  'agg_sites',
+  'agg_months',
   'agg_cube',
   'agg_responses',
   'agg_words',
@@ -135,6 +137,8 @@ export const DATA_TABLES = [
 ] as const;
 export const DATA_VIEWS = [
   'agg_values_mv',
+  'agg_sites_mv',
+  'agg_months_mv',
   'agg_cube_mv',
   'agg_responses_mv',
   'agg_words_mv',

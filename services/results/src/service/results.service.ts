@@ -110,12 +110,13 @@ function liveChoices(item: Item, body: SchemaBody) {
 
 /**
  * What served a results request, for its `meta`: `path` 'aggregates' (every statistic from the aggregates; text
- * samples and map points, which are answers themselves, are read from the latest answers) or 'scan' with `scan`
- * saying why.
+ * samples and map points, which are answers themselves, are read from the latest answers) with `tables` the aggregate
+ * tables read (values, sites, months, cube), or 'scan' with `scan` saying why.
  */
-function pathMeta(plans: Plan[]): { path: 'aggregates' | 'scan'; scan?: string[] } {
+function pathMeta(plans: Plan[]): { path: 'aggregates' | 'scan'; scan?: string[]; tables?: string[] } {
   const reasons = [...new Set(plans.flatMap((p) => (p.path === 'scan' ? p.reasons : [])))];
-  return reasons.length > 0 || plans.length === 0 ? { path: 'scan', scan: reasons } : { path: 'aggregates' };
+  if (reasons.length > 0 || plans.length === 0) return { path: 'scan', scan: reasons };
+  return { path: 'aggregates', tables: [...new Set(plans.flatMap((p) => (p.path === 'aggregates' ? [p.table] : [])))] };
 }
 
 export class ResultsService {

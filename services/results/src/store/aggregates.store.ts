@@ -3,7 +3,7 @@
 // (everything in them was retracted) are left out with HAVING.
 import type { FilterModel } from '@fieldwork/sampler';
 import type { Engine } from '../engine/engine.js';
-import type { DayRange, Plan } from '../domain/planner.js';
+import type { AggTable, DayRange, Plan } from '../domain/planner.js';
 import type { Comparison, Scope, TimingColumn } from '../domain/query.js';
 import { NO_DAY } from '../domain/state.js';
 import {
@@ -24,8 +24,27 @@ const ANSWERS = `(k IN (0, 1, 3) OR (k = 2 AND v = ${ANSWERED}))`;
 
 /** A where on the aggregates: its conditions, and the table of per-value counts they apply to. */
 export interface AggWhere extends Where {
-  table: 'agg_values' | 'agg_cube';
+  table: 'agg_values' | 'agg_sites' | 'agg_months' | 'agg_cube';
 }
+
+const TABLES: Record<AggTable, AggWhere['table']> = {
+  values: 'agg_values',
+  sites: 'agg_sites',
+  months: 'agg_months',
+  cube: 'agg_cube',
+};
+
+/**
+ * The table that counts the responses under a where on `table`, and the condition that picks those counts: the
+ * rollups count them as item 0 (k = 9); agg_values has no dimension to count by, so its responses are read from the
+ * sites' rollup (a row per site); the cube's are in agg_responses.
+ */
+function responsesOf(table: AggWhere['table']): { from: string; only: string } {
+  if (table === 'agg_cube') return { from: 'agg_responses', only: '1' };
+  return { from: table === 'agg_values' ? 'agg_sites' : table, only: `item_id = 0 AND k = ${RESPONSE_KIND}` };
+}
+/** The kind of the rows that count responses in the rollups (0013-rollups.sql). */
+const RESPONSE_KIND = 9;
 
 const DAY_COLUMN: Record<TimingColumn, string> = {
   time_created: 'd_created',
@@ -141,7 +160,9 @@ export class AggregatesStore {
 
   /**
    * The conditions of a results query on the aggregates (a plan of path 'aggregates'): deleted and completed on
-   * every table; site, group, team, collector, the caller's scope and whole days only on the cube's dimensions.
+   * every table; site, group, team, collector, the caller's scope and whole days on the dimensions of the plan's table
+   * (the planner picked one that has them all; on agg_months d_created is the first day of the month, so a range of
+   * whole months is the same condition as on the days of the cube, agg_responses and agg_times).
    */
   where(
     projectId: number,
@@ -154,7 +175,7 @@ export class AggregatesStore {
     const parts = ['project_id = {project:UInt64}', 'schema_id = {schema:UInt64}'];
     if (!f.showDeleted) parts.push('deleted = 0');
     if (f.showOnlyCompleted) parts.push('completed = 1');
-    if (plan.table === 'cube') {
+    if (plan.table !== 'values') {
       dimensionConditions(f, scope, params, parts);
       plan.days.forEach((r: DayRange, i) => {
         const d = DAY_COLUMN[r.column];
@@ -169,7 +190,7 @@ export class AggregatesStore {
         }
       });
     }
-    return { sql: parts.join(' AND '), params, table: plan.table === 'cube' ? 'agg_cube' : 'agg_values' };
+    return { sql: parts.join(' AND '), params, table: TABLES[plan.table] };
   }
 
   /** The grouping key of a comparison on the cube's dimensions (by question is never planned here). */
@@ -199,8 +220,8 @@ export class AggregatesStore {
   }
 
   /** The rows of `items` of one kind (k), or (null) those that count each answer once. */
-  private of(where: AggWhere, kind: number | null, table = where.table): string {
-    return `FROM ${this.db}.${table} WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND ${kind === null ? ANSWERS : `k = ${kind}`}`;
+  private of(where: AggWhere, kind: number | null): string {
+    return `FROM ${this.db}.${where.table} WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND ${kind === null ? ANSWERS : `k = ${kind}`}`;
   }
 
   /**
@@ -214,8 +235,9 @@ export class AggregatesStore {
     // One round trip: the count and a first window of rows from either end; a window that holds no whole time
     // counted more than zero is widened on its own (edge()).
     const params = { ...where.params, col: TIME_CODE[timing], limit: EDGE_ROWS };
+    const counted = responsesOf(where.table);
     const rows = await this.engine.query<{ e: number; time: string; c: string }>(
-      `SELECT 0 AS e, '' AS time, toString(sum(n)) AS c FROM ${this.db}.agg_responses WHERE ${where.sql}
+      `SELECT 0 AS e, '' AS time, toString(sum(n)) AS c FROM ${this.db}.${counted.from} WHERE ${where.sql} AND ${counted.only}
        UNION ALL (${this.edgeSql(where, 'ASC', 1)})
        UNION ALL (${this.edgeSql(where, 'DESC', 2)})`,
       params,
@@ -446,8 +468,9 @@ export class AggregatesStore {
 
   /** How many groups a comparison makes, from the responses counted per dimension. */
   async comparisonGroups(where: AggWhere, c: ComparisonSql): Promise<number> {
+    const counted = responsesOf(where.table);
     const [r] = await this.engine.query<{ n: string }>(
-      `SELECT count() AS n FROM (SELECT ${c.key} AS key FROM ${this.db}.agg_responses WHERE ${where.sql} GROUP BY key HAVING sum(n) > 0)`,
+      `SELECT count() AS n FROM (SELECT ${c.key} AS key FROM ${this.db}.${counted.from} WHERE ${where.sql} AND ${counted.only} GROUP BY key HAVING sum(n) > 0)`,
       { ...where.params, ...c.params },
     );
     return Number(r?.n ?? 0);
@@ -463,14 +486,14 @@ export class AggregatesStore {
     return this.engine.query(
       `SELECT item_id, key, toString(n) AS n, toString(groups) AS groups FROM (
          SELECT item_id, ${c.key} AS key, sum(n) AS n, count() OVER (PARTITION BY item_id) AS groups
-           ${this.of(where, null, 'agg_cube')} GROUP BY item_id, key HAVING n > 0)
+           ${this.of(where, null)} GROUP BY item_id, key HAVING n > 0)
        ORDER BY item_id, ${latest ? 'key DESC' : 'n DESC, key'} LIMIT {limit:UInt32} BY item_id`,
       { ...where.params, ...c.params, items, limit },
     );
   }
 
   private compared(where: AggWhere, kind: number | null): string {
-    return `FROM ${this.db}.agg_cube WHERE ${where.sql} AND item_id = {item:UInt32} AND ${kind === null ? ANSWERS : `k = ${kind}`}`;
+    return `FROM ${this.db}.${where.table} WHERE ${where.sql} AND item_id = {item:UInt32} AND ${kind === null ? ANSWERS : `k = ${kind}`}`;
   }
 
   async comparedNumbers(where: AggWhere, c: ComparisonSql, item: number): Promise<(NumberRow & { key: string })[]> {

@@ -1,19 +1,11 @@
 // The ClickHouse SQL of a deleted project's purge: its rows in every table, counted and removed.
 import type { Engine } from '../engine/engine.js';
+import { AGGREGATE_TABLES } from './state.store.js';
 
 /** Every table that holds rows of a project (each is keyed by project_id first). */
 export const PROJECT_TABLES = ['responses', 'answers'] as const;
 /** The tables made from them (the counted states and the aggregates), removed with them. */
-export const DERIVED_TABLES = [
-  'response_state',
-  'agg_values',
-  'agg_cube',
-  'agg_responses',
-  'agg_words',
-  'agg_times',
-  'agg_texts',
-  'agg_projects',
-] as const;
+export const DERIVED_TABLES = ['response_state', ...AGGREGATE_TABLES, 'agg_projects'] as const;
 
 export class PurgeStore {
   constructor(

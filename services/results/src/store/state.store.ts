@@ -7,6 +7,8 @@ import { TIME_ZONE } from '../domain/query.js';
 /** The tables the recount empties for a project before counting it again. */
 export const AGGREGATE_TABLES = [
   'agg_values',
+  'agg_sites',
+  'agg_months',
   'agg_cube',
   'agg_responses',
   'agg_words',

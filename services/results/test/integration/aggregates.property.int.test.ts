@@ -404,7 +404,7 @@ const request = (m: Model, fields: Partial<results.ResultsRequest>): results.Res
 interface Payload {
   items: { item_id: number; stats: Record<string, unknown>; [k: string]: unknown }[];
   levels: { total_filtered_responses: number; first_response: string | null; last_response: string | null }[];
-  meta: { path: string; scan?: string[] };
+  meta: { path: string; scan?: string[]; tables?: string[] };
 }
 const ask = async (s: ResultsService, req: results.ResultsRequest) =>
   JSON.parse((await s.results(req, ctx)).payload_json) as Payload;
@@ -446,27 +446,35 @@ async function check(m: Model): Promise<string[]> {
       ];
     return JSON.stringify(filters);
   };
-  const selections: Selection[] = [
-    {},
-    { showDeleted: true },
-    { completedOnly: true },
-    { sites: [m.sites[0]!] },
-    { sites: m.sites.slice(1), completedOnly: true },
-    { users: [m.users[1]!] },
-    { createdFrom: '2026-01-07', createdTo: '2026-01-12' },
+  // Each with the aggregate table that must serve it (the smallest that holds its dimensions).
+  const selections: [Selection, string][] = [
+    [{}, 'values'],
+    [{ showDeleted: true }, 'values'],
+    [{ completedOnly: true }, 'values'],
+    [{ sites: [m.sites[0]!] }, 'sites'],
+    [{ sites: m.sites.slice(1), completedOnly: true }, 'sites'],
+    [{ users: [m.users[1]!] }, 'cube'],
+    [{ createdFrom: '2026-01-07', createdTo: '2026-01-12' }, 'cube'],
+    [{ createdFrom: '2026-02-01', createdTo: '2026-02-28' }, 'months'],
+    [{ sites: [m.sites[1]!], createdFrom: '2026-01-01', createdTo: '2026-01-31', completedOnly: true }, 'months'],
+    [{ sites: [m.sites[2]!], createdFrom: '2026-01-01', createdTo: '2026-02-14' }, 'cube'],
   ];
-  const comparisons = [
-    [{ by: 'site' }],
-    [{ by: 'collector' }],
-    [{ by: 'period', period: 'day' }],
-    [{ by: 'period', period: 'week' }],
+  const comparisons: [Record<string, string>[], string][] = [
+    [[{ by: 'site' }], 'sites'],
+    [[{ by: 'group' }], 'sites'],
+    [[{ by: 'collector' }], 'cube'],
+    [[{ by: 'period', period: 'day' }], 'cube'],
+    [[{ by: 'period', period: 'week' }], 'cube'],
+    [[{ by: 'period', period: 'month' }], 'months'],
+    [[{ by: 'period', period: 'quarter' }], 'months'],
   ];
   const f = m.form;
-  for (const s of selections) {
+  for (const [s, table] of selections) {
     const req = request(m, { filters_json: sel(s) });
     const [a, b] = [await ask(aggregated, req), await ask(scanned, req)];
     const label = `selection ${JSON.stringify(s)}`;
     if (a.meta.path !== 'aggregates') problems.push(`${label}: served by ${a.meta.path} (${a.meta.scan?.join(', ')})`);
+    else if (a.meta.tables?.join() !== table) problems.push(`${label}: read ${a.meta.tables?.join()}, not ${table}`);
     if (b.meta.path !== 'scan') problems.push(`${label}: the scan was not used`);
     const strip = (p: Payload) => ({ ...p, meta: undefined });
     problems.push(...close(strip(a), strip(b), `${label} aggregates vs scan`));
@@ -513,11 +521,12 @@ async function check(m: Model): Promise<string[]> {
     problems.push(...close(item(f.date).stats, e.date, `${label} date`));
     problems.push(...close({ count: item(f.text).stats.count }, e.text, `${label} text`));
   }
-  for (const c of comparisons) {
+  for (const [c, table] of comparisons) {
     const req = request(m, { comparisons_json: JSON.stringify(c), item_ids: [f.num, f.single, f.date, f.text] });
     const [a, b] = [await ask(aggregated, req), await ask(scanned, req)];
     const label = `comparison ${JSON.stringify(c)}`;
     if (a.meta.path !== 'aggregates') problems.push(`${label}: served by ${a.meta.path}`);
+    else if (a.meta.tables?.join() !== table) problems.push(`${label}: read ${a.meta.tables?.join()}, not ${table}`);
     problems.push(...close({ ...a, meta: undefined }, { ...b, meta: undefined }, `${label} aggregates vs scan`));
     if (c[0]!.by === 'site') {
       const groups = (
@@ -595,7 +604,8 @@ function opArb(m: Model): fc.Arbitrary<Op> {
         data: answersArb(m.form, m.extra),
         site: fc.constantFrom(...m.sites),
         user: fc.constantFrom(...m.users),
-        day: fc.integer({ min: 0, max: 10 }),
+        // 5 January to 14 February: whole months and parts of months.
+        day: fc.integer({ min: 0, max: 40 }),
         complete: fc.boolean(),
       }),
     },

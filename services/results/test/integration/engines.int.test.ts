@@ -60,6 +60,7 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
           '0003-aggregates.sql',
           '0010-project-marks.sql',
           '0012-partitions.sql',
+          '0013-rollups.sql',
         ]);
         expect(await migrateClickhouse(engine, db, log)).toEqual(files);
         expect(await migrateClickhouse(engine, db, log)).toEqual([]);
@@ -150,8 +151,8 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
             time_uploaded: at(n),
           })),
         );
-        // The upgrade: 0012 alone.
-        expect(await migrateClickhouse(engine, db, log)).toEqual(['0012-partitions.sql']);
+        // The upgrade: the migrations from 0012 on.
+        expect(await migrateClickhouse(engine, db, log)).toEqual(['0012-partitions.sql', '0013-rollups.sql']);
         const kept = await engine.query<{ n: string; deleted: string }>(
           `SELECT count() AS n, sum(deleted) AS deleted FROM ${db}.responses FINAL WHERE project_id = 7`,
         );
