@@ -6,7 +6,8 @@
 --   agg_months  site, group, team and the month created (whole months of time_created; periods of a month or longer)
 --   agg_cube    everything (collectors, days, the other timing columns, a caller's scope)
 -- Each also counts the responses themselves, as item 0 with k = 9 (one row per response state), so that a level's
--- count is read from the same small table as its statistics.
+-- count is read from the same small table as its statistics. agg_words_months does for the words of open questions
+-- what agg_months does for values.
 CREATE TABLE IF NOT EXISTS {db}.agg_sites (
   project_id UInt64,
   schema_id UInt64,
@@ -67,6 +68,31 @@ ARRAY JOIN arrayConcat(
   arrayMap(x -> (x.1, toUInt8(3), toFloat64(toInt32(assumeNotNull(x.2)))), arrayFilter(x -> x.2 IS NOT NULL, arrayZip(a_item, a_date)))
 ) AS c
 GROUP BY project_id, schema_id, item_id, k, v, deleted, completed, site_id, group_id, team_id, d_created;
+
+-- Answers per question and word (as agg_words) per site, group, team and month created: the words of open questions
+-- under the rollups' filters, counted over every answer.
+CREATE TABLE IF NOT EXISTS {db}.agg_words_months (
+  project_id UInt64,
+  schema_id UInt64,
+  item_id UInt32,
+  deleted UInt8,
+  completed UInt8,
+  site_id UInt64,
+  group_id UInt64,
+  team_id UInt64,
+  d_created Date32,
+  word String,
+  n Int64
+) ENGINE = SummingMergeTree
+PARTITION BY intDiv(project_id, 1000)
+ORDER BY (project_id, schema_id, item_id, deleted, completed, site_id, d_created, group_id, team_id, word);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.agg_words_months_mv TO {db}.agg_words_months AS
+SELECT project_id, schema_id, w.1 AS item_id, deleted, completed, site_id, group_id, team_id,
+       toStartOfMonth(d_created) AS d_created, w.2 AS word, sum(sign) AS n
+FROM {db}.state_changes
+ARRAY JOIN arrayFlatten(arrayMap((i, t) -> arrayMap(x -> (i, x), arrayDistinct(tokens(lowerUTF8(t)))), a_item, a_text)) AS w
+GROUP BY project_id, schema_id, item_id, deleted, completed, site_id, group_id, team_id, d_created, word;
 
 -- Projects counted before the rollups existed are counted again by the results writer at its start (their counted
 -- states made again and every state counted once, the backfill of docs/results.md), so the rollups are exact from the

@@ -61,8 +61,8 @@ export function checkComparisons(comparisons: Comparison[], bodies: SchemaBody[]
 /**
  * Text questions: the latest TEXT_SAMPLES answers of each, and for open questions the TOP_WORDS words found in most
  * answers, both bounded in ClickHouse (no answer list is loaded here). Added to each item's `bases` entry. With
- * `counted` (a request the aggregates answer) the latest answers come from agg_texts, and when unfiltered (`words`)
- * the words are counted over every answer from the aggregates; else from a sample of the answers.
+ * `counted` (a request the aggregates answer) the latest answers come from agg_texts, and on the per-value counts and
+ * the rollups (`words`) the words are counted over every answer from the aggregates; else from a sample of the answers.
  */
 export async function textResults(
   store: ResultsStore,

@@ -310,7 +310,7 @@ export class ResultsService {
         bases,
         shape.where,
         aggWhere && plan.path === 'aggregates'
-          ? { store: this.aggregates, where: { ...aggWhere, ...shape.srcWhere }, words: plan.table === 'values' }
+          ? { store: this.aggregates, where: { ...aggWhere, ...shape.srcWhere }, words: plan.table !== 'cube' }
           : undefined,
       );
       const compares = await planComparisons(

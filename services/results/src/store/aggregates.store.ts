@@ -25,6 +25,12 @@ const ANSWERS = `(k IN (0, 1, 3) OR (k = 2 AND v = ${ANSWERED}))`;
 /** A where on the aggregates: its conditions, and the table of per-value counts they apply to. */
 export interface AggWhere extends Where {
   table: 'agg_values' | 'agg_sites' | 'agg_months' | 'agg_cube';
+  /**
+   * The date ranges on time_created as bounds on `t` (agg_texts' t, agg_times' t of col 0), a day wider on each side
+   * than the days in any time zone: the tables ordered by t then read only those times. Redundant with the days'
+   * conditions in `sql`, which keep the answer exact. Empty when there is no such range.
+   */
+  created: string;
 }
 
 const TABLES: Record<AggTable, AggWhere['table']> = {
@@ -173,6 +179,7 @@ export class AggregatesStore {
   ): AggWhere {
     const params: Record<string, unknown> = { project: projectId, schema: schemaId };
     const parts = ['project_id = {project:UInt64}', 'schema_id = {schema:UInt64}'];
+    const created: string[] = [];
     if (!f.showDeleted) parts.push('deleted = 0');
     if (f.showOnlyCompleted) parts.push('completed = 1');
     if (plan.table !== 'values') {
@@ -183,14 +190,16 @@ export class AggregatesStore {
         if (r.from !== null) {
           params[`df${i}`] = r.from;
           parts.push(`${d} >= toDate32({df${i}:String})`);
+          if (r.column === 'time_created') created.push(`t >= toDateTime64(toDate32({df${i}:String}) - 1, 3, 'UTC')`);
         }
         if (r.to !== null) {
           params[`dt${i}`] = r.to;
           parts.push(`${d} <= toDate32({dt${i}:String})`);
+          if (r.column === 'time_created') created.push(`t < toDateTime64(toDate32({dt${i}:String}) + 2, 3, 'UTC')`);
         }
       });
     }
-    return { sql: parts.join(' AND '), params, table: TABLES[plan.table] };
+    return { sql: parts.join(' AND '), params, table: TABLES[plan.table], created: created.join(' AND ') };
   }
 
   /** The grouping key of a comparison on the cube's dimensions (by question is never planned here). */
@@ -238,8 +247,8 @@ export class AggregatesStore {
     const counted = responsesOf(where.table);
     const rows = await this.engine.query<{ e: number; time: string; c: string }>(
       `SELECT 0 AS e, '' AS time, toString(sum(n)) AS c FROM ${this.db}.${counted.from} WHERE ${where.sql} AND ${counted.only}
-       UNION ALL (${this.edgeSql(where, 'ASC', 1)})
-       UNION ALL (${this.edgeSql(where, 'DESC', 2)})`,
+       UNION ALL (${this.edgeSql(where, timing, 'ASC', 1)})
+       UNION ALL (${this.edgeSql(where, timing, 'DESC', 2)})`,
       params,
     );
     const side = (e: number) => rows.filter((r) => Number(r.e) === e);
@@ -252,11 +261,12 @@ export class AggregatesStore {
     return { n: side(0)[0]?.c ?? '0', first: first ?? null, last: last ?? null };
   }
 
-  private edgeSql(where: AggWhere, order: 'ASC' | 'DESC', e: number): string {
+  private edgeSql(where: AggWhere, timing: TimingColumn, order: 'ASC' | 'DESC', e: number): string {
     // The whole sort key's prefix in the ORDER BY: ClickHouse then reads in order and stops at the limit (ORDER BY t
     // alone sorted every row: 55 ms against 6 ms at 1,000,000 responses).
+    const created = timing === 'time_created' && where.created ? ` AND ${where.created}` : '';
     return `SELECT ${e} AS e, toString(t) AS time, toString(n) AS c FROM ${this.db}.agg_times
-      WHERE ${where.sql} AND col = {col:UInt8}
+      WHERE ${where.sql}${created} AND col = {col:UInt8}
       ORDER BY project_id ${order}, schema_id ${order}, col ${order}, t ${order} LIMIT {limit:UInt32}`;
   }
 
@@ -268,7 +278,7 @@ export class AggregatesStore {
     limit: number,
   ): Promise<string | null> {
     for (; ; limit *= 8) {
-      const rows = await this.engine.query<{ time: string; c: string }>(this.edgeSql(where, order, 0), {
+      const rows = await this.engine.query<{ time: string; c: string }>(this.edgeSql(where, timing, order, 0), {
         ...where.params,
         col: TIME_CODE[timing],
         limit,
@@ -385,7 +395,7 @@ export class AggregatesStore {
         params[`si${i}`] = id;
         params[`sl${i}`] = rows;
         return `(SELECT item_id, toString(t) AS time, response_id, text, toString(n) AS c FROM ${this.db}.agg_texts
-                  WHERE ${where.sql} AND item_id = {si${i}:UInt32}
+                  WHERE ${where.sql}${where.created ? ` AND ${where.created}` : ''} AND item_id = {si${i}:UInt32}
                   ORDER BY project_id DESC, schema_id DESC, item_id DESC, t DESC, response_id DESC, text DESC
                   LIMIT {sl${i}:UInt32})`;
       });
@@ -440,7 +450,7 @@ export class AggregatesStore {
            SELECT item_id, response_id, t, text, sum(n) AS c FROM ${this.db}.agg_texts
             PREWHERE item_id IN {items:Array(UInt32)}
                  AND cityHash64(response_id) % transform(item_id, {hi:Array(UInt32)}, {every:Array(UInt64)}, toUInt64(1)) = 0
-            WHERE ${where.sql}
+            WHERE ${where.sql}${where.created ? ` AND ${where.created}` : ''}
             GROUP BY item_id, response_id, t, text HAVING c > 0)
          ARRAY JOIN range(toUInt32(c)) AS _copy)
         WHERE lengthUTF8(word) >= {minLength:UInt32} AND word NOT IN {stop:Array(String)} AND NOT match(word, '^[0-9]+$')
@@ -449,7 +459,10 @@ export class AggregatesStore {
     );
   }
 
-  /** The words found in most answers of each of `items` (every answer counted: no sample). Unfiltered only. */
+  /**
+   * The words found in most answers of each of `items` (every answer counted: no sample): unfiltered from agg_words,
+   * under the rollups' filters (sites, groups, teams, whole months) from agg_words_months. Not on the cube.
+   */
   async topWords(
     where: AggWhere,
     items: number[],
@@ -457,8 +470,10 @@ export class AggregatesStore {
     minLength: number,
     stop: string[],
   ): Promise<{ item_id: number; word: string; count: string }[]> {
+    if (where.table === 'agg_cube') throw new Error('the words of the cube are sampled (sampledWords)');
     return this.engine.query(
-      `SELECT item_id, word, toString(sum(n)) AS count FROM ${this.db}.agg_words
+      `SELECT item_id, word, toString(sum(n)) AS count
+         FROM ${this.db}.${where.table === 'agg_values' ? 'agg_words' : 'agg_words_months'}
         WHERE ${where.sql} AND item_id IN {items:Array(UInt32)} AND lengthUTF8(word) >= {minLength:UInt32}
           AND word NOT IN {stop:Array(String)} AND NOT match(word, '^[0-9]+$')
         GROUP BY item_id, word HAVING sum(n) > 0 ORDER BY item_id, sum(n) DESC, word LIMIT {limit:UInt32} BY item_id`,

@@ -60,7 +60,9 @@ export async function numberStatsSql(
               if(count > 1, arraySum(arrayMap((x, k) -> k * (x - sum / count) * (x - sum / count), vs, cs)) / (count - 1), nan) AS var
        FROM (${valueCounts})
        GROUP BY g)`,
-    { ...params, most: DISTRIBUTION_MAX },
+    // Per item (`item_id`), the distribution is kept for the histograms that follow; a comparison's groups (`key`)
+    // draw none, and sending each group's distribution cost more than the statistics themselves.
+    { ...params, most: name === 'key' ? 0 : DISTRIBUTION_MAX },
   );
 }
 

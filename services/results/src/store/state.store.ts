@@ -12,6 +12,7 @@ export const AGGREGATE_TABLES = [
   'agg_cube',
   'agg_responses',
   'agg_words',
+  'agg_words_months',
   'agg_times',
   'agg_texts',
 ] as const;
