@@ -112,7 +112,16 @@ try {
   const diskGiB = gib(sizeOf(['responses', 'answers']), 'bytes');
   const rawGiB = gib(sizeOf(['responses', 'answers']), 'raw');
   const partsOf = (t, k) => Number(parts.find((p) => p.table === t)?.[k] ?? 0);
-  const aggTables = ['agg_values', 'agg_sites', 'agg_months', 'agg_cube', 'agg_responses', 'agg_words', 'agg_times', 'response_state'];
+  const aggTables = [
+    'agg_values',
+    'agg_sites',
+    'agg_months',
+    'agg_cube',
+    'agg_responses',
+    'agg_words',
+    'agg_times',
+    'response_state',
+  ];
   const sizes = aggTables
     .map((t) => {
       const r = parts.find((p) => p.table === t);
