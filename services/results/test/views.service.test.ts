@@ -1,9 +1,12 @@
 // The summary, performance and tracking views (ViewsService, as the gRPC handlers call it) on the real ClickHouse
 // engine (chDB), fed as in production: responses uploaded to the real responses service reach the stream through
 // its outbox and the ingestor. The real projects service decides access and holds the sites and their targets.
-// Every expected figure is counted by hand from the five responses below.
+// Every expected figure is counted by hand from the five responses below, and each view is asked of both paths: the
+// aggregates (the project's are ready, in UTC) and the scan (a service told the project has no aggregates). After
+// an edit, a deletion, a restoration and a site move, both are compared with figures computed here from the
+// responses' newest versions.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auth, common, forms, projects, responses, type views } from '@fieldwork/proto';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { createClient, createLogger, type CallContext } from '@fieldwork/service-kit';
@@ -14,19 +17,34 @@ import { ChdbEngine } from '../src/engine/chdb.engine.js';
 import { Ingestor } from '../src/ingest/consumer.js';
 import { CountService } from '../src/service/count.service.js';
 import { ResultsService } from '../src/service/results.service.js';
-import { ViewsService, type AdvancedResultsFn } from '../src/service/views.service.js';
+import { ViewsService, type AdvancedResultsFn, type ViewPart } from '../src/service/views.service.js';
+import type { ViewPlan } from '../src/domain/planner.js';
 import { CountStore } from '../src/store/count.store.js';
 import { ResultsStore } from '../src/store/results.store.js';
 import { AggregatesStore } from '../src/store/aggregates.store.js';
 import { ViewsStore } from '../src/store/views.store.js';
+import { ViewAggregatesStore } from '../src/store/view-aggregates.store.js';
 
 let peers: Peers;
 let engine: ChdbEngine;
 let ingestor: Ingestor;
-let service: ViewsService;
+/** The views from the aggregates (as in production once a project's are counted). */
+let aggregated: ViewsService;
+/** The views from the scan: the planner is told the project has no aggregates. */
+let scanned: ViewsService;
+/** The plans each service made, latest last (the replies do not say their path). */
+const plans: { aggregates: [ViewPart, ViewPlan][]; scan: [ViewPart, ViewPlan][] } = { aggregates: [], scan: [] };
 /** The advanced results use case the summary is given (as the gRPC handler gives it). */
 let advanced: AdvancedResultsFn;
 let counts: CountService;
+
+/** The scans only: the project has no aggregates as far as the planner knows. */
+class NoAggregates extends AggregatesStore {
+  override project(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+}
+
 const log = createLogger('views-service-test', 'silent');
 const connect = () => {
   const secret = { secret: peers.contextSecret };
@@ -60,13 +78,19 @@ beforeAll(async () => {
     clients.forms,
     peers.contextSecret,
   );
-  service = new ViewsService(
-    new ViewsStore(engine, config.CLICKHOUSE_DATABASE),
-    clients.projects,
-    clients.forms,
-    clients.auth,
-    peers.contextSecret,
-  );
+  const views = (counted: AggregatesStore, seen: [ViewPart, ViewPlan][]) =>
+    new ViewsService(
+      new ViewsStore(engine, config.CLICKHOUSE_DATABASE),
+      new ViewAggregatesStore(engine, config.CLICKHOUSE_DATABASE),
+      counted,
+      clients.projects,
+      clients.forms,
+      clients.auth,
+      peers.contextSecret,
+      (part, plan) => seen.push([part, plan]),
+    );
+  aggregated = views(new AggregatesStore(engine, config.CLICKHOUSE_DATABASE), plans.aggregates);
+  scanned = views(new NoAggregates(engine, config.CLICKHOUSE_DATABASE), plans.scan);
   advanced = (req, c) => results.advancedResults(req, c);
   counts = new CountService(new CountStore(engine, config.CLICKHOUSE_DATABASE));
 }, 120_000);
@@ -198,6 +222,8 @@ const request = (fields: Partial<views.ViewRequest>): views.ViewRequest => ({
   end_date: '',
   ...fields,
 });
+/** A scan because the request's time zone is not the aggregates'. */
+const isZoneScan = (plan: ViewPlan) => plan.path === 'scan' && plan.reasons.every((r) => r.startsWith('the time zone'));
 const noFilters = { site: [], group: [], team: [], collector: [], created_by: [] };
 
 let f: Awaited<ReturnType<typeof fixture>>;
@@ -207,53 +233,277 @@ describe(ViewsService.name, () => {
     f = await fixture();
   }, 90_000);
 
-  describe('summary', () => {
-    it('counts responses, completed, in progress and deleted, the first and last, and per site', async () => {
-      const out = await service.summary(request({ caller: f.caller, project_id: f.project.id }), ctx, advanced);
-      expect(out.totals).toEqual({
-        responses: 4,
-        completed: 3,
-        in_progress: 1,
-        deleted: 1,
-        first_response: '2026-01-05T10:00:00.000Z',
-        last_response: '2026-01-13T09:00:00.000Z',
-        collectors: 2,
-        sites: 2,
+  describe.each(['aggregates', 'scan'] as const)('from the %s', (path) => {
+    let service: ViewsService;
+    let seen = 0;
+    beforeAll(() => {
+      service = path === 'aggregates' ? aggregated : scanned;
+    });
+    beforeEach(() => {
+      seen = plans[path].length;
+    });
+    afterEach(() => {
+      // Every view of this block was served by `path`, but a series in a time zone the aggregates do not count in.
+      const other = plans[path]
+        .slice(seen)
+        .filter(([part, plan]) => plan.path !== path && !(part === 'performance series' && isZoneScan(plan)));
+      expect(other).toEqual([]);
+    });
+
+    describe('summary', () => {
+      it('counts responses, completed, in progress and deleted, the first and last, and per site', async () => {
+        const out = await service.summary(request({ caller: f.caller, project_id: f.project.id }), ctx, advanced);
+        expect(out.totals).toEqual({
+          responses: 4,
+          completed: 3,
+          in_progress: 1,
+          deleted: 1,
+          first_response: '2026-01-05T10:00:00.000Z',
+          last_response: '2026-01-13T09:00:00.000Z',
+          collectors: 2,
+          sites: 2,
+        });
+        expect(out.by_site!.count).toBe(2);
+        // Most responses first, then by site id (North was made first).
+        expect(out.by_site!.results.map((r) => [r.name, r.responses, r.completed, r.collectors])).toEqual([
+          ['North', 2, 2, 1],
+          ['South', 2, 1, 2],
+        ]);
+        expect(out.advanced_results).toEqual([]);
       });
-      expect(out.by_site!.count).toBe(2);
-      // Most responses first, then by site id (North was made first).
-      expect(out.by_site!.results.map((r) => [r.name, r.responses, r.completed, r.collectors])).toEqual([
-        ['North', 2, 2, 1],
-        ['South', 2, 1, 2],
-      ]);
-      expect(out.advanced_results).toEqual([]);
+
+      it('keeps the filter set: a site, a collector', async () => {
+        const bySite = await service.summary(
+          request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, site: [f.south.id] } }),
+          ctx,
+          advanced,
+        );
+        expect(bySite.totals).toMatchObject({ responses: 2, completed: 1, in_progress: 1, deleted: 1 });
+        const byCollector = await service.summary(
+          request({
+            caller: f.caller,
+            project_id: f.project.id,
+            filters: { ...noFilters, collector: [f.cleo.user_id] },
+          }),
+          ctx,
+          advanced,
+        );
+        expect(byCollector.totals).toMatchObject({ responses: 1, completed: 1, deleted: 0 });
+      });
+
+      it('shows only what read_sites and their own responses give a collector', async () => {
+        const out = await service.summary(request({ caller: f.cleo, project_id: f.project.id }), ctx, advanced);
+        // r0 and r1 (North, read) and r4 (her own); not r2 nor the deleted r3 (South, the owner's).
+        expect(out.totals).toMatchObject({ responses: 3, completed: 3, in_progress: 0, deleted: 0, sites: 2 });
+        expect(out.by_site!.results.map((r) => [r.name, r.responses])).toEqual([
+          ['North', 2],
+          ['South', 1],
+        ]);
+      });
+
+      it('refuses an unknown site, group or team with the spec message, and a bad time zone', async () => {
+        await expect(
+          service.summary(
+            request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, site: [999_999] } }),
+            ctx,
+            advanced,
+          ),
+        ).rejects.toMatchObject({ code: '400.1', fields: { site: ['Invalid Project or Site Id!'] } });
+        await expect(
+          service.summary(
+            request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, team: [999_999] } }),
+            ctx,
+            advanced,
+          ),
+        ).rejects.toMatchObject({ code: '400.1', fields: { team: ['Invalid Project or Team Id!'] } });
+        await expect(
+          service.summary(
+            request({ caller: f.caller, project_id: f.project.id, time_zone: 'Mars/Olympus' }),
+            ctx,
+            advanced,
+          ),
+        ).rejects.toMatchObject({ code: '400.1', fields: { time_zone: [expect.any(String)] } });
+      });
+
+      it('refuses a caller who may not read results', async () => {
+        const other = await newOwner(peers, 'views-other');
+        await expect(
+          service.summary(request({ caller: other.caller, project_id: f.project.id }), ctx, advanced),
+        ).rejects.toMatchObject({ code: '404.4' });
+      });
     });
 
-    it('keeps the filter set: a site, a collector', async () => {
-      const bySite = await service.summary(
-        request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, site: [f.south.id] } }),
-        ctx,
-        advanced,
-      );
-      expect(bySite.totals).toMatchObject({ responses: 2, completed: 1, in_progress: 1, deleted: 1 });
-      const byCollector = await service.summary(
-        request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, collector: [f.cleo.user_id] } }),
-        ctx,
-        advanced,
-      );
-      expect(byCollector.totals).toMatchObject({ responses: 1, completed: 1, deleted: 0 });
+    describe('performance', () => {
+      it('gives per collector and per site the responses, completed, durations, first and last', async () => {
+        const out = await service.performance(request({ caller: f.caller, project_id: f.project.id }), ctx);
+        expect(out.by_collector!.count).toBe(2);
+        const [owner, cleo] = out.by_collector!.results;
+        expect(owner).toMatchObject({
+          id: f.ownerId,
+          responses: 3,
+          completed: 2,
+          avg_duration_s: 900,
+          median_duration_s: 900,
+          first_response: '2026-01-05T10:00:00.000Z',
+          last_response: '2026-01-06T12:00:00.000Z',
+        });
+        expect(cleo).toMatchObject({ id: f.cleo.user_id, name: 'Cleo Collector', responses: 1, avg_duration_s: 1800 });
+        expect(out.by_site!.results.map((r) => [r.name, r.responses, r.avg_duration_s])).toEqual([
+          ['North', 2, 900],
+          ['South', 2, 1800],
+        ]);
+      });
+
+      it('lists the people whose responses the caller sees, searched by name, for the collector pickers', async () => {
+        const ask = (caller: common.Caller, q = '', limit = 0, offset = 0) =>
+          service.collectors({ caller, project_id: f.project.id, q, limit, offset }, ctx);
+        const all = await ask(f.caller);
+        expect(all.count).toBe(2);
+        // The owner's three live responses (r3 is deleted), Cleo's one.
+        expect(all.results.find((r) => r.id === f.ownerId)).toMatchObject({ responses: 3 });
+        expect(all.results.find((r) => r.id === f.cleo.user_id)).toMatchObject({
+          name: 'Cleo Collector',
+          responses: 1,
+        });
+        expect(await ask(f.caller, 'cleo')).toEqual({
+          results: [{ id: f.cleo.user_id, name: 'Cleo Collector', responses: 1 }],
+          count: 1,
+        });
+        expect((await ask(f.caller, '', 1, 1)).results).toHaveLength(1);
+        // Cleo reads North (the owner's r0 and r1) and her own r4: the owner counts 2 for her.
+        const hers = await ask(f.cleo);
+        expect(hers.results.find((r) => r.id === f.ownerId)).toMatchObject({ responses: 2 });
+        await expect(ask(f.caller, '', 101)).rejects.toMatchObject({
+          code: '400.1',
+          fields: { limit: ['Ensure this value is between 1 and 100.'] },
+        });
+      });
+
+      it('gives the series per day, week and month, in the time zone asked', async () => {
+        const series = async (period: string, tz = '') =>
+          (
+            await service.performance(
+              request({ caller: f.caller, project_id: f.project.id, period, time_zone: tz }),
+              ctx,
+            )
+          ).series.map((s) => [s.period, s.responses, s.completed]);
+        expect(await series('day')).toEqual([
+          ['2026-01-05', 1, 1],
+          ['2026-01-06', 2, 1],
+          ['2026-01-13', 1, 1],
+        ]);
+        // Weeks start on Monday: 5 and 12 January 2026 are Mondays.
+        expect(await series('week')).toEqual([
+          ['2026-01-05', 3, 2],
+          ['2026-01-12', 1, 1],
+        ]);
+        expect(await series('month')).toEqual([['2026-01-01', 4, 3]]);
+        // Auckland is 13 hours ahead in January: r2 (12:00 UTC on the 6th) falls on the 7th.
+        expect(await series('day', 'Pacific/Auckland')).toEqual([
+          ['2026-01-05', 1, 1],
+          ['2026-01-06', 1, 1],
+          ['2026-01-07', 1, 0],
+          ['2026-01-13', 1, 1],
+        ]);
+      });
+
+      it('pages the tables and caps the page size', async () => {
+        const out = await service.performance(
+          request({ caller: f.caller, project_id: f.project.id, page: 2, page_size: 1 }),
+          ctx,
+        );
+        expect(out.by_collector).toMatchObject({
+          count: 2,
+          results: [expect.objectContaining({ id: f.cleo.user_id })],
+        });
+        const past = await service.performance(
+          request({ caller: f.caller, project_id: f.project.id, page: 9, page_size: 1 }),
+          ctx,
+        );
+        expect(past.by_site).toEqual({ count: 2, results: [] });
+      });
+
+      it('refuses an unknown period', async () => {
+        await expect(
+          service.performance(request({ caller: f.caller, project_id: f.project.id, period: 'fortnight' }), ctx),
+        ).rejects.toMatchObject({ code: '400.1', fields: { period: ['Choose one of day, week, month.'] } });
+      });
     });
 
-    it('shows only what read_sites and their own responses give a collector', async () => {
-      const out = await service.summary(request({ caller: f.cleo, project_id: f.project.id }), ctx, advanced);
-      // r0 and r1 (North, read) and r4 (her own); not r2 nor the deleted r3 (South, the owner's).
-      expect(out.totals).toMatchObject({ responses: 3, completed: 3, in_progress: 0, deleted: 0, sites: 2 });
-      expect(out.by_site!.results.map((r) => [r.name, r.responses])).toEqual([
-        ['North', 2],
-        ['South', 1],
-      ]);
-    });
+    describe('tracking', () => {
+      it('sets each site and the project against their targets, sites without responses included', async () => {
+        const out = await service.tracking(request({ caller: f.caller, project_id: f.project.id }), ctx);
+        expect(out.project).toMatchObject({ responses: 4, completed: 3, target: 8, percent: 50 });
+        expect(out.by_site!.count).toBe(3);
+        const sites = Object.fromEntries(out.by_site!.results.map((r) => [r.id, r]));
+        expect(sites[f.north.id]).toMatchObject({ responses: 2, target: 4, percent: 50, expected: 4 });
+        expect(sites[f.south.id]).toMatchObject({ responses: 2, target: 10, percent: 20 });
+        expect(sites[f.south.id]!.expected).toBeUndefined();
+        expect(sites[f.defaultSite.id]).toMatchObject({ responses: 0, target: 0 });
+        expect(sites[f.defaultSite.id]!.percent).toBeUndefined();
+      });
 
+      it('keeps the permanent date range, both days included', async () => {
+        const out = await service.tracking(
+          request({ caller: f.caller, project_id: f.project.id, start_date: '2026-01-06', end_date: '2026-01-06' }),
+          ctx,
+        );
+        expect(out.project).toMatchObject({ responses: 2, percent: 25 });
+        const sites = Object.fromEntries(out.by_site!.results.map((r) => [r.id, r]));
+        expect(sites[f.north.id]).toMatchObject({ responses: 1, percent: 25 });
+        expect(sites[f.south.id]).toMatchObject({ responses: 1, percent: 10 });
+        expect(out).toMatchObject({ start_date: '2026-01-06', end_date: '2026-01-06' });
+      });
+
+      it("shows a collector only the sites they read and their own responses' sites", async () => {
+        const out = await service.tracking(request({ caller: f.cleo, project_id: f.project.id }), ctx);
+        expect(out.project).toMatchObject({ responses: 3 });
+        expect(out.by_site!.results.map((r) => [r.id, r.responses]).sort()).toEqual(
+          [
+            [f.north.id, 2],
+            [f.south.id, 1],
+          ].sort(),
+        );
+      });
+
+      it("keeps a site's target as set in Settings → Sites, and refuses one below 0", async () => {
+        const site = (goal_count: number) =>
+          clients.projects.updateSite(
+            projects.SiteRequest.fromPartial({
+              caller: f.caller,
+              project_id: f.project.id,
+              site_id: f.south.id,
+              goal_count,
+            }),
+          );
+        expect((await site(12)).goal_count).toBe(12);
+        await expect(site(-1)).rejects.toMatchObject({
+          code: '400.1',
+          fields: { goal_count: ['Ensure this value is greater than or equal to 0.'] },
+        });
+        const out = await service.tracking(request({ caller: f.caller, project_id: f.project.id }), ctx);
+        expect(out.by_site!.results.find((r) => r.id === f.south.id)).toMatchObject({ target: 12, percent: 16.7 });
+        await site(10);
+      });
+
+      it('refuses an inverted range and a date that does not exist', async () => {
+        await expect(
+          service.tracking(
+            request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-01', end_date: '2026-01-01' }),
+            ctx,
+          ),
+        ).rejects.toMatchObject({
+          code: '400.1',
+          fields: { end_date: ['The end date must not be before the start date.'] },
+        });
+        await expect(
+          service.tracking(request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-30' }), ctx),
+        ).rejects.toMatchObject({ code: '400.1', fields: { start_date: ['Enter a date as YYYY-MM-DD.'] } });
+      });
+    });
+  });
+
+  describe('summary', () => {
     it('shows the advanced results flagged for the summary with their threshold state', async () => {
       const save = (name: string, formula: string, flagged: boolean) =>
         clients.projects.saveAdvancedResult(
@@ -273,209 +523,19 @@ describe(ViewsService.name, () => {
         );
       await save('Three', '1+2', true);
       await save('Hidden', '1', false);
-      const out = await service.summary(request({ caller: f.caller, project_id: f.project.id }), ctx, advanced);
+      const out = await aggregated.summary(request({ caller: f.caller, project_id: f.project.id }), ctx, advanced);
       expect(out.advanced_results).toEqual([
         expect.objectContaining({ name: 'Three', value: 3, status: 'above', threshold_value_upper: 2 }),
       ]);
     });
-
-    it('refuses an unknown site, group or team with the spec message, and a bad time zone', async () => {
-      await expect(
-        service.summary(
-          request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, site: [999_999] } }),
-          ctx,
-          advanced,
-        ),
-      ).rejects.toMatchObject({ code: '400.1', fields: { site: ['Invalid Project or Site Id!'] } });
-      await expect(
-        service.summary(
-          request({ caller: f.caller, project_id: f.project.id, filters: { ...noFilters, team: [999_999] } }),
-          ctx,
-          advanced,
-        ),
-      ).rejects.toMatchObject({ code: '400.1', fields: { team: ['Invalid Project or Team Id!'] } });
-      await expect(
-        service.summary(
-          request({ caller: f.caller, project_id: f.project.id, time_zone: 'Mars/Olympus' }),
-          ctx,
-          advanced,
-        ),
-      ).rejects.toMatchObject({ code: '400.1', fields: { time_zone: [expect.any(String)] } });
-    });
-
-    it('refuses a caller who may not read results', async () => {
-      const other = await newOwner(peers, 'views-other');
-      await expect(
-        service.summary(request({ caller: other.caller, project_id: f.project.id }), ctx, advanced),
-      ).rejects.toMatchObject({ code: '404.4' });
-    });
   });
 
-  describe('performance', () => {
-    it('gives per collector and per site the responses, completed, durations, first and last', async () => {
-      const out = await service.performance(request({ caller: f.caller, project_id: f.project.id }), ctx);
-      expect(out.by_collector!.count).toBe(2);
-      const [owner, cleo] = out.by_collector!.results;
-      expect(owner).toMatchObject({
-        id: f.ownerId,
-        responses: 3,
-        completed: 2,
-        avg_duration_s: 900,
-        median_duration_s: 900,
-        first_response: '2026-01-05T10:00:00.000Z',
-        last_response: '2026-01-06T12:00:00.000Z',
-      });
-      expect(cleo).toMatchObject({ id: f.cleo.user_id, name: 'Cleo Collector', responses: 1, avg_duration_s: 1800 });
-      expect(out.by_site!.results.map((r) => [r.name, r.responses, r.avg_duration_s])).toEqual([
-        ['North', 2, 900],
-        ['South', 2, 1800],
-      ]);
-    });
-
-    it('lists the people whose responses the caller sees, searched by name, for the collector pickers', async () => {
-      const ask = (caller: common.Caller, q = '', limit = 0, offset = 0) =>
-        service.collectors({ caller, project_id: f.project.id, q, limit, offset }, ctx);
-      const all = await ask(f.caller);
-      expect(all.count).toBe(2);
-      // The owner's three live responses (r3 is deleted), Cleo's one.
-      expect(all.results.find((r) => r.id === f.ownerId)).toMatchObject({ responses: 3 });
-      expect(all.results.find((r) => r.id === f.cleo.user_id)).toMatchObject({ name: 'Cleo Collector', responses: 1 });
-      expect(await ask(f.caller, 'cleo')).toEqual({
-        results: [{ id: f.cleo.user_id, name: 'Cleo Collector', responses: 1 }],
-        count: 1,
-      });
-      expect((await ask(f.caller, '', 1, 1)).results).toHaveLength(1);
-      // Cleo reads North (the owner's r0 and r1) and her own r4: the owner counts 2 for her.
-      const hers = await ask(f.cleo);
-      expect(hers.results.find((r) => r.id === f.ownerId)).toMatchObject({ responses: 2 });
-      await expect(ask(f.caller, '', 101)).rejects.toMatchObject({
-        code: '400.1',
-        fields: { limit: ['Ensure this value is between 1 and 100.'] },
-      });
-    });
-
-    it('gives the series per day, week and month, in the time zone asked', async () => {
-      const series = async (period: string, tz = '') =>
-        (
-          await service.performance(request({ caller: f.caller, project_id: f.project.id, period, time_zone: tz }), ctx)
-        ).series.map((s) => [s.period, s.responses, s.completed]);
-      expect(await series('day')).toEqual([
-        ['2026-01-05', 1, 1],
-        ['2026-01-06', 2, 1],
-        ['2026-01-13', 1, 1],
-      ]);
-      // Weeks start on Monday: 5 and 12 January 2026 are Mondays.
-      expect(await series('week')).toEqual([
-        ['2026-01-05', 3, 2],
-        ['2026-01-12', 1, 1],
-      ]);
-      expect(await series('month')).toEqual([['2026-01-01', 4, 3]]);
-      // Auckland is 13 hours ahead in January: r2 (12:00 UTC on the 6th) falls on the 7th.
-      expect(await series('day', 'Pacific/Auckland')).toEqual([
-        ['2026-01-05', 1, 1],
-        ['2026-01-06', 1, 1],
-        ['2026-01-07', 1, 0],
-        ['2026-01-13', 1, 1],
-      ]);
-    });
-
-    it('pages the tables and caps the page size', async () => {
-      const out = await service.performance(
-        request({ caller: f.caller, project_id: f.project.id, page: 2, page_size: 1 }),
-        ctx,
-      );
-      expect(out.by_collector).toMatchObject({ count: 2, results: [expect.objectContaining({ id: f.cleo.user_id })] });
-      const past = await service.performance(
-        request({ caller: f.caller, project_id: f.project.id, page: 9, page_size: 1 }),
-        ctx,
-      );
-      expect(past.by_site).toEqual({ count: 2, results: [] });
-    });
-
-    it('refuses an unknown period', async () => {
-      await expect(
-        service.performance(request({ caller: f.caller, project_id: f.project.id, period: 'fortnight' }), ctx),
-      ).rejects.toMatchObject({ code: '400.1', fields: { period: ['Choose one of day, week, month.'] } });
-    });
-  });
-
-  describe('tracking', () => {
-    it('sets each site and the project against their targets, sites without responses included', async () => {
-      const out = await service.tracking(request({ caller: f.caller, project_id: f.project.id }), ctx);
-      expect(out.project).toMatchObject({ responses: 4, completed: 3, target: 8, percent: 50 });
-      expect(out.by_site!.count).toBe(3);
-      const sites = Object.fromEntries(out.by_site!.results.map((r) => [r.id, r]));
-      expect(sites[f.north.id]).toMatchObject({ responses: 2, target: 4, percent: 50, expected: 4 });
-      expect(sites[f.south.id]).toMatchObject({ responses: 2, target: 10, percent: 20 });
-      expect(sites[f.south.id]!.expected).toBeUndefined();
-      expect(sites[f.defaultSite.id]).toMatchObject({ responses: 0, target: 0 });
-      expect(sites[f.defaultSite.id]!.percent).toBeUndefined();
-    });
-
-    it('keeps the permanent date range, both days included', async () => {
-      const out = await service.tracking(
-        request({ caller: f.caller, project_id: f.project.id, start_date: '2026-01-06', end_date: '2026-01-06' }),
-        ctx,
-      );
-      expect(out.project).toMatchObject({ responses: 2, percent: 25 });
-      const sites = Object.fromEntries(out.by_site!.results.map((r) => [r.id, r]));
-      expect(sites[f.north.id]).toMatchObject({ responses: 1, percent: 25 });
-      expect(sites[f.south.id]).toMatchObject({ responses: 1, percent: 10 });
-      expect(out).toMatchObject({ start_date: '2026-01-06', end_date: '2026-01-06' });
-    });
-
-    it("shows a collector only the sites they read and their own responses' sites", async () => {
-      const out = await service.tracking(request({ caller: f.cleo, project_id: f.project.id }), ctx);
-      expect(out.project).toMatchObject({ responses: 3 });
-      expect(out.by_site!.results.map((r) => [r.id, r.responses]).sort()).toEqual(
-        [
-          [f.north.id, 2],
-          [f.south.id, 1],
-        ].sort(),
-      );
-    });
-
-    it("keeps a site's target as set in Settings → Sites, and refuses one below 0", async () => {
-      const site = (goal_count: number) =>
-        clients.projects.updateSite(
-          projects.SiteRequest.fromPartial({
-            caller: f.caller,
-            project_id: f.project.id,
-            site_id: f.south.id,
-            goal_count,
-          }),
-        );
-      expect((await site(12)).goal_count).toBe(12);
-      await expect(site(-1)).rejects.toMatchObject({
-        code: '400.1',
-        fields: { goal_count: ['Ensure this value is greater than or equal to 0.'] },
-      });
-      const out = await service.tracking(request({ caller: f.caller, project_id: f.project.id }), ctx);
-      expect(out.by_site!.results.find((r) => r.id === f.south.id)).toMatchObject({ target: 12, percent: 16.7 });
-      await site(10);
-    });
-
-    it('refuses an inverted range and a date that does not exist', async () => {
-      await expect(
-        service.tracking(
-          request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-01', end_date: '2026-01-01' }),
-          ctx,
-        ),
-      ).rejects.toMatchObject({
-        code: '400.1',
-        fields: { end_date: ['The end date must not be before the start date.'] },
-      });
-      await expect(
-        service.tracking(request({ caller: f.caller, project_id: f.project.id, start_date: '2026-02-30' }), ctx),
-      ).rejects.toMatchObject({ code: '400.1', fields: { start_date: ['Enter a date as YYYY-MM-DD.'] } });
-    });
-  });
   // Last: it removes Cleo from the project.
   it('names a collector the project no longer embeds (removed since) from the accounts, not as a number', async () => {
     await clients.projects.deleteProjectUser({ caller: f.caller, project_id: f.project.id, user_id: f.cleo.user_id });
     const project = await clients.projects.getProject({ caller: f.caller, project_id: f.project.id });
     expect(project.projectuser_set.map((u) => u.user_id)).not.toContain(f.cleo.user_id);
-    const out = await service.performance(request({ caller: f.caller, project_id: f.project.id }), ctx);
+    const out = await aggregated.performance(request({ caller: f.caller, project_id: f.project.id }), ctx);
     expect(out.by_collector!.results.find((r) => r.id === f.cleo.user_id)).toMatchObject({
       name: 'Cleo Collector',
       responses: 1,

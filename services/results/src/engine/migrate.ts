@@ -21,7 +21,8 @@ export function statements(text: string, db: string): string[] {
  * table stays Null), with a Distributed table `<table>` over them, sharded by project so that every version of a
  * response, its state and its aggregates land on one shard (FINAL and the signed sums then work within the shard; a
  * table without project_id is spread at random). A materialized view reads and writes the local tables of its node.
- * ALTERs go to both. Every statement runs ON CLUSTER. Pure.
+ * ALTERs go to both. Every statement runs ON CLUSTER, but an INSERT (a backfill), which runs once through the
+ * Distributed tables. Pure.
  */
 export function clusterStatements(stmts: string[], cluster: string, db: string): string[] {
   const on = `ON CLUSTER ${quoteIdent(cluster)}`;
@@ -110,6 +111,7 @@ export const DATA_TABLES = [
   'agg_words',
   'agg_times',
   'agg_texts',
+  'agg_durations',
   'agg_projects',
   'agg_journal',
 ] as const;
@@ -120,6 +122,7 @@ export const DATA_VIEWS = [
   'agg_words_mv',
   'agg_times_mv',
   'agg_texts_mv',
+  'agg_durations_mv',
   'response_state_mv',
 ] as const;
 

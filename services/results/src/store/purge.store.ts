@@ -12,6 +12,7 @@ export const DERIVED_TABLES = [
   'agg_words',
   'agg_times',
   'agg_texts',
+  'agg_durations',
   'agg_projects',
 ] as const;
 
