@@ -107,6 +107,16 @@ afterAll(async () => {
 
 const at = (s: string) => `2026-01-${s}Z`;
 
+/** A response as the test knows its newest version. */
+interface Known {
+  user: number;
+  site: number;
+  created: string;
+  updated: string;
+  completed: string | null;
+  deleted: boolean;
+}
+
 /**
  * Sites North (target 4, 1 to 10 January) and South (target 10), the project's goal 8, and five responses:
  *   r0 owner  North  created 05 10:00, completed 10:10 (600 s)
@@ -206,7 +216,44 @@ async function fixture() {
       throw new Error(`the responses never reached the results: ${JSON.stringify([c.all, status])}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { caller, cleo, project, schema, north, south, defaultSite, ownerId: caller.user_id };
+  // The newest version of each response, as the test knows it (what the views must show).
+  const iso = (t: string) => new Date(at(t)).toISOString();
+  const model = new Map<string, Known>(
+    (
+      [
+        [caller, 0, north.id, '05T10:00:00', '05T10:10:00', false],
+        [caller, 1, north.id, '06T09:00:00', '06T09:20:00', false],
+        [caller, 2, south.id, '06T12:00:00', null, false],
+        [caller, 3, south.id, '13T08:00:00', null, true],
+        [cleo, 4, south.id, '13T09:00:00', '13T09:30:00', false],
+      ] as const
+    ).map(([who, n, siteId, created, completed, deleted]) => [
+      `r${n}`,
+      {
+        user: who.user_id,
+        site: siteId,
+        created: iso(created),
+        updated: iso(created),
+        completed: completed ? iso(completed) : null,
+        deleted,
+      },
+    ]),
+  );
+  const responseId = (n: number) => `${project.id}-${schema}-${(n === 4 ? cleo : caller).user_id}-d-${n}`;
+  return {
+    caller,
+    cleo,
+    project,
+    schema,
+    north,
+    south,
+    defaultSite,
+    ownerId: caller.user_id,
+    upload,
+    responseId,
+    adults: adults.id,
+    model,
+  };
 }
 
 const request = (fields: Partial<views.ViewRequest>): views.ViewRequest => ({
@@ -527,6 +574,219 @@ describe(ViewsService.name, () => {
       expect(out.advanced_results).toEqual([
         expect.objectContaining({ name: 'Three', value: 3, status: 'above', threshold_value_upper: 2 }),
       ]);
+    });
+  });
+
+  describe('after an edit, a deletion, a restoration and a site move', () => {
+    /** The figures of a table computed here: per group of the live responses, most responses first, then by id. */
+    const tableOf = (live: Known[], key: (k: Known) => number) => {
+      const groups = new Map<number, Known[]>();
+      for (const k of live) groups.set(key(k), [...(groups.get(key(k)) ?? []), k]);
+      const rows = [...groups].map(([id, ks]) => {
+        const created = ks.map((k) => k.created).sort();
+        const ms = ks
+          .filter((k) => k.completed !== null)
+          .map((k) => Date.parse(k.completed!) - Date.parse(k.created))
+          .sort((a, b) => a - b);
+        const mid = (ms.length - 1) / 2;
+        return {
+          id,
+          responses: ks.length,
+          completed: ks.filter((k) => k.completed !== null).length,
+          first_response: created[0],
+          last_response: created.at(-1),
+          last_activity: ks
+            .map((k) => k.updated)
+            .sort()
+            .at(-1),
+          avg_duration_s: ms.length ? ms.reduce((a, b) => a + b, 0) / ms.length / 1000 : undefined,
+          median_duration_s: ms.length ? (ms[Math.floor(mid)]! + ms[Math.ceil(mid)]!) / 2 / 1000 : undefined,
+          collectors: new Set(ks.map((k) => k.user)).size,
+        };
+      });
+      rows.sort((a, b) => b.responses - a.responses || a.id - b.id);
+      return { count: rows.length, rows };
+    };
+    /** Every figure of the views computed here from the known responses that `sees` keeps (days in UTC). */
+    const expectedOf = (sees: (k: Known) => boolean, range = { start: '', end: '' }) => {
+      const kept = [...f.model.values()].filter(
+        (k) =>
+          sees(k) &&
+          (!range.start || k.created.slice(0, 10) >= range.start) &&
+          (!range.end || k.created.slice(0, 10) <= range.end),
+      );
+      const live = kept.filter((k) => !k.deleted);
+      const created = live.map((k) => k.created).sort();
+      const days = [...new Set(live.map((k) => k.created.slice(0, 10)))].sort();
+      return {
+        totals: {
+          responses: live.length,
+          completed: live.filter((k) => k.completed !== null).length,
+          in_progress: live.filter((k) => k.completed === null).length,
+          deleted: kept.length - live.length,
+          first_response: created[0] ?? '',
+          last_response: created.at(-1) ?? '',
+          collectors: new Set(live.map((k) => k.user)).size,
+          sites: new Set(live.map((k) => k.site)).size,
+        },
+        bySite: tableOf(live, (k) => k.site),
+        byCollector: tableOf(live, (k) => k.user),
+        series: days.map((d) => {
+          const on = live.filter((k) => k.created.startsWith(d));
+          return { period: d, responses: on.length, completed: on.filter((k) => k.completed !== null).length };
+        }),
+      };
+    };
+    const pick = (t: views.ViewTable | undefined) => ({
+      count: t!.count,
+      rows: t!.results.map((r) => ({
+        id: r.id,
+        responses: r.responses,
+        completed: r.completed,
+        first_response: r.first_response,
+        last_response: r.last_response,
+        last_activity: r.last_activity,
+        avg_duration_s: r.avg_duration_s,
+        median_duration_s: r.median_duration_s,
+        collectors: r.collectors,
+      })),
+    });
+    /** Every view as `svc` answers `caller` (tracking also over one day), whole replies. */
+    const viewsOf = async (svc: ViewsService, caller: common.Caller) => {
+      const ask = (fields: Partial<views.ViewRequest> = {}) => request({ caller, project_id: f.project.id, ...fields });
+      return {
+        summary: await svc.summary(ask(), ctx, advanced),
+        performance: await svc.performance(ask({ period: 'day' }), ctx),
+        tracking: await svc.tracking(ask(), ctx),
+        trackingDay: await svc.tracking(ask({ start_date: '2026-01-06', end_date: '2026-01-06' }), ctx),
+        pickers: await svc.collectors({ caller, project_id: f.project.id, q: '', limit: 100, offset: 0 }, ctx),
+      };
+    };
+    /** What differs between both paths, and between the aggregates and the figures computed here. */
+    const differences = async (caller: common.Caller, sees: (k: Known) => boolean) => {
+      const [a, b] = [await viewsOf(aggregated, caller), await viewsOf(scanned, caller)];
+      const e = expectedOf(sees);
+      const day = expectedOf(sees, { start: '2026-01-06', end: '2026-01-06' });
+      const tracked = (t: views.TrackingReply) => ({
+        project: pick({ count: 1, results: [t.project!] }).rows.map(({ id: _i, last_activity: _l, ...r }) => r)[0],
+        sites: pick(t.by_site).rows.filter((r) => r.responses > 0),
+      });
+      const got = {
+        summary: { totals: a.summary.totals, bySite: pick(a.summary.by_site) },
+        performance: {
+          totals: a.performance.totals,
+          bySite: pick(a.performance.by_site),
+          byCollector: pick(a.performance.by_collector),
+          series: a.performance.series,
+        },
+        tracking: tracked(a.tracking),
+        trackingDay: tracked(a.trackingDay),
+        pickers: Object.fromEntries(a.pickers.results.map((r) => [r.id, r.responses])),
+      };
+      const trackedOf = (x: ReturnType<typeof expectedOf>) => ({
+        project: {
+          responses: x.totals.responses,
+          completed: x.totals.completed,
+          first_response: x.totals.first_response,
+          last_response: x.totals.last_response,
+          avg_duration_s: undefined,
+          median_duration_s: undefined,
+          collectors: x.totals.collectors,
+        },
+        // Tracking lists the project's sites in their order (by id), those with responses here.
+        sites: [...x.bySite.rows].sort((p, q) => p.id - q.id),
+      });
+      const want = {
+        summary: { totals: e.totals, bySite: e.bySite },
+        performance: { totals: e.totals, bySite: e.bySite, byCollector: e.byCollector, series: e.series },
+        tracking: trackedOf(e),
+        trackingDay: trackedOf(day),
+        pickers: Object.fromEntries(e.byCollector.rows.filter((r) => r.id > 0).map((r) => [r.id, r.responses])),
+      };
+      return { paths: [a, b] as const, got, want };
+    };
+
+    /** Uploads a change, records it in the model, and waits until both paths show what the model says. */
+    const change = async (upload: () => Promise<unknown>, known: string, next: Partial<Known>) => {
+      await upload();
+      f.model.set(known, { ...f.model.get(known)!, ...next });
+      const end = Date.now() + 30_000;
+      for (;;) {
+        const d = await differences(f.caller, () => true);
+        if (
+          JSON.stringify(d.got) === JSON.stringify(d.want) &&
+          JSON.stringify(d.paths[0]) === JSON.stringify(d.paths[1])
+        )
+          return;
+        if (Date.now() > end) return;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const check = async () => {
+      const cleoSees = (k: Known) => k.user === f.cleo.user_id || k.site === f.north.id;
+      for (const [caller, sees] of [
+        [f.caller, () => true],
+        [f.cleo, cleoSees],
+      ] as const) {
+        const before = plans.aggregates.length;
+        const d = await differences(caller, sees);
+        expect(d.paths[0]).toEqual(d.paths[1]);
+        expect(d.got).toEqual(d.want);
+        expect(plans.aggregates.slice(before).filter(([, p]) => p.path !== 'aggregates')).toEqual([]);
+      }
+    };
+    const at14 = (h: string) => ({ time_updated: at(`14T${h}:00`) });
+
+    it('as uploaded', async () => {
+      await check();
+    });
+
+    it('after an edit that completes a response', async () => {
+      // r2: South, in progress; now completed 45 minutes after it was created.
+      await change(
+        () =>
+          f.upload(f.caller, 2, f.south.id, '06T12:00:00', '06T12:45:00', {
+            ...at14('10:00'),
+            data: { '0': { [f.adults]: 7 } },
+          }),
+        'r2',
+        { completed: new Date(at('06T12:45:00')).toISOString(), updated: new Date(at('14T10:00:00')).toISOString() },
+      );
+      await check();
+    });
+
+    it('after a deletion', async () => {
+      await change(
+        () => f.upload(f.caller, 0, f.north.id, '05T10:00:00', null, { ...at14('11:00'), deleted: true }),
+        'r0',
+        { deleted: true, updated: new Date(at('14T11:00:00')).toISOString() },
+      );
+      await check();
+    });
+
+    it('after a restoration', async () => {
+      await change(
+        () => f.upload(f.caller, 3, f.south.id, '13T08:00:00', null, { ...at14('12:00'), deleted: false }),
+        'r3',
+        { deleted: false, updated: new Date(at('14T12:00:00')).toISOString() },
+      );
+      await check();
+    });
+
+    it('after a move to another site', async () => {
+      // Cleo's r4 moved from South to North by the owner: it stays hers. (An upload that changes only the site is
+      // taken as unmodified by the responses service, so an answer changes with it.)
+      await change(
+        () =>
+          f.upload(f.caller, 4, f.north.id, '13T09:00:00', null, {
+            ...at14('13:00'),
+            response_id: f.responseId(4),
+            data: { '0': { [f.adults]: 9 } },
+          }),
+        'r4',
+        { site: f.north.id, updated: new Date(at('14T13:00:00')).toISOString() },
+      );
+      await check();
     });
   });
 
