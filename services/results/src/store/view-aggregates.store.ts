@@ -59,10 +59,10 @@ export class ViewAggregatesStore {
   /** Responses not deleted (completed, first and last created, collectors, sites) and deleted ones. */
   async totals(where: Where, _tz: string): Promise<TotalsRow> {
     const [r] = await this.engine.query<TotalsRow & { first_day: string; last_day: string }>(
-      `SELECT toString(sumIf(c, deleted = 0)) AS n, toString(sumIf(c, deleted = 0 AND completed = 1)) AS n_completed,
-              toString(sumIf(c, deleted = 1)) AS n_deleted,
-              toString(uniqExactIf(user_id, deleted = 0)) AS collectors,
-              toString(uniqExactIf(site_id, deleted = 0)) AS sites,
+      `SELECT sumIf(c, deleted = 0) AS n, sumIf(c, deleted = 0 AND completed = 1) AS n_completed,
+              sumIf(c, deleted = 1) AS n_deleted,
+              uniqExactIf(user_id, deleted = 0) AS collectors,
+              uniqExactIf(site_id, deleted = 0) AS sites,
               toString(minIf(d_created, deleted = 0)) AS first_day, toString(maxIf(d_created, deleted = 0)) AS last_day
        FROM (SELECT deleted, completed, user_id, site_id, d_created, sum(n) AS c FROM ${this.db}.agg_responses
               WHERE ${where.sql} GROUP BY deleted, completed, user_id, site_id, d_created HAVING c > 0)`,
@@ -88,7 +88,7 @@ export class ViewAggregatesStore {
   /** The people with responses (not deleted) in `where`, with their counts: the most active `most`. */
   async collectors(where: Where, most: number): Promise<{ id: string; n: string }[]> {
     return this.engine.query<{ id: string; n: string }>(
-      `SELECT toString(user_id) AS id, toString(c) AS n FROM (
+      `SELECT toString(user_id) AS id, c AS n FROM (
          SELECT user_id, sum(n) AS c FROM ${this.db}.agg_responses WHERE ${where.sql} AND deleted = 0 AND user_id > 0
           GROUP BY user_id HAVING c > 0)
        ORDER BY c DESC, user_id LIMIT {most:UInt32}`,
@@ -113,10 +113,10 @@ export class ViewAggregatesStore {
     const rows = await this.engine.query<
       GroupDays & Omit<GroupRow, 'first' | 'last' | 'activity' | 'avg_s' | 'median_s'>
     >(
-      `SELECT toString(k) AS key, toString(sum(c)) AS n, toString(sumIf(c, completed = 1)) AS n_completed,
+      `SELECT toString(k) AS key, sum(c) AS n, sumIf(c, completed = 1) AS n_completed,
               toString(min(d_created)) AS first_day, toString(max(d_created)) AS last_day,
-              toString(max(d_updated)) AS activity_day, toString(uniqExact(user_id)) AS collectors,
-              toString(count() OVER ()) AS groups
+              toString(max(d_updated)) AS activity_day, uniqExact(user_id) AS collectors,
+              count() OVER () AS groups
        FROM (SELECT ${column} AS k, completed, user_id, d_created, d_updated, sum(n) AS c FROM ${this.db}.agg_responses
               WHERE ${where.sql} AND deleted = 0${only}
               GROUP BY k, completed, user_id, d_created, d_updated HAVING c > 0)
@@ -224,7 +224,7 @@ export class ViewAggregatesStore {
     cap: number,
   ): Promise<{ period: string; n: string; n_completed: string }[]> {
     return this.engine.query(
-      `SELECT period, toString(c) AS n, toString(cc) AS n_completed FROM (
+      `SELECT period, c AS n, cc AS n_completed FROM (
          SELECT toString(toDate(dateTrunc('${period}', d_created))) AS period, sum(n) AS c, sumIf(n, completed = 1) AS cc
            FROM ${this.db}.agg_responses WHERE ${where.sql} AND deleted = 0
           GROUP BY period HAVING c > 0)
