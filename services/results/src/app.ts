@@ -10,6 +10,7 @@ import { ServerEngine } from './engine/server.engine.js';
 import { resultsGrpc } from './grpc/results.grpc.js';
 import { ViewsService } from './service/views.service.js';
 import { ViewsStore } from './store/views.store.js';
+import { ViewAggregatesStore } from './store/view-aggregates.store.js';
 import { Ingestor } from './ingest/consumer.js';
 import { CountService } from './service/count.service.js';
 import { IngestService } from './service/ingest.service.js';
@@ -73,6 +74,12 @@ export async function buildResults(
   const projectsClient = createClient(projects.ProjectsServiceClient, config.PROJECTS_GRPC_ADDR, sealed);
   const formsClient = createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed);
   const authClient = createClient(auth.AuthServiceClient, config.AUTH_GRPC_ADDR, sealed);
+  // With chDB the writer is this process: it knows its projects' aggregates without a query.
+  const aggregates = new AggregatesStore(
+    engine,
+    db,
+    writer && engine.name === 'chdb' ? (p) => ingestor.aggregator.known(p) : undefined,
+  );
   return {
     services: [
       resultsGrpc(
@@ -85,12 +92,7 @@ export async function buildResults(
             new ResultsStore(engine, db),
             marks,
             Math.max(0, config.RESULTS_CACHE_MB) * 2 ** 20,
-            // With chDB the writer is this process: it knows its projects' aggregates without a query.
-            new AggregatesStore(
-              engine,
-              db,
-              writer && engine.name === 'chdb' ? (p) => ingestor.aggregator.known(p) : undefined,
-            ),
+            aggregates,
             projectsClient,
             formsClient,
             config.CONTEXT_SIGNING_SECRET ?? '',
@@ -99,6 +101,8 @@ export async function buildResults(
           purge: new PurgeService(new PurgeStore(engine, db, config.CLICKHOUSE_CLUSTER), marks),
           views: new ViewsService(
             new ViewsStore(engine, db),
+            new ViewAggregatesStore(engine, db),
+            aggregates,
             projectsClient,
             formsClient,
             authClient,

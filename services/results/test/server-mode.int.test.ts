@@ -24,6 +24,8 @@ import { ResultsStore } from '../src/store/results.store.js';
 import { AggregatesStore } from '../src/store/aggregates.store.js';
 import { StateStore } from '../src/store/state.store.js';
 import { Aggregator } from '../src/ingest/aggregator.js';
+import { ViewAggregatesStore } from '../src/store/view-aggregates.store.js';
+import { ViewsStore } from '../src/store/views.store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldwork-server-mode-'));
 // One chDB data directory per process: both engines open the same one, each in its own database.
@@ -103,6 +105,10 @@ async function answers(engine: Engine, db: string) {
     status: (await ingest.responseStatus(7))?.responses,
     answerCount: await ingest.answerCount(7),
     aggregated: await aggregated(engine, db),
+    views: {
+      scan: await viewFigures(new ViewsStore(engine, db)),
+      aggregates: await viewFigures(new ViewAggregatesStore(engine, db)),
+    },
     // The results cache's marks: written (INSERT ... SETTINGS ... VALUES) and read back from the table, host left out.
     marks: await (async () => {
       const marks = new MarkStore(engine, db, '', { fromTable: true });
@@ -172,6 +178,30 @@ async function aggregated(engine: Engine, db: string) {
     };
   }
   return out;
+}
+
+/** The figures of the views (summary, performance, tracking, pickers) from one of their two sources. */
+async function viewFigures(store: ViewsStore | ViewAggregatesStore) {
+  const none = { site: [], group: [], team: [], user: [] };
+  const all = { all: true, userId: 1, sites: [] };
+  const where = store.where(7, 0, none, all, { start: null, end: null }, 'UTC');
+  const ranged = store.where(
+    7,
+    1,
+    none,
+    { all: false, userId: 2, sites: [1] },
+    { start: '2026-01-01', end: '2026-12-31' },
+    'UTC',
+  );
+  const page = { size: 2, offset: 0 };
+  return {
+    totals: await store.totals(where, 'UTC'),
+    bySite: await store.grouped(where, 'site', 'UTC', page),
+    byCollector: await store.grouped(ranged, 'collector', 'UTC', { size: 50, offset: 0 }),
+    keyed: await store.grouped(ranged, 'site', 'UTC', page, [1, 2]),
+    series: await store.series(where, 'month', 'UTC', 10),
+    collectors: await store.collectors(where, 10),
+  };
 }
 
 type Answers = Awaited<ReturnType<typeof answers>>;
@@ -281,6 +311,9 @@ describe('the results queries in ClickHouse-server mode', () => {
     expect(agg.months!.level).toEqual(v.level);
     expect(agg.months!.numbers).toEqual(v.numbers);
     expect(agg.months!.groups).toBe(3);
+    // The views from the aggregates answer what their scans answer.
+    expect(a.views.aggregates).toEqual(a.views.scan);
+    expect(Number(a.views.scan.totals.n)).toBe(9);
     expect(a.marks).toEqual(['/0=1', '/7=2']);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterModel } from '@fieldwork/sampler';
-import { planResults, type PlanInput } from './planner.js';
+import { planResults, planView, type PlanInput } from './planner.js';
 
 type Over = Omit<Partial<PlanInput>, 'filters'> & { filters?: unknown };
 const base = (over: Over = {}): PlanInput => ({
@@ -128,5 +128,28 @@ describe('planResults', () => {
     for (const [input, reason] of cases) expect(planResults(base(input))).toEqual({ path: 'scan', reasons: [reason] });
     // Another time zone matters only when days do.
     expect(planResults(base({ tz: 'Asia/Tokyo' }))).toMatchObject({ path: 'aggregates' });
+  });
+});
+
+describe('planView', () => {
+  const ready = { tz: 'Europe/Paris', ready: true };
+  it('answers a view from ready aggregates, in any time zone when no day matters', () => {
+    expect(planView({ days: false, tz: 'UTC', aggregates: ready })).toEqual({ path: 'aggregates' });
+    expect(planView({ days: true, tz: 'Europe/Paris', aggregates: ready })).toEqual({ path: 'aggregates' });
+  });
+
+  it('scans when the aggregates are missing, being counted, or count days in another time zone', () => {
+    expect(planView({ days: false, tz: 'UTC', aggregates: undefined })).toEqual({
+      path: 'scan',
+      reasons: ['the project has no aggregates yet'],
+    });
+    expect(planView({ days: false, tz: 'UTC', aggregates: { tz: 'UTC', ready: false } })).toEqual({
+      path: 'scan',
+      reasons: ["the project's aggregates are being counted"],
+    });
+    expect(planView({ days: true, tz: 'UTC', aggregates: ready })).toEqual({
+      path: 'scan',
+      reasons: ['the time zone UTC (the aggregates count days in Europe/Paris)'],
+    });
   });
 });

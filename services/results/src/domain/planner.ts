@@ -133,3 +133,31 @@ export function planResults(input: PlanInput): Plan {
   const table: AggTable = onCube ? 'cube' : onMonths ? 'months' : onSites ? 'sites' : 'values';
   return { path: 'aggregates', table, days };
 }
+
+/** The path of a view (summary, performance, tracking, the collector pickers): the aggregates, or the scan and why. */
+export type ViewPlan = { path: 'aggregates' } | { path: 'scan'; reasons: string[] };
+
+export interface ViewPlanInput {
+  /** Whether days of `tz` matter to what is asked: a date range (tracking) or a series per period (performance). */
+  days: boolean;
+  /** The request's time zone. */
+  tz: string;
+  /** The project's aggregates: undefined when never counted, not ready while counted again. */
+  aggregates: { tz: string; ready: boolean } | undefined;
+}
+
+/**
+ * The path of a view's figures (docs/results.md "Which path serves a request"). Every figure of the views (counts,
+ * firsts and lasts, collectors, sites, durations, series, date ranges) is a sum or an extreme over the dimensions
+ * the aggregates keep (site, group, team, collector, the caller's scope, days of time_created), so the aggregates
+ * answer whenever they are ready and, when days matter, count them in the request's time zone.
+ */
+export function planView(input: ViewPlanInput): ViewPlan {
+  const reasons: string[] = [];
+  const agg = input.aggregates;
+  if (!agg) reasons.push('the project has no aggregates yet');
+  else if (!agg.ready) reasons.push("the project's aggregates are being counted");
+  else if (input.days && input.tz !== agg.tz)
+    reasons.push(`the time zone ${input.tz} (the aggregates count days in ${agg.tz})`);
+  return reasons.length > 0 ? { path: 'scan', reasons } : { path: 'aggregates' };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectorPage, expectedBy, pageOf, parseDay, percentOf } from './views.js';
+import { collectorPage, dayRuns, expectedBy, pageOf, parseDay, percentOf } from './views.js';
 
 describe('views', () => {
   it('pages 1-based with a default of 50 rows and a cap of 200', () => {
@@ -63,5 +63,19 @@ describe('views', () => {
       expect(page.count).toBe(4);
       expect(page.results.map((r) => r.name)).toEqual(['Collector 2', 'collector 10']);
     });
+  });
+});
+
+describe('dayRuns', () => {
+  it('merges consecutive days into runs, across months and years, ignoring order and repeats', () => {
+    expect(dayRuns([])).toEqual([]);
+    expect(dayRuns(['2026-01-05', '2026-01-03', '2026-01-04', '2026-01-05', '2026-01-09'])).toEqual([
+      { from: '2026-01-03', to: '2026-01-05' },
+      { from: '2026-01-09', to: '2026-01-09' },
+    ]);
+    expect(dayRuns(['2026-01-01', '2025-12-31', '2024-02-29', '2024-03-01'])).toEqual([
+      { from: '2024-02-29', to: '2024-03-01' },
+      { from: '2025-12-31', to: '2026-01-01' },
+    ]);
   });
 });

@@ -81,3 +81,19 @@ export function collectorPage(
   hits.sort((a, b) => natural.compare(a.name, b.name) || a.id - b.id);
   return { results: hits.slice(offset, offset + limit), count: hits.length };
 }
+
+/**
+ * Days (YYYY-MM-DD, any order, repeats allowed) as runs of consecutive days, earliest first: the ranges of time a
+ * view reads from the aggregates' exact times (each run one range of their sort key).
+ */
+export function dayRuns(days: readonly string[]): { from: string; to: string }[] {
+  const dayNumber = (s: string) => Date.parse(`${s}T00:00:00Z`) / 86_400_000;
+  const sorted = [...new Set(days)].sort();
+  const runs: { from: string; to: string }[] = [];
+  for (const d of sorted) {
+    const last = runs.at(-1);
+    if (last && dayNumber(d) - dayNumber(last.to) === 1) last.to = d;
+    else runs.push({ from: d, to: d });
+  }
+  return runs;
+}

@@ -22,8 +22,8 @@ export function statements(text: string, db: string): string[] {
  * response, its state and its aggregates land on one shard (FINAL and the signed sums then work within the shard; a
  * table without project_id is spread at random). A materialized view reads and writes the local tables of its node.
  * ALTERs and DROPs go to both; EXCHANGE swaps the local tables (each Distributed table keeps pointing at its local
- * name, so it reads the swapped data). Every statement runs ON CLUSTER except INSERT ... SELECT, which cannot: it runs
- * once, through the Distributed tables, waiting until every shard has its rows. Pure.
+ * name, so it reads the swapped data). Every statement runs ON CLUSTER except INSERT ... SELECT (a copy or a
+ * backfill), which cannot: it runs once, through the Distributed tables, waiting until every shard has its rows. Pure.
  */
 export function clusterStatements(stmts: string[], cluster: string, db: string): string[] {
   const on = `ON CLUSTER ${quoteIdent(cluster)}`;
@@ -130,6 +130,7 @@ export const DATA_TABLES = [
   'agg_words_months',
   'agg_times',
   'agg_texts',
+  'agg_durations',
   'agg_projects',
   'agg_journal',
   // Left by a repartitioning (0012-partitions.sql) that stopped halfway.
@@ -146,6 +147,7 @@ export const DATA_VIEWS = [
   'agg_words_months_mv',
   'agg_times_mv',
   'agg_texts_mv',
+  'agg_durations_mv',
   'response_state_mv',
 ] as const;
 

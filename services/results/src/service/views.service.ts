@@ -2,10 +2,13 @@
 // performance take the filters site, group, team, collector and created by; tracking takes site, group, team and a
 // permanent date range, and sets the responses against the targets (the project's goal_count, each site's). Counts
 // come from ClickHouse (store/views.store.ts), names and targets from the projects service (collectors it does not
-// embed from the auth service), all within the caller's results scope.
+// embed from the auth service), all within the caller's results scope. The planner (domain/planner.ts planView)
+// sends each view to the aggregates (store/view-aggregates.store.ts) or to the scan (store/views.store.ts); the
+// replies have no place to say which, so the path is logged at debug level (and given to `observe`).
 import { resultsScope } from '@fieldwork/access';
 import type { auth, common, forms, projects, results, views } from '@fieldwork/proto';
 import { Problem, problems, projectAccess, type CallContext, type PromiseClient } from '@fieldwork/service-kit';
+import { planView, type ViewPlan } from '../domain/planner.js';
 import { TIME_ZONE, type Scope } from '../domain/query.js';
 import {
   COLLECTOR_PAGE,
@@ -19,8 +22,11 @@ import {
   VIEW_PERIODS,
   type ViewPeriod,
 } from '../domain/views.js';
-import { viewWhere, type GroupBy, type GroupRow, type ViewFilterIds, type ViewsStore } from '../store/views.store.js';
+import type { AggregatesStore } from '../store/aggregates.store.js';
+import type { ViewAggregatesStore } from '../store/view-aggregates.store.js';
+import type { GroupBy, GroupRow, ViewFilterIds, ViewRange, ViewsStore } from '../store/views.store.js';
 import type { Where } from '../store/where.js';
+import type { ViewSource } from './source.js';
 
 type ProjectsClient = PromiseClient<typeof projects.ProjectsServiceService, projects.ProjectsServiceClient>;
 type FormsClient = PromiseClient<typeof forms.FormsServiceService, forms.FormsServiceClient>;
@@ -31,29 +37,51 @@ export type AdvancedResultsFn = (req: results.ResultsRequest, ctx: CallContext) 
 const iso = (t: string | null | undefined) => (t ? `${t.replace(' ', 'T')}Z` : '');
 const num = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? undefined : v);
 
+/** Which view asked for a plan, and for what: its tables and totals, or its series per period. */
+export type ViewPart = 'summary' | 'performance' | 'performance series' | 'tracking' | 'collectors';
+
 interface Prepared {
   scope: Scope;
   project: projects.Project;
+  /** What answers the view's figures (its tables and totals), and its conditions there. */
+  source: ViewSource;
   where: Where;
   filters: ViewFilterIds;
+  range: ViewRange;
   page: { page: number; size: number; offset: number };
   tz: string;
+  /** The project's aggregates (undefined: never counted). */
+  counted: { tz: string; ready: boolean } | undefined;
 }
 
 export class ViewsService {
   constructor(
+    /** The scans of the responses table. */
     private readonly store: ViewsStore,
+    /** The same figures from the aggregates, and what the project's aggregates are (AggregatesStore.project). */
+    private readonly aggregates: ViewAggregatesStore,
+    private readonly counted: Pick<AggregatesStore, 'project'>,
     private readonly projects: ProjectsClient,
     private readonly forms: FormsClient,
     /** Names of the collectors the project does not embed (past its first users, or no longer in it). */
     private readonly auth: AuthClient,
     /** CONTEXT_SIGNING_SECRET: a gateway's grant is used when it carries one (empty: never). */
     private readonly secret = '',
+    /** Told each plan (a test seam: the replies do not say their path). */
+    private readonly observe?: (part: ViewPart, plan: ViewPlan) => void,
   ) {}
+
+  /** The source of a part of a view, as the planner decides (logged at debug level). */
+  private plan(part: ViewPart, counted: Prepared['counted'], tz: string, days: boolean, ctx: CallContext): ViewSource {
+    const plan = planView({ days, tz, aggregates: counted });
+    ctx.log?.debug({ view: part, ...plan }, 'views: path');
+    this.observe?.(part, plan);
+    return plan.path === 'aggregates' ? this.aggregates : this.store;
+  }
 
   /** `advanced`: the advanced results use case (ResultsService.advancedResults), for those flagged for the summary. */
   async summary(req: views.ViewRequest, ctx: CallContext, advanced: AdvancedResultsFn): Promise<views.SummaryReply> {
-    const p = await this.prepare(req, ctx);
+    const p = await this.prepare('summary', req, ctx);
     const totals = await this.totals(p);
     const bySite = await this.table(p, 'site', ctx);
     return { totals, by_site: bySite, advanced_results: await this.flaggedAdvanced(req, p, ctx, advanced) };
@@ -62,11 +90,17 @@ export class ViewsService {
   async performance(req: views.ViewRequest, ctx: CallContext): Promise<views.PerformanceReply> {
     const period = (req.period || 'day') as ViewPeriod;
     if (!VIEW_PERIODS.includes(period)) throw problems.invalidFields({ period: [VIEW_MESSAGES.period] });
-    const p = await this.prepare(req, ctx);
+    const p = await this.prepare('performance', req, ctx);
     const totals = await this.totals(p);
     const byCollector = await this.table(p, 'collector', ctx);
     const bySite = await this.table(p, 'site', ctx);
-    const rows = await this.store.series(p.where, period, p.tz, SERIES_CAP);
+    // Periods are days of the request's time zone: the aggregates answer them only when they count days in it.
+    const series = this.plan('performance series', p.counted, p.tz, true, ctx);
+    const where =
+      series === p.source
+        ? p.where
+        : series.where(p.project.id, req.schema_id, p.filters, p.scope, p.range, p.counted?.tz ?? p.tz);
+    const rows = await series.series(where, period, p.tz, SERIES_CAP);
     return {
       totals,
       by_collector: byCollector,
@@ -95,7 +129,10 @@ export class ViewsService {
     const scope = await this.scope(req.caller, req.project_id, ctx);
     const project = await this.projects.getProject({ caller: req.caller, project_id: req.project_id }, ctx);
     const none: ViewFilterIds = { site: [], group: [], team: [], user: [] };
-    const rows = await this.store.collectors(viewWhere(req.project_id, 0, none, scope), COLLECTOR_PAGE.most);
+    const counted = await this.counted.project(req.project_id);
+    const source = this.plan('collectors', counted, 'UTC', false, ctx);
+    const where = source.where(req.project_id, 0, none, scope, { start: null, end: null }, counted?.tz ?? 'UTC');
+    const rows = await source.collectors(where, COLLECTOR_PAGE.most);
     const names = await this.peopleNames(
       project,
       rows.map((r) => Number(r.id)),
@@ -119,6 +156,7 @@ export class ViewsService {
     if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
     // Tracking has no collector filter (spec 001 §2).
     const p = await this.prepare(
+      'tracking',
       { ...req, filters: { ...emptyFilters(), ...req.filters, collector: [], created_by: [] } },
       ctx,
       {
@@ -127,7 +165,7 @@ export class ViewsService {
       },
     );
     const today = dayIn(p.tz);
-    const t = await this.store.totals(p.where, p.tz);
+    const t = await p.source.totals(p.where, p.tz);
     const responses = Number(t.n);
     const project = p.project;
     const round = project.current_collection_round_start.slice(0, 10);
@@ -173,7 +211,7 @@ export class ViewsService {
       const pageRows = list.slice(p.page.offset, p.page.offset + p.page.size);
       const ids = pageRows.map((x) => x.id);
       const counts =
-        ids.length === 0 ? [] : await this.store.grouped(p.where, by, p.tz, { size: ids.length, offset: 0 }, ids);
+        ids.length === 0 ? [] : await p.source.grouped(p.where, by, p.tz, { size: ids.length, offset: 0 }, ids);
       const byId = new Map(counts.map((r) => [Number(r.key), r]));
       return {
         count: list.length,
@@ -200,12 +238,12 @@ export class ViewsService {
   /** The sites a caller without every response may see: their read_sites and the sites of their own responses. */
   private async visibleSites(p: Prepared): Promise<Set<number> | null> {
     if (p.scope.all) return null;
-    const own = await this.store.grouped(p.where, 'site', p.tz, { size: 1000, offset: 0 });
+    const own = await p.source.grouped(p.where, 'site', p.tz, { size: 1000, offset: 0 });
     return new Set([...p.scope.sites, ...own.map((r) => Number(r.key))]);
   }
 
   private async totals(p: Prepared): Promise<views.ViewTotals> {
-    const t = await this.store.totals(p.where, p.tz);
+    const t = await p.source.totals(p.where, p.tz);
     const responses = Number(t.n);
     const completed = Number(t.n_completed);
     return {
@@ -226,7 +264,7 @@ export class ViewsService {
    * the auth service, for this page's rows only.
    */
   private async table(p: Prepared, by: 'site' | 'collector', ctx: CallContext): Promise<views.ViewTable> {
-    const rows = await this.store.grouped(p.where, by, p.tz, p.page);
+    const rows = await p.source.grouped(p.where, by, p.tz, p.page);
     const names =
       by === 'site'
         ? new Map(p.project.sites.map((s) => [s.id, s.name]))
@@ -238,7 +276,7 @@ export class ViewsService {
     let count = Number(rows[0]?.groups ?? 0);
     // A page past the end has no rows to carry the count: ask for the first.
     if (rows.length === 0 && p.page.offset > 0)
-      count = Number((await this.store.grouped(p.where, by, p.tz, { size: 1, offset: 0 }))[0]?.groups ?? 0);
+      count = Number((await p.source.grouped(p.where, by, p.tz, { size: 1, offset: 0 }))[0]?.groups ?? 0);
     return {
       count,
       results: rows.map((r) => this.rowOf(Number(r.key), names.get(Number(r.key)) ?? '', r)),
@@ -331,11 +369,15 @@ export class ViewsService {
       }));
   }
 
-  /** The caller's scope, the project (names, targets), the filter set checked against it, the page and time zone. */
+  /**
+   * The caller's scope, the project (names, targets), the filter set checked against it, the page and time zone, and
+   * what answers the view's tables and totals (days matter to them only through tracking's date range).
+   */
   private async prepare(
+    part: ViewPart,
     req: views.ViewRequest,
     ctx: CallContext,
-    range: { start: string | null; end: string | null } = { start: null, end: null },
+    range: ViewRange = { start: null, end: null },
   ): Promise<Prepared> {
     const scope = await this.scope(req.caller, req.project_id, ctx);
     const tz = req.time_zone || 'UTC';
@@ -360,13 +402,18 @@ export class ViewsService {
       team: f.team,
       user: [...new Set([...f.collector, ...f.created_by])],
     };
+    const counted = await this.counted.project(req.project_id);
+    const source = this.plan(part, counted, tz, range.start !== null || range.end !== null, ctx);
     return {
       scope,
       project,
+      source,
       filters,
-      where: viewWhere(req.project_id, req.schema_id, filters, scope, range),
+      range,
+      where: source.where(req.project_id, req.schema_id, filters, scope, range, counted?.tz ?? tz),
       page: pageOf(req.page, req.page_size),
       tz,
+      counted,
     };
   }
 

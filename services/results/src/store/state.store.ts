@@ -15,6 +15,7 @@ export const AGGREGATE_TABLES = [
   'agg_words_months',
   'agg_times',
   'agg_texts',
+  'agg_durations',
 ] as const;
 
 /** Responses per slice when counted states are made from the answers' tables. */

@@ -1,7 +1,8 @@
-// All ClickHouse SQL of the summary, performance and tracking views (spec 001 §2, issue 20): totals, tables grouped
-// by site, collector, group or team (paged, with the count of groups), and the series over time. Each is one
-// aggregated pass over the responses table; the caller's scope is applied exactly as the results queries apply it
-// (where.ts whereOf: own responses or read_sites' when the caller does not read every response).
+// All ClickHouse SQL of the summary, performance and tracking views (spec 001 §2, issue 20) when they scan: totals,
+// tables grouped by site, collector, group or team (paged, with the count of groups), and the series over time, each
+// one aggregated pass over the responses table (FINAL). The same figures from the aggregates are in
+// view-aggregates.store.ts; the planner (domain/planner.ts planView) picks one. The caller's scope is applied exactly
+// as the results queries apply it (own responses or read_sites' when the caller does not read every response).
 import type { Engine } from '../engine/engine.js';
 import type { Scope } from '../domain/query.js';
 import type { ViewPeriod } from '../domain/views.js';
@@ -41,22 +42,30 @@ export interface GroupRow {
 export const GROUP_KEYS = { site: 'site_id', collector: 'user_id', group: 'group_id', team: 'team_id' } as const;
 export type GroupBy = keyof typeof GROUP_KEYS;
 
-/** Seconds from creation to completion of a completed response (null otherwise). */
-const DURATION = `if(completed = 1 AND time_completed IS NOT NULL AND time_completed >= time_created,
-  dateDiff('millisecond', time_created, assumeNotNull(time_completed)) / 1000., NULL)`;
+/**
+ * Whole milliseconds from creation to completion of a completed response (null otherwise): the durations that
+ * clickhouse/0011-durations.sql counts. The average is their integer sum over their count, the median
+ * quantileExactInclusive of them, both divided by 1000 last, so that the aggregates give the same bits.
+ */
+const DURATION_MS = `if(completed = 1 AND time_completed IS NOT NULL AND time_completed >= time_created,
+  dateDiff('millisecond', time_created, assumeNotNull(time_completed)), NULL)`;
+
+/** The range of a view on time_created: days (YYYY-MM-DD, both included) in the time zone of the request. */
+export interface ViewRange {
+  start: string | null;
+  end: string | null;
+}
 
 /**
- * The conditions of a view: the project, a schema (0: all), the filter set, the caller's scope, and a date range on
- * time_created in days of time zone {tz:String} (the tracking view's permanent filter). Deleted responses are kept:
- * each query says what it counts.
+ * The conditions of a view on the columns that the responses table and the aggregates share: the project, a schema
+ * (0: all), the filter set and the caller's scope. Deleted responses are kept: each query says what it counts.
  */
-export function viewWhere(
+export function viewConditions(
   projectId: number,
   schemaId: number,
   f: ViewFilterIds,
   scope: Scope,
-  range: { start: string | null; end: string | null } = { start: null, end: null },
-): Where {
+): { parts: string[]; params: Record<string, unknown> } {
   const params: Record<string, unknown> = { project: projectId };
   const parts = ['project_id = {project:UInt64}'];
   if (schemaId > 0) {
@@ -79,6 +88,21 @@ export function viewWhere(
     params.readSites = scope.sites;
     parts.push('(user_id = {me:UInt64} OR site_id IN {readSites:Array(UInt64)})');
   }
+  return { parts, params };
+}
+
+/**
+ * The conditions of a view on the responses table: viewConditions and a date range on time_created in days of time
+ * zone {tz:String} (the tracking view's permanent filter).
+ */
+export function viewWhere(
+  projectId: number,
+  schemaId: number,
+  f: ViewFilterIds,
+  scope: Scope,
+  range: ViewRange = { start: null, end: null },
+): Where {
+  const { parts, params } = viewConditions(projectId, schemaId, f, scope);
   if (range.start) {
     params.start = range.start;
     parts.push('toDate(time_created, {tz:String}) >= toDate({start:String})');
@@ -96,6 +120,11 @@ export class ViewsStore {
     private readonly db: string,
   ) {}
 
+  /** The conditions of a view (viewWhere); `tz`, the time zone of its days, is given to each query. */
+  where(projectId: number, schemaId: number, f: ViewFilterIds, scope: Scope, range: ViewRange, _tz: string): Where {
+    return viewWhere(projectId, schemaId, f, scope, range);
+  }
+
   /** Responses not deleted (completed, first and last created, collectors, sites) and deleted ones. */
   async totals(where: Where, tz: string): Promise<TotalsRow> {
     const [r] = await this.engine.query<TotalsRow>(
@@ -110,10 +139,6 @@ export class ViewsStore {
     return r ?? { n: '0', n_completed: '0', n_deleted: '0', first: null, last: null, collectors: '0', sites: '0' };
   }
 
-  /**
-   * The responses not deleted per site, collector, group or team: a page of groups, most responses first (or only
-   * the groups `keys`, when given), each with the count of all groups.
-   */
   /** The people with responses (not deleted) in `where`, with their counts: the most active `most`. */
   async collectors(where: Where, most: number): Promise<{ id: string; n: string }[]> {
     return this.engine.query<{ id: string; n: string }>(
@@ -123,6 +148,10 @@ export class ViewsStore {
     );
   }
 
+  /**
+   * The responses not deleted per site, collector, group or team: a page of groups, most responses first (or only
+   * the groups `keys`, when given), each with the count of all groups.
+   */
   async grouped(
     where: Where,
     by: GroupBy,
@@ -136,7 +165,8 @@ export class ViewsStore {
       `SELECT toString(${column}) AS key, count() AS n, countIf(completed = 1) AS n_completed,
               toString(min(time_created)) AS first, toString(max(time_created)) AS last,
               toString(max(time_updated)) AS activity,
-              avg(${DURATION}) AS avg_s, quantileExactInclusive(0.5)(${DURATION}) AS median_s,
+              sum(${DURATION_MS}) / count(${DURATION_MS}) / 1000 AS avg_s,
+              quantileExactInclusive(0.5)(${DURATION_MS}) / 1000 AS median_s,
               uniqExact(user_id) AS collectors, count() OVER () AS groups
        FROM ${this.db}.responses FINAL WHERE ${where.sql} AND deleted = 0${only}
        GROUP BY ${column} ORDER BY n DESC, ${column} LIMIT {size:UInt32} OFFSET {offset:UInt32}`,

@@ -3,8 +3,11 @@
 // deliveries go through the real ingestion path (events on the real RESPONSES stream, read by the results service's
 // Ingestor into chDB); then every kind of results query is answered from the aggregates and from the scans (the
 // same ResultsService, the planner sent to the scans when the project has no ready aggregates) and both are
-// compared with a computation made here from the newest version of each response. Access and the form come from the
-// real projects and forms services. A deliberately broken retraction (the -1 rows dropped) must be caught.
+// compared with a computation made here from the newest version of each response. The summary, performance and
+// tracking views and the collector pickers are asked of both paths the same way (ViewsService, the scan path told the
+// project has no aggregates) and must give the same replies, their totals those computed here. Access and the form
+// come from the real projects and forms services. A deliberately broken retraction (the -1 rows dropped) must be
+// caught.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
-import { forms, projects, type common, type results } from '@fieldwork/proto';
+import { auth, forms, projects, type common, type results, type views } from '@fieldwork/proto';
 import { addBlock, addChoice, addItem, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
 import {
   createClient,
@@ -29,10 +32,14 @@ import type { ResponseEvent } from '../../src/domain/rows.js';
 import type { ChangeRow, StateRow } from '../../src/domain/state.js';
 import { ChdbEngine } from '../../src/engine/chdb.engine.js';
 import { Ingestor } from '../../src/ingest/consumer.js';
+import type { ViewPlan } from '../../src/domain/planner.js';
 import { ResultsService } from '../../src/service/results.service.js';
+import { ViewsService, type ViewPart } from '../../src/service/views.service.js';
 import { AggregatesStore } from '../../src/store/aggregates.store.js';
 import { ResultsStore } from '../../src/store/results.store.js';
 import { StateStore } from '../../src/store/state.store.js';
+import { ViewAggregatesStore } from '../../src/store/view-aggregates.store.js';
+import { ViewsStore } from '../../src/store/views.store.js';
 
 const log = createLogger('aggregates-property-test', 'silent');
 const ctx = { requestId: 'aggregates-property', log, headers: {} } as unknown as CallContext;
@@ -48,10 +55,15 @@ let owner: common.Caller;
 const connectClients = () => ({
   projects: createClient(projects.ProjectsServiceClient, peers.address('projects'), { secret: peers.contextSecret }),
   forms: createClient(forms.FormsServiceClient, peers.address('forms'), { secret: peers.contextSecret }),
+  auth: createClient(auth.AuthServiceClient, peers.address('auth'), { secret: peers.contextSecret }),
 });
 let clients: ReturnType<typeof connectClients>;
 let aggregated: ResultsService;
 let scanned: ResultsService;
+let viewsAggregated: ViewsService;
+let viewsScanned: ViewsService;
+/** The plans of the views from the aggregates, latest last. */
+const viewPlans: [ViewPart, ViewPlan][] = [];
 
 /** The scans only: the planner is told the project has no aggregates. */
 class NoAggregates extends AggregatesStore {
@@ -85,6 +97,19 @@ beforeAll(async () => {
     clients.forms,
     peers.contextSecret,
   );
+  const viewsOf = (counted: AggregatesStore, observe?: (part: ViewPart, plan: ViewPlan) => void) =>
+    new ViewsService(
+      new ViewsStore(engine, DB),
+      new ViewAggregatesStore(engine, DB),
+      counted,
+      clients.projects,
+      clients.forms,
+      clients.auth,
+      peers.contextSecret,
+      observe,
+    );
+  viewsAggregated = viewsOf(new AggregatesStore(engine, DB), (part, plan) => viewPlans.push([part, plan]));
+  viewsScanned = viewsOf(new NoAggregates(engine, DB));
   owner = (await newOwner(peers)).caller;
 }, 120_000);
 
@@ -92,6 +117,7 @@ afterAll(async () => {
   await ingestor?.stop();
   clients?.projects.close();
   clients?.forms.close();
+  clients?.auth.close();
   await nc?.close();
   await peers?.stop();
   await engine?.close();
@@ -537,10 +563,105 @@ async function check(m: Model): Promise<string[]> {
       problems.push(...close(got, exp, `${label} counts per site`));
     }
   }
+  problems.push(...(await checkViews(m)));
   return problems;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+const noViewFilters = { site: [], group: [], team: [], collector: [], created_by: [] };
+const viewRequest = (m: Model, fields: Partial<views.ViewRequest>): views.ViewRequest => ({
+  caller: owner,
+  project_id: m.project,
+  schema_id: 0,
+  filters: undefined,
+  page: 0,
+  page_size: 0,
+  period: '',
+  time_zone: '',
+  start_date: '',
+  end_date: '',
+  ...fields,
+});
+
+/**
+ * The views and the collector pickers from both paths: the same replies to the bit (the aggregates' durations are the
+ * scan's whole milliseconds), the aggregates' plan used (`tz`, when set, is the aggregates' time zone), and the totals
+ * as computed here from the newest versions. The differences found.
+ */
+async function checkViews(m: Model, tz = ''): Promise<string[]> {
+  const problems: string[] = [];
+  const advanced = (req: results.ResultsRequest, c: CallContext) => aggregated.advancedResults(req, c);
+  const site = m.sites[0]!;
+  const req = (fields: Partial<views.ViewRequest>) => viewRequest(m, { time_zone: tz, ...fields });
+  const asks: [string, (s: ViewsService) => Promise<unknown>][] = [
+    ['summary', (s) => s.summary(req({}), ctx, advanced)],
+    [
+      'summary of a site and a schema',
+      (s) => s.summary(req({ schema_id: m.schema, filters: { ...noViewFilters, site: [site] } }), ctx, advanced),
+    ],
+    [
+      'summary of a collector, second page',
+      (s) =>
+        s.summary(
+          req({ filters: { ...noViewFilters, collector: [m.users[1]!] }, page: 2, page_size: 1 }),
+          ctx,
+          advanced,
+        ),
+    ],
+    ...(['day', 'week', 'month'] as const).map((period): [string, (s: ViewsService) => Promise<unknown>] => [
+      `performance per ${period}`,
+      (s) => s.performance(req({ period }), ctx),
+    ]),
+    [
+      'performance of two sites, pages of two',
+      (s) =>
+        s.performance(
+          req({ period: 'week', filters: { ...noViewFilters, site: m.sites.slice(1) }, page_size: 2 }),
+          ctx,
+        ),
+    ],
+    ['tracking', (s) => s.tracking(req({}), ctx)],
+    [
+      'tracking from the 7th to the 12th',
+      (s) => s.tracking(req({ start_date: '2026-01-07', end_date: '2026-01-12' }), ctx),
+    ],
+    [
+      'collector pickers',
+      (s) => s.collectors({ caller: owner, project_id: m.project, q: '', limit: 100, offset: 0 }, ctx),
+    ],
+  ];
+  for (const [label, ask] of asks) {
+    const before = viewPlans.length;
+    const [a, b] = [await ask(viewsAggregated), await ask(viewsScanned)];
+    const scans = viewPlans.slice(before).filter(([, p]) => p.path !== 'aggregates');
+    if (scans.length > 0) problems.push(`views ${label}: scanned ${JSON.stringify(scans)}`);
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      problems.push(...close(a, b, `views ${label} aggregates vs scan`), `views ${label}: not the same bits`);
+  }
+  // The totals, computed here (every schema: the model has one).
+  const rs = [...m.latest.values()];
+  const live = rs.filter((e) => !e.deleted);
+  const created = live.map((e) => new Date(e.time_created).toISOString()).sort();
+  const { totals } = await viewsAggregated.summary(viewRequest(m, {}), ctx, advanced);
+  problems.push(
+    ...close(
+      totals,
+      {
+        responses: live.length,
+        completed: live.filter((e) => e.completed).length,
+        in_progress: live.filter((e) => !e.completed).length,
+        deleted: rs.length - live.length,
+        first_response: created[0] ?? '',
+        last_response: created.at(-1) ?? '',
+        collectors: new Set(live.map((e) => e.user ?? 0)).size,
+        sites: new Set(live.map((e) => e.site ?? 0)).size,
+      },
+      'views totals',
+    ),
+  );
+  return problems;
+}
 
 async function newModel(): Promise<Model> {
   const project = await newProject(peers, owner, `Aggregates ${Date.now()}`);
@@ -710,6 +831,18 @@ describe('aggregates under change', () => {
       path: 'scan',
       scan: ['the time zone UTC (the aggregates count days in Asia/Tokyo)'],
     });
+    // The views in Tokyo: series and date ranges from the aggregates' days there, the same as the scan.
+    expect(await checkViews(m, 'Asia/Tokyo')).toEqual([]);
+    // In UTC the series scans (its days are not the aggregates'); the tables still come from the aggregates.
+    const before = viewPlans.length;
+    await viewsAggregated.performance(viewRequest(m, { period: 'day' }), ctx);
+    expect(viewPlans.slice(before)).toEqual([
+      ['performance', { path: 'aggregates' }],
+      [
+        'performance series',
+        { path: 'scan', reasons: ['the time zone UTC (the aggregates count days in Asia/Tokyo)'] },
+      ],
+    ]);
   }, 600_000);
 
   it('are caught by the check when the retraction is broken', async () => {
@@ -724,6 +857,8 @@ describe('aggregates under change', () => {
     try {
       const { problems } = await run(40, 99);
       expect(problems.length).toBeGreaterThan(0);
+      // The views' check catches it too.
+      expect(problems.filter((p) => p.startsWith('views')).length).toBeGreaterThan(0);
     } finally {
       store.apply = apply;
     }

@@ -59,6 +59,7 @@ describe.each(engines)('the %s engine', (_name, make, enabled) => {
           '0002-ingested-at.sql',
           '0003-aggregates.sql',
           '0010-project-marks.sql',
+          '0011-durations.sql',
           '0012-partitions.sql',
           '0013-rollups.sql',
         ]);
