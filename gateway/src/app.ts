@@ -94,10 +94,10 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   lookup: 10,
   mail: 5,
   reports: 30,
-  linkUploads: 100,
-  addressUploads: 30,
-  linkOpens: 60,
-  addressOpens: 10,
+  linkUploads: 200,
+  addressUploads: 60,
+  linkOpens: 100,
+  addressOpens: 30,
 };
 
 declare module 'fastify' {

@@ -61,10 +61,10 @@ export const gatewayConfigShape = {
    * A collection link's anonymous calls per 10 seconds (docs/security.md says why these numbers): response uploads
    * and media calls per link and per client address, and new collection tokens (opening the link) likewise.
    */
-  RATE_LIMIT_LINK_UPLOADS_PER_10S: vars.int(100),
-  RATE_LIMIT_ADDRESS_UPLOADS_PER_10S: vars.int(30),
-  RATE_LIMIT_LINK_OPENS_PER_10S: vars.int(60),
-  RATE_LIMIT_ADDRESS_OPENS_PER_10S: vars.int(10),
+  RATE_LIMIT_LINK_UPLOADS_PER_10S: vars.int(200),
+  RATE_LIMIT_ADDRESS_UPLOADS_PER_10S: vars.int(60),
+  RATE_LIMIT_LINK_OPENS_PER_10S: vars.int(100),
+  RATE_LIMIT_ADDRESS_OPENS_PER_10S: vars.int(30),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */

@@ -487,19 +487,19 @@ describe('collection links in numbers (issue 30 item 13)', () => {
         },
       });
     const tooMany = { status: 429, body: { detail: 'Too many requests. Please slow down.' } };
-    // A flood from one address: the first 30 of a 10 s window pass, the rest are refused.
-    const flood = await Promise.all(Array.from({ length: 40 }, () => up('10.1.0.2')));
-    expect(flood.filter((r) => r.status === 201)).toHaveLength(30);
+    // A flood from one address: the first 60 of a 10 s window pass, the rest are refused.
+    const flood = await Promise.all(Array.from({ length: 70 }, () => up('10.1.0.2')));
+    expect(flood.filter((r) => r.status === 201)).toHaveLength(60);
     expect(flood.find((r) => r.status === 429)).toMatchObject(tooMany);
     // Others on the same link go on: a respondent's pace (a response and its photo calls) passes.
     for (let i = 0; i < 5; i++) expect((await up('10.1.0.3')).status).toBe(201);
-    // The link as a whole: 100 uploads a 10 s window, whatever the addresses (another link: its own count).
+    // The link as a whole: 200 uploads a 10 s window, whatever the addresses (another link: its own count).
     const busy = await link(p.id, '10.1.0.9');
     const spread = await Promise.all(
-      Array.from({ length: 110 }, (_, i) =>
+      Array.from({ length: 220 }, (_, i) =>
         api<Json>('POST', `project/${p.id}/response/`, {
           token: busy.token,
-          headers: { 'x-forwarded-for': `10.1.1.${i}` },
+          headers: { 'x-forwarded-for': `10.1.${1 + (i >> 8)}.${i & 255}` },
           body: {
             sampler_schema: schema,
             response_id: rid(p.id, schema),
@@ -509,7 +509,7 @@ describe('collection links in numbers (issue 30 item 13)', () => {
         }),
       ),
     );
-    expect(spread.filter((r) => r.status === 201)).toHaveLength(100);
+    expect(spread.filter((r) => r.status === 201)).toHaveLength(200);
     expect(spread.find((r) => r.status === 429)).toMatchObject(tooMany);
     // People are not counted by these limits.
     expect(
@@ -520,16 +520,16 @@ describe('collection links in numbers (issue 30 item 13)', () => {
         })
       ).status,
     ).toBe(201);
-    // New collection tokens: 10 per address and 10 s.
+    // New collection tokens: 30 per address and 10 s.
     const opens = await Promise.all(
-      Array.from({ length: 14 }, () =>
+      Array.from({ length: 34 }, () =>
         api('POST', `collect/${survey.token}/`, {
           body: { token: survey.token },
           headers: { 'x-forwarded-for': '10.1.2.1' },
         }),
       ),
     );
-    expect(opens.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(opens.filter((r) => r.status === 200)).toHaveLength(30);
     expect(opens.find((r) => r.status === 429)).toMatchObject(tooMany);
 
     // Files waiting for their bytes: at most LINK_MAX_PENDING_MEDIA (50) per link.
