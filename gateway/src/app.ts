@@ -75,14 +75,30 @@ export interface GatewayOptions {
 /** The default texts shipped with the gateway. */
 export const DEFAULT_LEGAL_DIR = fileURLToPath(new URL('../legal', import.meta.url));
 
-/** Per-minute limits by kind of call (routes/util.ts limit()). */
+/**
+ * Per-minute limits by kind of call (routes/util.ts limit()), and the collection links' limits per 10 seconds
+ * (routes/util.ts linkLimits(): uploads are response uploads and media calls; opens are new collection tokens).
+ */
 export interface RateLimits {
   login: number;
   lookup: number;
   mail: number;
   reports: number;
+  linkUploads: number;
+  addressUploads: number;
+  linkOpens: number;
+  addressOpens: number;
 }
-const DEFAULT_RATE_LIMITS: RateLimits = { login: 100, lookup: 10, mail: 5, reports: 30 };
+const DEFAULT_RATE_LIMITS: RateLimits = {
+  login: 100,
+  lookup: 10,
+  mail: 5,
+  reports: 30,
+  linkUploads: 200,
+  addressUploads: 60,
+  linkOpens: 100,
+  addressOpens: 30,
+};
 
 declare module 'fastify' {
   interface FastifyInstance {

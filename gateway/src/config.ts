@@ -57,6 +57,14 @@ export const gatewayConfigShape = {
   RATE_LIMIT_LOOKUP_PER_MIN: vars.int(10),
   RATE_LIMIT_MAIL_PER_MIN: vars.int(5),
   RATE_LIMIT_REPORTS_PER_MIN: vars.int(30),
+  /**
+   * A collection link's anonymous calls per 10 seconds (docs/security.md says why these numbers): response uploads
+   * and media calls per link and per client address, and new collection tokens (opening the link) likewise.
+   */
+  RATE_LIMIT_LINK_UPLOADS_PER_10S: vars.int(200),
+  RATE_LIMIT_ADDRESS_UPLOADS_PER_10S: vars.int(60),
+  RATE_LIMIT_LINK_OPENS_PER_10S: vars.int(100),
+  RATE_LIMIT_ADDRESS_OPENS_PER_10S: vars.int(30),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: vars.int(1024 * 1024),
   /** Allowed CORS origins, comma-separated; empty allows none (same-origin only); `*` allows any. */

@@ -68,6 +68,10 @@ async function main() {
         lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
         mail: config.RATE_LIMIT_MAIL_PER_MIN,
         reports: config.RATE_LIMIT_REPORTS_PER_MIN,
+        linkUploads: config.RATE_LIMIT_LINK_UPLOADS_PER_10S,
+        addressUploads: config.RATE_LIMIT_ADDRESS_UPLOADS_PER_10S,
+        linkOpens: config.RATE_LIMIT_LINK_OPENS_PER_10S,
+        addressOpens: config.RATE_LIMIT_ADDRESS_OPENS_PER_10S,
       },
     },
   });

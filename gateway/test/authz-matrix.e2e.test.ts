@@ -619,3 +619,30 @@ describe('the data manager (spec 000 §6: editCompleted, changeStatus, edit, del
     expect([...p.body.permissions].sort()).toEqual(['dataManager', 'home']);
   });
 });
+
+describe('uploads that carry what no role may write (issue 30)', () => {
+  // Whoever may upload gets a 400 naming the field; whoever may not, the matrix's refusal; nobody gets it stored.
+  const crafted: { name: string; body: () => Record<string, unknown> }[] = [
+    { name: 'made-up repeat instances', body: () => ({ data: { '0': {}, '5000': { [question]: 7 } } }) },
+    { name: "another project's group", body: () => ({ site: project.sites[0].id, group: other.groups[0].id }) },
+    { name: 'a time before 2000', body: () => ({ time_created: '1900-01-01T00:00:00Z' }) },
+    { name: "another project's response as reference", body: () => ({ response_referenced_id: `${other.id}-1-x` }) },
+  ];
+  it.each(crafted)('$name', async (c) => {
+    const wrong: string[] = [];
+    for (const role of ROLES) {
+      const r = await api('POST', `project/${P()}/response/`, {
+        ...(role === 'anonymous' ? {} : { token: tokens.get(role)! }),
+        body: {
+          sampler_schema: schema,
+          response_id: `${P()}-${schema}-1-crafted-${role}`,
+          data: { '0': { [question]: 1 } },
+          ...c.body(),
+        },
+      });
+      if (![400, 401, 403, 404].includes(r.status))
+        wrong.push(`${role}: ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});

@@ -25,9 +25,13 @@ const ids: Record<string, number | string> = {};
 
 beforeAll(async () => {
   // The per-address limits lifted (throttles.e2e tests them), so that every fuzzed body reaches its route's code.
-  const lifted = Object.fromEntries(
-    ['LOGIN', 'LOOKUP', 'MAIL', 'REPORTS'].map((k) => [`RATE_LIMIT_${k}_PER_MIN`, '1000000']),
-  );
+  const lifted = Object.fromEntries([
+    ...['LOGIN', 'LOOKUP', 'MAIL', 'REPORTS'].map((k) => [`RATE_LIMIT_${k}_PER_MIN`, '1000000']),
+    ...['LINK_UPLOADS', 'ADDRESS_UPLOADS', 'LINK_OPENS', 'ADDRESS_OPENS'].map((k) => [
+      `RATE_LIMIT_${k}_PER_10S`,
+      '1000000',
+    ]),
+  ]);
   t = await startTestStack({ extraEnv: lifted });
   api = client(t);
   owner = await login(api, t.demo.username, t.demo.password);
@@ -653,4 +657,121 @@ describe('fuzzing every route', () => {
     expect(failures.slice(0, 30)).toEqual([]);
     for (const [name, child] of t.stack.children) expect(child.process.exitCode, name).toBeNull();
   }, 900_000);
+});
+
+describe('fuzzing what an upload may say (issue 30)', () => {
+  it('answers crafted file keys, repeat instances, placements, times and references on every upload path without a 5xx, storing none', async () => {
+    // A form with a photo, and a collection link's respondent beside the owner and a collector.
+    const b = addBlock(newSchemaBody('S'), { en: 'Photos' });
+    const n = addItem(b.body, b.id, 'number', 'en', 'Count');
+    const photo = addItem(n.body, b.id, 'image', 'en', 'Photo');
+    const made = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Fuzzed uploads', organization_pk: owner.organization.id, geotag: point(1, 1) },
+      })
+    ).body;
+    const p = made.id as number;
+    const schema = made.sampler_schemas[0].id as number;
+    const saved = await api('PUT', `samplerschema/${schema}/`, {
+      token: owner.access,
+      body: { ...photo.body, revision: 1 },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await api('POST', 'api/v1/project-user/', {
+      token: owner.access,
+      body: { email: 'fuzz.up@example.org', password: 'fuzz collector 1', projectId: p, collector: true },
+    });
+    const collector = await login(api, 'fuzz.up@example.org', 'fuzz collector 1');
+    const s = await api<Json>('POST', `project/${p}/surveys/`, {
+      token: owner.access,
+      body: { expiry_date: '2099-01-01T00:00:00Z' },
+    });
+    const respondent = (await api<Json>('POST', `collect/${s.body.token}/`, { body: { token: s.body.token } })).body
+      .token as string;
+    const sql = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined });
+    const count = async () =>
+      (await sql<{ n: number }[]>`select count(*)::int as n from responses.responses where project_id = ${p}`)[0]!.n;
+    const before = await count();
+    const key = fc.oneof(
+      fc.constantFrom(
+        `images/${p}/../1/x.png`,
+        `images/${p}/%2e%2e/x.png`,
+        `images/${p}/x/..`,
+        'images/../../etc/passwd',
+        `images/${p}//x.png`,
+        'exports/1/x.csv',
+        'a'.repeat(2000),
+        '\\x\\y',
+      ),
+      fc.string({ maxLength: 60 }).map((x) => `images/${p}/${x}`),
+      fc.anything(),
+    );
+    const repeats = fc.oneof(
+      fc.constantFrom('-1', '00', '100', '9999', '10000', '1e3', ' 1', 'NaN', '__proto__', 'constructor'),
+      fc.nat({ max: 20_000 }).map(String),
+    );
+    const anyId = fc.oneof(
+      fc.integer(),
+      fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, 1e308),
+      fc.string(),
+      fc.constant(null),
+    );
+    const crafted = fc.record(
+      {
+        data: fc.oneof(
+          key.map((k) => ({ '0': { [photo.id]: k, [n.id]: 1 } })),
+          fc
+            .array(repeats, { minLength: 1, maxLength: 30 })
+            .map((rs) => Object.fromEntries([['0', { [n.id]: 1 }], ...rs.map((r) => [r, { [n.id]: 2 }])])),
+        ),
+        group: anyId,
+        team: anyId,
+        response_referenced_id: fc.oneof(fc.string({ maxLength: 300 }), fc.constant(ids.response as string)),
+        time_created: fc.oneof(fc.constantFrom('1900-01-01T00:00:00Z', -1e15, 0, '0001-01-01', ''), fc.integer()),
+      },
+      { requiredKeys: ['data'] },
+    );
+    const samples = fc.sample(fc.tuple(crafted, fc.constantFrom('owner', 'collector', 'link')), {
+      numRuns: 150,
+      seed: 30,
+    });
+    let stored = 0;
+    try {
+      for (const [[extra, who], i] of samples.map((x, k) => [x, k] as const)) {
+        const token = who === 'owner' ? owner.access : who === 'collector' ? collector.access : respondent;
+        for (const path of ['response/', 'response/complete/']) {
+          const r = await api<Json>('POST', `project/${p}/${path}`, {
+            token,
+            body: {
+              sampler_schema: schema,
+              response_id: `${p}-${schema}-1-fz-${i}-${path.length}`,
+              device_id: 'fz',
+              ...extra,
+            },
+          });
+          expect(r.status, `${who} ${path} ${JSON.stringify(extra).slice(0, 300)}`).toBeLessThan(500);
+          if (r.status < 300) stored++;
+        }
+      }
+    } finally {
+      // Only payloads the rules accept were stored (a made-up key, instance or placement never is).
+      expect(await count()).toBe(before + stored);
+      await sql.end();
+    }
+    const rows = await (async () => {
+      const q = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined });
+      try {
+        return await q<{ data: Json; group_id: number | null; time_created: Date }[]>`
+          select data, group_id, time_created from responses.responses where project_id = ${p} and device_id = 'fz'`;
+      } finally {
+        await q.end();
+      }
+    })();
+    for (const r of rows) {
+      expect(r.data['0']?.[photo.id], JSON.stringify(r.data)).toBeUndefined();
+      expect(Object.keys(r.data).every((k) => /^\d{1,2}$/.test(k) && String(Number(k)) === k)).toBe(true);
+      expect(r.time_created.getTime()).toBeGreaterThanOrEqual(Date.UTC(2000, 0, 1));
+    }
+  }, 600_000);
 });

@@ -7,7 +7,7 @@ import { id, projectJson, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { responseSchemas as S } from '../schemas/responses.js';
 import { listOf, ref } from '../schemas/records.js';
-import { apiKeyRoute, limit, meta, parseId, secured, queryInt, withSchema } from './util.js';
+import { apiKeyRoute, limit, linkLimits, meta, parseId, secured, queryInt, withSchema } from './util.js';
 import { boundAnswers, boundFilters } from '../limits.js';
 
 type Json = Record<string, unknown>;
@@ -94,6 +94,8 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
     config: apiKeyRoute,
     schema: { tags: ['responses'], security: secured },
   };
+  // The calls a collection link's respondent makes in numbers: uploads and media, limited per link and address.
+  const uploadOpts = { ...collectOpts, preHandler: [app.authenticateCollect, linkLimits(app, 'uploads')] };
   const c = clients.responses;
 
   // Upload: a plain save, a complete or an uncomplete. A collection link's token may upload to its project.
@@ -105,7 +107,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
     app.post<{ Params: { id: string }; Body: Json }>(
       `/api/project/:id/response/${suffix}`,
       {
-        ...withSchema(collectOpts, {
+        ...withSchema(uploadOpts, {
           params: S.projectParams,
           body: S.upload,
           response: { 200: S.uploaded, 201: S.uploaded },
@@ -228,7 +230,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   // Media: ask for a presigned upload, PUT the file there, then complete it.
   app.post<{ Params: { id: string }; Body: Json }>(
     '/api/project/:id/media/',
-    withSchema(collectOpts, { params: S.projectParams, body: S.media, response: { 201: S.mediaUpload } }),
+    withSchema(uploadOpts, { params: S.projectParams, body: S.media, response: { 201: S.mediaUpload } }),
     async (r, reply) => {
       const b = r.body ?? {};
       const size = typeof b.size === 'number' && Number.isSafeInteger(b.size) ? b.size : 0;
@@ -249,7 +251,7 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   );
   app.post<{ Params: { id: string; mediaId: string } }>(
     '/api/project/:id/media/:mediaId/complete/',
-    withSchema(collectOpts, { params: S.mediaParams, body: S.mediaDone, response: { 200: S.mediaInfo } }),
+    withSchema(uploadOpts, { params: S.mediaParams, body: S.mediaDone, response: { 200: S.mediaInfo } }),
     async (r) =>
       c.completeMediaUpload({ caller: r.caller, project_id: projectId(r), media_id: r.params.mediaId }, meta(r)),
   );
@@ -287,7 +289,11 @@ export default async function responseRoutes(app: FastifyInstance, { clients }: 
   };
   app.post<{ Params: { token: string }; Body: Json }>(
     '/api/collect/:token/',
-    { schema: { tags: ['responses'], params: S.tokenParams, body: S.collect, response: { 200: S.collectLink } } },
+    {
+      // Each call makes a new collection token: limited per link and per address like uploads.
+      preHandler: linkLimits(app, 'opens'),
+      schema: { tags: ['responses'], params: S.tokenParams, body: S.collect, response: { 200: S.collectLink } },
+    },
     async (r) => {
       const b = r.body ?? {};
       const email = text(b.email, 254, 'email');

@@ -1,5 +1,5 @@
 // Small helpers shared by the route files.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GRANT_KEY, type CallMeta } from '@fieldwork/service-kit';
 import { problems, type Problem } from '@fieldwork/service-kit/problems';
 import { INT32_MAX } from '../schemas.js';
@@ -46,6 +46,44 @@ export const apiKeyRoute = { apiKey: true } as const;
 export const limit = (app: FastifyInstance, kind: 'login' | 'lookup' | 'mail' | 'reports') => ({
   rateLimit: { max: app.rateLimits[kind], timeWindow: 60_000 },
 });
+
+/** The window of the collection links' limits. */
+export const LINK_WINDOW_MS = 10_000;
+
+/**
+ * A pre-handler that limits a collection link's anonymous calls (after `authenticate`, which says whose they are) per
+ * client address, then per link, each over LINK_WINDOW_MS (429.2 with Retry-After past either; a call refused for its
+ * address does not use the link's allowance): `uploads` for response uploads and media calls, keyed by the token's
+ * link; `opens` for new collection tokens, keyed by the link's token in the path. People (a JWT or an API key) are
+ * not counted here.
+ */
+export function linkLimits(app: FastifyInstance, kind: 'uploads' | 'opens') {
+  const anonymous = (r: FastifyRequest) => kind === 'opens' || (r.caller?.collect_survey_id ?? 0) > 0;
+  const limits = app.rateLimits;
+  const byAddress = app.createRateLimit({
+    max: kind === 'opens' ? limits.addressOpens : limits.addressUploads,
+    timeWindow: LINK_WINDOW_MS,
+    keyGenerator: (r) => `${kind}:${r.ip}`,
+  });
+  const byLink = app.createRateLimit({
+    max: kind === 'opens' ? limits.linkOpens : limits.linkUploads,
+    timeWindow: LINK_WINDOW_MS,
+    keyGenerator: (r) =>
+      kind === 'opens'
+        ? `open:${(r.params as { token?: string }).token ?? ''}`
+        : `upload:${r.caller.collect_survey_id}`,
+  });
+  return async (r: FastifyRequest, reply: FastifyReply) => {
+    if (!anonymous(r)) return;
+    for (const check of [byAddress, byLink]) {
+      const l = await check(r);
+      if (!l.isAllowed && l.isExceeded) {
+        void reply.header('retry-after', String(l.ttlInSeconds));
+        throw problems.rateLimited();
+      }
+    }
+  };
+}
 
 /** Route options with more schema parts (params, querystring, body, response) added to the shared ones. */
 export const withSchema = <O extends { schema: object }>(opts: O, schema: Record<string, unknown>) => ({

@@ -142,7 +142,10 @@ export const problems = {
 
   // 403: you may not.
   forbidden: problem('403.1', () => "You don't have access to this item."),
-  linkQuota: problem('403.10', (what: 'responses' | 'files') => `This link has reached its limit of ${what}.`),
+  linkQuota: problem(
+    '403.10',
+    (what: 'responses' | 'files' | 'files waiting to be uploaded') => `This link has reached its limit of ${what}.`,
+  ),
   /** A workspace administrator changing an account-wide attribute (the name) of an account other workspaces share. */
   accountShared: problem(
     '403.2',

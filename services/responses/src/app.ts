@@ -36,7 +36,11 @@ export async function buildResponses(config: ResponsesConfig, { sql, log }: Serv
     forms: createClient(forms.FormsServiceClient, config.FORMS_GRPC_ADDR, sealed),
     files,
     published: relay.kick,
-    linkLimits: { responses: config.LINK_MAX_RESPONSES, mediaBytes: config.LINK_MAX_MEDIA_BYTES },
+    linkLimits: {
+      responses: config.LINK_MAX_RESPONSES,
+      mediaBytes: config.LINK_MAX_MEDIA_BYTES,
+      pendingMedia: config.LINK_MAX_PENDING_MEDIA,
+    },
   };
   const sweeper = startMediaSweeper({
     store: new ResponseStore(sql),

@@ -19,6 +19,11 @@ export const responsesConfigShape = {
   /** Per collection link: at most this many responses, and this many bytes of image and signature files. */
   LINK_MAX_RESPONSES: vars.int(10_000),
   LINK_MAX_MEDIA_BYTES: vars.int(2 * 1024 * 1024 * 1024),
+  /**
+   * Per collection link: at most this many files asked for and not uploaded yet (each holds up to 15 MB of the quota
+   * until it is uploaded or expires); a respondent's device asks for a response's few photos just before it sends them.
+   */
+  LINK_MAX_PENDING_MEDIA: vars.int(50),
   /** An image or signature upload not completed after this many seconds is deleted (its URL lasts 15 minutes). */
   MEDIA_PENDING_TTL_S: vars.int(3600),
   /** How often uploads never completed are looked for. */

@@ -34,7 +34,7 @@ beforeAll(async () => {
     forms: createClient(forms.FormsServiceClient, peers.address('forms'), { secret: peers.contextSecret }),
     files: createObjectStore(config),
     published: () => undefined,
-    linkLimits: { responses: 100, mediaBytes: 1_000_000 },
+    linkLimits: { responses: 100, mediaBytes: 1_000_000, pendingMedia: 50 },
   };
   const access = new AccessCache(deps.projects, peers.contextSecret);
   uploads = new UploadService(deps, access, new SchemaCache(deps.forms));

@@ -5,6 +5,7 @@ import {
   dictionaryRows,
   exportColumns,
   exportLayout,
+  isFileOfResponse,
   longRows,
   MULTI_DELIMITER,
   REPEAT_COLUMN_LIMIT,
@@ -189,5 +190,23 @@ describe('repeats', () => {
       [0, 4],
       [2, 6],
     ]);
+  });
+});
+
+describe('file answers in an export', () => {
+  it('links only keys shaped as a file of the row own response', () => {
+    expect(isFileOfResponse('images/7/7-2-r_1/0f-door.png', 7, '7-2-r:1')).toBe(true);
+    expect(isFileOfResponse('signatures/7/7-2-r1/0f-sig.png', 7, '7-2-r1')).toBe(true);
+    for (const k of [
+      'images/7/../125/x.png',
+      'images/7/7-2-r1/../x.png',
+      'images/7/7-2-r1/..',
+      'images/7/7-2-r2/0f-door.png',
+      'images/8/7-2-r1/0f-door.png',
+      'images/7/7-2-r1/a/b.png',
+      'exports/7/1/named.csv',
+      'images/7/7-2-r1/x\\y.png',
+    ])
+      expect(isFileOfResponse(k, 7, '7-2-r1'), k).toBe(false);
   });
 });

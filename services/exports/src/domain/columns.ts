@@ -80,8 +80,31 @@ export interface Names {
   group(id: number): string;
   team(id: number): string;
   user(id: number): string;
-  /** A download link for a media object key (image and signature answers); the key itself when absent. */
-  media?(key: string): string;
+  /**
+   * A download link for a media object key (image and signature answers) of response `r`, or a note when the key is
+   * not a file of that response; the key itself when absent.
+   */
+  media?(key: string, r: ExportResponse): string;
+}
+
+/** What an export writes for a file answer that names no file of its response (a row stored before that was checked). */
+export const MEDIA_UNAVAILABLE = 'File not available: this answer names no file of this response.';
+
+/**
+ * Whether `key` has the shape of a file the media service made for this response: images/<project>/<record>/<name>
+ * or signatures/..., record the response id with ':' as '_', name one plain segment. Only such keys are signed into
+ * links: a stored value may be anything (rows from before uploads were checked), and an export must not link another
+ * response's or another project's object, nor hand a traversal (`..`) to the object store.
+ */
+export function isFileOfResponse(key: string, projectId: number, responseId: string): boolean {
+  const parts = key.split('/');
+  return (
+    parts.length === 4 &&
+    (parts[0] === 'images' || parts[0] === 'signatures') &&
+    parts[1] === String(projectId) &&
+    parts[2] === responseId.replace(/:/g, '_') &&
+    /^[\w-][\w.-]{0,200}$/.test(parts[3]!)
+  );
 }
 
 const cut = (s: string) => (s.length > HEADER_LIMIT ? `${s.slice(0, HEADER_LIMIT - 3)}...` : s);
@@ -176,7 +199,7 @@ export function exportColumns(
         continue;
       }
       if (item.type === 'image' || item.type === 'signature') {
-        columns.push({ header: cut(base), item, repeat, cell: (r, n) => mediaCell(answerOf(r, item, repeat), n) });
+        columns.push({ header: cut(base), item, repeat, cell: (r, n) => mediaCell(answerOf(r, item, repeat), r, n) });
         continue;
       }
       columns.push({
@@ -192,22 +215,25 @@ export function exportColumns(
 
 const answerOf = (r: ExportResponse, item: Item, repeat = 0) => r.data?.[String(repeat)]?.[item.id];
 
-/** Media keys of a page's responses for these columns (to be turned into links before the page is written). */
-export function mediaKeys(columns: Column[], rows: ExportResponse[]): string[] {
+/**
+ * Media keys of a page's responses for these columns that are files of their own response (isFileOfResponse), to be
+ * turned into links before the page is written.
+ */
+export function mediaKeys(columns: Column[], rows: ExportResponse[], projectId: number): string[] {
   const media = columns.filter((c) => c.item?.type === 'image' || c.item?.type === 'signature');
   if (media.length === 0) return [];
   const keys: string[] = [];
   for (const r of rows)
     for (const c of media) {
       const v = answerOf(r, c.item!, c.repeat);
-      if (typeof v === 'string' && v !== '') keys.push(v);
+      if (typeof v === 'string' && v !== '' && isFileOfResponse(v, projectId, r.response_id)) keys.push(v);
     }
   return keys;
 }
 
-function mediaCell(v: unknown, names: Names): string {
+function mediaCell(v: unknown, r: ExportResponse, names: Names): string {
   if (typeof v !== 'string' || v === '') return '';
-  return names.media?.(v) ?? v;
+  return names.media?.(v, r) ?? v;
 }
 
 function geotagPart(v: unknown, part: 'lat' | 'lng'): number | string {

@@ -70,4 +70,25 @@ describe('XLSX export writer', () => {
     expect(row(2999)[0]).toBe('r2999');
     expect([row(7)[16], row(8)[16], row(9)[16]]).toEqual(['a < b && c > d', 'bell nul ok', 'maïs 🌽 ']);
   });
+
+  it('fails alone when a page fails before the store reads: no error escapes to end the process', async () => {
+    const escaped: unknown[] = [];
+    const onError = (err: unknown) => escaped.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      async function* failing(): AsyncGenerator<ExportResponse[]> {
+        yield* pages(1, 1);
+        throw new Error('a media key the store refuses');
+      }
+      const columns = exportColumns(body, 'named', 'en');
+      await expect(writeXlsx({ store, key: 'exports/failed.xlsx', columns, names, pages: failing() })).rejects.toThrow(
+        'a media key the store refuses',
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      expect(escaped).toEqual([]);
+      expect(await store.stat('exports/failed.xlsx')).toBeUndefined();
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  });
 });

@@ -57,10 +57,15 @@ function rowXml(n: number, refs: string[], cells: (string | number | null)[]): s
 export async function writeXlsx(options: WriterOptions): Promise<CsvExport> {
   const { store, key, columns, names } = options;
   const out = new PassThrough();
+  // A failed export destroys `out` with its error, possibly before the store has started reading it (the fs store
+  // makes its directory first): an 'error' event nobody listens to ends the process, the exports service of every
+  // workspace with it, again at each retry of the job. The store's side reports the error through `stored`.
+  out.on('error', () => undefined);
   const stored = store.put(key, out, {
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   });
   const zip = archiver('zip', { zlib: { level: 1 } });
+  zip.on('error', (err) => out.destroy(err));
   zip.pipe(out);
   const sheet = new PassThrough();
   zip.append(CONTENT_TYPES, { name: '[Content_Types].xml' });
@@ -69,6 +74,8 @@ export async function writeXlsx(options: WriterOptions): Promise<CsvExport> {
   zip.append(WORKBOOK_RELS, { name: 'xl/_rels/workbook.xml.rels' });
   zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
   const done = zip.finalize();
+  // Awaited on success only; an aborted zip's rejection is the export's failure, already thrown below.
+  done.catch(() => undefined);
   const write = async (text: string) => {
     if (!sheet.write(text)) await new Promise<void>((r) => sheet.once('drain', () => r()));
   };

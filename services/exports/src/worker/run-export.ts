@@ -2,12 +2,15 @@
 // responses page by page from the responses service into a CSV in the object store. The file's key is the job's,
 // so a retried job writes the same object again, whole (the store replaces an object only once it is complete).
 import { common, type responses } from '@fieldwork/proto';
+import { InvalidObjectKeyError } from '@fieldwork/service-kit';
 import type { SchemaBody } from '@fieldwork/sampler';
 import {
   dictionaryRows,
   exportColumns,
   exportLayout,
+  isFileOfResponse,
   longRows,
+  MEDIA_UNAVAILABLE,
   mediaKeys,
   type ExportResponse,
   type Names,
@@ -106,7 +109,17 @@ export async function runExport(
   // Media answers become links that live as long as the file (S3 allows at most 7 days).
   const links = new Map<string, string>();
   const linkSeconds = Math.min(7 * 86_400, Math.max(60, deps.fileTtlHours * 3600));
-  names.media = (k) => links.get(k) ?? k;
+  // A stored answer may name anything (rows from before file answers were checked): a key that is not a file of its
+  // own response, or that the store refuses to sign, becomes a note in its cell, never the job's failure.
+  names.media = (k, r) =>
+    (isFileOfResponse(k, job.project_id, r.response_id) ? links.get(k) : undefined) ?? MEDIA_UNAVAILABLE;
+  const sign = async (k: string) => {
+    try {
+      links.set(k, await deps.store.presignGet(k, { expiresInSeconds: linkSeconds, filename: k.split('/').pop() }));
+    } catch (err) {
+      if (!(err instanceof InvalidObjectKeyError)) throw err;
+    }
+  };
   async function* pages(): AsyncGenerator<ExportResponse[]> {
     // The next page is asked for while this one is written (two pages in memory at most): the responses service
     // reads and encodes it while this process parses and writes, instead of each waiting for the other.
@@ -124,9 +137,7 @@ export async function runExport(
       const read = page.rows.map(exportResponse);
       const rows = layout === 'long' ? read.flatMap(longRows) : read;
       links.clear();
-      for (const k of mediaKeys(columns, rows))
-        if (!links.has(k))
-          links.set(k, await deps.store.presignGet(k, { expiresInSeconds: linkSeconds, filename: k.split('/').pop() }));
+      for (const k of mediaKeys(columns, rows, job.project_id)) if (!links.has(k)) await sign(k);
       if (rows.length > 0) yield rows;
       if (after === 0) return;
     }

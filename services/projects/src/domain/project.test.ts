@@ -33,16 +33,29 @@ describe('project rules', () => {
   });
   it('checks trend series options', () => {
     expect(
-      trendProblems({ time_particle: 'month', trend_question: 'Q1_1', aggregator: 'avg', trend_question_schema: 1 }),
+      trendProblems(
+        { time_particle: 'month', trend_question: 'Q1_1', aggregator: 'avg', trend_question_schema: 1 },
+        [1, 2],
+      ),
     ).toEqual({});
+    // Another project's (or workspace's) form is not this project's trend schema.
+    expect(
+      trendProblems(
+        { time_particle: 'month', trend_question: 'Q1_1', aggregator: 'avg', trend_question_schema: 9 },
+        [1, 2],
+      ),
+    ).toEqual({ trend_question_schema: ['No schema of this project has this id.'] });
     expect(
       Object.keys(
-        trendProblems({
-          time_particle: 'fortnight',
-          trend_question: ' ',
-          aggregator: 'median',
-          trend_question_schema: 0,
-        }),
+        trendProblems(
+          {
+            time_particle: 'fortnight',
+            trend_question: ' ',
+            aggregator: 'median',
+            trend_question_schema: 0,
+          },
+          [1],
+        ),
       ).sort(),
     ).toEqual(['aggregator', 'time_particle', 'trend_question']);
   });

@@ -89,10 +89,15 @@ export interface TrendOptions {
   trend_question_schema: number;
 }
 
-/** A trend series carries time_particle, trend_question and aggregator; returns field errors. */
-export function trendProblems(o: TrendOptions | undefined): Record<string, string[]> {
+/**
+ * A trend series carries time_particle, trend_question and aggregator, and its question's schema (when given) is one
+ * of the project's levels (`schemas`): never another project's or workspace's form. Returns field errors.
+ */
+export function trendProblems(o: TrendOptions | undefined, schemas: readonly number[]): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (!o) return { trend_series_options: ['A trend series needs time_particle, trend_question and aggregator.'] };
+  if (o.trend_question_schema > 0 && !schemas.includes(o.trend_question_schema))
+    errors.trend_question_schema = ['No schema of this project has this id.'];
   if (!(PERIODS as readonly string[]).includes(o.time_particle))
     errors.time_particle = [`Choose one of ${PERIODS.join(', ')}.`];
   if (o.trend_question.trim() === '') errors.trend_question = [MESSAGES.blank];

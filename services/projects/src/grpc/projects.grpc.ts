@@ -51,6 +51,7 @@ export function projectsGrpc(s: ProjectsServices, log: Logger): GrpcServiceRegis
     uploadFile: (req, ctx) => s.collection.uploadFile(req, ctx),
     getFile: (req, ctx) => s.collection.getFile(req, ctx),
     resolveCollectionToken: (req) => s.collection.resolveToken(req),
+    checkPlacement: (req) => s.structure.checkPlacement(req),
     uploadLogo: (req, ctx) => s.collection.uploadLogo(req, ctx),
     createSurvey: (req, ctx) => s.collection.createSurvey(req, ctx),
     getSurvey: (req, ctx) => s.collection.getSurvey(req, ctx),

@@ -75,7 +75,10 @@ export class SettingsService {
     let trend: TrendOptions | null = null;
     if (type === 'T') {
       const options = req.trend_series_options ?? a.project.trend_series_options ?? undefined;
-      const errors = trendProblems(options);
+      const errors = trendProblems(
+        options,
+        a.project.project_hierarchy.map((l) => l.schema_id),
+      );
       if (Object.keys(errors).length > 0) throw problems.invalidFields(errors);
       trend = { ...options!, trend_question: options!.trend_question.trim() };
     }
@@ -88,14 +91,10 @@ export class SettingsService {
     AccessResolver.require(a, 'parameters');
     if (a.project.project_type !== 'T') throw problems.invalid('Only a trend series project has a period.');
     const options = req.trend_series_options;
-    const errors = trendProblems(options);
-    if (
-      options &&
-      options.trend_question_schema > 0 &&
-      !a.project.project_hierarchy.some((l) => l.schema_id === options.trend_question_schema)
-    ) {
-      errors.trend_question_schema = ['No schema of this project has this id.'];
-    }
+    const errors = trendProblems(
+      options,
+      a.project.project_hierarchy.map((l) => l.schema_id),
+    );
     if (Object.keys(errors).length > 0) throw problems.invalidFields(errors);
     await this.store.update(a.project.id, { trend_series_options: options!, project_period: options!.time_particle });
     return this.projects.get({ caller: a.caller, project_id: a.project.id }, ctx);

@@ -38,6 +38,20 @@ export class StructureService {
   ) {
     this.store = new StructureStore(deps.sql);
   }
+  /**
+   * Whether a response's group and team fit its site in this project (the responses service asks, for every upload
+   * path that names them): a group of another project or site, or a team of another group, is not the response's.
+   */
+  async checkPlacement(req: projects.PlacementRequest): Promise<projects.PlacementReply> {
+    const [group, team] = await Promise.all([
+      req.group > 0 ? this.store.group(req.project_id, req.group) : undefined,
+      req.team > 0 ? this.store.team(req.project_id, req.team) : undefined,
+    ]);
+    return {
+      group_valid: req.group <= 0 || (group !== undefined && group.site_id === req.site),
+      team_valid: req.team <= 0 || (team !== undefined && team.group_id === req.group),
+    };
+  }
 
   async createSite(req: projects.SiteRequest, ctx: Ctx): Promise<projects.Site> {
     const a = await this.access.project(req.caller, req.project_id, ctx);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { addBlock, addItem, ANSWER_MESSAGES, newSchemaBody, updateBlock } from '@fieldwork/sampler';
 import {
+  answerPlacementProblems,
+  earlyTimes,
+  TIME_FLOOR,
+  REPEAT_LIMIT,
+  SHAPE_MESSAGES,
   clientTime,
   decide,
   nextHistory,
@@ -83,5 +89,50 @@ describe('stateRefusal', () => {
     expect(stateRefusal('F', true, true)).toBe('finalized');
     expect(stateRefusal('F', false, false)).toBe('finalized');
     expect(stateRefusal('F', false, true)).toBeUndefined();
+  });
+});
+
+describe('answerPlacementProblems', () => {
+  const once = addBlock(newSchemaBody('S'), { en: 'Household' });
+  const head = addItem(once.body, once.id, 'number', 'en', 'Adults');
+  const asked = updateBlock(head.body, once.id, { askOnce: true });
+  const people = addBlock(asked, { en: 'People' });
+  const age = addItem(people.body, people.id, 'number', 'en', 'Age');
+  const gone = addBlock(age.body, { en: 'Dropped' });
+  const orphan = addItem(gone.body, gone.id, 'number', 'en', 'Orphan');
+  const body = updateBlock(orphan.body, gone.id, { deleted: true } as never);
+  it('takes instances 0..n-1 and questions of live categories, a category asked once in instance 0 only', () => {
+    expect(answerPlacementProblems(body, { '0': { [head.id]: 2, [age.id]: 30 }, '1': { [age.id]: 4 } })).toEqual({});
+    expect(answerPlacementProblems(body, {})).toEqual({});
+  });
+  it('refuses gaps, made-up instances and more than REPEAT_LIMIT of them', () => {
+    expect(answerPlacementProblems(body, { '0': {}, '5': { [age.id]: 1 }, '01': {} })).toEqual({
+      '5': SHAPE_MESSAGES.repeats,
+      '01': SHAPE_MESSAGES.repeats,
+    });
+    const many = Object.fromEntries(Array.from({ length: 1999 }, (_, i) => [String(i), { [age.id]: 1 }]));
+    const p = answerPlacementProblems(body, many);
+    expect(Object.keys(p)).toHaveLength(1999 - REPEAT_LIMIT);
+    expect(p[String(REPEAT_LIMIT)]).toBe(SHAPE_MESSAGES.repeats);
+    expect(p[String(REPEAT_LIMIT - 1)]).toBeUndefined();
+  });
+  it('refuses a question of a category asked once in a later instance, and one in no live category', () => {
+    expect(answerPlacementProblems(body, { '0': { [orphan.id]: 1 }, '1': { [head.id]: 1 } })).toEqual({
+      [`0.${orphan.id}`]: ANSWER_MESSAGES.unknown,
+      [`1.${head.id}`]: SHAPE_MESSAGES.once,
+    });
+  });
+});
+
+describe('earlyTimes', () => {
+  it('refuses for everyone times before 2000, and for a link times before the link', () => {
+    const link = Date.parse('2026-05-01T00:00:00Z');
+    const t = (s: string) => new Date(s);
+    expect(earlyTimes({ time_created: t('1900-01-01T00:00:00Z'), time_updated: t('2026-05-02T00:00:00Z') })).toEqual({
+      time_created: 'floor',
+    });
+    expect(earlyTimes({ time_created: t('2001-01-01T00:00:00Z'), time_updated: undefined })).toEqual({});
+    expect(earlyTimes({ time_created: t('2026-04-01T00:00:00Z') }, link)).toEqual({ time_created: 'link' });
+    expect(TIME_FLOOR.toISOString()).toBe('2000-01-01T00:00:00.000Z');
   });
 });

@@ -1,7 +1,7 @@
 // Uploads of responses (spec 001 §3 Upload payload, §4 Response lifecycle): the payload, and what to do with it
 // given the stored copy. Pure.
 import { z } from 'zod';
-import { GEOTAG_HISTORY_MAX } from '@fieldwork/sampler';
+import { ANSWER_MESSAGES, GEOTAG_HISTORY_MAX, type Block, type SchemaBody } from '@fieldwork/sampler';
 
 export const UPLOAD_ACTIONS = ['save', 'complete', 'uncomplete'] as const;
 export type UploadAction = (typeof UPLOAD_ACTIONS)[number];
@@ -52,6 +52,27 @@ export function clientTime(v: string | number | undefined, fallback: Date): Date
   if (Number.isNaN(d.getTime())) return undefined;
   // A device clock far in the future would win every later edit: refuse times more than a day ahead.
   return d.getTime() > fallback.getTime() + 86_400_000 ? undefined : d;
+}
+
+/** No response happened before this: a device clock reset (1900, 1970) is refused, not stored. */
+export const TIME_FLOOR = new Date(Date.UTC(2000, 0, 1));
+
+/**
+ * Times said earlier than allowed, by field: before `linkFloor` (a collection link's respondent: when the link was
+ * made, less the clock skew allowed) as 'link', else before TIME_FLOOR as 'floor'. Missing or invalid times are
+ * clientTime's to refuse.
+ */
+export function earlyTimes(
+  times: Record<string, Date | undefined>,
+  linkFloor?: number,
+): Record<string, 'link' | 'floor'> {
+  const out: Record<string, 'link' | 'floor'> = {};
+  for (const [k, t] of Object.entries(times)) {
+    if (t === undefined) continue;
+    if (linkFloor !== undefined && t.getTime() < linkFloor) out[k] = 'link';
+    else if (t.getTime() < TIME_FLOOR.getTime()) out[k] = 'floor';
+  }
+  return out;
 }
 
 /** Response ids are client-made (project, schema, user, device, timestamp, counter) and start with project-schema-. */
@@ -129,4 +150,55 @@ export function stateRefusal(
   if (state === 'D') return 'deleted';
   if (state === 'F' && (isNew || !editsCompleted)) return 'finalized';
   return undefined;
+}
+
+/**
+ * Repeat instances a response may hold: 0 (the first) and further ones numbered without gaps. A household roster
+ * holds tens; every instance counts once in results and exports, so a made-up instance is a made-up answer.
+ */
+export const REPEAT_LIMIT = 100;
+
+export const SHAPE_MESSAGES = {
+  repeats: `Repeat instances are numbered 0, 1, 2 and so on without gaps, at most ${REPEAT_LIMIT}.`,
+  once: 'This question is in a category asked once: answer it in the first repeat (0) only.',
+} as const;
+
+/**
+ * What the form says about where answers may be, beyond each answer's own check (packages/sampler checkResponse):
+ * repeat instances 0..n-1 with n at most REPEAT_LIMIT, questions placed in a live category of the form (a question
+ * of a deleted or detached category is as unknown as a made-up id), and questions of a category asked once (or
+ * inside one) in instance 0 only. Problems keyed as checkResponse's: "repeat" or "repeat.itemId".
+ */
+export function answerPlacementProblems(body: SchemaBody, data: Record<string, unknown>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const repeats = Object.keys(data).filter((k) => /^\d{1,4}$/.test(k));
+  const count = Math.min(repeats.length, REPEAT_LIMIT);
+  for (const k of repeats) if (String(Number(k)) !== k || Number(k) >= count) problems[k] = SHAPE_MESSAGES.repeats;
+  // Each live question of the form, and whether a category asked once holds it.
+  const placed = new Map<string, boolean>();
+  const walk = (block: Block | undefined, once: boolean, seen: Set<number>) => {
+    if (!block || block.deleted || seen.has(block.id)) return;
+    seen.add(block.id);
+    const mine = once || block.askOnce;
+    for (const ref of block.entities) {
+      if (ref.type === 'item') placed.set(String(ref.id), mine);
+      else walk(body.entities.blocks[ref.id], mine, seen);
+    }
+  };
+  const seen = new Set<number>();
+  for (const id of body.form) walk(body.entities.blocks[id], false, seen);
+  for (const k of repeats) {
+    if (problems[k]) continue;
+    const answers = data[k];
+    if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) continue;
+    for (const id of Object.keys(answers)) {
+      const item = body.entities.items[id];
+      // Unknown and deleted ids are checkResponse's to refuse, with the same message.
+      if (!item || item.deleted) continue;
+      const once = placed.get(id);
+      if (once === undefined) problems[`${k}.${id}`] = ANSWER_MESSAGES.unknown;
+      else if (once && k !== '0') problems[`${k}.${id}`] = SHAPE_MESSAGES.once;
+    }
+  }
+  return problems;
 }

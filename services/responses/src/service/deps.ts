@@ -16,7 +16,7 @@ export interface ResponsesDeps {
   /** Called after a commit that wrote outbox rows, so they are published at once. */
   published: () => void;
   /** Quotas of a collection link (config LINK_MAX_*). */
-  linkLimits: { responses: number; mediaBytes: number };
+  linkLimits: { responses: number; mediaBytes: number; pendingMedia: number };
 }
 
 export interface Ctx {

@@ -134,8 +134,14 @@ export class MediaService {
     if (stored && (a.anonymous || (stored.user_id !== a.userId && !editsOthers))) throw problems.forbidden();
     if (!stored && !editsOthers && (await this.store.mediaOf(responseId)).some((m) => !askedBy(m, a)))
       throw problems.forbidden();
-    if (a.anonymous && (await this.store.linkUsage(a.surveyId)).mediaBytes + size > this.deps.linkLimits.mediaBytes)
-      throw problems.linkQuota('files');
+    if (a.anonymous) {
+      const used = await this.store.linkUsage(a.surveyId);
+      if (used.mediaBytes + size > this.deps.linkLimits.mediaBytes) throw problems.linkQuota('files');
+      // Slots asked for and never filled hold the link's quota until they expire (MEDIA_PENDING_TTL_S): a few at a
+      // time per link is what respondents' devices use; a flood of them is refused, not kept for an hour.
+      if (used.pendingMedia >= this.deps.linkLimits.pendingMedia)
+        throw problems.linkQuota('files waiting to be uploaded');
+    }
   }
 
   /** Checks the stored bytes (size, type from the content), makes the thumbnail, marks the media uploaded. */

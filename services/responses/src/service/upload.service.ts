@@ -2,7 +2,6 @@
 // packages/sampler, decide against the stored copy, write it with its outbox row in one transaction.
 import { toFieldMessages, type responses } from '@fieldwork/proto';
 import {
-  ANSWER_MESSAGES,
   checkProblems,
   checkResponse,
   isAnswered,
@@ -10,12 +9,13 @@ import {
   lookupAnswers,
   REQUEST_LIMITS,
   type Answers,
-  type ResponseData,
-  type SchemaBody,
 } from '@fieldwork/sampler';
 import { fieldErrorsOf, isProblem, problems, transaction, type Sql } from '@fieldwork/service-kit';
 import {
+  answerPlacementProblems,
   clientTime,
+  earlyTimes,
+  TIME_FLOOR,
   decide,
   nextHistory,
   responseIdFits,
@@ -26,6 +26,7 @@ import {
   type UploadAction,
   type UploadPayload,
 } from '../domain/upload.js';
+import { fileAnswerErrors } from '../domain/media.js';
 import { ResponseStore, type NewResponse, type ResponseRow } from '../store/response.store.js';
 import type { AccessCache, ResponseAccess } from './access.js';
 import type { Ctx, ResponsesDeps } from './deps.js';
@@ -40,6 +41,7 @@ export const UPLOAD_MESSAGES = {
   otherProject: 'This response id is already used in another project.',
   time: 'Enter a valid time, not in the future.',
   parentMissing: 'The parent response was not found in this project.',
+  referenced: 'The referenced response was not found in a project this project references.',
   parentLevel: 'The parent response must be of the level above this form.',
   parentRequired: 'A response of a lower level needs its parent response.',
   noParent: 'Only responses of a lower level have a parent response.',
@@ -50,10 +52,15 @@ export const UPLOAD_MESSAGES = {
   finalized: 'This project is finalized: it takes no new responses.',
   serverField: 'A collection link cannot set this field.',
   beforeLink: 'Enter a valid time, not before the collection link was made.',
+  beforeFloor: `Enter a valid time, not before ${TIME_FLOOR.getUTCFullYear()}.`,
+  group: 'This group is not one of the response’s site in this project.',
+  team: 'This team is not one of the response’s group in this project.',
 } as const;
 
 /** What a collection link's respondent may not say about a response: the server's and the project's fields. */
 const SERVER_FIELDS = ['deleted', 'locked', 'archived', 'is_marker', 'group', 'team', 'parent_id'] as const;
+/** What a new response's server flags are until someone with the role changes them. */
+const NEW_FLAGS = { deleted: false, locked: false, archived: false, is_marker: false, completed: false } as const;
 /** Device clocks drift: a respondent's times may be this much before the link was made. */
 const CLOCK_SKEW_MS = 86_400_000;
 
@@ -196,20 +203,25 @@ export class UploadService {
     const now = new Date();
     const timeUpdated = clientTime(p.time_updated, now);
     const timeCreated = clientTime(p.time_created, now);
-    const floor =
+    // One floor for every path: nothing a link's respondent says happened before the link was made (less a day of
+    // clock drift), and nothing anyone says happened before TIME_FLOOR (a device clock reset to 1900 or 1970).
+    const linkFloor =
       access.anonymous && access.linkCreated !== ''
         ? new Date(access.linkCreated).getTime() - CLOCK_SKEW_MS
         : undefined;
-    if (floor !== undefined) {
-      const times = {
-        time_created: timeCreated,
-        time_updated: timeUpdated,
-        time_completed: clientTime(p.time_completed, now),
-      };
-      const early = Object.entries(times).filter(([, t]) => t !== undefined && t.getTime() < floor);
-      if (early.length > 0)
-        throw problems.invalidFields(Object.fromEntries(early.map(([k]) => [k, [UPLOAD_MESSAGES.beforeLink]])));
-    }
+    const early = earlyTimes(
+      { time_created: timeCreated, time_updated: timeUpdated, time_completed: clientTime(p.time_completed, now) },
+      linkFloor,
+    );
+    if (Object.keys(early).length > 0)
+      throw problems.invalidFields(
+        Object.fromEntries(
+          Object.entries(early).map(([k, why]) => [
+            k,
+            [why === 'link' ? UPLOAD_MESSAGES.beforeLink : UPLOAD_MESSAGES.beforeFloor],
+          ]),
+        ),
+      );
 
     const store = new ResponseStore(tx);
     const level = schema.doc.level;
@@ -218,6 +230,10 @@ export class UploadService {
     if (parent) other[parent.schema_id] = parent.data['0'] ?? {};
     // The web form runs this same check before it sends: a refusal here means a tampered or outdated client. Every
     // answer must fit its question; required ones only when the response is completed (else they make it not valid).
+    // Answers only where the form has them (repeat instances without gaps, questions of its live categories), before
+    // the check of each answer: made-up instances would otherwise each be checked, stored and counted.
+    const misplaced = answerPlacementProblems(schema.body, p.data);
+    if (Object.keys(misplaced).length > 0) throw problems.invalidFields(dataErrors(misplaced));
     const checked = checkResponse(schema.body, p.data as never, { schemaId: p.sampler_schema, other });
     if (Object.keys(checked.problems).length > 0) throw problems.invalidFields(dataErrors(checked.problems));
     if (!timeUpdated) throw problems.invalidFields({ time_updated: [UPLOAD_MESSAGES.time] });
@@ -238,6 +254,7 @@ export class UploadService {
       const stored = batch ? batch.stored.get(p.response_id) : await store.forUpdate(p.response_id);
       if (stored && stored.project_id !== req.project_id)
         throw problems.invalidFields({ response_id: [UPLOAD_MESSAGES.otherProject] });
+      if (p.response_referenced_id !== stored?.response_referenced_id) await this.referenced(store, access, p);
       const closed = stateRefusal(access.projectState, !stored, access.can('editCompleted'));
       if (closed === 'deleted') throw problems.invalidProjectId();
       if (closed === 'finalized') throw problems.invalid(UPLOAD_MESSAGES.finalized);
@@ -247,11 +264,16 @@ export class UploadService {
         (await store.linkUsage(access.surveyId)).responses >= this.deps.linkLimits.responses
       )
         throw problems.linkQuota('responses');
-      // A file answer names a file of this project (people) or one asked for this response through this link
-      // (respondents): never another project's object, which an export would sign a download link for. Imports
-      // carry the keys of the export they come from (projectLevelIngestion).
-      if (hasMedia && !batch)
-        await this.checkMedia(store, access, p.response_id, req.project_id, schema.body, checked.data, stored?.data);
+      // A file answer names a file asked for this very response (and for a respondent, through this link): one rule
+      // for uploads, edits and imports (domain/media.ts), never a key an export would sign a link for elsewhere.
+      if (hasMedia) {
+        const bad = fileAnswerErrors(schema.body, checked.data, stored?.data, await store.mediaOf(p.response_id), {
+          projectId: req.project_id,
+          responseId: p.response_id,
+          ...(access.anonymous ? { surveyId: access.surveyId } : {}),
+        });
+        if (Object.keys(bad).length > 0) throw problems.invalidFields(bad);
+      }
       // A response with no answered question is skipped as unmodified (spec 001 §4).
       if (!answered && !stored) return { status: 'unmodified', response: undefined };
       const validity = checked.record;
@@ -298,8 +320,17 @@ export class UploadService {
         survey_id: stored ? stored.survey_id : access.anonymous ? access.surveyId : null,
       };
 
-      if (stored) await this.mayChange(access, stored, incoming, ctx);
-      else if (!access.can('collect')) throw problems.forbidden();
+      if (!stored && !access.can('collect')) throw problems.forbidden();
+      // The same rules for a new response as for a change (its uploader is its creator): deleting, and for others
+      // the lock and the status fields, need their roles whatever the body says.
+      await this.mayChange(
+        access,
+        stored ?? { ...incoming, user_id: access.userId, ...NEW_FLAGS },
+        incoming,
+        ctx,
+        !stored,
+      );
+      await this.checkPlacement(access, incoming, stored, ctx);
 
       const decision = decide(stored, incoming);
       if (decision === 'ignored' || decision === 'unmodified') {
@@ -382,6 +413,18 @@ export class UploadService {
     return parsed.data;
   }
 
+  /**
+   * A referenced response (longitudinal and entity projects, spec 001 §6) is one of a project this project
+   * references: never another project's response, which the reference picker would then show.
+   */
+  private async referenced(store: ResponseStore, access: ResponseAccess, p: UploadPayload): Promise<void> {
+    const id = p.response_referenced_id;
+    if (!id) return;
+    const row = await store.byResponseId(id);
+    if (!row || row.deleted || !access.referenceIds.includes(row.project_id))
+      throw problems.invalidFields({ response_referenced_id: [UPLOAD_MESSAGES.referenced] });
+  }
+
   /** The parent response of a lower-level form (hierarchical projects): in the project, one level above. */
   private async parent(
     store: ResponseStore,
@@ -406,18 +449,39 @@ export class UploadService {
    * (data managers, owners, admins); delete and status changes need their own actions; a locked response, and the
    * lock itself, only its creator or a mobile manager.
    */
-  private async mayChange(access: ResponseAccess, stored: ResponseRow, next: NewResponse, ctx: Ctx): Promise<void> {
-    const creator = access.anonymous
-      ? stored.anonymous &&
-        stored.survey_id === access.surveyId &&
-        stored.device_id !== '' &&
-        stored.device_id === next.device_id
-      : stored.user_id === access.userId;
+  private async mayChange(
+    access: ResponseAccess,
+    stored: Pick<
+      ResponseRow,
+      | 'anonymous'
+      | 'survey_id'
+      | 'device_id'
+      | 'user_id'
+      | 'deleted'
+      | 'completed'
+      | 'archived'
+      | 'is_marker'
+      | 'locked'
+    >,
+    next: NewResponse,
+    ctx: Ctx,
+    isNew = false,
+  ): Promise<void> {
+    const creator =
+      isNew ||
+      (access.anonymous
+        ? stored.anonymous &&
+          stored.survey_id === access.surveyId &&
+          stored.device_id !== '' &&
+          stored.device_id === next.device_id
+        : stored.user_id === access.userId);
     if (!creator && !access.can('editCompleted')) throw problems.forbidden();
     if (stored.deleted !== next.deleted && !access.can('delete')) throw problems.forbidden();
     if (
       !creator &&
-      (stored.completed !== next.completed || stored.archived !== next.archived) &&
+      (stored.completed !== next.completed ||
+        stored.archived !== next.archived ||
+        stored.is_marker !== next.is_marker) &&
       !access.can('changeStatus')
     )
       throw problems.forbidden();
@@ -428,31 +492,32 @@ export class UploadService {
     }
   }
 
-  /** Refuses file answers (new or changed) that are not this project's files, or for a respondent not this response's own. */
-  private async checkMedia(
-    store: ResponseStore,
+  /**
+   * A group and a team said in the body (or kept from a stored copy filed elsewhere) must be of the response's site
+   * in this project, a team of its group: the projects service knows them (CheckPlacement). Only what changes is
+   * asked about; the caller's own placement comes from the projects service already.
+   */
+  private async checkPlacement(
     access: ResponseAccess,
-    responseId: string,
-    projectId: number,
-    body: SchemaBody,
-    data: ResponseData,
-    before: ResponseData | undefined,
+    next: NewResponse,
+    stored: ResponseRow | undefined,
+    ctx: Ctx,
   ): Promise<void> {
-    const mine = access.anonymous
-      ? (await store.mediaOf(responseId)).filter((m) => m.survey_id === access.surveyId && m.project_id === projectId)
-      : [];
+    const own = (v: number | null, mine: number) =>
+      v === null || (next.site_id === access.placement.site && v === mine);
+    const same =
+      stored !== undefined &&
+      stored.site_id === next.site_id &&
+      stored.group_id === next.group_id &&
+      stored.team_id === next.team_id;
+    if (same || (own(next.group_id, access.placement.group) && own(next.team_id, access.placement.team))) return;
+    const r = await this.deps.projects.checkPlacement(
+      { project_id: next.project_id, site: next.site_id ?? 0, group: next.group_id ?? 0, team: next.team_id ?? 0 },
+      ctx,
+    );
     const bad: Record<string, string[]> = {};
-    for (const [repeat, answers] of Object.entries(data)) {
-      for (const [id, value] of Object.entries(answers)) {
-        const type = body.entities.items[id]?.type;
-        if ((type !== 'image' && type !== 'signature') || value === before?.[repeat]?.[id]) continue;
-        const folder = `${type === 'image' ? 'images' : 'signatures'}/${projectId}/`;
-        const ok =
-          typeof value === 'string' &&
-          (access.anonymous ? mine.some((m) => m.object_key === value && m.kind === type) : value.startsWith(folder));
-        if (!ok) bad[`data.${repeat}.${id}`] = [ANSWER_MESSAGES.media];
-      }
-    }
+    if (!r.group_valid) bad.group = [UPLOAD_MESSAGES.group];
+    if (!r.team_valid) bad.team = [UPLOAD_MESSAGES.team];
     if (Object.keys(bad).length > 0) throw problems.invalidFields(bad);
   }
 

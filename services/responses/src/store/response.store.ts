@@ -393,12 +393,16 @@ export class ResponseStore {
     return this.sql<MediaRow[]>`select * from media where response_id = ${responseId}`;
   }
 
-  /** What a collection link has used: responses stored through it, and bytes of the files asked for through it. */
-  async linkUsage(surveyId: number): Promise<{ responses: number; mediaBytes: number }> {
-    const [row] = await this.sql<{ responses: number; media_bytes: string }[]>`
+  /**
+   * What a collection link has used: responses stored through it, bytes of the files asked for through it, and how
+   * many of those files are still waiting for their bytes.
+   */
+  async linkUsage(surveyId: number): Promise<{ responses: number; mediaBytes: number; pendingMedia: number }> {
+    const [row] = await this.sql<{ responses: number; media_bytes: string; pending_media: number }[]>`
       select (select count(*)::int from responses where survey_id = ${surveyId}) as responses,
-             (select coalesce(sum(declared_size), 0)::text from media where survey_id = ${surveyId}) as media_bytes`;
-    return { responses: row!.responses, mediaBytes: Number(row!.media_bytes) };
+             (select coalesce(sum(declared_size), 0)::text from media where survey_id = ${surveyId}) as media_bytes,
+             (select count(*)::int from media where survey_id = ${surveyId} and status = 'pending') as pending_media`;
+    return { responses: row!.responses, mediaBytes: Number(row!.media_bytes), pendingMedia: row!.pending_media };
   }
 
   /**
