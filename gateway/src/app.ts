@@ -81,8 +81,10 @@ export interface RateLimits {
   lookup: number;
   mail: number;
   reports: number;
+  /** Per caller, not per address (routes/util.ts limitPerCaller()). */
+  people: number;
 }
-const DEFAULT_RATE_LIMITS: RateLimits = { login: 100, lookup: 10, mail: 5, reports: 30 };
+const DEFAULT_RATE_LIMITS: RateLimits = { login: 1000, lookup: 10, mail: 5, reports: 30, people: 20 };
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -68,6 +68,7 @@ async function main() {
         lookup: config.RATE_LIMIT_LOOKUP_PER_MIN,
         mail: config.RATE_LIMIT_MAIL_PER_MIN,
         reports: config.RATE_LIMIT_REPORTS_PER_MIN,
+        people: config.RATE_LIMIT_PEOPLE_PER_MIN,
       },
     },
   });
