@@ -863,10 +863,10 @@ export const en = {
     flagsOwnerOnly: 'Only a workspace owner changes workspace roles.',
     edit: 'Edit',
     editUser: 'Edit {{email}}',
-    userCreated: '{{email}} was added (or invited, when the account already exists).',
+    userCreated: '{{email}} was invited: they get an email to join.',
     userSaved: 'The user has been saved.',
-    password: 'Password (optional)',
-    passwordHelp: 'Without a password, the user gets an email to set one. An existing account is invited instead.',
+    inviteHelp:
+      'Everyone added gets an email invitation: someone new chooses their own password with its link, an existing account accepts it after signing in. They are a member once they have.',
     removeExplain: '{{name}} ({{email}}) will no longer be able to sign in to this workspace or its projects.',
     cancel: 'Cancel',
     previous: 'Previous page',

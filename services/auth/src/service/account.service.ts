@@ -5,6 +5,7 @@ import {
   addFieldErrors,
   checkAgreedVersion,
   emailDomain,
+  isUnconfirmed,
   isValidEmail,
   MESSAGES,
   passwordProblems,
@@ -102,12 +103,22 @@ export class AccountService {
       this.deps.log.info('password reset asked for an unknown address');
       return {};
     }
+    // An account nobody confirmed yet is confirmed by answering one of its invitations: its links are mailed again
+    // (a plain reset would set a password but join no workspace, and sign-in needs one).
+    const unconfirmed = isUnconfirmed(user);
+    const purpose = unconfirmed ? 'set' : 'reset';
     // At most a few reset mails an hour to one person, from however many addresses: the answer stays the same.
-    if ((await this.users.recentNonces(user.id, 'reset', 3600)) >= RESET_MAILS_PER_HOUR) {
+    if ((await this.users.recentNonces(user.id, purpose, 3600)) >= RESET_MAILS_PER_HOUR) {
       this.deps.log.info({ userId: user.id }, 'password reset mail withheld: too many this hour');
       return {};
     }
-    await this.mailPasswordLink(user, 'reset');
+    if (!unconfirmed) {
+      await this.mailPasswordLink(user, 'reset');
+      return {};
+    }
+    const pending = (await this.orgs.invitationsOf(user.id)).slice(0, RESET_MAILS_PER_HOUR);
+    for (const i of pending)
+      await this.mailInvitationLink(user, { id: i.organization_id, name: i.organization_name }, i.invited_by);
     return {};
   }
 
