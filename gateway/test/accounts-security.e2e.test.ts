@@ -298,3 +298,87 @@ describe('sign-in throttling (item 9)', () => {
     expect(statuses.slice(5)).toContain(429);
   });
 });
+
+describe('no role gives more access than it has (item 4)', () => {
+  it('keeps a staff admin from reading every site through a collector it makes', async () => {
+    const project = await firstProject();
+    const north = await api<Json>('POST', `project/${project}/sites/`, {
+      token: owner.access,
+      body: { name: 'North', geotag: { type: 'Point', coordinates: [36.8, -1.2] } },
+    });
+    const sites = (await api<Json>('GET', `project/${project}/`, { token: owner.access })).body.sites.map(
+      (x: Json) => x.id as number,
+    );
+    expect(sites).toContain(north.body.id);
+    const staffEmail = 'staff.admin@corp.example';
+    await api('POST', 'api/v1/project-user/', {
+      token: owner.access,
+      body: { email: staffEmail, projectId: project, staff_admin: true },
+    });
+    await acceptInvitation(t, api, staffEmail, 'staff admin pass 4');
+    const staff = await login(api, staffEmail, 'staff admin pass 4');
+    // The staff admin reads no results itself.
+    expect((await api('POST', `project/${project}/results/`, { token: staff.access, body: {} })).status).toBe(403);
+    // A collector with read access to every site, made with a password the staff admin chose: refused...
+    const email = 'puppet.collector@corp.example';
+    const made = await api<Json>('POST', 'api/v1/project-user/', {
+      token: staff.access,
+      body: { email, projectId: project, collector: true, read_sites: sites, password: 'puppet pass 44' },
+    });
+    expect(made).toMatchObject({
+      status: 403,
+      body: {
+        detail: expect.stringMatching(
+          /^You can only give access you have yourself: read access to sites? [\d, ]+, whose results you do not read\.$/,
+        ),
+      },
+    });
+    // ...a plain collector is made, but the staff admin's password never signs in as it...
+    const plain = await api<Json>('POST', 'api/v1/project-user/', {
+      token: staff.access,
+      body: { email, projectId: project, collector: true, password: 'puppet pass 44' },
+    });
+    expect(plain.status).toBe(200);
+    expect((await signIn(email, 'puppet pass 44', '192.0.2.40')).status).toBe(400);
+    // ...and read_sites given afterwards, by either call, are refused too; the owner may give them.
+    await acceptInvitation(t, api, email, 'puppet own pass 45');
+    const id = plain.body.user_id as number;
+    const put = await api<Json>('PUT', `project/${project}/users/${id}/`, {
+      token: staff.access,
+      body: { collector: true, read_sites: sites },
+    });
+    expect(put.status).toBe(403);
+    expect(put.body.detail).toMatch(/^You can only give access you have yourself: read access to site/);
+    const perms = await api<Json>('POST', 'project-users/permissions/', {
+      token: staff.access,
+      body: { projectId: project, userIds: [id], read_sites: sites },
+    });
+    expect(perms.status).toBe(403);
+    expect(
+      (
+        await api('POST', 'project-users/permissions/', {
+          token: owner.access,
+          body: { projectId: project, userIds: [id], read_sites: sites },
+        })
+      ).status,
+    ).toBe(200);
+    // Taking them away again is always allowed.
+    expect(
+      (
+        await api('POST', 'project-users/permissions/', {
+          token: staff.access,
+          body: { projectId: project, userIds: [id], read_sites: [] },
+        })
+      ).status,
+    ).toBe(200);
+    // A role above its own is refused with the same clear message.
+    const role = await api<Json>('PUT', `project/${project}/users/${id}/`, {
+      token: staff.access,
+      body: { collector: true, researcher: true },
+    });
+    expect(role).toMatchObject({
+      status: 403,
+      body: { detail: 'You can only give access you have yourself: the role researcher.' },
+    });
+  });
+});

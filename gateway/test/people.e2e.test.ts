@@ -97,7 +97,10 @@ describe('the staff admin', () => {
       token: session.access,
       body: { collector: true, researcher: true },
     });
-    expect(refused).toMatchObject({ status: 403, body: { detail: "You don't have access to this item." } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { detail: 'You can only give access you have yourself: the role researcher.' },
+    });
     const log = await api<{ results: Json[] }>('GET', `organization/${org}/audit/?event=role_grant_refused`, {
       token: owner.access,
     });
