@@ -249,6 +249,7 @@ export async function buildGateway(deps: {
           is_staff: who.is_staff,
           is_superuser: who.is_superuser,
           organization_id: who.organization_id,
+          api_key: who.prefix,
         }),
         prefix: who.prefix,
       };

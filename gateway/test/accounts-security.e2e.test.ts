@@ -382,3 +382,45 @@ describe('no role gives more access than it has (item 4)', () => {
     });
   });
 });
+
+describe('API keys and purges (item 12)', () => {
+  it('lets a key delete a project but not purge it, and the audit names the key beside its creator', async () => {
+    const made = await api<Json>('POST', `organization/${owner.organization.id}/api_keys/create/`, {
+      token: owner.access,
+      body: { name: 'nightly sync' },
+    });
+    expect(made.status).toBe(201);
+    const key = made.body.key as string;
+    const prefix = made.body.prefix as string;
+    const p = await api<Json>('POST', 'project/', {
+      token: key,
+      body: { name: 'Doomed', organization_pk: owner.organization.id, geotag: { type: 'Point', coordinates: [1, 1] } },
+    });
+    expect(p.status, JSON.stringify(p.body)).toBe(201);
+    expect(
+      (await api('POST', `project/${p.body.id}/status/`, { token: key, body: { project_state: 'D' } })).status,
+    ).toBe(200);
+    const deleted = await api<Json>('GET', `organization/${owner.organization.id}/audit/?event=project_deleted`, {
+      token: owner.access,
+    });
+    expect(deleted.body.results[0]).toMatchObject({
+      actor_user_id: owner.user.id,
+      target: `project ${p.body.id}`,
+      details: { api_key: prefix },
+    });
+    // Purging removes it for good: a person's call, never a key's.
+    expect(await api('POST', `project/${p.body.id}/purge/`, { token: key })).toMatchObject({
+      status: 403,
+      body: { detail: 'API keys cannot be used for this call.' },
+    });
+    const purge = await api<Json>('POST', `project/${p.body.id}/purge/`, { token: owner.access });
+    expect(purge.status).toBe(202);
+    const requested = await api<Json>(
+      'GET',
+      `organization/${owner.organization.id}/audit/?event=project_purge_requested`,
+      { token: owner.access },
+    );
+    expect(requested.body.results[0]).toMatchObject({ actor_user_id: owner.user.id });
+    expect(requested.body.results[0].details).not.toHaveProperty('api_key');
+  });
+});

@@ -125,6 +125,10 @@ forEachViewport(['desktop', 'phone'], (size) => {
     await add.locator('input[name="user-email"]').fill(collector);
     await add.locator('input[name="user-first"]').fill('Cy');
     await add.getByTestId('add-user-save').click();
+    // Cy is listed once they have accepted the invitation mailed to them (choosing their own password).
+    await expect(add.locator('input[name="user-email"]')).toHaveValue('');
+    await api.confirmInvitation(collector, `pass ${id} cy`);
+    await page.reload();
     await expect(page.getByTestId('user-row').filter({ hasText: collector })).toContainText('Collector');
     await shot('staff-admin-collectors');
   });

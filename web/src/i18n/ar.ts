@@ -140,7 +140,7 @@ export const ar: Translation = {
     days_many: '{{count}} يومًا',
     days_other: '{{count}} يوم',
     goal: 'الهدف (عدد الإجابات)',
-    userAdded: 'تمت إضافة المستخدم.',
+    userAdded: 'تمت الإضافة. يتلقى الشخص الجديد دعوة بالبريد الإلكتروني ويظهر في القائمة بعد قبولها.',
     roleFilter: 'الدور',
     allRoles: 'كل الأدوار',
     roles: {

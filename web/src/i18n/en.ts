@@ -133,7 +133,7 @@ export const en = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
     goal: 'Goal (responses)',
-    userAdded: 'The user has been added.',
+    userAdded: 'Added. Someone new is mailed an invitation and is listed once they accept it.',
     roleFilter: 'Role',
     allRoles: 'All roles',
     roles: {

@@ -137,7 +137,7 @@ export const es: Translation = {
     days_many: '{{count}} de días',
     days_other: '{{count}} días',
     goal: 'Meta (respuestas)',
-    userAdded: 'El usuario se ha añadido.',
+    userAdded: 'Añadido. A quien es nuevo se le envía una invitación y aparece en la lista cuando la acepta.',
     roleFilter: 'Rol',
     allRoles: 'Todos los roles',
     roles: {

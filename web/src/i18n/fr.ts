@@ -137,7 +137,8 @@ export const fr: Translation = {
     days_other: '{{count}} jours',
     days_many: '{{count}} jours',
     goal: 'Objectif (réponses)',
-    userAdded: "L'utilisateur a été ajouté.",
+    userAdded:
+      'Ajouté. Une nouvelle personne reçoit une invitation par e-mail et apparaît dans la liste une fois qu’elle l’a acceptée.',
     roleFilter: 'Rôle',
     allRoles: 'Tous les rôles',
     roles: {

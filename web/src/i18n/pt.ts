@@ -136,7 +136,7 @@ export const pt: Translation = {
     days_many: '{{count}} de dias',
     days_other: '{{count}} dias',
     goal: 'Meta (respostas)',
-    userAdded: 'O usuário foi adicionado.',
+    userAdded: 'Adicionado. Quem é novo recebe um convite por e-mail e aparece na lista depois de aceitá-lo.',
     roleFilter: 'Função',
     allRoles: 'Todas as funções',
     roles: {
