@@ -4,8 +4,8 @@
 // must wait a delay doubling up to a cap, counted from the last attempt let through.
 //
 // Which counters an attempt meets depends on who makes it:
-// - a device that signed in to this account before (it holds the device token it got then, OWASP's "device
-//   cookie"): only its own counter. Nobody else's guesses slow it, so the owner's phone or laptop signs in with the
+// - a device that signed in to this account before (it holds the device token its sign-in answered, sent in the
+//   login body, never a cookie): only its own counter. Nobody else's guesses slow it, so the owner's phone or laptop signs in with the
 //   right password while the account is under attack; a stolen token buys only as many guesses as anyone gets.
 // - any other client: the account's counter of unknown devices (every address together: a guesser spread over many
 //   addresses), the account's counter at this address (a guesser at one address is slowed after a few, long before
