@@ -88,9 +88,11 @@ export interface RateLimits {
   addressUploads: number;
   linkOpens: number;
   addressOpens: number;
+  /** Per caller, not per address (routes/util.ts limitPerCaller()). */
+  people: number;
 }
 const DEFAULT_RATE_LIMITS: RateLimits = {
-  login: 100,
+  login: 1000,
   lookup: 10,
   mail: 5,
   reports: 30,
@@ -98,6 +100,7 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   addressUploads: 60,
   linkOpens: 100,
   addressOpens: 30,
+  people: 20,
 };
 
 declare module 'fastify' {
@@ -263,6 +266,7 @@ export async function buildGateway(deps: {
           is_staff: who.is_staff,
           is_superuser: who.is_superuser,
           organization_id: who.organization_id,
+          api_key: who.prefix,
         }),
         prefix: who.prefix,
       };

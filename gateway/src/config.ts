@@ -52,10 +52,14 @@ export const gatewayConfigShape = {
    * many) on the calls that need no login or send mail: logging in and refreshing; the email check and the
    * workspace match (they tell whether an address or domain is known); mails (password reset, invitation requests,
    * open responses); error reports. The login itself is also slowed per account and address by the auth service.
+   * Logging in: far above what a busy NAT (an office, a mobile carrier, a field team's shift starting at once) sends
+   * (docs/security.md); it bounds the password hashing one address can cost.
    */
-  RATE_LIMIT_LOGIN_PER_MIN: vars.int(100),
+  RATE_LIMIT_LOGIN_PER_MIN: vars.int(1000),
   RATE_LIMIT_LOOKUP_PER_MIN: vars.int(10),
   RATE_LIMIT_MAIL_PER_MIN: vars.int(5),
+  /** People added (workspace and project users by email) per minute and caller: each mails an invitation. */
+  RATE_LIMIT_PEOPLE_PER_MIN: vars.int(20),
   RATE_LIMIT_REPORTS_PER_MIN: vars.int(30),
   /**
    * A collection link's anonymous calls per 10 seconds (docs/security.md says why these numbers): response uploads

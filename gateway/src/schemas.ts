@@ -128,7 +128,14 @@ export const bodies = {
   login: {
     type: 'object',
     required: ['username', 'password'],
-    properties: { username: strMax(254), password: strMax(256) },
+    properties: {
+      username: strMax(254),
+      password: strMax(256),
+      device: {
+        ...strMax(200),
+        description: 'The device token an earlier sign-in to this account answered (docs/security.md: known devices)',
+      },
+    },
   },
   refresh: { type: 'object', required: ['refresh'], properties: { refresh: strMax(200) } },
   logout: { type: ['object', 'null'], properties: { refresh: strMax(200) } },

@@ -72,6 +72,7 @@ async function main() {
         addressUploads: config.RATE_LIMIT_ADDRESS_UPLOADS_PER_10S,
         linkOpens: config.RATE_LIMIT_LINK_OPENS_PER_10S,
         addressOpens: config.RATE_LIMIT_ADDRESS_OPENS_PER_10S,
+        people: config.RATE_LIMIT_PEOPLE_PER_MIN,
       },
     },
   });

@@ -8,7 +8,7 @@ import { auth, common, exports_, forms, projects, responses, results } from '@fi
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { CALL_SEAL_KEY, createClient, GRANT_KEY, sealCall, signGrant } from '@fieldwork/service-kit';
 import { freePort, startChild, startTestStack, type Child, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -61,6 +61,7 @@ beforeAll(async () => {
     body: { email: 'grant.researcher@example.org', password: 'grant pass 12', projectId: pid, researcher: true },
   });
   expect(made.status).toBe(200);
+  await acceptInvitation(t, api, 'grant.researcher@example.org', 'grant pass 12');
   researcher = { session: await login(api, 'grant.researcher@example.org', 'grant pass 12'), id: made.body.user_id };
 }, 240_000);
 afterAll(async () => {
@@ -138,6 +139,7 @@ describe('access grants', () => {
       body: { email: 'grant.collector@example.org', password: 'grant pass 12', projectId: pid, collector: true },
     });
     expect(made.status).toBe(200);
+    await acceptInvitation(t, api, 'grant.collector@example.org', 'grant pass 12');
     const collector = await login(api, 'grant.collector@example.org', 'grant pass 12');
     const calls = async () => {
       const text = await (await fetch(`http://127.0.0.1:${t.metricsPorts.results}/metrics`)).text();
@@ -171,6 +173,7 @@ describe('access grants', () => {
         })
       ).status,
     ).toBe(200);
+    await acceptInvitation(t, api, 'grant.outsider@example.org', 'grant pass 12');
     const outsider = await login(api, 'grant.outsider@example.org', 'grant pass 12');
     expect(outsider.user.id).toBeGreaterThan(0);
     const caller = common.Caller.fromPartial({ user_id: outsider.user.id, organization_id: owner.organization.id });

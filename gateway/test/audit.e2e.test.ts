@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, demoOwnerWithFeatures, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, demoOwnerWithFeatures, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -111,6 +111,7 @@ describe('audit log', () => {
     const only = await api<Json>('GET', `organization/${org}/audit/?event=api_key_created`, { token: owner.access });
     expect(only.body.results.map((e: Json) => e.event)).toEqual(['api_key_created']);
     expect((await api<Json>('GET', `organization/${org}/audit/?event=nope`, { token: owner.access })).status).toBe(400);
+    await acceptInvitation(t, api, 'audited.col@example.org', 'audited pass 1');
     const col = await login(api, 'audited.col@example.org', 'audited pass 1');
     expect((await api('GET', `organization/${org}/audit/`, { token: col.access })).status).toBe(403);
     expect((await api('GET', `organization/${org}/audit/`, {})).status).toBe(401);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api } from './helpers.js';
 
 const ROLES = [
   'owner',
@@ -46,7 +46,8 @@ const PNG = Buffer.from(
 );
 
 beforeAll(async () => {
-  t = await startTestStack({ extraEnv: { API_KEY_CACHE_S: '0' } });
+  // The matrix adds people for every role and case: the per-caller limit on adding people is not what it tests.
+  t = await startTestStack({ extraEnv: { API_KEY_CACHE_S: '0', RATE_LIMIT_PEOPLE_PER_MIN: '100000' } });
   api = client(t);
   const owner = await login(api, t.demo.username, t.demo.password);
   tokens.set('owner', owner.access);
@@ -73,9 +74,10 @@ beforeAll(async () => {
   for (const [role, flags] of wsFlags) {
     const r = await api<{ user: number }>('POST', 'api/v1/organization-user/', {
       ...as,
-      body: { email: `${role}@matrix.test`, password: 'matrix pass 1', organization: org, ...flags },
+      body: { email: `${role}@matrix.test`, organization: org, ...flags },
     });
-    userIds.set(role, r.body.user);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await acceptInvitation(t, api, `${role}@matrix.test`, 'matrix pass 1');
   }
   const projectRoles: [Role, Record<string, boolean>][] = [
     ['projectOwner', { project_owner: true }],
@@ -92,9 +94,13 @@ beforeAll(async () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     userIds.set(role, r.body.user_id);
+    await acceptInvitation(t, api, `${role}@matrix.test`, 'matrix pass 1');
   }
-  for (const role of [...wsFlags.map(([r]) => r), ...projectRoles.map(([r]) => r)])
-    tokens.set(role, (await login(api, `${role}@matrix.test`, 'matrix pass 1')).access);
+  for (const role of [...wsFlags.map(([r]) => r), ...projectRoles.map(([r]) => r)]) {
+    const s = await login(api, `${role}@matrix.test`, 'matrix pass 1');
+    tokens.set(role, s.access);
+    userIds.set(role, s.user.id);
+  }
   // The project users may open the other project too (as guests): referencing it needs that.
   for (const [role] of projectRoles) {
     const r = await api('PUT', `project/${other.id}/users/${userIds.get(role)}/`, { ...as, body: {} });
@@ -103,8 +109,9 @@ beforeAll(async () => {
   // The outsider owns another workspace.
   await api('POST', 'api/v1/organization-user/', {
     ...as,
-    body: { email: 'outsider@matrix.test', password: 'matrix pass 1', organization: org },
+    body: { email: 'outsider@matrix.test', organization: org },
   });
+  await acceptInvitation(t, api, 'outsider@matrix.test', 'matrix pass 1');
   const outsider = await login(api, 'outsider@matrix.test', 'matrix pass 1');
   const theirs = await api<{ id: number }>('POST', 'organization/', {
     token: outsider.access,
@@ -153,12 +160,20 @@ const freshGroup = async () =>
 const freshTeam = async () =>
   (await ownerApi('POST', `project/${P()}/teams/`, { name: 'T', group: project.groups[0].id })).body.id as number;
 let n = 0;
-const freshCollector = async () =>
-  (await ownerApi('POST', 'api/v1/project-user/', { email: `c${++n}@fresh.test`, projectId: P(), collector: true }))
-    .body.user_id as number;
-const freshMember = async () =>
-  (await ownerApi('POST', 'api/v1/organization-user/', { email: `m${++n}@fresh.test`, organization: org })).body
-    .user as number;
+/** A new collector of the matrix project, who confirmed the invitation mailed to them. */
+const freshCollector = async () => {
+  const email = `c${++n}@fresh.test`;
+  const made = await ownerApi('POST', 'api/v1/project-user/', { email, projectId: P(), collector: true });
+  await acceptInvitation(t, api, email, 'fresh pass 12');
+  return made.body.user_id as number;
+};
+/** A new member of the workspace, who confirmed the invitation (the answer names no account: its id is theirs). */
+const freshMember = async () => {
+  const email = `m${++n}@fresh.test`;
+  await ownerApi('POST', 'api/v1/organization-user/', { email, organization: org });
+  await acceptInvitation(t, api, email, 'fresh pass 12');
+  return (await login(api, email, 'fresh pass 12')).user.id;
+};
 const freshFolder = async () =>
   (await ownerApi('POST', `organization/${org}/folders/`, { name: `F${++n}` })).body.id as number;
 const csv = () => {
@@ -204,6 +219,14 @@ const cases: Case[] = [
     path: () => 'api/v1/organization-user/',
     body: () => ({ email: `w${++n}@fresh.test`, organization: org }),
     allowed: ['owner', 'userAdmin'],
+  },
+  // Every route that creates or returns people (issue 30): adding one answers an invitation, never the account.
+  { name: 'list my invitations', method: 'GET', path: () => 'accounts/invitations/', allowed: AUTHENTICATED },
+  {
+    name: 'read a collector’s account',
+    method: 'GET',
+    path: () => `accounts/user/${userIds.get('collector')}/`,
+    allowed: ['owner', 'wsProjectAdmin', 'userAdmin', 'collector'],
   },
   {
     name: 'list workspace users',
@@ -431,6 +454,7 @@ const cases: Case[] = [
     body: () => ({ email: `p${++n}@fresh.test`, projectId: P(), collector: true }),
     allowed: ADMINS,
   },
+  { name: 'list project users', method: 'GET', path: () => `project/${P()}/users/`, allowed: ADMINS },
   {
     name: 'update project user',
     method: 'PUT',

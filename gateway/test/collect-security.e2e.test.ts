@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { addBlock, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { PROBLEM_LIMITS } from '@fieldwork/service-kit/problems';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Answer, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Answer, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -66,6 +66,7 @@ async function projectUser(projectId: number, email: string, roles: Json): Promi
     body: { email, password: pass, projectId, ...roles },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
+  await acceptInvitation(t, api, email, pass);
   return login(api, email, pass);
 }
 
@@ -233,6 +234,7 @@ describe('collection links end with their project, and can be revoked', () => {
       body: { email: 'ws.admin.d@sec.test', password: pass, organization: owner.organization.id, project_admin: true },
     });
     expect(admin.status, JSON.stringify(admin.body)).toBe(200);
+    await acceptInvitation(t, api, 'ws.admin.d@sec.test', pass);
     const wsAdmin = await login(api, 'ws.admin.d@sec.test', pass);
     expect(await up(wsAdmin.access)).toMatchObject({ status: 404, body: { detail: 'Invalid Project Id!' } });
     expect(await up(wsAdmin.access, stored, 4)).toMatchObject({ status: 404, body: { detail: 'Invalid Project Id!' } });

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -143,6 +143,7 @@ describe('exports', () => {
       token: owner.access,
       body: { email: 'col@exports.test', password: 'exports pass 1', projectId: p.id, collector: true },
     });
+    await acceptInvitation(t, api, 'col@exports.test', 'exports pass 1');
     const col = await login(api, 'col@exports.test', 'exports pass 1');
     expect((await api('GET', `project/${p.id}/named_csv/`, { token: col.access })).status).toBe(403);
     expect((await api('GET', `exports/jobs/${named.body.job.id}/`, { token: col.access })).status).toBe(403);

@@ -14,7 +14,7 @@ import {
   type SchemaBody,
 } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 let t: TestStack;
 let api: Api;
@@ -241,6 +241,7 @@ describe('sampler schemas', () => {
       token: owner.access,
       body: { email: 'forms.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true },
     });
+    await acceptInvitation(t, api, 'forms.collector@example.org', 'collector pass 9');
     const collector = await login(api, 'forms.collector@example.org', 'collector pass 9');
     expect(await api('GET', `samplerschema/${schemaId}/`, { token: collector.access })).toMatchObject({
       status: 200,
@@ -457,6 +458,7 @@ describe('forms from files', () => {
       token: owner.access,
       body: { email: 'versions.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true },
     });
+    await acceptInvitation(t, api, 'versions.collector@example.org', 'collector pass 9');
     const collector = await login(api, 'versions.collector@example.org', 'collector pass 9');
     expect((await api('GET', `samplerschema/${schemaId}/versions/`, { token: collector.access })).status).toBe(403);
     expect(
@@ -769,12 +771,14 @@ describe('forms as XLSForm', () => {
       token: owner.access,
       body: { email: 'xlsform.collector@example.org', password: 'collector pass 9', projectId: p.id, collector: true },
     });
+    await acceptInvitation(t, api, 'xlsform.collector@example.org', 'collector pass 9');
     const ours = await login(api, 'xlsform.collector@example.org', 'collector pass 9');
     const q = await newProject('XLSForm elsewhere');
     await api('POST', 'api/v1/project-user/', {
       token: owner.access,
       body: { email: 'xlsform.stranger@example.org', password: 'stranger pass 9', projectId: q.id, collector: true },
     });
+    await acceptInvitation(t, api, 'xlsform.stranger@example.org', 'stranger pass 9');
     const stranger = await login(api, 'xlsform.stranger@example.org', 'stranger pass 9');
     expect((await download(schemaId, ours.access)).status).toBe(200);
     for (const [who, id, status] of [

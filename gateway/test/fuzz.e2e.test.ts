@@ -10,7 +10,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { addBlock, addChoice, addItem, newSchemaBody } from '@fieldwork/sampler';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
@@ -53,6 +53,7 @@ beforeAll(async () => {
     token: owner.access,
     body: { email: 'fuzz.col@example.org', password: 'fuzz collector 1', projectId: p.id, collector: true },
   });
+  await acceptInvitation(t, api, 'fuzz.col@example.org', 'fuzz collector 1');
   collector = await login(api, 'fuzz.col@example.org', 'fuzz collector 1');
   const r = await api<Json>('POST', `project/${p.id}/response/`, {
     token: owner.access,

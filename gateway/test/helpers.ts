@@ -2,6 +2,7 @@
 import type { TestStack } from '@fieldwork/launcher';
 import { auth } from '@fieldwork/proto';
 import { createClient } from '@fieldwork/service-kit';
+import postgres from 'postgres';
 
 export interface Answer<T = Record<string, unknown>> {
   status: number;
@@ -73,4 +74,37 @@ export async function demoOwnerWithFeatures(t: TestStack, api: Api, enable: stri
     admin.close();
   }
   return login(api, t.demo.username, t.demo.password);
+}
+
+const outboxes = new Map<string, postgres.Sql>();
+
+/** The body of the newest mail to `to` whose subject contains `subject`, waiting up to 5 s for the auth service. */
+export async function latestMail(t: TestStack, to: string, subject: string): Promise<string> {
+  let db = outboxes.get(t.infra.databaseUrl);
+  if (!db) {
+    db = postgres(t.infra.databaseUrl, { max: 1, onnotice: () => undefined, idle_timeout: 5 });
+    outboxes.set(t.infra.databaseUrl, db);
+  }
+  for (let i = 0; i < 50; i++) {
+    const [mail] = await db<{ body: string }[]>`
+      select body from auth.mail_outbox where lower(to_address) = ${to.toLowerCase()} and subject ilike ${`%${subject}%`}
+      order by id desc limit 1`;
+    if (mail) return mail.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${to} about "${subject}"`);
+}
+
+/**
+ * Does what the person an account was made for does (issue 30 item 2): opens the invitation mailed to `email` and
+ * chooses `password` with its link, which also accepts the invitation. Answers the link's nonce.
+ */
+export async function acceptInvitation(t: TestStack, api: Api, email: string, password: string): Promise<string> {
+  const body = await latestMail(t, email, 'invitation');
+  const nonce = /\/set-password\/[^/\s]+\/([\w-]+)/.exec(body)?.[1];
+  if (!nonce) throw new Error(`the invitation to ${email} has no set-password link: ${body}`);
+  const r = await api('POST', `accounts/user/${encodeURIComponent(email)}/reset`, { body: { nonce, password } });
+  if (r.status !== 200)
+    throw new Error(`setting the password of ${email} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return nonce;
 }

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import yazl from 'yazl';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, demoOwnerWithFeatures, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, demoOwnerWithFeatures, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -343,6 +343,7 @@ describe('imports', () => {
       token: owner.access,
       body: { email: 'col@imports.test', password: 'imports pass 1', projectId: p.id, collector: true },
     });
+    await acceptInvitation(t, api, 'col@imports.test', 'imports pass 1');
     const col = await login(api, 'col@imports.test', 'imports pass 1');
     expect(
       (await api('POST', `project/${p.id}/import/`, { token: col.access, body: { data: { file_identifier: file } } }))
@@ -480,6 +481,7 @@ describe('imports', () => {
       token: owner.access,
       body: { email: 'dm@sql.test', password: 'sql access pass 1', projectId: p.id, data_manager: true },
     });
+    await acceptInvitation(t, api, 'dm@sql.test', 'sql access pass 1');
     const dm = await login(api, 'dm@sql.test', 'sql access pass 1');
     expect((await api('POST', `project/${p.id}/postgres/`, { token: dm.access, body: {} })).status).toBe(403);
     expect(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { auth } from '@fieldwork/proto';
 import { createClient } from '@fieldwork/service-kit';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -45,6 +45,8 @@ async function newProjectUser(roles: Json, by = owner): Promise<{ id: number; em
       ...roles,
     },
   });
+  // The person confirms the invitation (issue 30 item 2): only then is the account theirs and a member.
+  if (r.status === 200) await acceptInvitation(t, api, email, 'correct horse 42');
   return { id: r.body.user_id as number, email, answer: r };
 }
 
@@ -95,7 +97,10 @@ describe('the staff admin', () => {
       token: session.access,
       body: { collector: true, researcher: true },
     });
-    expect(refused).toMatchObject({ status: 403, body: { detail: "You don't have access to this item." } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { detail: 'You can only give access you have yourself: the role researcher.' },
+    });
     const log = await api<{ results: Json[] }>('GET', `organization/${org}/audit/?event=role_grant_refused`, {
       token: owner.access,
     });

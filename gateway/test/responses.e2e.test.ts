@@ -10,7 +10,7 @@ import { addBlock, addChoice, addItem, newSchemaBody, updateItem, type SchemaBod
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
 import { results as resultsProto } from '@fieldwork/proto';
 import { createClient } from '@fieldwork/service-kit';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 let t: TestStack;
 let api: Api;
@@ -85,6 +85,7 @@ async function projectUser(projectId: number, email: string, roles: Json): Promi
     body: { email, password: pass, projectId, ...roles },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
+  await acceptInvitation(t, api, email, pass);
   return login(api, email, pass);
 }
 

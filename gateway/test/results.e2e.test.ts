@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBlock, addChoice, addItem, newSchemaBody, updateItem } from '@fieldwork/sampler';
 import { seedDemoData, startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -72,11 +72,13 @@ describe('results', () => {
       token: owner.access,
       body: { email: 'col@results.test', password: 'results pass 1', projectId: p.id, collector: true },
     });
+    await acceptInvitation(t, api, 'col@results.test', 'results pass 1');
     const col = await login(api, 'col@results.test', 'results pass 1');
     await api('POST', 'api/v1/project-user/', {
       token: owner.access,
       body: { email: 'res@results.test', password: 'results pass 1', projectId: p.id, researcher: true },
     });
+    await acceptInvitation(t, api, 'res@results.test', 'results pass 1');
     const researcher = await login(api, 'res@results.test', 'results pass 1');
     expect(collector.status).toBe(200);
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { freePort, startChild, startTestStack, type Child, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -82,6 +82,7 @@ async function settles(token: string, status: number, path = 'organization/'): P
 
 describe('revocation', () => {
   it('stops the access token of a logged-out session on every gateway, and only that session’s', async () => {
+    await acceptInvitation(t, api, 'rev@example.org', PASS);
     const one = await login(api, 'rev@example.org', PASS);
     const other = await login(api, 'rev@example.org', PASS);
     await settles(one.access, 200);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import postgres from 'postgres';
 import { freePort, startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 let t: TestStack;
 let api: Api;
@@ -470,6 +470,7 @@ describe('sites, groups and teams', () => {
       team: team.body.id,
       collector: true,
     });
+    await acceptInvitation(t, api, 'site.collector@example.org', 'site collector 1');
     expect((await api('DELETE', `project/${p.id}/sites/${site.body.id}/`, { token: owner.access })).status).toBe(204);
     const after = await api<Record<string, any>>('GET', `project/${p.id}/`, { token: owner.access });
     const u = after.body.projectuser_set.find((x: { user_id: number }) => x.user_id === collector.body.user_id);
@@ -503,6 +504,7 @@ describe('project users', () => {
       body: { username: 'field.one@example.org', display_name: 'Field One', collector: true, site: p.sites[0].id },
     });
     collectorId = r.body.user_id;
+    await acceptInvitation(t, api, 'Field.One@Example.org', 'collector pass 1');
     const s = await login(api, 'field.one@example.org', 'collector pass 1');
     expect(s.organization.id).toBe(org);
     expect(
@@ -533,6 +535,8 @@ describe('project users', () => {
         researcher: true,
       },
     });
+    // Listed once Rita has accepted the invitation mailed to her (issue 30 item 2).
+    await acceptInvitation(t, api, 'researcher.one@example.org', 'rita own pass 1');
     const all = await api<{ results: { email: string }[]; count: number }>(
       'GET',
       `project/${p.id}/users/?page=1&page_size=2`,
@@ -819,14 +823,17 @@ describe('workspace users, API keys, integrations', () => {
         organization: org,
       },
     });
+    expect(member.body).toMatchObject({ invited: true, is_active: false });
+    await acceptInvitation(t, api, 'member.one@example.org', 'member pass 11');
+    const memberId = (await login(api, 'member.one@example.org', 'member pass 11')).user.id;
     const list = await api<{ results: { user: number; owner: boolean }[] }>(
       'GET',
       `organization/${org}/organization-users/`,
       { token: owner.access },
     );
-    expect(list.body.results.some((u) => u.user === member.body.user)).toBe(true);
+    expect(list.body.results.some((u) => u.user === memberId)).toBe(true);
     expect(
-      await api('PATCH', `organization/${org}/organization-users/${member.body.user}/`, {
+      await api('PATCH', `organization/${org}/organization-users/${memberId}/`, {
         token: owner.access,
         body: { first_name: 'Member' },
       }),
@@ -849,8 +856,7 @@ describe('workspace users, API keys, integrations', () => {
       body: { detail: 'Invalid Workspace or User Id!' },
     });
     expect(
-      (await api('DELETE', `organization/${org}/organization-users/${member.body.user}/`, { token: owner.access }))
-        .status,
+      (await api('DELETE', `organization/${org}/organization-users/${memberId}/`, { token: owner.access })).status,
     ).toBe(204);
     expect(
       await api('POST', 'api-token-auth/', {

@@ -4,7 +4,7 @@
 // member's email or roles in the workspace's answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -29,6 +29,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  await acceptInvitation(t, api, 'alice@a.test', PASS);
   expect(
     (
       await api('POST', 'api/v1/organization-user/', {
@@ -37,6 +38,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  await acceptInvitation(t, api, 'bob@b.test', PASS);
   bob = await login(api, 'bob@b.test', PASS);
   orgB = (await api<Json>('POST', 'organization/', { token: bob.access, body: { name: 'Workspace B' } })).body
     .id as number;
@@ -62,7 +64,8 @@ describe('another workspace’s account', () => {
       body: { email: 'alice@a.test', first_name: 'Evil', last_name: 'Name', organization: orgB, project_admin: true },
     });
     expect(invited.status).toBe(200);
-    expect(invited.body).toMatchObject({ user: alice.user.id, is_active: false, invited: true });
+    // The answer is made of what Bob sent (issue 30 item 7): nothing of Alice's account, not even its id.
+    expect(invited.body).toMatchObject({ user: 0, name: 'Evil Name', is_active: false, invited: true });
     // Not a member of B: not listed, not editable, and her name stays hers.
     const members = (await api<Json>('GET', `organization/${orgB}/organization-users/`, { token: bob.access })).body
       .results as Json[];
@@ -161,6 +164,7 @@ describe('another workspace’s account', () => {
       token: owner.access,
       body: { email: 'carol@c.test', password: PASS, organization: orgA },
     });
+    await acceptInvitation(t, api, 'carol@c.test', PASS);
     const carol = await login(api, 'carol@c.test', PASS);
     expect(
       (
@@ -211,6 +215,7 @@ describe('the workspace answer', () => {
           })
         ).status,
       ).toBe(200);
+      await acceptInvitation(t, api, email, PASS);
       const s = await login(api, email, PASS);
       const got = await api<Json>('GET', `organization/${orgA}/`, { token: s.access });
       expect(got.status).toBe(200);

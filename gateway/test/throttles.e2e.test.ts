@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -38,6 +38,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  await acceptInvitation(t, api, 'victim@example.org', PASS);
 });
 afterAll(async () => {
   await db?.end();
@@ -73,6 +74,7 @@ describe('login throttling', () => {
         })
       ).status,
     ).toBe(200);
+    await acceptInvitation(t, api, victim, PASS);
     expect((await attempt(victim, PASS, '198.51.100.10')).status).toBe(200);
     for (let i = 0; i < 8; i++) await attempt(victim, 'wrong guess', '203.0.113.6');
     expect((await attempt(victim, PASS, '203.0.113.6')).status).toBe(429);

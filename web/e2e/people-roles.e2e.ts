@@ -45,10 +45,13 @@ forEachViewport(['desktop', 'phone'], (size) => {
     await create.locator('input[name="ws-email"]').fill(email);
     await create.locator('input[name="ws-first"]').fill('Nia');
     await create.locator('input[name="ws-last"]').fill('Nurse');
-    await create.locator('input[name="ws-password"]').fill(password);
+    await expect(create).not.toContainText('Password');
     await shot('create-user');
     await create.getByTestId('ws-create-save').click();
     await expect(create).toHaveCount(0);
+    // Nia confirms the invitation mailed to her, choosing her own password: then she is a member.
+    await api.confirmInvitation(email, password);
+    await page.reload();
     await page.getByTestId('ws-user-search').fill(email);
     await expect(page.getByTestId('ws-user')).toHaveCount(1);
     await expect(page.getByTestId('ws-user')).toContainText('Nia Nurse');
@@ -104,11 +107,11 @@ forEachViewport(['desktop', 'phone'], (size) => {
     await api.must('POST', 'api/v1/project-user/', {
       projectId: project.id,
       email: staff.username,
-      password: staff.password,
       first_name: 'Sol',
       last_name: 'Staff',
       staff_admin: true,
     });
+    await api.confirmInvitation(staff.username, staff.password);
     await page.goto(`/project/${project.id}/settings`);
     await logIn(page, staff, page.getByTestId('project-area'));
     await expect(page.getByTestId('settings-collectors')).toBeVisible();
@@ -122,6 +125,10 @@ forEachViewport(['desktop', 'phone'], (size) => {
     await add.locator('input[name="user-email"]').fill(collector);
     await add.locator('input[name="user-first"]').fill('Cy');
     await add.getByTestId('add-user-save').click();
+    // Cy is listed once they have accepted the invitation mailed to them (choosing their own password).
+    await expect(add.locator('input[name="user-email"]')).toHaveValue('');
+    await api.confirmInvitation(collector, `pass ${id} cy`);
+    await page.reload();
     await expect(page.getByTestId('user-row').filter({ hasText: collector })).toContainText('Collector');
     await shot('staff-admin-collectors');
   });

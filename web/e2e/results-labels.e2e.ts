@@ -279,7 +279,10 @@ forEachViewport(['phone', 'desktop'], (size) => {
       },
     });
     // Each collector uploads their own responses, logged in as themselves; the link's respondent has no account.
-    const as = { alice: await Api.login(stack.baseUrl, people.alice), bob: await Api.login(stack.baseUrl, people.bob) };
+    const as = {
+      alice: await Api.login(stack.baseUrl, people.alice, stack),
+      bob: await Api.login(stack.baseUrl, people.bob, stack),
+    };
     const link = await api.createSurvey(project.id);
     const opened = await fetch(`${stack.baseUrl}/api/collect/${link.token}/`, {
       method: 'POST',

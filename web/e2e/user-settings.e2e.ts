@@ -31,7 +31,7 @@ test('an invitation to another workspace waits in the settings until the person 
 }) => {
   // Another workspace's owner invites this (existing) account by email: it is not a member until it accepts.
   const other = await createOwner(stack, 'inviter');
-  const theirs = await Api.login(stack.baseUrl, other);
+  const theirs = await Api.login(stack.baseUrl, other, stack);
   const invited = await theirs.must<{ is_active: boolean; invited: boolean }>('POST', 'api/v1/organization-user/', {
     email: owner.email,
     organization: other.organizationId,

@@ -25,7 +25,12 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
     },
     async (request) => {
       const reply = await clients.auth.login(
-        { username: s(request.body.username), password: s(request.body.password), client_ip: request.ip },
+        {
+          username: s(request.body.username),
+          password: s(request.body.password),
+          client_ip: request.ip,
+          device: s(request.body.device),
+        },
         meta(request),
       );
       return {
@@ -33,6 +38,7 @@ export default async function accountRoutes(app: FastifyInstance, { clients }: {
         refresh: reply.refresh,
         user: reply.user ? userJson(reply.user) : null,
         organization: reply.organization ?? null,
+        device: reply.device,
       };
     },
   );

@@ -5,7 +5,7 @@ import type { Clients } from '../clients.js';
 import { WORKSPACE_PERMISSIONS, workspacePermissions } from '@fieldwork/access';
 import { organizationJson } from '../schemas.js';
 import { workspaceSchemas as S } from '../schemas/workspaces.js';
-import { apiKeyRoute, meta, parseId, queryInt, secured } from './util.js';
+import { apiKeyRoute, limitPerCaller, meta, parseId, queryInt, secured } from './util.js';
 
 type Json = Record<string, unknown>;
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -146,11 +146,14 @@ export default async function organizationRoutes(app: FastifyInstance, { clients
     '/api/api/v1/organization-user/',
     {
       preHandler: app.authenticate,
+      // Each address added is mailed an invitation: limited per caller (issue 30 item 7).
+      config: limitPerCaller(app, 'people'),
       schema: {
         tags,
         security: secured,
         body: S.organizationUser,
-        summary: 'Create a user in a workspace',
+        summary:
+          'Invite an address to a workspace: the same answer whether an account uses it or not (a password given is not used)',
         response: { 200: { $ref: 'OrganizationUser#' } },
       },
     },

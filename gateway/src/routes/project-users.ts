@@ -9,7 +9,7 @@ import { projectId } from './projects.js';
 import { projectUserSchemas as S } from '../schemas/project-users.js';
 import { listOf, ref } from '../schemas/records.js';
 import { noContent } from '../schemas/common.js';
-import { cappedNote, meta, parseId, queryInt, secured, withSchema } from './util.js';
+import { cappedNote, limitPerCaller, meta, parseId, queryInt, secured, withSchema } from './util.js';
 import { readUpload, uploadBodySchema } from './uploads.js';
 
 type Json = Record<string, unknown>;
@@ -120,7 +120,11 @@ export default async function projectUserRoutes(
   // Creating a user goes to the project-user call when a projectId is present (spec 000 §5).
   app.post<{ Body: Json }>(
     '/api/api/v1/project-user/',
-    withSchema(opts, { body: S.create, response: { 200: ref('ProjectUser') } }),
+    withSchema(
+      // Each address added is mailed an invitation, and tells its adder something: limited per caller (issue 30).
+      { ...opts, config: limitPerCaller(app, 'people') },
+      { body: S.create, response: { 200: ref('ProjectUser') } },
+    ),
     async (r) => {
       const b = r.body ?? {};
       const project = id(b.projectId ?? b.project_id);

@@ -177,7 +177,9 @@ export default async function projectRoutes(
   );
   app.post<P>(
     '/api/project/:id/purge/',
-    withSchema(opts, { params: S.projectParams, body: S.purgeStart, response: { 202: S.purge } }),
+    // Removing a project for good needs a person: an API key may delete a project (a data route) but not purge it,
+    // so a leaked key cannot destroy data past recovery (issue 30 item 12).
+    withSchema({ ...opts, config: {} }, { params: S.projectParams, body: S.purgeStart, response: { 202: S.purge } }),
     async (r, reply) =>
       reply
         .status(202)

@@ -85,6 +85,19 @@ export function linkLimits(app: FastifyInstance, kind: 'uploads' | 'opens') {
   };
 }
 
+/**
+ * The route config that limits an authenticated route to `app.rateLimits[kind]` requests a minute per caller (its
+ * user; counted after authentication, so the route's `preHandler` must authenticate).
+ */
+export const limitPerCaller = (app: FastifyInstance, kind: 'people') => ({
+  rateLimit: {
+    max: app.rateLimits[kind],
+    timeWindow: 60_000,
+    hook: 'preHandler' as const,
+    keyGenerator: (request: FastifyRequest) => `${kind}:${request.caller.user_id}`,
+  },
+});
+
 /** Route options with more schema parts (params, querystring, body, response) added to the shared ones. */
 export const withSchema = <O extends { schema: object }>(opts: O, schema: Record<string, unknown>) => ({
   ...opts,

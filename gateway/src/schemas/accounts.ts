@@ -39,6 +39,11 @@ export const accountSchemas = {
       refresh: { type: 'string' },
       user: { anyOf: [{ $ref: 'User#' }, { type: 'null' }] },
       organization: { type: ['object', 'null'], additionalProperties: true },
+      device: {
+        type: 'string',
+        description:
+          'Keep it and send it with the next sign-in to this account: a known device is never slowed down by others',
+      },
     },
   },
 } as const;

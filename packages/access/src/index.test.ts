@@ -23,6 +23,7 @@ import {
   workspacePermissions,
   type ProjectRoles,
   type WorkspaceRoles,
+  readSitesBeyondOwn,
 } from './index.js';
 
 const none: WorkspaceRoles = { owner: false, user_admin: false, project_admin: false, billing_admin: false };
@@ -328,5 +329,22 @@ describe('workspace features', () => {
     expect(canSetWorkspaceFeatures(plain)).toBe(false);
     expect(canSetWorkspaceFeatures({ is_staff: true, is_superuser: false })).toBe(true);
     expect(canSetWorkspaceFeatures({ is_staff: false, is_superuser: true })).toBe(true);
+  });
+});
+
+describe('readSitesBeyondOwn (issue 30 item 4: nobody gives access above their own)', () => {
+  const staffAdmin = { screens: ['home', 'staff'], read_sites: [] as number[] };
+  it('refuses a staff admin, who reads no results, every new site', () => {
+    expect(readSitesBeyondOwn(staffAdmin, [], [1, 2, 3])).toEqual([1, 2, 3]);
+  });
+  it('lets the results permission give any site', () => {
+    expect(readSitesBeyondOwn({ screens: ['home', 'results'], read_sites: [] }, [], [1, 2])).toEqual([]);
+  });
+  it('lets a read_sites holder give only its own sites', () => {
+    expect(readSitesBeyondOwn({ screens: ['home', 'staff'], read_sites: [2] }, [], [1, 2])).toEqual([1]);
+  });
+  it('keeps the sites the target already holds and always lets sites be taken away', () => {
+    expect(readSitesBeyondOwn(staffAdmin, [4, 5], [4])).toEqual([]);
+    expect(readSitesBeyondOwn(staffAdmin, [4], [4, 4])).toEqual([]);
   });
 });

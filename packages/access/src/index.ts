@@ -309,6 +309,22 @@ export function mayGrantRole(screens: ReadonlySet<ScreenPermission>, role: Proje
   return ROLE_TABLE[role].screens.every((s) => s === 'projectLevelIngestion' || screens.has(s));
 }
 
+/**
+ * The read_sites a caller may not give (issue 30 item 4: nobody gives access above their own). Sites the target
+ * already holds may stay and any may be taken away; a new one needs the caller to read that site's results: every
+ * site with the results permission, else only the caller's own read_sites.
+ */
+export function readSitesBeyondOwn(
+  grantor: { screens: Iterable<string>; read_sites: readonly number[] },
+  held: readonly number[],
+  asked: readonly number[],
+): number[] {
+  if (resultsReach(grantor) === 'all') return [];
+  const own = new Set(grantor.read_sites);
+  const had = new Set(held);
+  return [...new Set(asked)].filter((site) => !had.has(site) && !own.has(site));
+}
+
 /** Editing a project user needs the admins screen, or the target is a collector; nobody acts on themselves. */
 export function canEditProjectUser(
   actorUserId: number,

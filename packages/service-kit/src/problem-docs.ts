@@ -62,6 +62,10 @@ export const PROBLEM_DOCS: Record<keyof typeof problems, ProblemDoc> = {
   apiKeyNotAllowed: {
     when: 'an API key on a call that is not a data route of its workspace (accounts, sessions, workspaces, workspace users, API keys, integrations, the audit log, project users, share links)',
   },
+  grantBeyondOwn: {
+    message: 'You can only give access you have yourself: {what}.',
+    when: 'adding or editing a project user (POST `api/v1/project-user/`, PUT `project/{id}/users/{userId}/`, POST `project-users/permissions/`) with a role whose screens the caller does not have, or read_sites whose results the caller does not read',
+  },
   featureOff: {
     when: "a route whose screen the caller's roles open but a workspace feature that is off closes (import, import preview and SQL access while `ingestion` is off), decided at the gateway",
   },

@@ -153,6 +153,11 @@ export const problems = {
   ),
   /** An API key on a route that is not a data route of its workspace (account, session, workspace administration). */
   apiKeyNotAllowed: problem('403.3', () => 'API keys cannot be used for this call.'),
+  /**
+   * Giving someone a role or read_sites above the giver's own (issue 30 item 4): nobody makes a principal with more
+   * access than they have. `what` names what was refused.
+   */
+  grantBeyondOwn: problem('403.20', (what: string) => `You can only give access you have yourself: ${what}.`),
   /** A screen the caller's role opens, closed because a workspace feature is off: which one, and who turns it on. */
   featureOff: problem(
     '403.19',

@@ -167,7 +167,9 @@ describe('gRPC server', () => {
       expect(JSON.stringify(crashed)).not.toContain('hunter2');
 
       const raw = await new Promise<ServiceError>((resolve) =>
-        client.raw.login({ username: 'x', password: 'y', client_ip: '' }, new Metadata(), (err) => resolve(err!)),
+        client.raw.login({ username: 'x', password: 'y', client_ip: '', device: '' }, new Metadata(), (err) =>
+          resolve(err!),
+        ),
       );
       expect(raw.code).toBe(status.NOT_FOUND);
       expect(raw.details).toBe('Not found.');

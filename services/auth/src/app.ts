@@ -36,6 +36,7 @@ export async function buildAuth(config: AuthConfig, { sql, log, nats }: ServiceD
       inviteNotifyEmail: config.INVITE_NOTIFY_EMAIL,
       throttle: {
         freeAttempts: config.LOGIN_SLOWDOWN_AFTER,
+        accountFreeAttempts: config.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
         addressFreeAttempts: config.LOGIN_ADDRESS_SLOWDOWN_AFTER,
         baseDelayMs: config.LOGIN_SLOWDOWN_MS,
         maxDelayMs: config.LOGIN_MAX_DELAY_S * 1000,

@@ -14,8 +14,11 @@ export const authConfigShape = {
   ACCESS_TOKEN_TTL_S: vars.int(3600),
   /** Lifetime of a refresh token in seconds. */
   REFRESH_TOKEN_TTL_S: vars.int(30 * 24 * 3600),
-  /** Seconds in which a rotated refresh token presented again is a benign race (two tabs); later it revokes the session. */
-  REFRESH_REUSE_GRACE_S: vars.int(30),
+  /**
+   * Seconds after its use in which a spent refresh token presented again gets the successor already issued (an answer
+   * lost on the way); any other reuse ends the session (domain/refresh-reuse.ts).
+   */
+  REFRESH_REUSE_GRACE_S: vars.int(10),
   /** Lifetime of a password-reset link in seconds. */
   RESET_LINK_TTL_S: vars.int(3600),
   /** Lifetime of a set-password link (new users) in seconds. */
@@ -34,15 +37,23 @@ export const authConfigShape = {
   PROJECTS_GRPC_ADDR: vars.string('127.0.0.1:50052'),
   /** The CRM's verification endpoint: POST {token}; verified only on 200 with {"status": "Success"}. Empty: off. */
   INTEGRATION_CRM_VERIFY_URL: vars.string(''),
-  /** Login attempts on one account (all its login names) let through at once within the window; then slowed. */
+  /**
+   * Login attempts on one account (all its login names) from one client address, and from one device that signed in
+   * to it before, let through at once within the window; then slowed (domain/login-throttle.ts).
+   */
   LOGIN_SLOWDOWN_AFTER: vars.int(5),
-  /** Failed logins from one client address let through at once within the window; then slowed. */
-  LOGIN_ADDRESS_SLOWDOWN_AFTER: vars.int(30),
+  /** Login attempts on one account from devices it does not know, every address together, let through at once. */
+  LOGIN_ACCOUNT_SLOWDOWN_AFTER: vars.int(20),
+  /**
+   * Failed logins from one client address (every account together) within a window, let through at once; then
+   * slowed for clients the account does not know. Far above what a busy NAT's typos make (docs/security.md).
+   */
+  LOGIN_ADDRESS_SLOWDOWN_AFTER: vars.int(1000),
   /** First delay of the slow-down in ms, doubled per further attempt up to LOGIN_MAX_DELAY_S. */
   LOGIN_SLOWDOWN_MS: vars.int(1000),
   /** Longest delay between two attempts in seconds: never a lockout (60: at most about 70 tries an hour per account). */
   LOGIN_MAX_DELAY_S: vars.int(60),
-  /** Minutes without an attempt after which a counter starts again from zero. */
+  /** Minutes without an attempt after which a counter starts again from zero (an address's: after it began). */
   LOGIN_WINDOW_MINUTES: vars.int(15),
   /** argon2id memory in KiB and passes (OWASP minimum: 19456 KiB, 2 passes). */
   ARGON2_MEMORY_KIB: vars.int(19456),

@@ -43,7 +43,14 @@ beforeAll(async () => {
       setPasswordTtlSeconds: 3600,
       publicUrl: 'http://fieldwork.test',
       inviteNotifyEmail: '',
-      throttle: { freeAttempts: 5, addressFreeAttempts: 50, baseDelayMs: 1000, maxDelayMs: 1000, windowMs: 600_000 },
+      throttle: {
+        freeAttempts: 5,
+        accountFreeAttempts: 20,
+        addressFreeAttempts: 50,
+        baseDelayMs: 1000,
+        maxDelayMs: 1000,
+        windowMs: 600_000,
+      },
     },
     audit: new AuditLog(sql, log),
   };
@@ -375,7 +382,7 @@ describe(IdentityService.name, () => {
       const reply = await withSignup.signUp(b);
       expect(reply.user).toMatchObject({ email: b.email, first_name: 'Katherine', last_name: 'Johnson' });
       expect(reply.organization).toMatchObject({ name: 'Langley Surveys', description: 'Field teams' });
-      const login = await sessions.login({ username: b.email, password: b.password, client_ip: '' });
+      const login = await sessions.login({ username: b.email, password: b.password, client_ip: '', device: '' });
       expect(login.user!.id).toBe(reply.user!.id);
       expect(await lastAudit('signup')).toMatchObject({ target: b.email });
     });

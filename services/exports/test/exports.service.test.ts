@@ -13,7 +13,14 @@ import {
   ensureStream,
   type Nats,
 } from '@fieldwork/service-kit';
-import { migratedPool, newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import {
+  acceptInvitation,
+  migratedPool,
+  newOwner,
+  newProject,
+  startPeers,
+  type Peers,
+} from '../../projects/test/support/peers.js';
 import { loadExportsConfig } from '../src/config.js';
 import type { ExportsDeps } from '../src/service/deps.js';
 import { ExportService } from '../src/service/export.service.js';
@@ -122,6 +129,7 @@ async function member(owner: common.Caller, projectId: number, label: string, ro
       roles,
     }),
   );
+  await acceptInvitation(peers, added.email);
   return common.Caller.fromPartial({ user_id: added.user_id, organization_id: owner.organization_id });
 }
 

@@ -10,7 +10,14 @@ import { ConversionPool } from '../src/convert/conversion-pool.js';
 import { FORM_LIMITS } from '../src/convert/form-limits.js';
 import { DocumentService } from '../src/service/document.service.js';
 import { SchemaService } from '../src/service/schema.service.js';
-import { migratedPool, newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import {
+  acceptInvitation,
+  migratedPool,
+  newOwner,
+  newProject,
+  startPeers,
+  type Peers,
+} from '../../projects/test/support/peers.js';
 
 let peers: Peers;
 let sql: Sql;
@@ -173,6 +180,7 @@ describe(DocumentService.name, () => {
           roles: { collector: true },
         }),
       );
+      await acceptInvitation(peers, added.email);
       const collector = { ...caller, user_id: added.user_id };
       // A collector loads the form to fill it in, but may not change it.
       expect((await documents.get({ caller: collector, schema_id: schemaId }, ctx)).editable).toBe(false);

@@ -10,7 +10,7 @@ import { CollectionService } from '../src/service/collection.service.js';
 import type { ProjectsDeps } from '../src/service/deps.js';
 import { ProjectService } from '../src/service/project.service.js';
 import { ProjectUserService } from '../src/service/project-user.service.js';
-import { migratedPool, newOwner, newProject, startPeers, type Peers } from './support/peers.js';
+import { acceptInvitation, migratedPool, newOwner, newProject, startPeers, type Peers } from './support/peers.js';
 
 let peers: Peers;
 let deps: ProjectsDeps;
@@ -199,6 +199,7 @@ describe(CollectionService.name, () => {
         }),
         ctx,
       );
+      await acceptInvitation(peers, added.email);
       const collector = common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
       for (const call of [
         () => create(collector, other.id, { expiry_date: FUTURE }),

@@ -47,21 +47,27 @@ afterAll(async () => {
   await peers?.stop();
 });
 
+/** Adds a new person by email, who then confirms the invitation mailed to them (issue 30 item 2). */
 async function addUser(caller: common.Caller, projectId: number, roles: Partial<projects.ProjectRoles>, read = []) {
   n++;
-  return users.add(
+  const email = `people${n}.${peers.infra.runId}@example.org`;
+  const added = await users.add(
     projects.AddProjectUserRequest.fromPartial({
       caller,
       project_id: projectId,
-      email: `people${n}.${peers.infra.runId}@example.org`,
+      email,
       first_name: 'Pat',
       last_name: `People${n}`,
-      password: 'correct horse 42',
       roles,
       read_sites: read,
     }),
     ctx,
   );
+  const [mail] = await authSql<{ body: string }[]>`
+    select body from mail_outbox where to_address = ${email} and subject like '%invitation%' order by id desc limit 1`;
+  const nonce = /\/set-password\/[^/\s]+\/([\w-]+)/.exec(mail!.body)![1]!;
+  await deps.auth.resetPassword({ email, nonce, password: 'correct horse 42' }, ctx);
+  return added;
 }
 
 const as = (u: { user_id: number }, owner: common.Caller) =>
@@ -162,7 +168,7 @@ describe('the staff admin (spec 000 §6: screens home and staff)', () => {
     const collector = await addUser(staffAdmin, p.id, { collector: true });
     expect((await listAll(staffAdmin, p.id)).map((u) => u.user_id)).toContain(collector.user_id);
 
-    // A role it does not hold: refused with the spec's message, and the refusal is in the workspace's audit log.
+    // A role it does not hold: refused, saying what (issue 30 item 4), and the refusal is in the workspace's audit log.
     await expect(
       users.update(
         projects.UpdateProjectUserRequest.fromPartial({
@@ -173,8 +179,11 @@ describe('the staff admin (spec 000 §6: screens home and staff)', () => {
         }),
         ctx,
       ),
-    ).rejects.toMatchObject({ code: '403.1', message: "You don't have access to this item." });
-    await expect(addUser(staffAdmin, p.id, { project_admin: true })).rejects.toMatchObject({ code: '403.1' });
+    ).rejects.toMatchObject({
+      code: '403.20',
+      message: 'You can only give access you have yourself: the role researcher.',
+    });
+    await expect(addUser(staffAdmin, p.id, { project_admin: true })).rejects.toMatchObject({ code: '403.20' });
     const log = await deps.auth.listAudit(
       { caller, organization_id: caller.organization_id, event: 'role_grant_refused', page: 1, page_size: 10 },
       ctx,
@@ -201,7 +210,7 @@ describe('the staff admin (spec 000 §6: screens home and staff)', () => {
         }),
         ctx,
       ),
-    ).rejects.toMatchObject({ code: '403.1' });
+    ).rejects.toMatchObject({ code: '403.20' });
   });
 });
 

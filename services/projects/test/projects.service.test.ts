@@ -11,7 +11,15 @@ import { AdvancedResultService } from '../src/service/advanced-result.service.js
 import { ProjectService } from '../src/service/project.service.js';
 import { ProjectUserService } from '../src/service/project-user.service.js';
 import { StructureService } from '../src/service/structure.service.js';
-import { migratedPool, newOwner, newProject, newUser, startPeers, type Peers } from './support/peers.js';
+import {
+  acceptInvitation,
+  migratedPool,
+  newOwner,
+  newProject,
+  newUser,
+  startPeers,
+  type Peers,
+} from './support/peers.js';
 
 let peers: Peers;
 let deps: ProjectsDeps;
@@ -145,6 +153,7 @@ describe(ProjectService.name, () => {
         }),
         ctx,
       );
+      await acceptInvitation(peers, added.email);
       const collector = common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
       const access = await service.getAccess({ caller: collector, project_id: p.id }, ctx);
       expect(access.roles).toMatchObject({ collector: true, project_owner: false, data_manager: false });
@@ -188,6 +197,8 @@ describe(ProjectUserService.name, () => {
     expect(again.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status))).toEqual(
       Array(6).fill('fulfilled'),
     );
+    // Listed once the person accepted the one invitation mailed to them.
+    await acceptInvitation(peers, `twice.${peers.infra.runId}@example.org`);
     const listed = await users.list(
       projects.ListProjectUsersRequest.fromPartial({ caller, project_id: p.id, page: 1 }),
       ctx,
@@ -210,6 +221,7 @@ describe(ProjectUserService.name, () => {
       }),
       ctx,
     );
+    await acceptInvitation(peers, added.email);
     const listed = await users.list(projects.ListProjectUsersRequest.fromPartial({ caller, project_id: p.id }), ctx);
     expect(listed.results.map((u) => [u.user_id, u.project_owner, u.collector])).toEqual(
       expect.arrayContaining([
@@ -271,6 +283,7 @@ describe(StructureService.name, () => {
       }),
       ctx,
     );
+    await acceptInvitation(peers, added.email);
     const collector = common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
     await expect(
       structure.createSite(

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, common, forms, projects, responses } from '@fieldwork/proto';
 import { addBlock, addItem, newSchemaBody, updateItem, type SchemaBody } from '@fieldwork/sampler';
 import { createClient, createLogger, createObjectStore, GRANT_KEY, signGrant } from '@fieldwork/service-kit';
-import { migratedPool, newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import {
+  acceptInvitation,
+  migratedPool,
+  newOwner,
+  newProject,
+  startPeers,
+  type Peers,
+} from '../../projects/test/support/peers.js';
 import { loadResponsesConfig } from '../src/config.js';
 import { AccessCache } from '../src/service/access.js';
 import { CountService } from '../src/service/count.service.js';
@@ -350,6 +357,7 @@ describe(ReadService.name, () => {
           read_sites: readSites,
         }),
       );
+      await acceptInvitation(peers, added.email);
       return common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
     };
     const reader = await collector('reader', home, [north.id]);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { common, forms, projects, responses, type results } from '@fieldwork/proto';
 import { addBlock, addChoice, addItem, newSchemaBody, type SchemaBody } from '@fieldwork/sampler';
 import { createClient, createLogger, GRANT_KEY, signGrant, type CallContext } from '@fieldwork/service-kit';
-import { newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import { acceptInvitation, newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
 import { migrateResults } from '../src/app.js';
 import { ChdbEngine } from '../src/engine/chdb.engine.js';
 import { Ingestor } from '../src/ingest/consumer.js';
@@ -254,6 +254,7 @@ describe(ResultsService.name, () => {
         roles: { collector: true },
       }),
     );
+    await acceptInvitation(peers, added.email);
     const collector = common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
     await expect(service.results(request({ caller: collector, project_id: project.id }), ctx)).rejects.toMatchObject({
       code: '403.1',

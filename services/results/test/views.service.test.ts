@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { auth, common, forms, projects, responses, type views } from '@fieldwork/proto';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { createClient, createLogger, type CallContext } from '@fieldwork/service-kit';
-import { newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
+import { acceptInvitation, newOwner, newProject, startPeers, type Peers } from '../../projects/test/support/peers.js';
 import { migrateResults } from '../src/app.js';
 import { loadResultsConfig } from '../src/config.js';
 import { ChdbEngine } from '../src/engine/chdb.engine.js';
@@ -172,6 +172,7 @@ async function fixture() {
       read_sites: [north.id],
     }),
   );
+  await acceptInvitation(peers, added.email);
   const cleo = common.Caller.fromPartial({ user_id: added.user_id, organization_id: caller.organization_id });
   const upload = (
     who: common.Caller,

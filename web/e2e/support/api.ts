@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { seedDemo } from '@fieldwork/launcher';
 import type { SchemaBody } from '@fieldwork/sampler';
+import { latestMail } from './db.js';
 import { grpcAddress, type StackInfo } from './stack.js';
 
 export interface Credentials {
@@ -88,12 +89,14 @@ export class Api {
   private constructor(
     readonly baseUrl: string,
     readonly session: Session,
+    private readonly stack: StackInfo | undefined,
   ) {}
 
-  static async login(baseUrl: string, who: Credentials): Promise<Api> {
+  /** `stack` (its database) lets the people this user adds confirm their invitations (addProjectUser). */
+  static async login(baseUrl: string, who: Credentials, stack?: StackInfo): Promise<Api> {
     const session = await apiLogin(baseUrl, who);
     if (!session) throw new Error(`the gateway refused the login of ${who.username}`);
-    return new Api(baseUrl, session);
+    return new Api(baseUrl, session, stack);
   }
 
   /** Any call; the body is parsed JSON (or {} when empty). Does not throw on an error status. */
@@ -138,8 +141,9 @@ export class Api {
   }
 
   /**
-   * A new user with one role in a project (the project-user call of spec 000 §5). It logs in with its email as
-   * username; like every new user, it has not accepted the terms yet. Named `label` and a unique id unless `person`
+   * A new user with one role in a project (the project-user call of spec 000 §5), who confirmed the invitation mailed
+   * to them by choosing their password with its link (docs/security.md: nobody chooses another's password). It logs
+   * in with its email as username; like every new user, it has not accepted the terms yet. Named `label` and a unique id unless `person`
    * gives a name; placed in the project's site, group and team `person` gives (none by default).
    */
   async addProjectUser(
@@ -153,7 +157,6 @@ export class Api {
     const password = `pass ${id} e2e`;
     const made = await this.must<{ user_id: number }>('POST', 'api/v1/project-user/', {
       email,
-      password,
       first_name: person.firstName ?? label,
       last_name: person.lastName ?? id,
       projectId,
@@ -162,7 +165,22 @@ export class Api {
       ...(person.group ? { group: person.group } : {}),
       ...(person.team ? { team: person.team } : {}),
     });
+    await this.confirmInvitation(email, password);
     return { username: email, email, password, userId: made.user_id, organizationId: this.session.organization.id };
+  }
+
+  /** What the invited person does: opens the newest invitation mailed to `email` and chooses `password` with it. */
+  async confirmInvitation(email: string, password: string): Promise<void> {
+    if (!this.stack) throw new Error('Api.login(baseUrl, who, stack) is needed to read the invitation mail');
+    const mail = await latestMail(this.stack, email, 'invitation');
+    const nonce = /\/set-password\/[^/\s]+\/([\w-]+)/.exec(mail)?.[1];
+    if (!nonce) throw new Error(`the invitation to ${email} has no set-password link`);
+    const r = await fetch(`${this.baseUrl}/api/accounts/user/${encodeURIComponent(email)}/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nonce, password }),
+    });
+    if (r.status !== 200) throw new Error(`setting the password of ${email} answered ${r.status}`);
   }
 
   /** An anonymous collection link (survey) of a project. */

@@ -58,7 +58,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use(await createOwner(stack));
   },
   api: async ({ stack, owner }, use) => {
-    await use(await Api.login(stack.baseUrl, owner));
+    await use(await Api.login(stack.baseUrl, owner, stack));
   },
   page: async ({ page, viewportName }, use, testInfo) => {
     const errors: string[] = [];

@@ -301,6 +301,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             access?: string;
+                            /** @description Keep it and send it with the next sign-in to this account: a known device is never slowed down by others */
+                            device?: string;
                             organization?: {
                                 [key: string]: unknown;
                             } | null;
@@ -524,6 +526,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description The device token an earlier sign-in to this account answered (docs/security.md: known devices) */
+                        device?: string;
                         password: string;
                         username: string;
                     };
@@ -538,6 +542,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             access?: string;
+                            /** @description Keep it and send it with the next sign-in to this account: a known device is never slowed down by others */
+                            device?: string;
                             organization?: {
                                 [key: string]: unknown;
                             } | null;
@@ -746,6 +752,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             access?: string;
+                            /** @description Keep it and send it with the next sign-in to this account: a known device is never slowed down by others */
+                            device?: string;
                             organization?: {
                                 [key: string]: unknown;
                             } | null;
@@ -824,7 +832,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user in a workspace */
+        /** Invite an address to a workspace: the same answer whether an account uses it or not (a password given is not used) */
         post: {
             parameters: {
                 query?: never;

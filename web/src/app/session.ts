@@ -56,3 +56,38 @@ export const session = {
 export function refreshDue(lastRefresh: number, now = Date.now()): boolean {
   return now - lastRefresh >= REFRESH_THRESHOLD_MS;
 }
+
+/**
+ * Device tokens (docs/security.md, "known devices"): what a password sign-in answers, kept per login name on this
+ * browser and sent with the next sign-in to that account, so that other people's wrong guesses never slow this
+ * device down. Not part of the session: signing out keeps them. At most `DEVICE_NAMES_KEPT` names.
+ */
+const DEVICES_KEY = 'fw.devices';
+const DEVICE_NAMES_KEPT = 20;
+
+function readDevices(): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(DEVICES_KEY) ?? '{}');
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export const devices = {
+  /** The device token kept for a login name (lower-cased, trimmed), if any. */
+  for(login: string): string | undefined {
+    return readDevices()[login.trim().toLowerCase()];
+  },
+  /** Keeps `token` for every name the account signs in with (what was typed, its username and its email). */
+  remember(names: string[], token: string): void {
+    if (token === '') return;
+    const fresh = new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''));
+    // The names just used go last, so the oldest are the ones dropped past DEVICE_NAMES_KEPT.
+    const entries = [
+      ...Object.entries(readDevices()).filter(([name]) => !fresh.has(name)),
+      ...[...fresh].map((name) => [name, token] as const),
+    ].slice(-DEVICE_NAMES_KEPT);
+    localStorage.setItem(DEVICES_KEY, JSON.stringify(Object.fromEntries(entries)));
+  },
+};

@@ -133,7 +133,7 @@ export const en = {
     days_one: '{{count}} day',
     days_other: '{{count}} days',
     goal: 'Goal (responses)',
-    userAdded: 'The user has been added.',
+    userAdded: 'Added. Someone new is mailed an invitation and is listed once they accept it.',
     roleFilter: 'Role',
     allRoles: 'All roles',
     roles: {
@@ -863,10 +863,10 @@ export const en = {
     flagsOwnerOnly: 'Only a workspace owner changes workspace roles.',
     edit: 'Edit',
     editUser: 'Edit {{email}}',
-    userCreated: '{{email}} was added (or invited, when the account already exists).',
+    userCreated: '{{email}} was invited: they get an email to join.',
     userSaved: 'The user has been saved.',
-    password: 'Password (optional)',
-    passwordHelp: 'Without a password, the user gets an email to set one. An existing account is invited instead.',
+    inviteHelp:
+      'Everyone added gets an email invitation: someone new chooses their own password with its link, an existing account accepts it after signing in. They are a member once they have.',
     removeExplain: '{{name}} ({{email}}) will no longer be able to sign in to this workspace or its projects.',
     cancel: 'Cancel',
     previous: 'Previous page',

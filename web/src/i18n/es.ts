@@ -137,7 +137,7 @@ export const es: Translation = {
     days_many: '{{count}} de días',
     days_other: '{{count}} días',
     goal: 'Meta (respuestas)',
-    userAdded: 'El usuario se ha añadido.',
+    userAdded: 'Añadido. A quien es nuevo se le envía una invitación y aparece en la lista cuando la acepta.',
     roleFilter: 'Rol',
     allRoles: 'Todos los roles',
     roles: {
@@ -898,11 +898,10 @@ export const es: Translation = {
     flagsOwnerOnly: 'Solo un propietario del espacio de trabajo puede cambiar los roles del espacio de trabajo.',
     edit: 'Editar',
     editUser: 'Editar {{email}}',
-    userCreated: 'Se ha añadido a {{email}} (o se le ha invitado, si la cuenta ya existía).',
+    userCreated: 'Se ha invitado a {{email}}: recibirá un correo para unirse.',
     userSaved: 'El usuario se ha guardado.',
-    password: 'Contraseña (opcional)',
-    passwordHelp:
-      'Sin contraseña, el usuario recibe un correo electrónico para definir una. Si la cuenta ya existe, se le envía una invitación.',
+    inviteHelp:
+      'Cada persona añadida recibe una invitación por correo: quien es nuevo elige su propia contraseña con su enlace; una cuenta existente la acepta al iniciar sesión. Es miembro cuando lo ha hecho.',
     removeExplain: '{{name}} ({{email}}) ya no podrá iniciar sesión en este espacio de trabajo ni en sus proyectos.',
     cancel: 'Cancelar',
     previous: 'Página anterior',

@@ -137,7 +137,8 @@ export const fr: Translation = {
     days_other: '{{count}} jours',
     days_many: '{{count}} jours',
     goal: 'Objectif (réponses)',
-    userAdded: "L'utilisateur a été ajouté.",
+    userAdded:
+      'Ajouté. Une nouvelle personne reçoit une invitation par e-mail et apparaît dans la liste une fois qu’elle l’a acceptée.',
     roleFilter: 'Rôle',
     allRoles: 'Tous les rôles',
     roles: {
@@ -900,11 +901,10 @@ export const fr: Translation = {
     flagsOwnerOnly: 'Seul un propriétaire de l’espace de travail modifie ces rôles.',
     edit: 'Modifier',
     editUser: 'Modifier {{email}}',
-    userCreated: '{{email}} a été ajouté (ou invité, si le compte existe déjà).',
+    userCreated: '{{email}} a été invité : un e-mail lui permet de rejoindre l’espace.',
     userSaved: 'L’utilisateur a été enregistré.',
-    password: 'Mot de passe (facultatif)',
-    passwordHelp:
-      'Sans mot de passe, l’utilisateur reçoit un e-mail pour en choisir un. Un compte existant est invité à la place.',
+    inviteHelp:
+      'Chaque personne ajoutée reçoit une invitation par e-mail : une nouvelle personne choisit son propre mot de passe avec son lien, un compte existant l’accepte après s’être connecté. Elle est membre une fois que c’est fait.',
     removeExplain: '{{name}} ({{email}}) ne pourra plus se connecter à cet espace de travail ni à ses projets.',
     cancel: 'Annuler',
     previous: 'Page précédente',

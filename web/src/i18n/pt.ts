@@ -136,7 +136,7 @@ export const pt: Translation = {
     days_many: '{{count}} de dias',
     days_other: '{{count}} dias',
     goal: 'Meta (respostas)',
-    userAdded: 'O usuário foi adicionado.',
+    userAdded: 'Adicionado. Quem é novo recebe um convite por e-mail e aparece na lista depois de aceitá-lo.',
     roleFilter: 'Função',
     allRoles: 'Todas as funções',
     roles: {
@@ -895,11 +895,10 @@ export const pt: Translation = {
     flagsOwnerOnly: 'Somente um proprietário do espaço de trabalho pode alterar as funções no espaço de trabalho.',
     edit: 'Editar',
     editUser: 'Editar {{email}}',
-    userCreated: '{{email}} foi adicionado (ou convidado, se a conta já existir).',
+    userCreated: '{{email}} foi convidado: receberá um e-mail para entrar.',
     userSaved: 'O usuário foi salvo.',
-    password: 'Senha (opcional)',
-    passwordHelp:
-      'Sem senha, o usuário recebe um e-mail para definir uma. Se a conta já existir, ela recebe um convite em vez disso.',
+    inviteHelp:
+      'Cada pessoa adicionada recebe um convite por e-mail: quem é novo escolhe a própria senha com o link; uma conta existente aceita-o depois de entrar. Torna-se membro quando o fizer.',
     removeExplain: '{{name}} ({{email}}) não poderá mais entrar neste espaço de trabalho nem nos projetos dele.',
     cancel: 'Cancelar',
     previous: 'Página anterior',

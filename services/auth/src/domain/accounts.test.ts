@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MESSAGES,
   checkAgreedVersion,
   displayName,
+  invitationAnswer,
+  isUnconfirmed,
   isValidEmail,
   legalAcceptance,
-  MESSAGES,
   normalizeLogin,
   passwordProblems,
   splitName,
@@ -68,5 +70,39 @@ describe('terms and privacy', () => {
     expect(legalAcceptance({ agreed_terms: '1.0', agreed_privacy: '1.0' })).toEqual({ terms: false, privacy: true });
     expect(checkAgreedVersion('agreed_terms', '1.1')).toEqual([]);
     expect(checkAgreedVersion('agreed_privacy', '1.1')).toHaveLength(1);
+  });
+});
+
+describe('accounts made by someone else (issue 30 items 2 and 7)', () => {
+  it('are unconfirmed until a password is chosen from a mailed link or someone signs in', () => {
+    expect(isUnconfirmed({ password_hash: null, last_login: null })).toBe(true);
+    expect(isUnconfirmed({ password_hash: '$argon2id$...', last_login: null })).toBe(false);
+    // Signed in through an identity provider: no password, but confirmed.
+    expect(isUnconfirmed({ password_hash: null, last_login: new Date() })).toBe(false);
+  });
+
+  it('are answered as an invitation made only of what the caller sent', () => {
+    const roles = { owner: false, user_admin: true, project_admin: false, billing_admin: false };
+    const answer = invitationAnswer({
+      email: 'New.Hire@corp.example',
+      first_name: '',
+      last_name: '',
+      organization: 4,
+      roles,
+    });
+    expect(answer).toEqual({
+      id: 0,
+      user: 0,
+      orguser_id: 0,
+      name: 'new.hire@corp.example',
+      email: 'New.Hire@corp.example',
+      username: 'new.hire@corp.example',
+      first_name: '',
+      last_name: '',
+      ...roles,
+      organization: 4,
+      is_active: false,
+      invited: true,
+    });
   });
 });

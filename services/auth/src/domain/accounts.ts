@@ -95,3 +95,41 @@ export function checkAgreedVersion(field: 'agreed_terms' | 'agreed_privacy', val
 export function emailDomain(email: string): string {
   return email.trim().toLowerCase().split('@')[1] ?? '';
 }
+
+/**
+ * Whether nobody has confirmed an account yet (issue 30 item 2): someone else made it, and no password was ever chosen
+ * from a link mailed to its address nor any sign-in made. Such an account is invited with a link that sets its
+ * password; one that someone confirmed is invited to sign in and accept.
+ */
+export function isUnconfirmed(user: { password_hash: string | null; last_login: Date | null }): boolean {
+  return user.password_hash === null && user.last_login === null;
+}
+
+/**
+ * What adding an address to a workspace answers (issue 30 item 7): an invitation made only of what the caller sent,
+ * the same whether an account uses the address or not, so the answer tells nothing of an account (not its name,
+ * username or id). The person is a member once they accept.
+ */
+export function invitationAnswer(req: {
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization: number;
+  roles: { owner: boolean; user_admin: boolean; project_admin: boolean; billing_admin: boolean };
+}) {
+  const username = usernameFromEmail(req.email);
+  return {
+    id: 0,
+    user: 0,
+    orguser_id: 0,
+    name: displayName({ first_name: req.first_name, last_name: req.last_name, username }),
+    email: req.email,
+    username,
+    first_name: req.first_name,
+    last_name: req.last_name,
+    ...req.roles,
+    organization: req.organization,
+    is_active: false,
+    invited: true,
+  };
+}

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   afterAttempt,
+  afterSuccess,
   current,
   delayAfter,
+  gateAttempt,
   throttleKeys,
   waitMs,
   type Counter,
@@ -11,6 +13,7 @@ import {
 
 const policy: ThrottlePolicy = {
   freeAttempts: 3,
+  accountFreeAttempts: 6,
   addressFreeAttempts: 10,
   baseDelayMs: 1000,
   maxDelayMs: 60_000,
@@ -64,24 +67,73 @@ describe('login throttle', () => {
 
   it('starts a counter again after the window without attempts', () => {
     const c = afterAttempt(afterAttempt(undefined, t0, policy), t0, policy);
-    expect(current(c, at(15 * 60_000 + 1), policy)).toEqual({ attempts: 0, last_at: null });
+    expect(current(c, at(15 * 60_000 + 1), policy)).toEqual({ attempts: 0, last_at: null, started_at: null });
     expect(afterAttempt(c, at(16 * 60_000), policy).attempts).toBe(1);
   });
 
-  it('counts an account once whatever name it was given, its owner’s known address apart, and each client address', () => {
-    expect(throttleKeys({ userId: 7, name: 'demo', knownAddress: false, ip: '203.0.113.5' })).toEqual({
-      account: 'a:7',
-      address: 'ip:203.0.113.5',
+  it('starts an address’s counter again a window after it began, however busy the address stays', () => {
+    // A busy NAT is never idle for a window: an idle window would remember its people's typos all day (issue 30).
+    let c: Counter | undefined;
+    for (let m = 0; m < 15; m++) c = afterAttempt(c, at(m * 60_000), policy, 'fixed');
+    expect(current(c, at(14 * 60_000 + 30_000), policy, 'fixed').attempts).toBe(15);
+    expect(current(c, at(15 * 60_000 + 1), policy, 'fixed').attempts).toBe(0);
+    expect(current(c, at(15 * 60_000 + 1), policy, 'idle').attempts).toBe(15);
+  });
+
+  it('meets a known device’s own counter only; any other client the account’s, the account’s at its address and the address’s', () => {
+    expect(throttleKeys({ userId: 7, name: 'demo', ip: '203.0.113.5' }, policy)).toEqual([
+      { key: 'a:7', free: 6, window: 'idle' },
+      { key: 'a:7@203.0.113.5', free: 3, window: 'idle' },
+      { key: 'ip:203.0.113.5', free: 10, window: 'fixed' },
+    ]);
+    expect(throttleKeys({ userId: 7, name: 'demo@example.com', ip: '203.0.113.5' }, policy)[0]!.key).toBe('a:7');
+    expect(throttleKeys({ userId: 7, name: 'demo', ip: '203.0.113.5', device: 'ab12' }, policy)).toEqual([
+      { key: 'd:ab12', free: 3, window: 'idle' },
+    ]);
+    // A device token means nothing without an account (a name nobody has).
+    expect(throttleKeys({ userId: undefined, name: 'nobody', ip: '', device: 'ab12' }, policy)).toEqual([
+      { key: 'n:nobody', free: 6, window: 'idle' },
+    ]);
+  });
+
+  it('after a right password, starts the client’s own counter again and gives the shared ones their attempt back', () => {
+    const keys = throttleKeys({ userId: 7, name: 'demo', ip: '203.0.113.5' }, policy);
+    expect(afterSuccess(keys)).toEqual({ clear: ['a:7@203.0.113.5'], refund: ['a:7', 'ip:203.0.113.5'] });
+    expect(afterSuccess(throttleKeys({ userId: 7, name: 'demo', ip: '', device: 'ab' }, policy))).toEqual({
+      clear: ['d:ab'],
+      refund: [],
     });
-    expect(throttleKeys({ userId: 7, name: 'demo@example.com', knownAddress: false, ip: '203.0.113.5' }).account).toBe(
-      'a:7',
-    );
-    expect(throttleKeys({ userId: 7, name: 'demo', knownAddress: true, ip: '198.51.100.1' }).account).toBe(
-      'a:7@198.51.100.1',
-    );
-    expect(throttleKeys({ userId: undefined, name: 'nobody', knownAddress: false, ip: '' })).toEqual({
-      account: 'n:nobody',
-      address: undefined,
-    });
+  });
+
+  it('slows a guesser at one address after a few, while the account’s owner elsewhere still gets in', () => {
+    const counters = new Map<string, Counter>();
+    const attempt = (ip: string, t: number, device?: string) => {
+      const keys = throttleKeys({ userId: 7, name: 'demo', ip, device }, policy);
+      const g = gateAttempt(keys, counters, at(t), policy);
+      for (const [k, c] of g.save) counters.set(k, c);
+      return g.waitMs;
+    };
+    expect([0, 1, 2].map((i) => attempt('203.0.113.5', i))).toEqual([0, 0, 0]);
+    expect(attempt('203.0.113.5', 3)).toBeGreaterThan(0);
+    // The owner at another address: the account as a whole is below its allowance.
+    expect(attempt('198.51.100.1', 4)).toBe(0);
+    // Guesses from many addresses use the account's allowance up: unknown clients wait...
+    for (let i = 0; i < 3; i++) attempt(`192.0.2.${i}`, 5 + i);
+    expect(attempt('198.51.100.2', 10)).toBeGreaterThan(0);
+    // ...a known device does not.
+    expect(attempt('198.51.100.2', 10, 'dev1')).toBe(0);
+  });
+
+  it('lets a busy NAT’s people through: the address slows unknown clients only past its large allowance', () => {
+    const counters = new Map<string, Counter>();
+    const waits: number[] = [];
+    // Nine different people behind one address each mistype once (the address allows 10 failures).
+    for (let i = 0; i < 9; i++) {
+      const keys = throttleKeys({ userId: 100 + i, name: `p${i}`, ip: '100.64.0.1' }, policy);
+      const g = gateAttempt(keys, counters, at(i), policy);
+      waits.push(g.waitMs);
+      for (const [k, c] of g.save) counters.set(k, c);
+    }
+    expect(waits).toEqual(Array(9).fill(0));
   });
 });

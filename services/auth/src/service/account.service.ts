@@ -5,6 +5,7 @@ import {
   addFieldErrors,
   checkAgreedVersion,
   emailDomain,
+  isUnconfirmed,
   isValidEmail,
   MESSAGES,
   passwordProblems,
@@ -102,12 +103,22 @@ export class AccountService {
       this.deps.log.info('password reset asked for an unknown address');
       return {};
     }
+    // An account nobody confirmed yet is confirmed by answering one of its invitations: its links are mailed again
+    // (a plain reset would set a password but join no workspace, and sign-in needs one).
+    const unconfirmed = isUnconfirmed(user);
+    const purpose = unconfirmed ? 'set' : 'reset';
     // At most a few reset mails an hour to one person, from however many addresses: the answer stays the same.
-    if ((await this.users.recentNonces(user.id, 'reset', 3600)) >= RESET_MAILS_PER_HOUR) {
+    if ((await this.users.recentNonces(user.id, purpose, 3600)) >= RESET_MAILS_PER_HOUR) {
       this.deps.log.info({ userId: user.id }, 'password reset mail withheld: too many this hour');
       return {};
     }
-    await this.mailPasswordLink(user, 'reset');
+    if (!unconfirmed) {
+      await this.mailPasswordLink(user, 'reset');
+      return {};
+    }
+    const pending = (await this.orgs.invitationsOf(user.id)).slice(0, RESET_MAILS_PER_HOUR);
+    for (const i of pending)
+      await this.mailInvitationLink(user, { id: i.organization_id, name: i.organization_name }, i.invited_by);
     return {};
   }
 
@@ -122,15 +133,27 @@ export class AccountService {
     const policy = passwordProblems(password, user);
     if (policy.length > 0) throw problems.invalidFields({ password: policy });
     const hash = await this.deps.hasher.hash(password);
-    await transaction(this.deps.sql, async (tx) => {
-      if (!(await new UserStore(tx).consumeNonce(user.id, sha256(req.nonce.trim())))) throw problems.resetLinkInvalid();
+    const accepted = await transaction(this.deps.sql, async (tx) => {
+      const link = await new UserStore(tx).consumeNonce(user.id, sha256(req.nonce.trim()));
+      if (!link) throw problems.resetLinkInvalid();
       await new UserStore(tx).setPasswordHash(user.id, hash);
+      // An invitation's link: choosing a password from it confirms the address and accepts that invitation.
+      const org = link.organization_id;
+      const joined = org !== null && (await new OrganizationStore(tx).answerInvitation(org, user.id, true));
       await new LoginThrottleStore(tx).clearAccount(user.id);
       await new SessionStore(tx).revokeAllOf(user.id);
       // New credentials end everything the old ones gave: sessions, and the share links the account made.
       await new RevocationStore(tx).revokeShares(user.id);
+      return joined ? org : null;
     });
-    this.deps.log.info({ userId: user.id }, 'password reset');
+    this.deps.log.info({ userId: user.id, accepted }, 'password reset');
+    if (accepted !== null)
+      await this.deps.audit.record({
+        organization_id: accepted,
+        actor_user_id: user.id,
+        event: 'invitation_accepted',
+        target: String(user.id),
+      });
     return {};
   }
 
@@ -212,6 +235,28 @@ export class AccountService {
         purpose === 'reset'
           ? `Someone asked to reset the password of your Fieldwork account ${user.username}.\n\nOpen this link within ${hours} hours to choose a new one:\n${link}\n\nIf it was not you, ignore this mail.`
           : `An account was created for you on Fieldwork (username ${user.username}).\n\nOpen this link within ${hours} hours to set your password:\n${link}`,
+    });
+  }
+
+  /**
+   * Invites an address whose account nobody confirmed yet (made by someone else, no password, never signed in): a
+   * single-use link with which the person chooses their own password and accepts this workspace's invitation.
+   */
+  async mailInvitationLink(
+    user: UserRow,
+    org: { id: number; name: string },
+    invitedBy: string,
+    tx = this.deps.sql,
+  ): Promise<void> {
+    const nonce = randomToken();
+    const ttl = this.deps.settings.setPasswordTtlSeconds;
+    const link = `${this.deps.settings.publicUrl}/set-password/${encodeURIComponent(user.email)}/${nonce}`;
+    await new UserStore(tx).addNonce(user.id, sha256(nonce), 'set', new Date(Date.now() + ttl * 1000), org.id);
+    const who = invitedBy === '' ? 'You were invited' : `${invitedBy} invited you`;
+    await new OutboxStore(tx).enqueue({
+      to: user.email,
+      subject: `Fieldwork: an invitation to ${org.name}`,
+      body: `${who} to the workspace "${org.name}" on Fieldwork.\n\nOpen this link within ${Math.round(ttl / 3600)} hours to choose your password and join it:\n${link}\n\nIf you did not expect this, ignore this mail: nobody can sign in to this account until a password is chosen with a link sent to this address.`,
     });
   }
 

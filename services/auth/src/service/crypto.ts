@@ -1,5 +1,5 @@
 // Password hashing (argon2id), random tokens and access-token signing.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { createSigner } from 'fast-jwt';
 
@@ -48,9 +48,19 @@ export interface AccessClaims {
 
 export class TokenIssuer {
   private readonly sign: (payload: AccessClaims) => string;
+  private readonly successorKey: Buffer;
 
   constructor(secret: string, ttlSeconds: number) {
     this.sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
+    this.successorKey = createHmac('sha256', secret).update('fieldwork refresh successor').digest();
+  }
+
+  /**
+   * The refresh token that succeeds `token`: derived (HMAC with a key of the server's secret), so that a lost answer
+   * can be answered again with the same token without the token being stored (domain/refresh-reuse.ts).
+   */
+  successor(token: string): string {
+    return createHmac('sha256', this.successorKey).update(token).digest('base64url');
   }
 
   access(claims: Omit<AccessClaims, 'token_type'>): string {

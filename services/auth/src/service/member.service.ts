@@ -5,13 +5,12 @@ import { isProblem, problems, transaction, type FieldErrors } from '@fieldwork/s
 import {
   addFieldErrors,
   displayName,
+  isUnconfirmed,
   isValidEmail,
   MESSAGES,
-  passwordProblems,
   usernameFromEmail,
 } from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
-import { OutboxStore } from '../store/outbox.store.js';
 import { UserStore, type UserRow } from '../store/user.store.js';
 import type { AccountService } from './account.service.js';
 import { callerOf } from './caller.js';
@@ -150,24 +149,23 @@ export class MemberService {
     return { results: users.map((u) => brief(u, active.has(u.id))) };
   }
 
-  /** Finds or creates the user by email and makes them an active member (project users must be able to log in). */
+  /**
+   * Finds the account of an address, or makes one nobody can sign in to yet, and invites it to the workspace (issue 30
+   * item 2): an account nobody confirmed gets a link to choose its own password and join (a password in the request
+   * is not used), one that exists an invitation to accept. A member already stays as it is.
+   */
   async ensureMember(req: auth.EnsureMemberRequest): Promise<auth.EnsureMemberReply> {
     const org = await this.orgs.byId(req.organization_id);
     if (!org) throw problems.invalidOrganizationId();
     const email = req.email.trim();
-    const fields: FieldErrors = {};
-    if (!isValidEmail(email)) addFieldErrors(fields, 'email', [MESSAGES.email]);
-    const password = req.password.trim();
-    if (password !== '')
-      addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
-    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
-    const hash = password === '' ? null : await this.deps.hasher.hash(password);
-    const ensure = () => this.ensureOnce(org, email, hash, req);
+    if (!isValidEmail(email)) throw problems.invalidFields({ email: [MESSAGES.email] });
+    const inviter = req.invited_by > 0 ? await this.users.byId(req.invited_by) : undefined;
+    const ensure = () => this.ensureOnce(org, email, inviter ? displayName(inviter) : '', req);
     try {
       return await ensure();
     } catch (err) {
       // Two adds of one new address at once: the other created the account between this one's read and its insert
-      // (the unique email refused this insert); a second try finds that account and makes it a member.
+      // (the unique email refused this insert); a second try finds that account and invites it.
       if (isProblem(err) && err.fields?.email && (await new UserStore(this.deps.sql).byEmail(email))) return ensure();
       throw err;
     }
@@ -176,40 +174,32 @@ export class MemberService {
   private ensureOnce(
     org: { id: number; name: string },
     email: string,
-    hash: string | null,
+    invitedBy: string,
     req: auth.EnsureMemberRequest,
   ): Promise<auth.EnsureMemberReply> {
     return transaction(this.deps.sql, async (tx) => {
       const users = new UserStore(tx);
       const store = new OrganizationStore(tx);
       const existing = await users.byEmail(email);
-      if (existing) {
-        const membership = await store.member(org.id, existing.id);
-        if (membership?.is_active) return { user: brief(existing, true), created: false, invited: false };
-        // An account that exists is the person's: invited to the workspace, a member (and so a project user) only once
-        // it accepts. One mail per invitation.
-        await store.invite(org.id, existing.id, undefined, req.invited_by);
-        if (membership?.invited_at == null) await this.accounts.mailInvitation(existing, org.name, tx);
-        return { user: brief(existing, false), created: false, invited: true };
+      const membership = existing ? await store.member(org.id, existing.id) : undefined;
+      if (existing && membership?.is_active) return { user: brief(existing, true), created: false, invited: false };
+      const user =
+        existing ??
+        (await users.create({
+          username: usernameFromEmail(email),
+          email,
+          first_name: req.first_name.trim(),
+          last_name: req.last_name.trim(),
+          password_hash: null,
+        }));
+      // The person is a member (and so a project user) once they accept. One mail per invitation.
+      await store.invite(org.id, user.id, undefined, req.invited_by);
+      if (membership?.invited_at == null) {
+        const where = { id: org.id, name: req.project_name ? `${org.name}: ${req.project_name}` : org.name };
+        if (isUnconfirmed(user)) await this.accounts.mailInvitationLink(user, where, invitedBy, tx);
+        else await this.accounts.mailInvitation(user, where.name, tx);
       }
-      const user = await users.create({
-        username: usernameFromEmail(email),
-        email,
-        first_name: req.first_name.trim(),
-        last_name: req.last_name.trim(),
-        password_hash: hash,
-      });
-      await store.ensureMember(org.id, user.id);
-      if (hash === null) {
-        await this.accounts.mailPasswordLink(user, 'set', tx);
-      } else {
-        await new OutboxStore(tx).enqueue({
-          to: user.email,
-          subject: `Fieldwork: you were added to ${req.project_name || org.name}`,
-          body: `You can now work on "${req.project_name || org.name}" at ${this.deps.settings.publicUrl}/login-home/login as ${user.username}.`,
-        });
-      }
-      return { user: brief(user, true), created: true, invited: false };
+      return { user: brief(user, false), created: existing === undefined, invited: true };
     });
   }
 

@@ -1,16 +1,22 @@
 // Workspaces (organizations) and workspace users (spec 000 §7 Workspaces, §6).
 import { canInWorkspace, canSetWorkspaceFeatures, WORKSPACE_FEATURES } from '@fieldwork/access';
 import type { auth, common } from '@fieldwork/proto';
-import { problems, type FieldErrors, transaction } from '@fieldwork/service-kit';
-import { addFieldErrors, isValidEmail, MESSAGES, passwordProblems, usernameFromEmail } from '../domain/accounts.js';
+import { isProblem, problems, transaction } from '@fieldwork/service-kit';
+import {
+  displayName,
+  invitationAnswer,
+  isUnconfirmed,
+  isValidEmail,
+  MESSAGES,
+  usernameFromEmail,
+} from '../domain/accounts.js';
 import { OrganizationStore } from '../store/organization.store.js';
 import { visibleMembers, visibleWorkspace } from './workspace-access.js';
-import { OutboxStore } from '../store/outbox.store.js';
 import { UserStore } from '../store/user.store.js';
 import type { AccountService } from './account.service.js';
 import { callerOf, isApiKey } from './caller.js';
 import type { AuthDeps } from './deps.js';
-import { toMember, toOrganization } from './mappers.js';
+import { toOrganization } from './mappers.js';
 
 const ORG_NAME_MAX = 255;
 
@@ -93,7 +99,12 @@ export class OrganizationService {
     return toOrganization(updated!, visibleMembers(caller, org, member, await this.orgs.members(org.id)));
   }
 
-  /** Creates a user by email (username: the lower-cased email), or adds an existing one, to a workspace. */
+  /**
+   * Invites an address to a workspace (issue 30 items 2 and 7). An account nobody uses yet is made without a password
+   * (a password in the request is not used: one chosen by someone else must never sign in) and its address gets a link
+   * to choose its own and join; an account that exists is invited to sign in and accept. Either way the answer is the
+   * same invitation, made of what the caller sent.
+   */
   async createUser(req: auth.CreateOrganizationUserRequest): Promise<auth.OrganizationUser> {
     const caller = callerOf(req.caller);
     const { org, member } = await this.visible(caller, req.organization);
@@ -102,66 +113,56 @@ export class OrganizationService {
     // Only an owner hands out workspace roles; a user admin creates plain members.
     if (grantsRoles && !canInWorkspace(caller, member, 'org_details', org.flagged_features)) throw problems.forbidden();
 
-    const fields: FieldErrors = {};
     const email = req.email.trim();
-    if (!isValidEmail(email)) addFieldErrors(fields, 'email', [MESSAGES.email]);
-    const password = req.password.trim();
-    if (password !== '')
-      addFieldErrors(fields, 'password', passwordProblems(password, { username: usernameFromEmail(email), email }));
-    if (Object.keys(fields).length > 0) throw problems.invalidFields(fields);
-    const hash = password === '' ? null : await this.deps.hasher.hash(password);
-
+    if (!isValidEmail(email)) throw problems.invalidFields({ email: [MESSAGES.email] });
+    const names = { first_name: req.first_name.trim(), last_name: req.last_name.trim() };
     const roles = {
       owner: req.owner,
       user_admin: req.user_admin,
       project_admin: req.project_admin,
       billing_admin: req.billing_admin,
     };
-    const added = await transaction(this.deps.sql, async (tx) => {
-      const users = new UserStore(tx);
-      const store = new OrganizationStore(tx);
-      const existing = await users.byEmail(email);
-      if (existing) {
-        // An account that exists is the person's, not this workspace's: it is invited, and joins only if it accepts.
-        const pending = (await store.member(org.id, existing.id))?.invited_at != null;
-        const row = await store.invite(org.id, existing.id, roles, caller.user_id);
+    const inviter = await this.users.byId(caller.user_id);
+    const invitedBy = inviter ? displayName(inviter) : '';
+    const invite = () =>
+      transaction(this.deps.sql, async (tx) => {
+        const users = new UserStore(tx);
+        const store = new OrganizationStore(tx);
+        const existing = await users.byEmail(email);
+        const user =
+          existing ??
+          (await users.create({ username: usernameFromEmail(email), email, ...names, password_hash: null }));
+        const pending = existing !== undefined && (await store.member(org.id, user.id))?.invited_at != null;
+        const row = await store.invite(org.id, user.id, roles, caller.user_id);
         if (!row) throw problems.userAlreadyMember();
         // One mail per invitation: inviting again (new roles) does not mail the person again.
-        if (!pending) await this.accounts.mailInvitation(existing, org.name, tx);
-        return row;
-      }
-      const user = await users.create({
-        username: usernameFromEmail(email),
-        email,
-        first_name: req.first_name.trim(),
-        last_name: req.last_name.trim(),
-        password_hash: hash,
+        if (!pending) {
+          if (isUnconfirmed(user)) await this.accounts.mailInvitationLink(user, org, invitedBy, tx);
+          else await this.accounts.mailInvitation(user, org.name, tx);
+        }
+        return { userId: user.id, created: existing === undefined };
       });
-      const row = await store.addMember(org.id, user.id, roles);
-      if (!row) throw problems.userAlreadyMember();
-      if (hash === null) {
-        await this.accounts.mailPasswordLink(user, 'set', tx);
-      } else {
-        await new OutboxStore(tx).enqueue({
-          to: user.email,
-          subject: `Fieldwork: you were added to ${org.name}`,
-          body: `You can now sign in to the workspace "${org.name}" at ${this.deps.settings.publicUrl}/login-home/login as ${user.username}.`,
-        });
-      }
-      return row;
-    });
+    let added: { userId: number; created: boolean };
+    try {
+      added = await invite();
+    } catch (err) {
+      // Two adds of one new address at once: the other made the account between this one's read and its insert; a
+      // second try invites that account (and answers the same).
+      if (!(isProblem(err) && err.fields?.email)) throw err;
+      added = await invite();
+    }
     this.deps.log.info(
-      { organizationId: org.id, userId: added.user_id, by: caller.user_id, invited: !added.is_active },
-      'workspace user added',
+      { organizationId: org.id, userId: added.userId, by: caller.user_id, created: added.created },
+      'workspace user invited',
     );
-    if (!added.is_active)
-      await this.deps.audit.record({
-        organization_id: org.id,
-        actor_user_id: caller.user_id,
-        event: 'workspace_user_invited',
-        target: String(added.user_id),
-      });
-    return toMember(added);
+    await this.deps.audit.record({
+      organization_id: org.id,
+      actor_user_id: caller.user_id,
+      event: 'workspace_user_invited',
+      target: email,
+      details: { roles: Object.fromEntries(Object.entries(roles).filter(([, v]) => v)) },
+    });
+    return invitationAnswer({ email, ...names, organization: org.id, roles });
   }
 
   async membership(req: auth.GetMembershipRequest): Promise<auth.Membership> {

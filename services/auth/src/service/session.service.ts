@@ -1,9 +1,11 @@
 // Login, refresh-token rotation and logout (spec 000 §4 Login, Session).
 import { randomUUID } from 'node:crypto';
 import { common, type auth } from '@fieldwork/proto';
-import { problems } from '@fieldwork/service-kit';
+import { problems, transaction } from '@fieldwork/service-kit';
 import { addFieldErrors, MESSAGES, normalizeLogin } from '../domain/accounts.js';
-import { afterAttempt, current, throttleKeys, waitMs } from '../domain/login-throttle.js';
+import { refreshDecision } from '../domain/refresh-reuse.js';
+import { afterSuccess, gateAttempt, throttleKeys, type CounterKey } from '../domain/login-throttle.js';
+import { KnownDeviceStore } from '../store/known-device.store.js';
 import { LoginThrottleStore } from '../store/login-throttle.store.js';
 import { OrganizationStore, type OrganizationRow } from '../store/organization.store.js';
 import { SessionStore } from '../store/session.store.js';
@@ -13,14 +15,15 @@ import type { AuthDeps } from './deps.js';
 import { toOrganization, toUser } from './mappers.js';
 import { visibleMembers } from './workspace-access.js';
 
-/** An address the account signed in from within this many days counts as its owner's (login-throttle.ts). */
-const KNOWN_ADDRESS_DAYS = 30;
+/** A device token unused for this many days is forgotten: the device meets the account's slow-down again. */
+const KNOWN_DEVICE_DAYS = 180;
 
 export class SessionService {
   private readonly users: UserStore;
   private readonly orgs: OrganizationStore;
   private readonly sessions: SessionStore;
   private readonly throttle: LoginThrottleStore;
+  private readonly devices: KnownDeviceStore;
   // A precomputed hash to verify against when the user does not exist, so both paths cost the same.
   private dummyHash: Promise<string> | undefined;
 
@@ -29,6 +32,7 @@ export class SessionService {
     this.orgs = new OrganizationStore(deps.sql);
     this.sessions = new SessionStore(deps.sql);
     this.throttle = new LoginThrottleStore(deps.sql);
+    this.devices = new KnownDeviceStore(deps.sql);
   }
 
   async login(req: auth.LoginRequest): Promise<auth.LoginReply> {
@@ -40,24 +44,27 @@ export class SessionService {
 
     const user = await this.users.byLogin(username);
     const org = user?.current_organization_id ?? null;
+    // A device that signed in to this account before meets only its own counter (login-throttle.ts).
+    const deviceHash = req.device === '' ? undefined : sha256(req.device);
+    const known =
+      user !== undefined &&
+      deviceHash !== undefined &&
+      (await this.devices.known(user.id, deviceHash, KNOWN_DEVICE_DAYS));
     // Counted before the password is checked, under a row lock: parallel guesses queue on the same count.
-    const keys = throttleKeys({
-      userId: user?.id,
-      name: username,
-      ip: req.client_ip,
-      knownAddress:
-        user !== undefined && (await this.throttle.knownAddress(user.id, req.client_ip, KNOWN_ADDRESS_DAYS)),
-    });
+    const keys = throttleKeys(
+      { userId: user?.id, name: username, ip: req.client_ip, device: known ? deviceHash.toString('hex') : undefined },
+      this.deps.settings.throttle,
+    );
     const gate = await this.gate(keys);
     if (gate.waitMs > 0) {
-      this.deps.log.info({ username, waitMs: gate.waitMs }, 'login slowed down');
+      this.deps.log.info({ username, waitMs: gate.waitMs, knownDevice: known }, 'login slowed down');
       await this.deps.audit.record({
         organization_id: org,
         actor_user_id: user?.id ?? null,
         event: 'login_throttled',
         target: username,
         ip: req.client_ip,
-        details: { wait_s: Math.ceil(gate.waitMs / 1000) },
+        details: { wait_s: Math.ceil(gate.waitMs / 1000), known_device: known },
       });
       throw problems.tooManyLoginAttempts(Math.ceil(gate.waitMs / 1000));
     }
@@ -75,11 +82,22 @@ export class SessionService {
       });
       throw problems.loginFailed();
     }
-    // A good password: the account's count starts again; the address gets its attempt back (only failures count there).
-    await this.throttle.clear(keys.account);
-    if (keys.address) await this.throttle.refund(keys.address);
+    // A good password: this client's own counter starts again; the shared ones get the attempt back.
+    const { clear, refund } = afterSuccess(keys);
+    await this.throttle.clear(clear);
+    await this.throttle.refund(refund);
 
-    return this.signIn(user, req.client_ip);
+    const reply = await this.signIn(user, req.client_ip);
+    return { ...reply, device: await this.deviceToken(user.id, known ? req.device : undefined) };
+  }
+
+  /** The device token the client keeps for its next sign-ins: the one it showed, or a new one. */
+  private async deviceToken(userId: number, shown: string | undefined): Promise<string> {
+    if (shown !== undefined && (await this.devices.touch(userId, sha256(shown), KNOWN_DEVICE_DAYS))) return shown;
+    if (Math.random() < 0.01) await this.devices.prune(KNOWN_DEVICE_DAYS);
+    const token = randomToken();
+    await this.devices.add(userId, sha256(token));
+    return token;
   }
 
   /**
@@ -110,42 +128,42 @@ export class SessionService {
       refresh,
       user: toUser(logged, organizations),
       organization: await this.organizationFor(user, current),
+      device: '',
     };
   }
 
   async refresh(req: auth.RefreshTokenRequest): Promise<auth.TokenPair> {
     if (req.refresh === '') throw problems.invalidFields({ refresh: [MESSAGES.blank] });
     const hash = sha256(req.refresh);
-    const found = await this.sessions.lookup(hash);
-    const now = Date.now();
-    if (!found || found.revoked_at !== null || found.expires_at.getTime() <= now) throw problems.tokenInvalid();
-    let replacing = [hash];
-    if (found.used_at !== null || !(await this.sessions.markUsed(hash))) {
-      const usedMs = now - (found.used_at?.getTime() ?? now);
-      if (usedMs > this.deps.settings.refreshReuseGraceMs) {
-        // A rotated token presented again long after its use means it was copied: end the whole session. Its
-        // access tokens stop too: the revocation reaches the gateways' revocation list.
-        await this.sessions.revoke(found.session_id);
+    const successor = this.deps.tokens.successor(req.refresh);
+    const successorHash = sha256(successor);
+    // Under the token's row lock: two uses of one token at once are decided one after the other.
+    const outcome = await transaction(this.deps.sql, async (tx) => {
+      const sessions = new SessionStore(tx);
+      const found = await sessions.lockRefresh(hash);
+      const now = new Date();
+      if (!found || found.revoked_at !== null || found.expires_at.getTime() <= now.getTime()) return undefined;
+      const decision = refreshDecision(found, successorHash, now, this.deps.settings.refreshReuseGraceMs);
+      if (decision === 'revoke') {
+        // Presented again outside the lost-answer window: it was copied. The whole session ends, its access tokens
+        // too (the revocation reaches the gateways' revocation list).
+        await sessions.revoke(found.session_id);
         this.deps.log.warn({ sessionId: found.session_id }, 'refresh token reused; session revoked');
-        throw problems.tokenInvalid();
+        return undefined;
       }
-      // Presented again soon after its use: the answer to that use was lost on the way (a phone whose network
-      // dropped mid-refresh keeps the old token) or two tabs raced. While the token it was exchanged for has never
-      // been used, that one is retired and this request gets a new pair; otherwise it fails alone.
-      const retired = await this.sessions.retireUnusedSuccessor(hash);
-      if (!retired) throw problems.tokenInvalid();
-      this.deps.log.info(
-        { sessionId: found.session_id },
-        'refresh token presented again before its successor was used',
-      );
-      replacing = [hash, retired];
-    }
-    const user = await this.users.byId(found.user_id);
+      if (decision === 'rotate') {
+        await sessions.markUsed(hash);
+        const expires = new Date(now.getTime() + this.deps.settings.refreshTtlSeconds * 1000);
+        await sessions.addRefreshToken(found.session_id, successorHash, expires, [hash]);
+      } else {
+        this.deps.log.info({ sessionId: found.session_id }, 'refresh answer sent again (the first was lost)');
+      }
+      return found;
+    });
+    if (!outcome) throw problems.tokenInvalid();
+    const user = await this.users.byId(outcome.user_id);
     if (!user || !user.is_active) throw problems.tokenInvalid();
-    return {
-      access: this.access(user, found.session_id),
-      refresh: await this.issueRefresh(found.session_id, replacing),
-    };
+    return { access: this.access(user, outcome.session_id), refresh: successor };
   }
 
   async logout(req: auth.LogoutRequest): Promise<common.Empty> {
@@ -159,32 +177,18 @@ export class SessionService {
     return {};
   }
 
-  /**
-   * Lets one attempt through, counting it on the account's and the address's counters, or says how long to wait
-   * (a refused attempt changes no counter, so waiting it out always works).
-   */
-  private async gate(keys: {
-    account: string;
-    address: string | undefined;
-  }): Promise<{ waitMs: number; attempts: number }> {
+  /** Lets one attempt through, counting it on every counter it meets, or says how long to wait (login-throttle.ts). */
+  private async gate(keys: CounterKey[]): Promise<{ waitMs: number; attempts: number }> {
     const policy = this.deps.settings.throttle;
     if (Math.random() < 0.01) await this.throttle.prune(policy.windowMs + 60_000);
-    return this.throttle.withCounters([keys.account, ...(keys.address ? [keys.address] : [])], (counters) => {
-      // Read under the counters' lock: the login ahead in the queue saved its time before this one looks.
-      const now = new Date();
-      const account = counters.get(keys.account);
-      const address = keys.address ? counters.get(keys.address) : undefined;
-      const wait = Math.max(
-        waitMs(account, now, policy.freeAttempts, policy),
-        keys.address ? waitMs(address, now, policy.addressFreeAttempts, policy) : 0,
-      );
-      if (wait > 0)
-        return { save: new Map(), result: { waitMs: wait, attempts: current(account, now, policy).attempts } };
-      const next = afterAttempt(account, now, policy);
-      const save = new Map([[keys.account, next]]);
-      if (keys.address) save.set(keys.address, afterAttempt(address, now, policy));
-      return { save, result: { waitMs: 0, attempts: next.attempts } };
-    });
+    return this.throttle.withCounters(
+      keys.map((k) => k.key),
+      (counters) => {
+        // Read under the counters' lock: the login ahead in the queue saved its time before this one looks.
+        const { save, ...result } = gateAttempt(keys, counters, new Date(), policy);
+        return { save, result };
+      },
+    );
   }
 
   /** The login answer's workspace, with the members this user may see in it (workspace-access.ts). */

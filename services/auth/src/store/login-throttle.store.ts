@@ -18,22 +18,27 @@ export class LoginThrottleStore {
     return (await this.sql.begin(async (tx) => {
       await tx`insert into login_attempts (key) select unnest(${sorted}::text[]) order by 1 on conflict (key) do nothing`;
       const rows = await tx<(Counter & { key: string })[]>`
-        select key, attempts, last_at from login_attempts where key = any(${sorted}) order by key for update`;
-      const { save, result } = decide(new Map(rows.map((r) => [r.key, { attempts: r.attempts, last_at: r.last_at }])));
+        select key, attempts, last_at, started_at from login_attempts where key = any(${sorted}) order by key for update`;
+      const { save, result } = decide(
+        new Map(rows.map((r) => [r.key, { attempts: r.attempts, last_at: r.last_at, started_at: r.started_at }])),
+      );
       for (const [key, c] of save)
-        await tx`update login_attempts set attempts = ${c.attempts}, last_at = ${c.last_at} where key = ${key}`;
+        await tx`
+          update login_attempts set attempts = ${c.attempts}, last_at = ${c.last_at}, started_at = ${c.started_at ?? null}
+          where key = ${key}`;
       return result;
     })) as T;
   }
 
-  /** Forgets a counter (the account's, after a good password). */
-  async clear(key: string): Promise<void> {
-    await this.sql`delete from login_attempts where key = ${key}`;
+  /** Forgets counters (a device's, or an account's at one address, after a good password). */
+  async clear(keys: string[]): Promise<void> {
+    if (keys.length > 0) await this.sql`delete from login_attempts where key = any(${keys})`;
   }
 
-  /** Gives one attempt back (the address's, after a good password: only failures count against an address). */
-  async refund(key: string): Promise<void> {
-    await this.sql`update login_attempts set attempts = greatest(attempts - 1, 0) where key = ${key}`;
+  /** Gives one attempt back to each counter (shared ones, after a good password: only failures count there). */
+  async refund(keys: string[]): Promise<void> {
+    if (keys.length > 0)
+      await this.sql`update login_attempts set attempts = greatest(attempts - 1, 0) where key = any(${keys})`;
   }
 
   /** Forgets every counter of an account (a password reset). */
@@ -45,13 +50,5 @@ export class LoginThrottleStore {
   async prune(ms: number): Promise<void> {
     await this
       .sql`delete from login_attempts where last_at is null or last_at < now() - make_interval(secs => ${ms / 1000})`;
-  }
-
-  /** Whether the user signed in from `ip` within the last `days` days. */
-  async knownAddress(userId: number, ip: string, days: number): Promise<boolean> {
-    if (ip === '') return false;
-    const rows = await this.sql`
-      select 1 from sessions where user_id = ${userId} and client_ip = ${ip} and created_at > now() - make_interval(days => ${days}) limit 1`;
-    return rows.length === 1;
   }
 }

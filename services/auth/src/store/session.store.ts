@@ -9,6 +9,11 @@ export interface RefreshLookup {
   revoked_at: Date | null;
 }
 
+export interface RefreshState extends RefreshLookup {
+  replaced_by: Buffer | null;
+  successor_used_at: Date | null;
+}
+
 export class SessionStore {
   constructor(private readonly sql: Sql) {}
 
@@ -31,17 +36,17 @@ export class SessionStore {
   }
 
   /**
-   * Retires the token a used refresh token was exchanged for, if that one has never been used (its holder never
-   * received it): it expires now. Answers the retired token's hash, or undefined when it was used already (or there
-   * is none).
+   * The refresh token with its session and its successor's use, locked until the transaction ends (call it in one):
+   * a second use of the same token waits for the first to be decided.
    */
-  async retireUnusedSuccessor(tokenHash: Buffer): Promise<Buffer | undefined> {
-    const [row] = await this.sql<{ token_hash: Buffer }[]>`
-      update refresh_tokens next set used_at = now(), expires_at = now()
-      from refresh_tokens prev
-      where prev.token_hash = ${tokenHash} and next.token_hash = prev.replaced_by and next.used_at is null
-      returning next.token_hash`;
-    return row?.token_hash;
+  async lockRefresh(tokenHash: Buffer): Promise<RefreshState | undefined> {
+    const [row] = await this.sql<RefreshState[]>`
+      select r.session_id, s.user_id, r.expires_at, r.used_at, s.revoked_at, r.replaced_by,
+             (select n.used_at from refresh_tokens n where n.token_hash = r.replaced_by) as successor_used_at
+      from refresh_tokens r join sessions s on s.id = r.session_id
+      where r.token_hash = ${tokenHash}
+      for update of r`;
+    return row;
   }
 
   async lookup(tokenHash: Buffer): Promise<RefreshLookup | undefined> {

@@ -129,19 +129,29 @@ export class UserStore {
 
   // Password nonces (reset and set-password links).
 
-  async addNonce(userId: number, nonceHash: Buffer, purpose: 'reset' | 'set', expiresAt: Date): Promise<void> {
+  /** A link's nonce; `organizationId` is the workspace whose invitation the link accepts (set-password links). */
+  async addNonce(
+    userId: number,
+    nonceHash: Buffer,
+    purpose: 'reset' | 'set',
+    expiresAt: Date,
+    organizationId: number | null = null,
+  ): Promise<void> {
     await this.sql`
-      insert into password_nonces (nonce_hash, user_id, purpose, expires_at)
-      values (${nonceHash}, ${userId}, ${purpose}, ${expiresAt})`;
+      insert into password_nonces (nonce_hash, user_id, purpose, expires_at, organization_id)
+      values (${nonceHash}, ${userId}, ${purpose}, ${expiresAt}, ${organizationId})`;
   }
 
-  /** Marks the nonce used if it is the user's, unused and unexpired; answers whether it was. */
-  async consumeNonce(userId: number, nonceHash: Buffer): Promise<boolean> {
-    const rows = await this.sql`
+  /**
+   * Marks the nonce used if it is the user's, unused and unexpired. Answers undefined when it was not, else the
+   * workspace whose invitation it accepts (null for none).
+   */
+  async consumeNonce(userId: number, nonceHash: Buffer): Promise<{ organization_id: number | null } | undefined> {
+    const [row] = await this.sql<{ organization_id: number | null }[]>`
       update password_nonces set used_at = now()
       where nonce_hash = ${nonceHash} and user_id = ${userId} and used_at is null and expires_at > now()
-      returning nonce_hash`;
-    return rows.length === 1;
+      returning organization_id`;
+    return row;
   }
 
   /** How many `purpose` nonces (links mailed) the user got within the last `seconds`. */

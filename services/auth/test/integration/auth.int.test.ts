@@ -31,6 +31,7 @@ beforeAll(async () => {
     AUTH_GRPC_PORT: String(port),
     LOG_LEVEL: 'silent',
     LOGIN_SLOWDOWN_AFTER: '2',
+    LOGIN_ACCOUNT_SLOWDOWN_AFTER: '2',
     LOGIN_SLOWDOWN_MS: '1500',
     LOGIN_MAX_DELAY_S: '3',
     PUBLIC_URL: 'http://fieldwork.test',
@@ -105,6 +106,8 @@ describe('migrations', () => {
       '0006-login-throttle.sql',
       '0007-identity-providers.sql',
       '0008-refresh-successor.sql',
+      '0009-invitation-links.sql',
+      '0010-known-devices.sql',
     ]);
   });
 });
@@ -117,6 +120,7 @@ describe('login', () => {
       username: `  ${email.toUpperCase()} `,
       password: ` ${PASSWORD}  `,
       client_ip: '127.0.0.1',
+      device: '',
     });
     expect(reply.user).toMatchObject({ id: user.id, name: `Ana Lopez${counter}`, current_organization: org!.id });
     expect(reply.user!.last_login).not.toBe('');
@@ -130,14 +134,18 @@ describe('login', () => {
 
   it('refuses a wrong password and blank fields with the spec bodies', async () => {
     const { email } = await newUser();
-    await expect(client.login({ username: email, password: 'nope-nope', client_ip: '' })).rejects.toMatchObject({
+    await expect(
+      client.login({ username: email, password: 'nope-nope', client_ip: '', device: '' }),
+    ).rejects.toMatchObject({
       code: '400.3',
       message: 'Unable to log in with provided credentials.',
     });
-    await expect(client.login({ username: 'nobody@example.org', password: 'x', client_ip: '' })).rejects.toMatchObject({
+    await expect(
+      client.login({ username: 'nobody@example.org', password: 'x', client_ip: '', device: '' }),
+    ).rejects.toMatchObject({
       code: '400.3',
     });
-    await expect(client.login({ username: '  ', password: '', client_ip: '' })).rejects.toMatchObject({
+    await expect(client.login({ username: '  ', password: '', client_ip: '', device: '' })).rejects.toMatchObject({
       code: '400.1',
       fields: { username: ['This field may not be blank.'], password: ['This field may not be blank.'] },
     });
@@ -145,7 +153,9 @@ describe('login', () => {
 
   it('refuses a user without a workspace: "User is not a member of any workspace, cannot continue."', async () => {
     const { email } = await newUser({ workspace: false });
-    await expect(client.login({ username: email, password: PASSWORD, client_ip: '' })).rejects.toMatchObject({
+    await expect(
+      client.login({ username: email, password: PASSWORD, client_ip: '', device: '' }),
+    ).rejects.toMatchObject({
       message: 'User is not a member of any workspace, cannot continue.',
     });
   });
@@ -172,30 +182,33 @@ describe('login', () => {
     // Parallel wrong guesses by username and by email: only the free allowance reaches the password check.
     const answers = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        client.login({ username: i % 2 === 0 ? email : username, password: 'wrong-one', client_ip: '' }),
+        client.login({ username: i % 2 === 0 ? email : username, password: 'wrong-one', client_ip: '', device: '' }),
       ),
     );
     const codes = answers.map((a) => (a.status === 'rejected' ? (a.reason as { code: string }).code : 'ok'));
     expect(codes.filter((c) => c === '400.3')).toHaveLength(2);
     expect(codes.filter((c) => c === '429.1')).toHaveLength(18);
-    // Slowed, not locked: the right password waits out the delay, then works and clears the count.
-    await expect(client.login({ username: email, password: PASSWORD, client_ip: '' })).rejects.toMatchObject({
+    // Slowed, not locked: the right password waits out the delay, then works.
+    await expect(
+      client.login({ username: email, password: PASSWORD, client_ip: '', device: '' }),
+    ).rejects.toMatchObject({
       code: '429.1',
       message: expect.stringMatching(/^Too many failed login attempts\. Please try again in [12] seconds\.$/),
     });
     await new Promise((r) => setTimeout(r, 1600));
-    await expect(client.login({ username, password: PASSWORD, client_ip: '' })).resolves.toMatchObject({
+    await expect(client.login({ username, password: PASSWORD, client_ip: '', device: '' })).resolves.toMatchObject({
       user: { email },
     });
     const [user] = await sql`select id from users where email = ${email}`;
-    expect(await sql`select 1 from login_attempts where key = ${`a:${user!.id}`}`).toHaveLength(0);
+    // Only failures count against the account: the right password gave its attempt back.
+    expect(await sql`select attempts from login_attempts where key = ${`a:${user!.id}`}`).toEqual([{ attempts: 2 }]);
   });
 });
 
 describe('refresh and logout', () => {
-  it('rotates refresh tokens: the new one works, the used one fails once its successor was used', async () => {
+  it('rotates refresh tokens: the new one works; the used one, once its successor was used, ends the session', async () => {
     const { email } = await newUser();
-    const login = await client.login({ username: email, password: PASSWORD, client_ip: '' });
+    const login = await client.login({ username: email, password: PASSWORD, client_ip: '', device: '' });
     const next = await client.refreshToken({ refresh: login.refresh });
     expect(next.refresh).not.toBe(login.refresh);
     expect(claims(next.access).sid).toBe(claims(login.access).sid);
@@ -204,13 +217,13 @@ describe('refresh and logout', () => {
       code: '401.2',
       message: 'Token is invalid or expired',
     });
-    await expect(client.refreshToken({ refresh: after.refresh })).resolves.toHaveProperty('access');
+    await expect(client.refreshToken({ refresh: after.refresh })).rejects.toMatchObject({ code: '401.2' });
     await expect(client.refreshToken({ refresh: 'made-up' })).rejects.toMatchObject({ code: '401.2' });
   });
 
   it('ends the whole session when a rotated token is replayed later (theft)', async () => {
     const { email } = await newUser();
-    const login = await client.login({ username: email, password: PASSWORD, client_ip: '' });
+    const login = await client.login({ username: email, password: PASSWORD, client_ip: '', device: '' });
     const next = await client.refreshToken({ refresh: login.refresh });
     await sql`update refresh_tokens set used_at = now() - interval '1 minute' where used_at is not null and session_id = ${String(claims(login.access).sid)}`;
     await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2' });
@@ -219,7 +232,7 @@ describe('refresh and logout', () => {
 
   it('logout revokes the session: its refresh token no longer works', async () => {
     const { email, user } = await newUser();
-    const login = await client.login({ username: email, password: PASSWORD, client_ip: '' });
+    const login = await client.login({ username: email, password: PASSWORD, client_ip: '', device: '' });
     await client.logout({ caller: callerOf(user, String(claims(login.access).sid)), refresh: login.refresh });
     await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2' });
   });
@@ -264,7 +277,7 @@ describe('users and settings', () => {
 describe('password reset and change', () => {
   it('mails a single-use expiring link whose nonce sets the password and ends every session', async () => {
     const { email, user } = await newUser();
-    const login = await client.login({ username: email, password: PASSWORD, client_ip: '' });
+    const login = await client.login({ username: email, password: PASSWORD, client_ip: '', device: '' });
     await client.requestPasswordReset({ email: email.toUpperCase() });
     const mail = await latestMail(email);
     expect(mail.subject).toBe('Fieldwork: reset your password');
@@ -284,11 +297,13 @@ describe('password reset and change', () => {
     await expect(client.resetPassword({ email, nonce, password: 'another new secret' })).rejects.toMatchObject({
       message: 'This password reset link is invalid or has expired.',
     });
-    await expect(client.login({ username: email, password: PASSWORD, client_ip: '' })).rejects.toMatchObject({
+    await expect(
+      client.login({ username: email, password: PASSWORD, client_ip: '', device: '' }),
+    ).rejects.toMatchObject({
       code: '400.3',
     });
     await expect(
-      client.login({ username: email, password: 'a brand new secret', client_ip: '' }),
+      client.login({ username: email, password: 'a brand new secret', client_ip: '', device: '' }),
     ).resolves.toMatchObject({ user: { id: user.id } });
     await expect(client.refreshToken({ refresh: login.refresh })).rejects.toMatchObject({ code: '401.2' });
   });
@@ -357,7 +372,9 @@ describe('password reset and change', () => {
       old_password: PASSWORD,
       firebase_id: '',
     });
-    await expect(client.login({ username: email, password: 'new secret 99', client_ip: '' })).resolves.toBeDefined();
+    await expect(
+      client.login({ username: email, password: 'new secret 99', client_ip: '', device: '' }),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -439,18 +456,34 @@ describe('workspaces', () => {
       project_admin: false,
       billing_admin: false,
     });
+    // An invitation (issue 30 item 2): the creator's password is not used; the person chooses theirs with the link.
     expect(member).toMatchObject({
       username: 'new.member@example.org',
       user_admin: true,
       organization: orgId,
       name: 'New Member',
+      is_active: false,
+      invited: true,
+      user: 0,
     });
     await expect(
-      client.login({ username: 'new.member@example.org', password: 'member password 1', client_ip: '' }),
-    ).resolves.toBeDefined();
+      client.login({ username: 'new.member@example.org', password: 'member password 1', client_ip: '', device: '' }),
+    ).rejects.toMatchObject({ code: '400.3' });
+    const mail = await latestMail('new.member@example.org');
+    expect(mail.subject).toBe(`Fieldwork: an invitation to ${owner.org!.name}`);
+    const nonce = /\/set-password\/[^/\s]+\/([\w-]+)/.exec(mail.body)![1]!;
+    await client.resetPassword({ email: 'new.member@example.org', nonce, password: 'member own pass 2' });
+    const memberId = (
+      await client.login({
+        username: 'new.member@example.org',
+        password: 'member own pass 2',
+        client_ip: '',
+        device: '',
+      })
+    ).user!.id;
 
-    const adminCaller = { ...callerOf(owner.user), user_id: member.user };
-    // A user admin creates plain members (who get a set-password link when no password is given)...
+    const adminCaller = { ...callerOf(owner.user), user_id: memberId };
+    // A user admin invites plain members (who get a link to set their password)...
     const plain = await client.createOrganizationUser({
       caller: adminCaller,
       email: 'plain@example.org',
@@ -483,7 +516,7 @@ describe('workspaces', () => {
     await expect(
       client.createOrganizationUser({
         caller: callerOf(owner.user),
-        email: 'plain@example.org',
+        email: 'new.member@example.org',
         first_name: '',
         last_name: '',
         password: '',
@@ -509,9 +542,9 @@ describe('workspaces', () => {
       }),
     ).rejects.toMatchObject({ fields: { email: ['Enter a valid email address.'] } });
 
-    const membership = await client.getMembership({ user_id: member.user, organization_id: orgId });
+    const membership = await client.getMembership({ user_id: memberId, organization_id: orgId });
     expect(membership).toMatchObject({ member: true, user_admin: true, owner: false });
-    expect(await client.getMembership({ user_id: member.user, organization_id: 999999 })).toMatchObject({
+    expect(await client.getMembership({ user_id: memberId, organization_id: 999999 })).toMatchObject({
       member: false,
     });
   });

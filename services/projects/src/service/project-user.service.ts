@@ -3,6 +3,7 @@
 import {
   canEditProjectUser,
   mayGrantRole,
+  readSitesBeyondOwn,
   PROJECT_ROLES,
   rolesForPermissions,
   type ProjectRoles,
@@ -92,6 +93,7 @@ export class ProjectUserService {
     await this.checkEdit(a, userId, existing ?? roles, roles, ctx, existing ?? NO_ROLES);
     const placement = await this.placement(a.project.id, req, true);
     const readSites = await this.readSites(a.project.id, req.read_sites);
+    await this.checkReadSites(a, userId, existing?.read_sites ?? [], readSites, ctx);
     if (userId <= 0) {
       const ensured = await this.deps.auth.ensureMember(
         {
@@ -125,7 +127,10 @@ export class ProjectUserService {
         await this.placement(a.project.id, { site: req.site ?? 0, group: req.group ?? 0, team: req.team ?? 0 }, false),
       );
     }
-    if (req.read_sites_given) patch.read_sites = await this.readSites(a.project.id, req.read_sites);
+    if (req.read_sites_given) {
+      patch.read_sites = await this.readSites(a.project.id, req.read_sites);
+      await this.checkReadSites(a, current.user_id, current.read_sites, patch.read_sites, ctx);
+    }
     if (req.first_name !== undefined || req.last_name !== undefined) {
       await this.deps.auth.updateOrganizationUser(
         {
@@ -186,7 +191,10 @@ export class ProjectUserService {
     const rolesOfTarget = new Map(
       targets.map((t) => [t.user_id, req.permissions_given ? rolesForPermissions(req.permissions, t).roles : t]),
     );
-    for (const t of targets) await this.checkEdit(a, t.user_id, t, rolesOfTarget.get(t.user_id)!, ctx);
+    for (const t of targets) {
+      await this.checkEdit(a, t.user_id, t, rolesOfTarget.get(t.user_id)!, ctx);
+      if (readSites) await this.checkReadSites(a, t.user_id, t.read_sites, readSites, ctx);
+    }
     const rows = await transaction(this.deps.sql, async (tx) => {
       const store = new ProjectUserStore(tx);
       const out: ProjectUserRow[] = [];
@@ -274,9 +282,29 @@ export class ProjectUserService {
     const notHeld = granted.filter((r) => !mayGrantRole(a.screens, r));
     if (notHeld.length > 0) {
       await this.audit(a, 'role_grant_refused', targetUserId, { roles: notHeld }, ctx);
-      throw problems.forbidden();
+      throw problems.grantBeyondOwn(`the role${notHeld.length === 1 ? '' : 's'} ${notHeld.join(', ')}`);
     }
     if (!allowed(before) || !allowed(after)) throw problems.forbidden();
+  }
+
+  /**
+   * Refuses read_sites above the caller's own (issue 30 item 4): a staff admin, who reads no results, cannot give a
+   * collector read access to every site and read through it. `held` are the target's read_sites now.
+   */
+  async checkReadSites(
+    a: ProjectAccess,
+    targetUserId: number,
+    held: readonly number[],
+    asked: readonly number[],
+    ctx: Ctx,
+  ): Promise<void> {
+    if (a.caller.is_staff || a.caller.is_superuser) return;
+    const beyond = readSitesBeyondOwn({ screens: a.screens, read_sites: a.projectUser?.read_sites ?? [] }, held, asked);
+    if (beyond.length === 0) return;
+    await this.audit(a, 'role_grant_refused', targetUserId, { read_sites: beyond }, ctx);
+    throw problems.grantBeyondOwn(
+      `read access to site${beyond.length === 1 ? '' : 's'} ${beyond.join(', ')}, whose results you do not read`,
+    );
   }
 
   /** Site, group and team from ids (a team implies its group and site); none given: the default ones. */

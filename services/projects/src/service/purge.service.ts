@@ -106,7 +106,13 @@ export class PurgeService {
       requested_by: a.caller.user_id,
       counts,
     });
-    await this.audit(row, a.caller.user_id, 'project_purge_requested', { counts }, ctx);
+    await this.audit(
+      row,
+      a.caller.user_id,
+      'project_purge_requested',
+      { counts, ...(a.caller.api_key ? { api_key: a.caller.api_key } : {}) },
+      ctx,
+    );
     this.deps.log.info({ projectId: row.project_id, counts }, 'project purge requested');
     this.kick();
     return toStatus(row);

@@ -56,7 +56,12 @@ export class SettingsService {
             event: 'project_deleted',
             target: `project ${a.project.id}`,
             ip: '',
-            details_json: JSON.stringify({ name: a.project.name, from: a.project.project_state }),
+            details_json: JSON.stringify({
+              name: a.project.name,
+              from: a.project.project_state,
+              // Done with an API key: the audit names it beside its creator (the actor).
+              ...(a.caller.api_key ? { api_key: a.caller.api_key } : {}),
+            }),
             id: 0,
             time: '',
           },

@@ -245,3 +245,23 @@ export async function newProject(
     client.close();
   }
 }
+
+/**
+ * What a person added by email does (issue 30 item 2): opens the invitation mailed to them and chooses `password`
+ * with its link, which makes them a member (and so a project user).
+ */
+export async function acceptInvitation(peers: Peers, email: string, password = 'correct horse 42'): Promise<void> {
+  const sql = createPool(peers.infra.databaseUrl, { schema: 'auth', appName: 'invitation-test', max: 1 });
+  const client = createClient(auth.AuthServiceClient, peers.address('auth'), { secret: peers.contextSecret });
+  try {
+    const [mail] = await sql<{ body: string }[]>`
+      select body from auth.mail_outbox where lower(to_address) = ${email.toLowerCase()} and subject like '%invitation%'
+      order by id desc limit 1`;
+    const nonce = /\/set-password\/[^/\s]+\/([\w-]+)/.exec(mail?.body ?? '')?.[1];
+    if (!nonce) throw new Error(`no invitation link was mailed to ${email}`);
+    await client.resetPassword({ email, nonce, password });
+  } finally {
+    client.close();
+    await sql.end();
+  }
+}

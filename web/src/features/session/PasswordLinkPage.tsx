@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../app/hooks';
 import { notify } from '../../components/noticesSlice';
 import { bannerMessage, errorMessage, fieldErrors } from '../errors/messages';
-import { useSetPasswordMutation } from './sessionApi';
+import { useFinishLogin } from './finishLogin';
+import { useLoginMutation, useSetPasswordMutation } from './sessionApi';
 import { LOGIN_PATH } from './RequireAuth';
 
 export function PasswordLinkPage({ mode }: { mode: 'set' | 'reset' }) {
@@ -14,6 +15,8 @@ export function PasswordLinkPage({ mode }: { mode: 'set' | 'reset' }) {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const [setPassword, { isLoading, error }] = useSetPasswordMutation();
+  const [login] = useLoginMutation();
+  const finishLogin = useFinishLogin();
   const [password, setPw] = useState('');
   const [confirm, setConfirm] = useState('');
   const [mismatch, setMismatch] = useState(false);
@@ -26,6 +29,13 @@ export function PasswordLinkPage({ mode }: { mode: 'set' | 'reset' }) {
     try {
       await setPassword({ email, nonce, password }).unwrap();
       dispatch(notify(t(mode === 'set' ? 'password.done' : 'password.resetDone')));
+      if (mode === 'set') {
+        // An invitation's link: the person just chose their password and joined, so they go straight in.
+        const reply = await login({ username: email, password })
+          .unwrap()
+          .catch(() => undefined);
+        if (reply) return await finishLogin(reply, null);
+      }
       await navigate(LOGIN_PATH, { replace: true });
     } catch {
       // shown from the mutation's error

@@ -1,16 +1,26 @@
 // Accounts and workspace calls (spec 000 §7 Accounts, Workspaces).
 import { api } from '../../app/api';
+import { devices } from '../../app/session';
 import type { Invitation, LoginReply, Organization, User } from './types';
 
 export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<LoginReply, { username: string; password: string }>({
-      query: ({ username, password }) => ({
-        url: 'api-token-auth/',
-        method: 'POST',
+      query: ({ username, password }) => {
         // Login lower-cases and trims the username and trims the password (spec 000 §5).
-        body: { username: username.trim().toLowerCase(), password: password.trim() },
-      }),
+        const name = username.trim().toLowerCase();
+        // This browser's device token for the account, if it signed in to it before (docs/security.md).
+        const device = devices.for(name);
+        return {
+          url: 'api-token-auth/',
+          method: 'POST',
+          body: { username: name, password: password.trim(), ...(device ? { device } : {}) },
+        };
+      },
+      transformResponse: (reply: LoginReply, _meta, { username }) => {
+        if (reply.device) devices.remember([username, reply.user.username, reply.user.email], reply.device);
+        return reply;
+      },
     }),
     logout: build.mutation<unknown, { refresh: string | null }>({
       query: ({ refresh }) => ({ url: 'accounts/logout/', method: 'POST', body: refresh ? { refresh } : {} }),

@@ -43,6 +43,8 @@ export interface LoginReply {
   refresh: string;
   user: User;
   organization: Organization | null;
+  /** A password sign-in's device token (docs/security.md, "known devices"); kept by sessionApi's login. */
+  device?: string;
 }
 
 /** An invitation of this account to a workspace, not answered yet (GET accounts/invitations/). */

@@ -120,7 +120,7 @@ function CreateUser({ organizationId, onClose }: { organizationId: number; onClo
   const dispatch = useAppDispatch();
   const ws = useWorkspace();
   const [create, created] = useCreateWorkspaceUserMutation();
-  const [form, setForm] = useState({ email: '', first_name: '', last_name: '', password: '' });
+  const [form, setForm] = useState({ email: '', first_name: '', last_name: '' });
   const [flags, setFlags] = useState<Record<Flag, boolean>>({
     user_admin: false,
     project_admin: false,
@@ -147,17 +147,8 @@ function CreateUser({ organizationId, onClose }: { organizationId: number; onClo
           </p>
         )}
         <PersonFields prefix="ws" form={form} onChange={setForm} emailRequired />
-        <label>
-          {t('people.password')}
-          <input
-            name="ws-password"
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={(e) => setForm({ ...form, password: e.target.value })}
-          />
-        </label>
-        <p className="muted">{t('people.passwordHelp')}</p>
+        {/* No password here: one chosen by someone else must never sign in (docs/security.md). */}
+        <p className="muted">{t('people.inviteHelp')}</p>
         {mayFlag && (
           <fieldset>
             <legend>{t('people.flags')}</legend>
