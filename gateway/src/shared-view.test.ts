@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPublicView, queryOfView, viewToShare } from './shared-view.js';
+import { checkPublicView, queryOfView, sharedProjectAnswers, viewToShare } from './shared-view.js';
 
 const refusal = (fields: string) =>
   `A shared item answers only with the view it was shared with; these cannot be changed: ${fields}.`;
@@ -74,5 +74,12 @@ describe('shared item views', () => {
       buckets: 5,
       comparisons_json: '[{"by":"site"}]',
     });
+  });
+});
+
+describe('the project of a shared item', () => {
+  it('shares nothing while the project is deleted, and answers in every other state (restored included)', () => {
+    expect(sharedProjectAnswers('D')).toBe(false);
+    for (const state of ['P', 'O', 'G', 'F']) expect(sharedProjectAnswers(state)).toBe(true);
   });
 });

@@ -74,6 +74,14 @@ function stable(v: unknown): string {
 }
 
 /**
+ * Whether a shared item's project still answers its links: a deleted project (state D, waiting for its purge) shares
+ * nothing, as if the link were unknown, and answers again if it is restored before the purge (issue 30 item 14).
+ */
+export function sharedProjectAnswers(projectState: string): boolean {
+  return projectState !== 'D';
+}
+
+/**
  * The body of a public item request, checked against the view shared: a field left out (or empty) means "as
  * shared"; a field that asks for anything else is refused with 400, naming the fields.
  */

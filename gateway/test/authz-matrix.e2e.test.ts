@@ -38,6 +38,8 @@ let schema: number;
 let question: number;
 let collected: string;
 let ownerJob: string;
+/** The demo owner's email (the other users' are `<role>@matrix.test`). */
+let ownerEmail: string;
 
 // A 1x1 PNG.
 const PNG = Buffer.from(
@@ -52,6 +54,7 @@ beforeAll(async () => {
   const owner = await login(api, t.demo.username, t.demo.password);
   tokens.set('owner', owner.access);
   userIds.set('owner', owner.user.id);
+  ownerEmail = owner.user.email;
   org = owner.organization.id;
   const as = { token: owner.access };
   const p = await api<Record<string, any>>('POST', 'project/', {
@@ -668,5 +671,73 @@ describe('uploads that carry what no role may write (issue 30)', () => {
         wrong.push(`${role}: ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('people (issue 30 item 8: the same rule on every route that returns people)', () => {
+  // Those who may list the project's users (GET project/{id}/users/: the admins or staff screen).
+  const USER_MANAGERS: Role[] = ADMINS;
+  const emailOf = (role: Role) => (role === 'owner' ? ownerEmail : `${role}@matrix.test`).toLowerCase();
+  /** The other members' emails, quoted as they appear in a JSON answer (compared lowercased). */
+  const others = (role: Role) =>
+    [...userIds].filter(([r]) => r !== role && r !== 'outsider').map(([r]) => `"${emailOf(r)}"`);
+
+  it('gives the project’s other members’ emails, permissions and read_sites only to those who may list its users', async () => {
+    // One member with read_sites and a name, one without a name (their username is their email).
+    const named = await freshCollector();
+    expect(
+      (
+        await ownerApi('PUT', `project/${P()}/users/${named}/`, {
+          read_sites: [project.sites[0].id],
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+        })
+      ).status,
+    ).toBe(200);
+    const wrong: string[] = [];
+    for (const role of VISIBLE) {
+      const r = await api<{ projectuser_set: Record<string, any>[] }>('GET', `project/${P()}/`, {
+        token: tokens.get(role)!,
+      });
+      expect(r.status).toBe(200);
+      const me = userIds.get(role);
+      const theirs = r.body.projectuser_set.filter((u) => u.user_id !== me);
+      const text = JSON.stringify(theirs).toLowerCase();
+      const entry = theirs.find((u) => u.user_id === named);
+      if (USER_MANAGERS.includes(role)) {
+        if (!entry?.email || entry.read_sites.length !== 1 || entry.permissions.length === 0)
+          wrong.push(`${role} manages users but got ${JSON.stringify(entry)}`);
+        continue;
+      }
+      // Another member's name stays (the results and response lists show collectors by name); nothing else.
+      if (entry?.display_name !== 'Ada Lovelace') wrong.push(`${role} lost the name: ${JSON.stringify(entry)}`);
+      for (const email of [...others(role), 'fresh.test'])
+        if (text.includes(email)) wrong.push(`${role} reads ${email}`);
+      for (const u of theirs)
+        if (u.read_sites.length > 0 || u.permissions.length > 0 || u.project_admin || u.researcher || u.staff_admin)
+          wrong.push(`${role} reads ${JSON.stringify(u)}`);
+      // Their own entry stays whole (the web app reads their place and roles from it).
+      const own = r.body.projectuser_set.find((u) => u.user_id === me);
+      if (own && own.email.toLowerCase() !== emailOf(role)) wrong.push(`${role}'s own entry: ${JSON.stringify(own)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers the same rule on the users list, the workspace and the collectors of the results', async () => {
+    for (const role of VISIBLE) {
+      const as = { token: tokens.get(role)! };
+      const users = await api('GET', `project/${P()}/users/`, as);
+      expect(users.status, role).toBe(USER_MANAGERS.includes(role) ? 200 : 403);
+      // The workspace's answer lists only the caller's own membership to those who do not manage its users.
+      const ws = await api('GET', `organization/${org}/`, as);
+      if (ws.status === 200 && !['owner', 'wsProjectAdmin'].includes(role))
+        for (const email of others(role))
+          expect(JSON.stringify(ws.body).toLowerCase(), `${role}: ${email}`).not.toContain(email);
+      // The collectors of the results name the people whose responses the caller reads: id, name, count, no more.
+      const c = await api<{ results: Record<string, unknown>[] }>('GET', `project/${P()}/results/collectors/`, as);
+      if (c.status === 200)
+        for (const person of c.body.results)
+          expect(Object.keys(person).sort(), role).toEqual(['id', 'name', 'responses']);
+    }
   });
 });

@@ -581,6 +581,48 @@ describe('results', () => {
     });
   });
 
+  it('answers a deleted project’s shared item as not found, and again once the project is restored before its purge', async () => {
+    const b = addBlock(newSchemaBody('S'), { en: 'Visit' });
+    const score = addItem(b.body, b.id, 'number', 'en', 'Score');
+    const p = (
+      await api<Json>('POST', 'project/', {
+        token: owner.access,
+        body: { name: 'Shared then deleted', organization_pk: owner.organization.id, geotag: point(0, 0) },
+      })
+    ).body;
+    const schema = p.sampler_schemas[0].id as number;
+    const as = { token: owner.access };
+    expect((await api('PUT', `samplerschema/${schema}/`, { ...as, body: { ...score.body, revision: 1 } })).status).toBe(
+      200,
+    );
+    const up = await api('POST', `project/${p.id}/response/`, {
+      ...as,
+      body: { sampler_schema: schema, response_id: `${p.id}-${schema}-1-del`, data: { '0': { [score.id]: 7 } } },
+    });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const shared = await api<Json>('POST', `project/${p.id}/results/schema/${schema}/item/${score.id}/token/`, {
+      ...as,
+      body: {},
+    });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    const read = () => api<Json>('POST', `item-results/${shared.body.token}/`, { body: {} });
+    let live = await read();
+    for (let i = 0; i < 100 && live.body.items?.[0]?.stats.count !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      live = await read();
+    }
+    expect(live).toMatchObject({ status: 200, body: { items: [{ stats: { count: 1, sum: 7 } }] } });
+
+    const status = (project_state: string) =>
+      api('POST', `project/${p.id}/status/`, { ...as, body: { project_state } });
+    expect((await status('D')).status).toBe(200);
+    // Deleted: the link answers as an unknown link does, with nothing of the item.
+    expect(await read()).toEqual(expect.objectContaining({ status: 404, body: { detail: 'Not found.' } }));
+    // Restored before the purge: the link answers again.
+    expect((await status('P')).status).toBe(200);
+    expect(await read()).toMatchObject({ status: 200, body: { items: [{ stats: { count: 1, sum: 7 } }] } });
+  });
+
   it('lists profiles by their lookup answers and answers one profile with the responses below it', async () => {
     // Level 0: households with an identifier (primary key) and a name (lookup); level 1: visits with a number.
     const hb = addBlock(newSchemaBody('S'), { en: 'Household' });

@@ -7,7 +7,7 @@ import { id, ids, str } from '../wire.js';
 import { projectId } from './projects.js';
 import { apiKeyRoute, meta, parseId, secured, withSchema } from './util.js';
 import { boundComparisons, boundFilters } from '../limits.js';
-import { checkPublicView, queryOfView, viewToShare } from '../shared-view.js';
+import { checkPublicView, queryOfView, sharedProjectAnswers, viewToShare } from '../shared-view.js';
 import { resultSchemas as S } from '../schemas/results.js';
 import { anyObject, ref } from '../schemas/records.js';
 import { noContent } from '../schemas/common.js';
@@ -101,6 +101,12 @@ export default async function resultRoutes(
     async (r) => {
       const { caller, project_id, schema_id, item_id, view } = app.verifyItemToken(r.params.token);
       checkPublicView(r.body ?? {}, view);
+      // The sharer's access to the project, decided (and cached) as for their own requests: its state says whether the
+      // project still shares anything (deleted: 404, as an unknown link), and its grant goes to the results service.
+      const decided = await app.accessGrants.decide(caller, project_id, r);
+      if ('error' in decided) throw decided.error;
+      if (!sharedProjectAnswers(decided.access.project_state)) throw problems.notFound();
+      r.grant = decided.token;
       const out = await clients.results.getResults(
         results.ResultsRequest.fromPartial({
           caller,

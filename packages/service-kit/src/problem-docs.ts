@@ -103,6 +103,9 @@ export const PROBLEM_DOCS: Record<keyof typeof problems, ProblemDoc> = {
   rateLimited: {
     when: 'a client address over a per-minute limit of the gateway (`RATE_LIMIT_*`: login and refresh, email check and workspace match, mails, error reports); with `Retry-After`',
   },
+  workspaceConversionsBusy: {
+    when: "`create-form-from-upload` while other workspaces convert too and the caller's workspace already holds its share of the forms service's conversions (`FORMS_CONVERT_WORKSPACE_WORKERS` running, the queue shared fairly): a new conversion, or the newest waiting one when a workspace holding less arrives; with `Retry-After`",
+  },
   internal: { when: 'anything unexpected' },
   unavailable: { when: 'a service cannot be reached' },
   conversionsBusy: {

@@ -214,6 +214,11 @@ export const problems = {
     (seconds: number) => `Too many failed login attempts. Please try again in ${seconds} seconds.`,
   ),
   rateLimited: problem('429.2', () => 'Too many requests. Please slow down.'),
+  /** A workspace holds its share of the form conversions while others convert too; answered with Retry-After. */
+  workspaceConversionsBusy: problem(
+    '429.3',
+    () => 'This workspace is converting too many forms at once. Please try again when one of them has finished.',
+  ),
 
   // 5xx: ours.
   internal: problem('500.1', () => 'Internal server error.'),

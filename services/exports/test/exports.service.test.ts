@@ -319,6 +319,24 @@ describe(ExportService.name, () => {
     expect((await finished(researcher, own.id)).status).toBe('done');
   });
 
+  it('names the collectors in a researcher’s export as in the owner’s, a collector without a name included (issue 30 item 8)', async () => {
+    const { caller, project } = await projectWithResponses();
+    const researcher = await member(caller, project.id, 'researcher', { researcher: true });
+    // The owner (the responses' collector) without a name: their name is their username, which the project shows a
+    // researcher no longer (only those who manage its users see it); the export names them from the accounts.
+    await deps.auth.updateUser({ caller, id: caller.user_id, first_name: '', last_name: '' });
+    const seen = await deps.projects.getProject({ caller: researcher, project_id: project.id });
+    expect(seen.projectuser_set.find((u) => u.user_id === caller.user_id)).toMatchObject({
+      display_name: '',
+      username: '',
+    });
+    const byOwner = await csvOf(caller, project.id);
+    const byResearcher = await csvOf(researcher, project.id);
+    expect(byOwner[0]!.Collector).not.toBe('');
+    expect(byOwner[0]!.Collector).not.toBe(String(caller.user_id));
+    expect(byResearcher.map((r) => r.Collector)).toEqual(byOwner.map((r) => r.Collector));
+  });
+
   it('previews a CSV import column by column once the workspace has imports, and refuses to queue a file naming no question', async () => {
     const { caller, project } = await projectWithResponses();
     const upload = (filename: string, csv: string) =>

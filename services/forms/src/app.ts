@@ -21,6 +21,7 @@ export async function buildForms(config: FormsConfig, { sql, log }: ServiceDeps)
     // One core stays with the event loop (health checks, form loads and saves).
     workers: config.FORMS_CONVERT_WORKERS || Math.max(1, Math.min(4, availableParallelism() - 1)),
     queue: config.FORMS_CONVERT_QUEUE,
+    ...(config.FORMS_CONVERT_WORKSPACE_WORKERS > 0 ? { workspaceWorkers: config.FORMS_CONVERT_WORKSPACE_WORKERS } : {}),
     timeoutMs: config.FORMS_CONVERT_TIMEOUT_MS,
     heapMb: config.FORMS_CONVERT_HEAP_MB,
     log: log.child({ component: 'conversions' }),

@@ -20,6 +20,12 @@ export const formsConfigShape = {
   FORMS_CONVERT_WORKERS: atLeast(0, 0),
   /** Conversions waiting for a worker; past it a conversion is refused (503.2, Retry-After). */
   FORMS_CONVERT_QUEUE: atLeast(0, 4),
+  /**
+   * Conversions one workspace runs at once (its share; the queue is shared fairly, convert/fair-share.ts); 0: all the
+   * workers but one, at least 1. Past its share while others convert, a workspace's conversion is refused (429.3,
+   * Retry-After).
+   */
+  FORMS_CONVERT_WORKSPACE_WORKERS: atLeast(0, 0),
   /** Milliseconds a conversion may run before its worker is terminated (400.12); keep it under the gateway's GRPC_TIMEOUT_MS. */
   FORMS_CONVERT_TIMEOUT_MS: atLeast(1, 10_000),
   /** Heap (old generation) of a conversion worker, in MB; past it the conversion is stopped (400.13). */

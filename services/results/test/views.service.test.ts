@@ -819,6 +819,30 @@ describe(ViewsService.name, () => {
     });
   });
 
+  it('names the people a collector reads from the accounts: the project shows a collector no other member’s username (issue 30 item 8)', async () => {
+    // The owner without a name: their name is their username, which the project shows only to user managers.
+    const named = await clients.auth.getUser({ caller: f.caller, id: f.caller.user_id });
+    await clients.auth.updateUser({ caller: f.caller, id: f.caller.user_id, first_name: '', last_name: '' });
+    try {
+      const project = await clients.projects.getProject({ caller: f.cleo, project_id: f.project.id });
+      const owner = project.projectuser_set.find((u) => u.user_id === f.caller.user_id)!;
+      expect(owner).toMatchObject({ display_name: '', email: '', username: '', permissions: [] });
+      const asked = { project_id: f.project.id, q: '', limit: 100, offset: 0 };
+      const byOwner = await aggregated.collectors({ ...asked, caller: f.caller }, ctx);
+      const byCleo = await aggregated.collectors({ ...asked, caller: f.cleo }, ctx);
+      const ownerName = byOwner.results.find((r) => r.id === f.caller.user_id)!.name;
+      expect(ownerName).not.toBe('');
+      expect(byCleo.results.find((r) => r.id === f.caller.user_id)).toMatchObject({ name: ownerName });
+    } finally {
+      await clients.auth.updateUser({
+        caller: f.caller,
+        id: f.caller.user_id,
+        first_name: named.first_name,
+        last_name: named.last_name,
+      });
+    }
+  });
+
   // Last: it removes Cleo from the project.
   it('names a collector the project no longer embeds (removed since) from the accounts, not as a number', async () => {
     await clients.projects.deleteProjectUser({ caller: f.caller, project_id: f.project.id, user_id: f.cleo.user_id });

@@ -7,6 +7,7 @@ import { problemToHttp, validationToProblem } from '../../errors.js';
 
 /** Seconds a 503 asks a client to wait before trying again. */
 export const RETRY_AFTER_S = 5;
+const WORKSPACE_CONVERSIONS_BUSY = problems.workspaceConversionsBusy().code;
 
 export default fp(
   async (app) => {
@@ -28,7 +29,9 @@ export default fp(
       else request.log.info({ code: problem.code }, 'request refused');
       const { status, body } = problemToHttp(problem, request.id);
       // A service that is busy or restarting: tell clients when to come back (RFC 9110 §10.2.3) instead of at once.
-      if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_S));
+      // A workspace over its share of the form conversions may come back as soon as one of them ends.
+      if ((status === 503 || problem.code === WORKSPACE_CONVERSIONS_BUSY) && !reply.hasHeader('retry-after'))
+        void reply.header('retry-after', String(RETRY_AFTER_S));
       void reply.status(status).send(body);
     });
   },

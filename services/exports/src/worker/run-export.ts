@@ -65,6 +65,16 @@ export async function runExport(
   const groups = byId(project.groups);
   const teams = byId(project.teams);
   const users = new Map(project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username]));
+  // The project shows a caller who does not manage its users others' real names only: the others are named from the
+  // accounts, as before.
+  const unnamed = project.projectuser_set.filter((u) => users.get(u.user_id) === '').map((u) => u.user_id);
+  if (unnamed.length > 0) {
+    const { results } = await deps.auth.getUsers(
+      { user_ids: unnamed, organization_id: project.primary_organization },
+      ctx,
+    );
+    for (const u of results) users.set(u.id, u.name || u.username);
+  }
   const names: Names = {
     site: (id) => sites.get(id) ?? String(id),
     group: (id) => groups.get(id) ?? String(id),

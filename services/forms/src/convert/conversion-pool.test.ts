@@ -7,6 +7,7 @@ const workerFile = new URL('./fixtures/pool-worker.mjs', import.meta.url);
 type Options = {
   workers: number;
   queue: number;
+  workspaceWorkers: number;
   timeoutMs: number;
   heapMb: number;
   startupMs: number;
@@ -76,7 +77,7 @@ describe(ConversionPool.name, () => {
   });
 
   it('runs at most `workers` at once, queues at most `queue`, and refuses the rest at once (503.2)', async () => {
-    const p = pool({ workers: 2, queue: 1 });
+    const p = pool({ workers: 2, queue: 1, workspaceWorkers: 2 });
     const running = [p.run(job('a', 300)), p.run(job('b', 300))];
     const queued = p.run(job('c', 0));
     expect(p.load).toEqual({ running: 2, waiting: 1 });
@@ -99,6 +100,44 @@ describe(ConversionPool.name, () => {
     expect(p.load).toEqual({ running: 1, waiting: 0 });
     running.abort();
     await expect(first).rejects.toMatchObject({ code: '504.1' });
+    expect(p.load).toEqual({ running: 0, waiting: 0 });
+    await p.close();
+  });
+
+  it('leaves a worker to other workspaces and gives freed workers to the workspaces in turn', async () => {
+    const p = pool({ workers: 2, queue: 4 });
+    const order: string[] = [];
+    const run = (w: string, name: string, waitMs: number) =>
+      p.run(job(name, waitMs), undefined, w).then((r) => (order.push(name), r));
+    // A floods: one runs (its share of two workers), three wait; B's runs at once on the other worker.
+    const a = [run('A', 'a1', 300), run('A', 'a2', 0), run('A', 'a3', 0), run('A', 'a4', 0)];
+    expect(p.load).toEqual({ running: 1, waiting: 3 });
+    const b1 = run('B', 'b1', 300);
+    expect(p.load).toEqual({ running: 2, waiting: 3 });
+    // B's next waits for its own, and goes before A's next two once a worker is free in turn.
+    const b2 = run('B', 'b2', 0);
+    await Promise.all([...a, b1, b2]);
+    expect(order.indexOf('b2')).toBeLessThan(order.indexOf('a3'));
+    expect(p.load).toEqual({ running: 0, waiting: 0 });
+    await p.close();
+  });
+
+  it('refuses a workspace alone past the queue (503.2), and past its share while others convert (429.3), its newest waiting one too', async () => {
+    const p = pool({ workers: 1, queue: 2 });
+    const run = (w: string, name: string, waitMs = 0) => p.run(job(name, waitMs), undefined, w);
+    const a1 = run('A', 'a1', 300);
+    const a2 = run('A', 'a2');
+    const a3 = run('A', 'a3');
+    await expect(run('A', 'a4')).rejects.toMatchObject({ code: '503.2' });
+    // B arrives at a full queue: A's newest waiting one gives its place up.
+    const b1 = run('B', 'b1');
+    await expect(a3).rejects.toMatchObject({
+      code: '429.3',
+      message: 'This workspace is converting too many forms at once. Please try again when one of them has finished.',
+    });
+    expect(p.load).toEqual({ running: 1, waiting: 2 });
+    await expect(run('A', 'a5')).rejects.toMatchObject({ code: '429.3' });
+    await expect(Promise.all([a1, a2, b1])).resolves.toHaveLength(3);
     expect(p.load).toEqual({ running: 0, waiting: 0 });
     await p.close();
   });

@@ -6,12 +6,16 @@
 // (exceljs, the sampler) takes 0.5-1.5 s (more on a loaded machine), so one spare worker is started ahead and each
 // conversion takes it; the worker says when its modules are loaded, and the budget counts from then (the file's
 // work, not our start-up: a spare taken before it was ready made a tiny file "take too long" on a busy machine).
-// Loading is bounded on its own (`startupMs`).
+// Loading is bounded on its own (`startupMs`). The workers and the queue are shared fairly between workspaces
+// (fair-share.ts): one workspace's imports neither take every worker nor keep the others out of the queue. Workers run
+// at the lowest CPU priority (conversion.worker.ts), so the service's own calls (a form's load and save, health
+// checks) never wait behind a conversion for a core.
 import { Worker } from 'node:worker_threads';
 import { Problem, problems, type FieldErrors } from '@fieldwork/service-kit/problems';
 import type { Logger } from '@fieldwork/service-kit';
 import type { ConvertedFile } from './convert-file.js';
 import type { FormLimits } from './form-limits.js';
+import { admit, nextLane, shareLimits, type LaneLoad, type ShareLimits } from './fair-share.js';
 
 /** What a worker is sent. */
 export interface ConversionJob {
@@ -40,6 +44,8 @@ export interface ConversionPoolOptions {
   workers: number;
   /** Conversions waiting for a worker; more are refused. */
   queue: number;
+  /** Conversions one workspace runs at once (fair-share.ts); absent: all the workers but one, at least one. */
+  workspaceWorkers?: number;
   /** Wall-clock budget of one conversion, from its worker's start. */
   timeoutMs: number;
   /** Old-generation heap of a worker, in MB. */
@@ -49,10 +55,25 @@ export interface ConversionPoolOptions {
   log: Logger;
 }
 
-/** Runs conversions in worker threads within the options' bounds. */
+/** A conversion waiting for a worker: started, or refused (its place given to another workspace). */
+interface Waiting {
+  start: () => void;
+  refuse: (problem: Problem) => void;
+}
+
+/** One workspace's conversions: how many run, and those waiting, oldest first. */
+interface Lane {
+  running: number;
+  waiting: Waiting[];
+}
+
+/** Runs conversions in worker threads within the options' bounds, shared fairly between workspaces. */
 export class ConversionPool {
-  private running = 0;
-  private readonly waiting: { start: () => void }[] = [];
+  /** The lanes of the workspaces converting now (an idle one is dropped), in the order they came: the turn order. */
+  private readonly lanes = new Map<string, Lane>();
+  /** The workspace that took the last freed worker: the next one goes to the one after it. */
+  private lastServed: string | undefined;
+  private readonly limits: ShareLimits;
   private readonly live = new Set<Worker>();
   private readonly exited = new WeakSet<Worker>();
   private readonly ready = new WeakSet<Worker>();
@@ -60,26 +81,40 @@ export class ConversionPool {
   private closed = false;
 
   constructor(private readonly options: ConversionPoolOptions) {
+    this.limits = shareLimits(
+      options.workers,
+      options.queue,
+      // One worker stays for the other workspaces (with a single worker, the turns and the fair queue share it).
+      options.workspaceWorkers ?? options.workers - 1,
+    );
     this.refill();
   }
 
   /** Conversions running and waiting now. */
   get load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+    let running = 0;
+    let waiting = 0;
+    for (const l of this.lanes.values()) {
+      running += l.running;
+      waiting += l.waiting.length;
+    }
+    return { running, waiting };
   }
 
   /**
-   * Converts in a worker. Refuses with 503.2 when every worker is busy and the queue is full, 400.12 past the time
-   * budget, 400.13 past the heap cap, 400.14 on an unexpected failure; the worker's own problem as it is. When
-   * `signal` aborts (the caller gave up) the conversion is stopped, waiting or running.
+   * Converts in a worker, for `workspace` (its share: fair-share.ts). Refuses with 503.2 when every worker is busy
+   * and the queue is full, 429.3 when the workspace holds its share while others convert (then also when a waiting
+   * conversion gives its place to another workspace's), 400.12 past the time budget, 400.13 past the heap cap, 400.14
+   * on an unexpected failure; the worker's own problem as it is. When `signal` aborts (the caller gave up) the
+   * conversion is stopped, waiting or running.
    */
-  async run(job: ConversionJob, signal?: AbortSignal): Promise<ConvertedFile> {
+  async run(job: ConversionJob, signal?: AbortSignal, workspace = ''): Promise<ConvertedFile> {
     if (this.closed) throw problems.unavailable();
-    await this.acquire(signal);
+    await this.acquire(workspace, signal);
     try {
       return await this.inWorker(job, signal);
     } finally {
-      this.release();
+      this.release(workspace);
     }
   }
 
@@ -129,34 +164,81 @@ export class ConversionPool {
     return worker;
   }
 
-  private async acquire(signal?: AbortSignal): Promise<void> {
+  private loads(): Map<string, LaneLoad> {
+    return new Map([...this.lanes].map(([w, l]) => [w, { running: l.running, waiting: l.waiting.length }]));
+  }
+
+  private lane(workspace: string): Lane {
+    let lane = this.lanes.get(workspace);
+    if (!lane) this.lanes.set(workspace, (lane = { running: 0, waiting: [] }));
+    return lane;
+  }
+
+  private dropIfIdle(workspace: string): void {
+    const lane = this.lanes.get(workspace);
+    if (lane && lane.running === 0 && lane.waiting.length === 0) this.lanes.delete(workspace);
+  }
+
+  private async acquire(workspace: string, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw problems.timeout();
-    if (this.running < this.options.workers) {
-      this.running++;
+    const admission = admit(workspace, this.loads(), this.limits);
+    if (admission.kind === 'run') {
+      this.lane(workspace).running++;
+      this.lastServed = workspace;
       return;
     }
-    if (this.waiting.length >= this.options.queue) throw problems.conversionsBusy();
-    // The slot of a finishing conversion is handed over as it is (running stays counted), so none is taken twice.
+    if (admission.kind === 'refuse')
+      throw admission.overShare ? problems.workspaceConversionsBusy() : problems.conversionsBusy();
+    if (admission.evict !== undefined) {
+      // The newest waiting conversion of the workspace holding the most gives its place up.
+      this.lanes.get(admission.evict)?.waiting.pop()?.refuse(problems.workspaceConversionsBusy());
+      this.dropIfIdle(admission.evict);
+    }
+    const lane = this.lane(workspace);
+    // Started by pump() with the slot counted in its lane already, so none is taken twice.
     await new Promise<void>((resolve, reject) => {
-      const entry = {
+      const entry: Waiting = {
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
+        refuse: (problem) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(problem);
+        },
       };
       const onAbort = () => {
-        this.waiting.splice(this.waiting.indexOf(entry), 1);
+        lane.waiting.splice(lane.waiting.indexOf(entry), 1);
+        this.dropIfIdle(workspace);
         reject(problems.timeout());
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(entry);
+      lane.waiting.push(entry);
     });
   }
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next.start();
-    else this.running--;
+  private release(workspace: string): void {
+    const lane = this.lanes.get(workspace);
+    if (lane) lane.running--;
+    this.pump();
+    this.dropIfIdle(workspace);
+  }
+
+  /** Gives the free workers to waiting conversions, the workspaces in turn. */
+  private pump(): void {
+    for (;;) {
+      const loads = this.loads();
+      let running = 0;
+      for (const l of loads.values()) running += l.running;
+      if (running >= this.limits.workers) return;
+      const next = nextLane([...this.lanes.keys()], this.lastServed, loads, this.limits);
+      if (next === undefined) return;
+      const lane = this.lanes.get(next)!;
+      const entry = lane.waiting.shift()!;
+      lane.running++;
+      this.lastServed = next;
+      entry.start();
+    }
   }
 
   private inWorker(job: ConversionJob, signal?: AbortSignal): Promise<ConvertedFile> {

@@ -177,9 +177,11 @@ export class DocumentService {
     if (refusal === SAVE_REFUSALS.notEditable) throw problems.invalid(refusal);
     const content = await streamToBuffer(await this.files.get(file.object_key), maxFileBytes);
     const projectType = target.level === 0 ? access.project_type : 'S';
+    // Each workspace converts within its share of the workers and the queue (convert/fair-share.ts).
     const converted = await this.conversions.run(
       { filename: file.filename, content, projectType, limits: this.conversion.limits },
       ctx.signal,
+      String(access.organization_id),
     );
     // Responses answer the current questions: replacing them needs the caller's confirmation, given knowing the changes.
     const counts = await this.responses.countResponses({ project_id: req.project_id }, ctx);

@@ -2,6 +2,7 @@
 import type { projects, responses } from '@fieldwork/proto';
 import { problems, transaction, type FieldErrors } from '@fieldwork/service-kit';
 import { isValidGeotag, MESSAGES, normalizeColor, normalizeIcon } from '../domain/project.js';
+import { realName, visibleProjectUser } from '../domain/people.js';
 import { ProjectStore, type ProjectPatch, type ProjectRow } from '../store/project.store.js';
 import { ProjectUserStore } from '../store/project-user.store.js';
 import { StructureStore } from '../store/structure.store.js';
@@ -169,7 +170,14 @@ export class ProjectService {
       })),
       groups: groups.map((g) => toGroup(g, teams)),
       teams: teams.map((t) => toTeam(t, members)),
-      projectuser_set: embedded.map((m) => toProjectUser(m, byId.get(m.user_id), p.organization_id)),
+      // Others' emails, permissions and read_sites only to those who may list the users (domain/people.ts).
+      projectuser_set: embedded.map((m) =>
+        visibleProjectUser(
+          toProjectUser(m, byId.get(m.user_id), p.organization_id),
+          { userId: a.caller.user_id, screens: a.screens },
+          realName(byId.get(m.user_id)),
+        ),
+      ),
       projectuser_count: firstUsers.count,
       sampler_schemas: schemas.results.map((s) => ({
         id: s.id,

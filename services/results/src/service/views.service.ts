@@ -288,7 +288,12 @@ export class ViewsService {
    * removed since) from the auth service, a thousand at a time.
    */
   private async peopleNames(project: projects.Project, ids: number[], ctx: CallContext): Promise<Map<number, string>> {
-    const names = new Map(project.projectuser_set.map((u) => [u.user_id, u.display_name || u.username || u.email]));
+    // The project names only those it shows the caller in full; the others are named from the accounts.
+    const names = new Map(
+      project.projectuser_set
+        .map((u) => [u.user_id, u.display_name || u.username || u.email] as const)
+        .filter(([, name]) => name !== ''),
+    );
     const unnamed = ids.filter((id) => id > 0 && !names.has(id));
     for (let i = 0; i < unnamed.length; i += 1000) {
       const { results: briefs } = await this.auth.getUsers(

@@ -127,7 +127,8 @@ export function ResponseListPage() {
                 <option value="">{t('collect.list.all')}</option>
                 {collectors.map((u) => (
                   <option key={u.user_id} value={u.user_id}>
-                    {u.display_name || u.email}
+                    {/* Only those who manage users see others' emails; a person without a name is numbered. */}
+                    {u.display_name || u.email || `${t('collect.list.collector')} ${u.user_id}`}
                   </option>
                 ))}
               </select>
