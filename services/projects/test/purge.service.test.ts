@@ -21,7 +21,7 @@ import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { loadProjectsConfig } from '../src/config.js';
 import { PURGE_MESSAGES } from '../src/service/purge.service.js';
 import { PURGING } from '../src/service/settings.service.js';
-import { newOwner, newProject, startPeers, type Peers } from './support/peers.js';
+import { acceptInvitation, newOwner, newProject, startPeers, type Peers } from './support/peers.js';
 
 let peers: Peers;
 let sql: Sql;
@@ -277,7 +277,12 @@ describe('purging a deleted project', () => {
         project_admin: true,
       }),
     );
-    const adminCaller = common.Caller.fromPartial({ user_id: admin.user, organization_id: owner.organization_id });
+    // An address added by someone else is an invitation (issue 30): the admin confirms it, then has an account.
+    expect(admin.user).toBe(0);
+    await acceptInvitation(peers, `admin.${peers.infra.runId}@example.org`);
+    const [row] = await sql<{ id: string }[]>`
+      select id from auth.users where lower(email) = ${`admin.${peers.infra.runId}@example.org`}`;
+    const adminCaller = common.Caller.fromPartial({ user_id: Number(row!.id), organization_id: owner.organization_id });
     await expect(c.projects.startPurge(ref(adminCaller, target.project.id))).rejects.toMatchObject({
       message: "You don't have access to this item.",
     });
