@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { addBlock, addItem, newSchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, login, point, type Answer, type Api, type Session } from './helpers.js';
+import { acceptInvitation, client, login, point, type Answer, type Api, type Session } from './helpers.js';
 
 type Json = Record<string, any>;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -33,6 +33,8 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  // An address added by someone else is an invitation: B sets their own password.
+  await acceptInvitation(t, api, 'b@fair.test', PASS);
   const bFirst = await login(api, 'b@fair.test', PASS);
   const orgB = (await api<Json>('POST', 'organization/', { token: bFirst.access, body: { name: 'Workspace B' } })).body
     .id as number;

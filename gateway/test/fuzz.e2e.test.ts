@@ -683,6 +683,7 @@ describe('fuzzing what an upload may say (issue 30)', () => {
       token: owner.access,
       body: { email: 'fuzz.up@example.org', password: 'fuzz collector 1', projectId: p, collector: true },
     });
+    await acceptInvitation(t, api, 'fuzz.up@example.org', 'fuzz collector 1');
     const collector = await login(api, 'fuzz.up@example.org', 'fuzz collector 1');
     const s = await api<Json>('POST', `project/${p}/surveys/`, {
       token: owner.access,

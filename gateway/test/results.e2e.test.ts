@@ -116,8 +116,9 @@ describe('results', () => {
         visit: `2026-0${1 + (i % 6)}-${String(1 + (i % 27)).padStart(2, '0')}`,
         // The collector files under their own site (the default one); the owner under any.
         site: i % 3 === 0 && i >= 10 ? north : south,
-        ...(i % 6 === 0 ? { group: northGroup } : {}),
-        ...(i % 12 === 0 ? { team: northTeam } : {}),
+        // The north group and team only under the north site (a group of another site is refused).
+        ...(i % 6 === 0 && i >= 10 ? { group: northGroup } : {}),
+        ...(i % 12 === 0 && i >= 10 ? { team: northTeam } : {}),
         completed: i % 4 === 0,
         user: i < 10 ? col.user.id : owner.user.id,
         created: new Date(Date.UTC(2026, 2, 1 + (i % 30))).toISOString(),

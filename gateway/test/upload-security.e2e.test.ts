@@ -7,7 +7,16 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { addBlock, addItem, newSchemaBody, updateBlock, type SchemaBody } from '@fieldwork/sampler';
 import { startTestStack, type TestStack } from '@fieldwork/launcher';
-import { client, demoOwnerWithFeatures, login, point, type Answer, type Api, type Session } from './helpers.js';
+import {
+  acceptInvitation,
+  client,
+  demoOwnerWithFeatures,
+  login,
+  point,
+  type Answer,
+  type Api,
+  type Session,
+} from './helpers.js';
 
 type Json = Record<string, any>;
 let t: TestStack;
@@ -60,6 +69,8 @@ async function projectUser(projectId: number, email: string, roles: Json): Promi
     body: { email, password: pass, projectId, ...roles },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
+  // An address added by someone else is an invitation: the person sets their own password.
+  await acceptInvitation(t, api, email, pass);
   return login(api, email, pass);
 }
 
@@ -158,6 +169,7 @@ describe('file answers (issue 30 item 1)', () => {
       token: owner.access,
       body: { email: 'other.ws@up.test', password: pass, organization: owner.organization.id },
     });
+    await acceptInvitation(t, api, 'other.ws@up.test', pass);
     let other = await login(api, 'other.ws@up.test', pass);
     const ws = await api<Json>('POST', 'organization/', { token: other.access, body: { name: 'Upload B' } });
     expect(ws.status, JSON.stringify(ws.body)).toBe(201);
