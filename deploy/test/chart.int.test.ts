@@ -617,7 +617,7 @@ describe('the Helm chart', () => {
       config: { cluster: { replicas: number }; jetstream: { enabled: boolean } };
     };
     expect(nats.config.jetstream.enabled).toBe(true);
-    expect(config.NATS_URL.split(',')).toHaveLength(nats.config.cluster.replicas);
+    expect(config.NATS_URL!.split(',')).toHaveLength(nats.config.cluster.replicas);
     expect(Number(config.NATS_REPLICAS)).toBe(nats.config.cluster.replicas);
     const chi = docs('clickhouse-installation.yaml').find((o) => o.kind === 'ClickHouseInstallation')!;
     expect(config.CLICKHOUSE_CLUSTER).toBe(chi.spec.configuration.clusters[0].name);
