@@ -26,7 +26,7 @@ const ids: Record<string, number | string> = {};
 beforeAll(async () => {
   // The per-address limits lifted (throttles.e2e tests them), so that every fuzzed body reaches its route's code.
   const lifted = Object.fromEntries([
-    ...['LOGIN', 'LOOKUP', 'MAIL', 'REPORTS'].map((k) => [`RATE_LIMIT_${k}_PER_MIN`, '1000000']),
+    ...['LOGIN', 'LOOKUP', 'MAIL', 'REPORTS', 'PEOPLE'].map((k) => [`RATE_LIMIT_${k}_PER_MIN`, '1000000']),
     ...['LINK_UPLOADS', 'ADDRESS_UPLOADS', 'LINK_OPENS', 'ADDRESS_OPENS'].map((k) => [
       `RATE_LIMIT_${k}_PER_10S`,
       '1000000',
@@ -679,10 +679,11 @@ describe('fuzzing what an upload may say (issue 30)', () => {
       body: { ...photo.body, revision: 1 },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    await api('POST', 'api/v1/project-user/', {
+    const added = await api('POST', 'api/v1/project-user/', {
       token: owner.access,
       body: { email: 'fuzz.up@example.org', password: 'fuzz collector 1', projectId: p, collector: true },
     });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
     await acceptInvitation(t, api, 'fuzz.up@example.org', 'fuzz collector 1');
     const collector = await login(api, 'fuzz.up@example.org', 'fuzz collector 1');
     const s = await api<Json>('POST', `project/${p}/surveys/`, {
