@@ -174,8 +174,13 @@ forEachViewport(['desktop', 'phone'], () => {
 
       // Collect: the form opens with its buttons in the language.
       await page.goto(`/project/${projectId}/collect`);
-      await page.getByRole('link', { name: lang.newRecord }).first().click();
-      await expect(page.getByTestId('collect-form')).toBeVisible();
+      // A click while the list is still being drawn (its forms are stored on the device as it opens) can land on a
+      // link about to be replaced: click again until the form opens (seen once on a loaded machine).
+      await expect(async () => {
+        if (!(await page.getByTestId('collect-form').isVisible()))
+          await page.getByRole('link', { name: lang.newRecord }).first().click({ timeout: 5_000 });
+        await expect(page.getByTestId('collect-form')).toBeVisible({ timeout: 5_000 });
+      }).toPass({ timeout: 45_000 });
       await expect(page.getByTestId('complete-response')).toHaveText(lang.complete);
       await shot(`collect-${lang.code}`);
     }
